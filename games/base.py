@@ -1,0 +1,239 @@
+"""The state API every game implements.
+
+A `Game` describes one game variant (its board, action space, network input and
+symmetries); a `State` is one immutable position of it. Search, training and the
+GUI are written against these two classes only, so they never need to know which
+game they are handling.
+
+Conventions shared by every game:
+- players are numbered 0 (moves first) and 1;
+- actions are ints in ``range(game.action_size)``; ``state.legal_actions()`` lists
+  the legal ones; ``state.apply(a)`` returns a new state and leaves ``state`` as it
+  was (states are immutable, so copying is free and undo is keeping the old one);
+- ``state.encode()`` gives the network input from the point of view of the player
+  to move, shape ``(game.num_planes, H, W)``;
+- when ``game.policy_planes`` is set, action ``a < policy_planes*H*W`` belongs to
+  plane ``a // (H*W)`` and cell ``a % (H*W)`` of the board grid (row-major, row 0 at
+  the top of the encoded planes), so a convolutional policy head can produce it;
+  actions from ``policy_planes*H*W`` upward (othello's pass) are "extra" actions.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Iterable, Sequence
+
+import numpy as np
+
+
+class NotationError(ValueError):
+    """Raised when text (a move, a position, a FEN...) cannot be parsed or is illegal.
+
+    The message says what is wrong and where.
+    """
+
+
+class Game(ABC):
+    """Static description of one game variant."""
+
+    #: registry id, e.g. ``"connect4"``
+    id: str = ""
+    #: human name, e.g. ``"Connect Four"``
+    name: str = ""
+    #: (rows, columns) of the board grid the planes and the policy use
+    board_shape: tuple[int, int] = (0, 0)
+    #: number of input feature planes
+    num_planes: int = 0
+    #: size of the fixed action space (the network's policy size)
+    action_size: int = 0
+    #: planes of the spatial policy layout, or None when actions do not map onto
+    #: board cells (connect4's columns); see the module docstring
+    policy_planes: int | None = None
+    #: an upper bound on the number of plies of one game (for buffers and caps)
+    max_game_length: int = 0
+
+    @property
+    def variant(self) -> dict:
+        """Parameters that distinguish this variant (e.g. ``{"size": 15}``); {} when none."""
+        return {}
+
+    @property
+    def key(self) -> str:
+        """Id plus variant, e.g. ``"gomoku-9"``; used to match checkpoints to games."""
+        v = self.variant
+        if not v:
+            return self.id
+        return self.id + "-" + "-".join(str(v[k]) for k in sorted(v))
+
+    @abstractmethod
+    def initial_state(self) -> "State":
+        """The start position."""
+
+    @abstractmethod
+    def state_from_text(self, text: str) -> "State":
+        """Parse a whole position in the game's notation; raises NotationError."""
+
+    def symmetries(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The board symmetries as ``(cell_perm, action_perm)`` pairs, identity first.
+
+        ``planes.reshape(C, H*W)[:, cell_perm]`` is the transformed input and
+        ``policy[action_perm]`` the transformed policy (both are gathers).
+        """
+        h, w = self.board_shape
+        return [(np.arange(h * w), np.arange(self.action_size))]
+
+    def augment(self, planes: np.ndarray, policy: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Apply every symmetry to one training example."""
+        c, h, w = planes.shape
+        flat = planes.reshape(c, h * w)
+        return [(flat[:, cp].reshape(c, h, w), policy[ap]) for cp, ap in self.symmetries()]
+
+    def __repr__(self) -> str:
+        return f"<Game {self.key}>"
+
+
+class State(ABC):
+    """One immutable position. Subclasses must be cheap to create."""
+
+    game: Game
+
+    # --- turn and rules -------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """0 or 1: the player to move."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Legal actions, sorted ascending; empty exactly when the game is over."""
+
+    @abstractmethod
+    def apply(self, action: int) -> "State":
+        """The position after ``action``. Assumes legality (use `play` for untrusted input)."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+
+    @abstractmethod
+    def winner(self) -> int | None:
+        """0 or 1 when that player has won; None for a draw or an unfinished game."""
+
+    def play(self, action: int) -> "State":
+        """Like `apply`, but checks legality first and raises NotationError otherwise."""
+        if self.is_terminal():
+            raise NotationError("the game is over; no move can be played")
+        if action not in self.legal_actions():
+            raise NotationError(f"illegal move {self.action_to_text(action) if 0 <= action < self.game.action_size else action!r}")
+        return self.apply(action)
+
+    def returns(self) -> tuple[float, float]:
+        """Outcome for (player 0, player 1): +1 win, -1 loss, 0 draw or unfinished."""
+        w = self.winner()
+        if w is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if w == 0 else (-1.0, 1.0)
+
+    def terminal_value(self) -> float:
+        """Outcome for the player to move in a terminal position (+1, 0 or -1)."""
+        w = self.winner()
+        if w is None:
+            return 0.0
+        return 1.0 if w == self.current_player else -1.0
+
+    # --- network ----------------------------------------------------------
+    @abstractmethod
+    def encode(self) -> np.ndarray:
+        """float32 planes ``(num_planes, H, W)`` from the point of view of the player to move."""
+
+    def board_array(self) -> np.ndarray:
+        """int8 ``(H, W)`` board for renderers: 0 empty, +k a piece of player 0, -k of player 1.
+
+        ``k`` is 1 in games with one kind of piece; xiangqi uses its piece codes.
+        Row 0 is the top row as a person sees the board (not the player-relative view).
+        """
+        raise NotImplementedError
+
+    # --- notation --------------------------------------------------------
+    @abstractmethod
+    def action_to_text(self, action: int) -> str:
+        """The action in the game's standard notation."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> int:
+        """Parse a move in this position; raises NotationError if malformed or illegal."""
+
+    @abstractmethod
+    def to_text(self) -> str:
+        """The whole position in the game's notation (``game.state_from_text`` reads it back)."""
+
+    @abstractmethod
+    def render(self) -> str:
+        """A plain-text picture of the board."""
+
+    @property
+    @abstractmethod
+    def moves(self) -> tuple[int, ...]:
+        """The actions played since the start position (or the FEN, for xiangqi)."""
+
+    # --- identity ---------------------------------------------------------
+    @abstractmethod
+    def key(self):
+        """A cheap hashable identity of the position (board + side to move + rule state)."""
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and other.game.key == self.game.key and other.key() == self.key()
+
+    def __repr__(self) -> str:
+        return f"<{self.game.key} {self.to_text()!r}>"
+
+
+def split_move_list(text: str, single_chars: bool = False) -> list[str]:
+    """Split a move list on whitespace and commas; with ``single_chars`` also split
+    runs like ``4453`` into single characters (connect2, connect4)."""
+    parts = [p for p in text.replace(",", " ").split() if p]
+    if single_chars:
+        return [c for p in parts for c in p]
+    return parts
+
+
+def replay(game: Game, tokens: Iterable[str], start: State | None = None) -> State:
+    """Play move texts from ``start`` (default: the start position); the error names the bad move's index."""
+    state = start if start is not None else game.initial_state()
+    for i, tok in enumerate(tokens):
+        try:
+            state = state.play(state.parse_action(tok))
+        except NotationError as e:
+            raise NotationError(f"move {i + 1} ({tok!r}): {e}") from None
+    return state
+
+
+def dihedral_symmetries(h: int, w: int, policy_planes: int, extra: int = 0,
+                        which: Sequence[int] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Symmetries of a square (8) or rectangular (4) grid as index gathers.
+
+    ``which`` picks a subset of the 8 transforms (0 = identity). The action
+    permutation maps every spatial plane the same way and leaves extra actions fixed.
+    """
+    idx = np.arange(h * w).reshape(h, w)
+    transforms = [
+        lambda a: a,
+        lambda a: np.rot90(a, 1),
+        lambda a: np.rot90(a, 2),
+        lambda a: np.rot90(a, 3),
+        lambda a: np.fliplr(a),
+        lambda a: np.flipud(a),
+        lambda a: a.T,
+        lambda a: np.rot90(a, 2).T,
+    ]
+    if which is None:
+        which = range(8) if h == w else (0, 2, 4, 5)
+    out = []
+    for t in which:
+        cell = np.ascontiguousarray(transforms[t](idx)).reshape(-1)
+        act = np.concatenate([cell + p * h * w for p in range(policy_planes)] +
+                             [np.arange(policy_planes * h * w, policy_planes * h * w + extra)])
+        out.append((cell, act))
+    return out

@@ -1,0 +1,52 @@
+"""Entry point. No arguments opens the app; subcommands do everything else.
+
+Each subcommand lives in the package it belongs to and is imported only when
+used, so that opening the app does not pay for torch before the first frame.
+"""
+from __future__ import annotations
+
+import sys
+
+# subcommand -> (module, function taking argv list, one-line help)
+COMMANDS = {
+    "perft": ("games.perft", "main", "count positions k plies deep (rules check and move-generation benchmark)"),
+    "analyse": ("engine.cli", "analyse_main", "search positions and print the AI's move, value and top moves as JSON"),
+    "uci": ("engine.uci", "main", "speak a UCI-style protocol on stdin/stdout"),
+    "arena": ("engine.cli", "arena_main", "play two players against each other and print the score and Elo"),
+    "bench": ("engine.cli", "bench_main", "measure network and search throughput"),
+    "train": ("engine.train", "main", "train a game's AI by self-play"),
+    "evaluate": ("engine.evaluate", "main", "run a game's strength suite"),
+    "play": ("gui.app", "play_main", "open the app on the play scene"),
+    "demo": ("gui.app", "demo_main", "open the app on an AI-vs-AI demo"),
+}
+
+
+def usage() -> str:
+    lines = ["usage: python main.py [COMMAND] [options]", "",
+             "With no command the app opens. Commands:"]
+    lines += [f"  {name:<9} {help_}" for name, (_, _, help_) in COMMANDS.items()]
+    lines.append("\n'python main.py COMMAND --help' describes a command's options.")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    import multiprocessing
+    multiprocessing.freeze_support()
+    if not argv or argv[0].startswith("--") and argv[0] not in ("--help", "-h"):
+        from gui.app import app_main
+        return app_main(argv)
+    if argv[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0
+    if argv[0] not in COMMANDS:
+        print(f"unknown command {argv[0]!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    module_name, func_name, _ = COMMANDS[argv[0]]
+    import importlib
+    func = getattr(importlib.import_module(module_name), func_name)
+    return func(argv[1:]) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -158,6 +158,10 @@ class State(ABC):
     def action_to_text(self, action: int) -> str:
         """The action in the game's standard notation."""
 
+    def action_to_display(self, action: int, lang: str = "en") -> str:
+        """The action as a move list shows it; xiangqi gives WXF (en) or Chinese (zh) notation."""
+        return self.action_to_text(action)
+
     @abstractmethod
     def parse_action(self, text: str) -> int:
         """Parse a move in this position; raises NotationError if malformed or illegal."""

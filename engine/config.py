@@ -1,0 +1,114 @@
+"""Per-game settings for the network, search and training.
+
+Defaults are derived from the game's shape, so a new game works without any file;
+``engine/configs/<game id>.toml`` overrides them section by section (readable,
+commented, and the place to tune a game).
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+CONFIG_DIR = Path(__file__).resolve().parent / "configs"
+
+
+@dataclass
+class NetSettings:
+    blocks: int = 4
+    channels: int = 64
+    value_hidden: int = 64
+
+
+@dataclass
+class SelfPlaySettings:
+    sims: int = 200                 # full-search visits per move
+    fast_sims: int = 0              # playout-cap randomisation: cheap search visits (0 = off)
+    full_search_prob: float = 1.0   # share of moves that get the full search
+    games_per_generation: int = 100
+    parallel_games: int = 32        # games each worker plays at once (their leaves share network calls)
+    leaf_batch: int = 4
+    temperature_moves: int = 8      # plies played at temperature 1, then greedy
+    dirichlet_alpha: float = 0.3
+    dirichlet_eps: float = 0.25
+    cpuct: float = 1.5
+    resign_threshold: float = -0.95  # resign when the root value is below this (0 disables)
+    resign_check_share: float = 0.1  # share of games played out to measure false resignations
+    max_plies: int = 0               # 0: the game's own bound
+
+
+@dataclass
+class TrainSettings:
+    batch_size: int = 256
+    steps_per_generation: int = 200
+    buffer_positions: int = 200_000   # sliding window of the most recent positions
+    min_buffer: int = 2_000           # train only once this many positions exist
+    lr: float = 2e-3
+    lr_final: float = 2e-4            # cosine decay over `lr_decay_generations`
+    lr_decay_generations: int = 200
+    weight_decay: float = 1e-4
+    arena_games: int = 20             # games against the previous generation (evaluation only)
+    arena_sims: int = 50
+    baseline_games: int = 10          # games against rollout MCTS
+    baseline_playouts: int = 200
+
+
+@dataclass
+class GameConfig:
+    game_id: str
+    net: NetSettings = field(default_factory=NetSettings)
+    selfplay: SelfPlaySettings = field(default_factory=SelfPlaySettings)
+    train: TrainSettings = field(default_factory=TrainSettings)
+
+
+def _defaults(game) -> GameConfig:
+    h, w = game.board_shape
+    cells = h * w
+    cfg = GameConfig(game.id)
+    # AlphaZero scaled alpha inversely with the typical number of legal moves
+    cfg.selfplay.dirichlet_alpha = round(min(1.0, max(0.03, 10.0 / max(cells, 1))), 3)
+    cfg.selfplay.temperature_moves = max(2, cells // 8)
+    return cfg
+
+
+def _merge(obj, values: dict, where: str):
+    known = {f.name for f in fields(obj)}
+    for k, v in values.items():
+        if k not in known:
+            raise ValueError(f"{where}: unknown setting {k!r}")
+        current = getattr(obj, k)
+        if isinstance(current, float) and isinstance(v, int):
+            v = float(v)
+        if not isinstance(v, type(current)):
+            raise ValueError(f"{where}: {k} must be {type(current).__name__}, not {v!r}")
+        setattr(obj, k, v)
+
+
+def load_config(game, path: str | Path | None = None) -> GameConfig:
+    """The game's settings: defaults, then engine/configs/<id>.toml, then ``path`` if given."""
+    cfg = _defaults(game)
+    files = [CONFIG_DIR / f"{game.id}.toml"]
+    if path is not None:
+        files.append(Path(path))
+    for f in files:
+        if not f.exists():
+            if f != files[0]:
+                raise ValueError(f"{f}: no such config file")
+            continue
+        try:
+            data = tomllib.loads(f.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as e:
+            raise ValueError(f"{f}: {e}") from None
+        for section, values in data.items():
+            if section not in ("net", "selfplay", "train") or not isinstance(values, dict):
+                raise ValueError(f"{f}: unknown section [{section}]")
+            _merge(getattr(cfg, section), values, f"{f} [{section}]")
+    return cfg
+
+
+def config_to_dict(cfg: GameConfig) -> dict:
+    from dataclasses import asdict
+    return asdict(cfg)
+
+
+__all__ = ["GameConfig", "NetSettings", "SelfPlaySettings", "TrainSettings", "load_config", "config_to_dict", "replace"]

@@ -1,0 +1,87 @@
+"""Leaf evaluators: give MCTS priors over the legal actions and a value for the player to move.
+
+Every evaluator takes a *batch* of states, so a search can send many leaves (of one
+tree or of many games) in one call.
+"""
+from __future__ import annotations
+
+import random
+from typing import Protocol, Sequence
+
+import numpy as np
+
+
+class Evaluator(Protocol):
+    def evaluate(self, states: Sequence, legal: Sequence[list[int]]) -> tuple[list[np.ndarray], np.ndarray]:
+        """Priors over each state's legal actions (aligned with ``legal``) and values in [-1, 1]."""
+
+
+class NetworkEvaluator:
+    """The policy/value network, called once per batch in inference mode."""
+
+    def __init__(self, net, device: str = "cpu"):
+        import torch
+        self.torch = torch
+        self.net = net.to(device).eval()
+        self.device = device
+        self.calls = 0
+        self.positions = 0
+
+    def infer(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Raw network outputs (logits, values) for stacked input planes."""
+        torch = self.torch
+        with torch.inference_mode():
+            x = torch.from_numpy(planes).to(self.device)
+            logits, values = self.net(x)
+            return logits.float().cpu().numpy(), values.float().cpu().numpy()
+
+    def evaluate(self, states, legal):
+        planes = np.stack([s.encode() for s in states])
+        logits, values = self.infer(planes)
+        self.calls += 1
+        self.positions += len(states)
+        priors = []
+        for row, acts in zip(logits, legal):
+            z = row[acts]
+            z = np.exp(z - z.max())
+            priors.append(z / z.sum())
+        return priors, values.astype(np.float64)
+
+
+class RolloutEvaluator:
+    """Uniform priors and the result of random playouts: an AI for games with no trained model.
+
+    ``rollouts`` playouts per leaf, each cut off after ``max_plies`` (scored as a draw).
+    """
+
+    def __init__(self, rollouts: int = 1, max_plies: int = 200, seed: int | None = None):
+        self.rollouts = rollouts
+        self.max_plies = max_plies
+        self.rng = random.Random(seed)
+
+    def playout(self, state) -> float:
+        """Play random moves to the end; the result for the player to move at ``state``."""
+        me = state.current_player
+        s = state
+        choice = self.rng.choice
+        for _ in range(self.max_plies):
+            acts = s.legal_actions()
+            if not acts:
+                break
+            s = s.apply(choice(acts))
+        if not s.is_terminal():
+            return 0.0
+        w = s.winner()
+        return 0.0 if w is None else (1.0 if w == me else -1.0)
+
+    def evaluate(self, states, legal):
+        priors = [np.full(len(a), 1.0 / len(a)) for a in legal]
+        values = np.array([sum(self.playout(s) for _ in range(self.rollouts)) / self.rollouts for s in states])
+        return priors, values
+
+
+class UniformEvaluator:
+    """Uniform priors and value 0: pure tree search (tests, minimax convergence)."""
+
+    def evaluate(self, states, legal):
+        return [np.full(len(a), 1.0 / len(a)) for a in legal], np.zeros(len(states))

@@ -1,0 +1,363 @@
+"""PUCT Monte Carlo tree search over batches, with the tree kept in numpy arrays.
+
+Layout: a *node* is a position that has been reached by the search; an *edge* is
+one legal action of an expanded node. A node's edges sit contiguously in the edge
+arrays, so choosing a child is a handful of vectorised operations on one slice.
+Edge statistics (visits N, value sum W) are kept from the point of view of the
+player who chooses that edge, so selection maximises ``W/N + U`` directly and
+values stay right through passes and terminal positions, whoever moves next.
+
+Batching: `MCTS.search` takes many trees (many games) and, per round, gathers up
+to ``leaf_batch`` leaves from each (virtual loss keeps the leaves of one tree
+apart), evaluates all of them in one evaluator call and backs them up. Terminal
+positions are scored by the rules, never by the network.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class SearchConfig:
+    """Search parameters. Defaults suit play; self-play turns noise on."""
+    cpuct: float = 1.5
+    #: first-play urgency: an unvisited child is valued at the parent's value minus this
+    fpu_reduction: float = 0.25
+    #: leaves gathered from one tree per network call
+    leaf_batch: int = 8
+    virtual_loss: float = 1.0
+    #: Dirichlet noise at the root (self-play only): alpha None disables it
+    dirichlet_alpha: float | None = None
+    dirichlet_eps: float = 0.25
+
+
+@dataclass
+class MoveStat:
+    action: int
+    visits: int
+    q: float       # mean value for the player to move at the root, -1..1
+    prior: float
+
+
+@dataclass
+class SearchResult:
+    action: int
+    value: float   # root value for the player to move, -1..1
+    top: list[MoveStat] = field(default_factory=list)
+    sims: int = 0
+    seconds: float = 0.0
+
+
+class Tree:
+    """One search tree, rooted at ``root_state``."""
+
+    def __init__(self, root_state, node_capacity: int = 64, edge_capacity: int = 512):
+        self.root_state = root_state
+        # node arrays
+        self.n_start = np.zeros(node_capacity, np.int32)
+        self.n_count = np.zeros(node_capacity, np.int32)       # 0: not expanded
+        self.n_player = np.zeros(node_capacity, np.int8)
+        self.n_term = np.full(node_capacity, np.nan, np.float32)  # value for n_player when terminal
+        self.n_parent_edge = np.full(node_capacity, -1, np.int32)
+        self.states: list = []
+        self.pending: set[int] = set()
+        self.num_nodes = 0
+        # edge arrays
+        self.e_prior = np.zeros(edge_capacity, np.float32)
+        self.e_action = np.zeros(edge_capacity, np.int32)
+        self.e_child = np.full(edge_capacity, -1, np.int32)
+        self.e_n = np.zeros(edge_capacity, np.float32)
+        self.e_w = np.zeros(edge_capacity, np.float32)
+        self.e_owner = np.zeros(edge_capacity, np.int8)
+        self.num_edges = 0
+        # the root has no parent edge: its visits and value sum live here
+        self.root_n = 0.0
+        self.root_w = 0.0   # from the root player's point of view
+        self.noised = False
+        self._new_node(root_state, -1)
+
+    # --- storage ----------------------------------------------------------
+    def _grow_nodes(self):
+        cap = len(self.n_start) * 2
+        for name, fill in (("n_start", 0), ("n_count", 0), ("n_player", 0), ("n_term", np.nan), ("n_parent_edge", -1)):
+            old = getattr(self, name)
+            new = np.full(cap, fill, old.dtype)
+            new[:len(old)] = old
+            setattr(self, name, new)
+
+    def _grow_edges(self, need: int):
+        cap = len(self.e_prior)
+        while cap < need:
+            cap *= 2
+        for name, fill in (("e_prior", 0), ("e_action", 0), ("e_child", -1), ("e_n", 0), ("e_w", 0), ("e_owner", 0)):
+            old = getattr(self, name)
+            new = np.full(cap, fill, old.dtype)
+            new[:len(old)] = old
+            setattr(self, name, new)
+
+    def _new_node(self, state, parent_edge: int) -> int:
+        if self.num_nodes == len(self.n_start):
+            self._grow_nodes()
+        n = self.num_nodes
+        self.num_nodes += 1
+        self.states.append(state)
+        self.n_player[n] = state.current_player
+        self.n_parent_edge[n] = parent_edge
+        if state.is_terminal():
+            self.n_term[n] = state.terminal_value()
+        return n
+
+    def expand(self, node: int, actions: list[int], priors: np.ndarray) -> None:
+        k = len(actions)
+        s = self.num_edges
+        if s + k > len(self.e_prior):
+            self._grow_edges(s + k)
+        self.e_prior[s:s + k] = priors
+        self.e_action[s:s + k] = actions
+        self.e_owner[s:s + k] = self.n_player[node]
+        self.n_start[node] = s
+        self.n_count[node] = k
+        self.num_edges = s + k
+
+    # --- queries --------------------------------------------------------------
+    @property
+    def root_expanded(self) -> bool:
+        return self.n_count[0] > 0
+
+    def is_root_terminal(self) -> bool:
+        return not math.isnan(self.n_term[0])
+
+    def root_edges(self) -> slice:
+        s = int(self.n_start[0])
+        return slice(s, s + int(self.n_count[0]))
+
+    def root_value(self) -> float:
+        return self.root_w / self.root_n if self.root_n > 0 else 0.0
+
+    def visit_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """(actions, visits) of the root's children."""
+        sl = self.root_edges()
+        return self.e_action[sl].copy(), self.e_n[sl].copy()
+
+    def stats(self, limit: int | None = None) -> list[MoveStat]:
+        """Root moves, most visited first."""
+        sl = self.root_edges()
+        n, w, p, a = self.e_n[sl], self.e_w[sl], self.e_prior[sl], self.e_action[sl]
+        order = np.lexsort((-p, -n))
+        if limit is not None:
+            order = order[:limit]
+        return [MoveStat(int(a[i]), int(n[i]), float(w[i] / n[i]) if n[i] > 0 else 0.0, float(p[i])) for i in order]
+
+    def add_root_noise(self, alpha: float, eps: float, rng: np.random.Generator) -> None:
+        sl = self.root_edges()
+        k = sl.stop - sl.start
+        if k > 1:
+            noise = rng.dirichlet([alpha] * k)
+            self.e_prior[sl] = (1 - eps) * self.e_prior[sl] + eps * noise
+        self.noised = True
+
+    def memory_bytes(self) -> int:
+        arrays = (self.n_start, self.n_count, self.n_player, self.n_term, self.n_parent_edge,
+                  self.e_prior, self.e_action, self.e_child, self.e_n, self.e_w, self.e_owner)
+        return sum(a.nbytes for a in arrays)
+
+    # --- search steps ---------------------------------------------------------
+    def select_leaf(self, cfg: SearchConfig):
+        """Walk down by PUCT. Returns ("eval", node, path), ("terminal", node, path) or ("collision", node, path)."""
+        e_n, e_w, e_prior, e_child = self.e_n, self.e_w, self.e_prior, self.e_child
+        node = 0
+        path: list[int] = []
+        parent_n = self.root_n
+        q_node = self.root_value()
+        while True:
+            if not math.isnan(self.n_term[node]):
+                return "terminal", node, path
+            k = int(self.n_count[node])
+            if k == 0:
+                return ("collision" if node in self.pending else "eval"), node, path
+            s = int(self.n_start[node])
+            n = e_n[s:s + k]
+            w = e_w[s:s + k]
+            fpu = q_node - cfg.fpu_reduction
+            q = np.where(n > 0, w / np.maximum(n, 1.0), fpu)
+            score = q + (cfg.cpuct * math.sqrt(parent_n + 1e-8)) * e_prior[s:s + k] / (1.0 + n)
+            j = int(score.argmax())
+            edge = s + j
+            path.append(edge)
+            child = int(e_child[edge])
+            if child < 0:
+                child = self._new_node(self.states[node].apply(int(self.e_action[edge])), edge)
+                e_child[edge] = child
+            parent_n = float(n[j])
+            q_node = float(w[j] / n[j]) if n[j] > 0 else fpu
+            if self.n_player[child] != self.n_player[node]:
+                q_node = -q_node
+            node = child
+
+    def apply_virtual_loss(self, path: list[int], vl: float) -> None:
+        if path:
+            idx = np.array(path)
+            self.e_n[idx] += vl
+            self.e_w[idx] -= vl
+        self.root_n += vl
+
+    def backup(self, path: list[int], value: float, leaf_player: int, vl: float = 0.0) -> None:
+        """Add ``value`` (for ``leaf_player``) along ``path``, removing virtual loss ``vl``."""
+        if path:
+            idx = np.array(path)
+            signs = np.where(self.e_owner[idx] == leaf_player, value, -value)
+            self.e_w[idx] += signs + vl
+            self.e_n[idx] += 1.0 - vl
+        self.root_n += 1.0 - vl
+        self.root_w += value if self.n_player[0] == leaf_player else -value
+
+    # --- tree reuse -----------------------------------------------------------
+    def child_tree(self, action: int) -> "Tree | None":
+        """The subtree after ``action`` as a new compact tree, or None when it was never visited."""
+        if not self.root_expanded:
+            return None
+        sl = self.root_edges()
+        hits = np.nonzero(self.e_action[sl] == action)[0]
+        if len(hits) == 0:
+            return None
+        edge = sl.start + int(hits[0])
+        child = int(self.e_child[edge])
+        if child < 0 or child in self.pending:
+            return None
+        # breadth-first order keeps each node's edges contiguous in the copy
+        nodes = [child]
+        i = 0
+        while i < len(nodes):
+            n = nodes[i]
+            i += 1
+            k = int(self.n_count[n])
+            if k:
+                s = int(self.n_start[n])
+                kids = self.e_child[s:s + k]
+                nodes.extend(int(c) for c in kids[kids >= 0])
+        new = Tree.__new__(Tree)
+        node_idx = np.array(nodes, np.int64)
+        node_map = np.full(self.num_nodes, -1, np.int64)
+        node_map[node_idx] = np.arange(len(nodes))
+        counts = self.n_count[node_idx].astype(np.int64)
+        new_start = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        edge_idx = np.concatenate([np.arange(s, s + c) for s, c in zip(self.n_start[node_idx].astype(np.int64), counts)]) \
+            if counts.sum() else np.zeros(0, np.int64)
+        edge_map = np.full(max(self.num_edges, 1), -1, np.int64)
+        edge_map[edge_idx] = np.arange(len(edge_idx))
+        cap_n = max(64, 1 << int(len(nodes)).bit_length())
+        cap_e = max(512, 1 << int(len(edge_idx)).bit_length())
+
+        def take(arr, idx, cap, fill):
+            out = np.full(cap, fill, arr.dtype)
+            out[:len(idx)] = arr[idx]
+            return out
+
+        new.n_start = take(self.n_start, node_idx, cap_n, 0)
+        new.n_start[:len(nodes)] = np.where(counts > 0, new_start, 0)
+        new.n_count = take(self.n_count, node_idx, cap_n, 0)
+        new.n_player = take(self.n_player, node_idx, cap_n, 0)
+        new.n_term = take(self.n_term, node_idx, cap_n, np.nan)
+        pe = self.n_parent_edge[node_idx]
+        new.n_parent_edge = np.full(cap_n, -1, np.int32)
+        new.n_parent_edge[1:len(nodes)] = edge_map[pe[1:]]
+        new.states = [self.states[n] for n in nodes]
+        new.pending = set()
+        new.num_nodes = len(nodes)
+        new.e_prior = take(self.e_prior, edge_idx, cap_e, 0)
+        new.e_action = take(self.e_action, edge_idx, cap_e, 0)
+        ch = self.e_child[edge_idx]
+        new.e_child = np.full(cap_e, -1, np.int32)
+        new.e_child[:len(edge_idx)] = np.where(ch >= 0, node_map[np.maximum(ch, 0)], -1)
+        new.e_n = take(self.e_n, edge_idx, cap_e, 0)
+        new.e_w = take(self.e_w, edge_idx, cap_e, 0)
+        new.e_owner = take(self.e_owner, edge_idx, cap_e, 0)
+        new.num_edges = len(edge_idx)
+        new.root_state = self.states[child]
+        new.root_n = float(self.e_n[edge])
+        w = float(self.e_w[edge])  # from the point of view of the player who moved
+        new.root_w = w if self.e_owner[edge] == self.n_player[child] else -w
+        new.noised = False
+        return new
+
+
+def select_action(actions: np.ndarray, visits: np.ndarray, temperature: float, rng: np.random.Generator) -> int:
+    """Temperature 0: the most visited move; otherwise sample visits^(1/T)."""
+    if temperature <= 1e-3 or visits.sum() <= 0:
+        return int(actions[int(np.argmax(visits))])
+    logv = np.log(np.maximum(visits, 1e-12)) / temperature
+    p = np.exp(logv - logv.max())
+    p /= p.sum()
+    return int(actions[rng.choice(len(actions), p=p)])
+
+
+class MCTS:
+    """Runs searches on batches of trees with one evaluator."""
+
+    def __init__(self, evaluator, config: SearchConfig | None = None, seed: int | None = None):
+        self.evaluator = evaluator
+        self.cfg = config or SearchConfig()
+        self.rng = np.random.default_rng(seed)
+
+    def search(self, trees: list[Tree], visits: int | list[int], deadline: float | None = None,
+               on_progress=None, should_stop=None, noise: bool = False, leaf_batch: int | None = None) -> int:
+        """Search until each root has ``visits`` visits in all (reused visits count), the
+        ``deadline`` (time.perf_counter value) passes, or ``should_stop()`` says so.
+
+        Returns the number of simulations run.
+        """
+        cfg = self.cfg
+        batch = leaf_batch or cfg.leaf_batch
+        vl = cfg.virtual_loss
+        targets = visits if isinstance(visits, list) else [visits] * len(trees)
+        active = [i for i, t in enumerate(trees) if not t.is_root_terminal()]
+        sims = 0
+        last_report = time.perf_counter()
+        while active:
+            states, legal, owners = [], [], []
+            for i in active:
+                t = trees[i]
+                want = min(batch, int(targets[i] - t.root_n)) if t.root_expanded else 1
+                for _ in range(max(want, 0)):
+                    kind, node, path = t.select_leaf(cfg)
+                    if kind == "terminal":
+                        t.backup(path, float(t.n_term[node]), int(t.n_player[node]))
+                        sims += 1
+                        continue
+                    if kind == "collision":
+                        break
+                    t.apply_virtual_loss(path, vl)
+                    t.pending.add(node)
+                    st = t.states[node]
+                    states.append(st)
+                    legal.append(st.legal_actions())
+                    owners.append((i, node, path))
+            if states:
+                priors, values = self.evaluator.evaluate(states, legal)
+                for (i, node, path), acts, pri, v in zip(owners, legal, priors, values):
+                    t = trees[i]
+                    t.pending.discard(node)
+                    t.expand(node, acts, pri)
+                    if node == 0 and noise and cfg.dirichlet_alpha and not t.noised:
+                        t.add_root_noise(cfg.dirichlet_alpha, cfg.dirichlet_eps, self.rng)
+                    t.backup(path, float(v), int(t.n_player[node]), vl)
+                sims += len(states)
+            if noise and cfg.dirichlet_alpha:
+                for i in active:
+                    t = trees[i]
+                    if t.root_expanded and not t.noised:
+                        t.add_root_noise(cfg.dirichlet_alpha, cfg.dirichlet_eps, self.rng)
+            active = [i for i in active if trees[i].root_n < targets[i]]
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline and all(trees[i].root_expanded for i in active):
+                break
+            if should_stop is not None and should_stop():
+                break
+            if on_progress is not None and now - last_report >= 0.1:
+                last_report = now
+                on_progress()
+        return sims

@@ -1,0 +1,118 @@
+"""The residual policy/value network (AlphaGo Zero shape), sized per game.
+
+The policy head is convolutional where the game lays its actions out on the
+board grid (``game.policy_planes``): a 1x1 convolution produces one logit per
+(plane, cell), and any extra actions (othello's pass) come from a linear layer
+over the pooled features. Games whose actions are not cells (connect4's
+columns) get the classic head: 1x1 conv to two planes, then a linear layer.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def configure_threads(n: int = 1) -> None:
+    """One intra-op thread per process: parallelism comes from processes, not from torch."""
+    if torch.get_num_threads() != n:
+        torch.set_num_threads(n)
+    try:
+        torch.set_num_interop_threads(1)
+    except RuntimeError:
+        pass  # already set once in this process
+
+
+@dataclass(frozen=True)
+class NetConfig:
+    """Network shape; stored in every checkpoint so the file can rebuild its network."""
+    in_planes: int
+    height: int
+    width: int
+    action_size: int
+    policy_planes: int | None
+    blocks: int = 4
+    channels: int = 64
+    value_hidden: int = 64
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "NetConfig":
+        fields = {k: d[k] for k in ("in_planes", "height", "width", "action_size", "policy_planes",
+                                    "blocks", "channels", "value_hidden")}
+        return cls(**fields)
+
+    @classmethod
+    def for_game(cls, game, blocks: int = 4, channels: int = 64, value_hidden: int = 64) -> "NetConfig":
+        h, w = game.board_shape
+        return cls(game.num_planes, h, w, game.action_size, game.policy_planes, blocks, channels, value_hidden)
+
+
+class ResidualBlock(nn.Module):
+    def __init__(self, channels: int):
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(channels)
+
+    def forward(self, x):
+        y = F.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        return F.relu(x + y)
+
+
+class PolicyValueNet(nn.Module):
+    """forward(x: (B, planes, H, W)) -> (policy logits (B, action_size), value (B,) in [-1, 1])."""
+
+    def __init__(self, cfg: NetConfig):
+        super().__init__()
+        self.cfg = cfg
+        c, h, w = cfg.channels, cfg.height, cfg.width
+        self.stem = nn.Sequential(nn.Conv2d(cfg.in_planes, c, 3, padding=1, bias=False),
+                                  nn.BatchNorm2d(c), nn.ReLU(inplace=True))
+        self.tower = nn.Sequential(*[ResidualBlock(c) for _ in range(cfg.blocks)])
+        spatial = cfg.policy_planes is not None
+        self.spatial_policy = spatial
+        if spatial:
+            hidden = max(16, c // 2)
+            self.policy_conv = nn.Sequential(nn.Conv2d(c, hidden, 1, bias=False), nn.BatchNorm2d(hidden),
+                                             nn.ReLU(inplace=True), nn.Conv2d(hidden, cfg.policy_planes, 1))
+            self.n_spatial = cfg.policy_planes * h * w
+            extra = cfg.action_size - self.n_spatial
+            if extra < 0:
+                raise ValueError("action_size is smaller than policy_planes * H * W")
+            self.policy_extra = nn.Linear(c, extra) if extra else None
+        else:
+            self.policy_conv = nn.Sequential(nn.Conv2d(c, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(inplace=True))
+            self.policy_fc = nn.Linear(2 * h * w, cfg.action_size)
+        self.value_conv = nn.Sequential(nn.Conv2d(c, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU(inplace=True))
+        self.value_fc = nn.Sequential(nn.Linear(h * w, cfg.value_hidden), nn.ReLU(inplace=True),
+                                      nn.Linear(cfg.value_hidden, 1))
+
+    def forward(self, x):
+        x = self.tower(self.stem(x))
+        if self.spatial_policy:
+            logits = self.policy_conv(x).flatten(1)
+            if self.policy_extra is not None:
+                logits = torch.cat([logits, self.policy_extra(x.mean(dim=(2, 3)))], dim=1)
+        else:
+            logits = self.policy_fc(self.policy_conv(x).flatten(1))
+        value = torch.tanh(self.value_fc(self.value_conv(x).flatten(1))).squeeze(1)
+        return logits, value
+
+
+def masked_priors(logits: np.ndarray, legal: list[int]) -> np.ndarray:
+    """Softmax of one state's logits restricted to its legal actions (legal-move masking)."""
+    z = logits[legal]
+    z = np.exp(z - z.max())
+    return z / z.sum()
+
+
+def count_parameters(net: nn.Module) -> int:
+    return sum(p.numel() for p in net.parameters())

@@ -1,0 +1,180 @@
+"""Players: MCTS with a network (at a visit or time budget), network-only, rollout MCTS, random;
+and the named AI levels people choose in the app.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, select_action
+
+__all__ = ["LEVELS", "DEFAULT_LEVEL", "Level", "make_player", "load_evaluator", "MCTSPlayer", "PolicyPlayer",
+           "RandomPlayer", "SearchResult", "MoveStat"]
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    sims: int
+    seconds: float       # time cap per move
+    temperature: float   # 0: always the most visited move
+
+
+#: from a beginner that makes human-like mistakes (few visits, moves sampled in proportion
+#: to them) to the maximum; "strong" is the default and answers within about a second
+_LEVELS = (
+    Level("beginner", 12, 0.5, 1.0),
+    Level("easy", 40, 0.5, 0.5),
+    Level("medium", 120, 1.0, 0.0),
+    Level("hard", 300, 1.0, 0.0),
+    Level("strong", 800, 1.0, 0.0),
+    Level("max", 6000, 5.0, 0.0),
+)
+LEVELS = tuple(l.name for l in _LEVELS)
+LEVEL_SETTINGS = {l.name: l for l in _LEVELS}
+DEFAULT_LEVEL = "strong"
+
+
+def load_evaluator(game, model_path=None, fallback: bool = True):
+    """(evaluator, description). ``model_path`` None means the shipped model; without one,
+    a rollout evaluator so that every game has a working AI."""
+    from .evaluators import RolloutEvaluator
+    from .paths import shipped_model_path
+    path = Path(model_path) if model_path else shipped_model_path(game.key)
+    if path is None:
+        if not fallback:
+            raise FileNotFoundError(f"no model is shipped for {game.key}")
+        return RolloutEvaluator(rollouts=1, max_plies=min(200, game.max_game_length or 200)), "rollout search (no model)"
+    from .checkpoint import load_network
+    from .evaluators import NetworkEvaluator
+    from .network import configure_threads
+    configure_threads(1)
+    net, meta = load_network(path, game)
+    return NetworkEvaluator(net), f"model {path.name} (generation {meta.get('generation', 0)})"
+
+
+class MCTSPlayer:
+    """PUCT search guided by ``evaluator``; reuses its tree between moves of one game."""
+
+    def __init__(self, game, evaluator, sims: int = 800, seconds: float | None = None, temperature: float = 0.0,
+                 config: SearchConfig | None = None, seed: int | None = None, reuse: bool = True):
+        self.game = game
+        self.sims = sims
+        self.seconds = seconds
+        self.temperature = temperature
+        self.mcts = MCTS(evaluator, config or SearchConfig(), seed)
+        self.rng = np.random.default_rng(seed)
+        self.reuse = reuse
+        self.tree: Tree | None = None
+        self.name = f"mcts{sims}"
+
+    def reset(self) -> None:
+        self.tree = None
+
+    def _tree_for(self, state) -> Tree:
+        old = self.tree
+        if self.reuse and old is not None:
+            root = old.root_state
+            if root.key() == state.key() and root.moves == state.moves:
+                return old
+            k = len(root.moves)
+            extra = state.moves[k:]
+            if 0 < len(extra) <= 2 and state.moves[:k] == root.moves:
+                t = old
+                for a in extra:
+                    t = t.child_tree(a) if t is not None else None
+                if t is not None and t.root_state.key() == state.key():
+                    return t
+        return Tree(state)
+
+    def choose(self, state, on_progress=None, should_stop=None) -> SearchResult:
+        if state.is_terminal():
+            raise ValueError("the game is over; there is no move to choose")
+        start = time.perf_counter()
+        tree = self._tree_for(state)
+        self.tree = tree
+        deadline = start + self.seconds if self.seconds else None
+        progress_cb = None
+        if on_progress is not None:
+            def progress_cb():
+                frac = tree.root_n / self.sims
+                if self.seconds:
+                    frac = max(frac, (time.perf_counter() - start) / self.seconds)
+                on_progress(min(1.0, frac), self._result(tree, start, partial=True))
+        sims = self.mcts.search([tree], self.sims, deadline=deadline, on_progress=progress_cb, should_stop=should_stop)
+        result = self._result(tree, start)
+        result.sims = sims
+        return result
+
+    def _result(self, tree: Tree, start: float, partial: bool = False) -> SearchResult:
+        top = tree.stats(limit=10)
+        if not top:
+            legal = tree.root_state.legal_actions()
+            return SearchResult(legal[0], 0.0, [], 0, time.perf_counter() - start)
+        if partial or self.temperature <= 0:
+            action = top[0].action
+        else:
+            actions, visits = tree.visit_counts()
+            action = select_action(actions, visits, self.temperature, self.rng)
+        return SearchResult(action, tree.root_value(), top, int(tree.root_n), time.perf_counter() - start)
+
+
+class PolicyPlayer:
+    """The network alone: the legal move with the highest prior (no search)."""
+
+    def __init__(self, game, evaluator):
+        self.game = game
+        self.evaluator = evaluator
+        self.name = "policy"
+
+    def reset(self) -> None:
+        pass
+
+    def choose(self, state, on_progress=None, should_stop=None) -> SearchResult:
+        start = time.perf_counter()
+        legal = state.legal_actions()
+        priors, values = self.evaluator.evaluate([state], [legal])
+        order = np.argsort(-priors[0])
+        top = [MoveStat(legal[i], 0, 0.0, float(priors[0][i])) for i in order[:10]]
+        return SearchResult(legal[int(order[0])], float(values[0]), top, 1, time.perf_counter() - start)
+
+
+class RandomPlayer:
+    """Uniformly random legal moves."""
+
+    def __init__(self, game, seed: int | None = None):
+        self.game = game
+        self.rng = random.Random(seed)
+        self.name = "random"
+
+    def reset(self) -> None:
+        pass
+
+    def choose(self, state, on_progress=None, should_stop=None) -> SearchResult:
+        return SearchResult(self.rng.choice(state.legal_actions()), 0.0, [], 0, 0.0)
+
+
+def rollout_player(game, playouts: int, seed: int | None = None, seconds: float | None = None) -> MCTSPlayer:
+    """The classic baseline: MCTS with uniform priors and one random playout per leaf."""
+    from .evaluators import RolloutEvaluator
+    ev = RolloutEvaluator(rollouts=1, max_plies=min(400, game.max_game_length or 400), seed=seed)
+    p = MCTSPlayer(game, ev, sims=playouts, seconds=seconds, config=SearchConfig(cpuct=1.5, fpu_reduction=0.0, leaf_batch=1),
+                   seed=seed)
+    p.name = f"rollout{playouts}"
+    return p
+
+
+def make_player(game, level: str = DEFAULT_LEVEL, model_path=None, seed: int | None = None):
+    """The AI at a named level, with the given model (None: the shipped one, else rollout search)."""
+    if level not in LEVEL_SETTINGS:
+        raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
+    lv = LEVEL_SETTINGS[level]
+    evaluator, desc = load_evaluator(game, model_path)
+    player = MCTSPlayer(game, evaluator, sims=lv.sims, seconds=lv.seconds, temperature=lv.temperature, seed=seed)
+    player.name = f"{level} ({desc})"
+    player.description = desc
+    return player

@@ -61,8 +61,10 @@ class MCTSPlayer:
     """PUCT search guided by ``evaluator``; reuses its tree between moves of one game."""
 
     def __init__(self, game, evaluator, sims: int = 800, seconds: float | None = None, temperature: float = 0.0,
-                 config: SearchConfig | None = None, seed: int | None = None, reuse: bool = True):
+                 config: SearchConfig | None = None, seed: int | None = None, reuse: bool = True,
+                 temperature_plies: int | None = None):
         self.game = game
+        self.temperature_plies = temperature_plies  # temperature only for the game's first plies (arena openings)
         self.sims = sims
         self.seconds = seconds
         self.temperature = temperature
@@ -115,11 +117,14 @@ class MCTSPlayer:
         if not top:
             legal = tree.root_state.legal_actions()
             return SearchResult(legal[0], 0.0, [], 0, time.perf_counter() - start)
-        if partial or self.temperature <= 0:
+        temp = self.temperature
+        if self.temperature_plies is not None and len(tree.root_state.moves) >= self.temperature_plies:
+            temp = 0.0
+        if partial or temp <= 0:
             action = top[0].action
         else:
             actions, visits = tree.visit_counts()
-            action = select_action(actions, visits, self.temperature, self.rng)
+            action = select_action(actions, visits, temp, self.rng)
         return SearchResult(action, tree.root_value(), top, int(tree.root_n), time.perf_counter() - start)
 
 

@@ -1,0 +1,75 @@
+"""Matches between two players, alternating who starts, with an Elo estimate."""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+
+@dataclass
+class MatchResult:
+    wins: int = 0     # for player A
+    draws: int = 0
+    losses: int = 0
+    games: int = 0
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
+
+    def elo(self) -> tuple[float, float, float]:
+        """(Elo difference A-B, low, high) with a 95% interval from the per-game score variance."""
+        n = self.games
+        if n == 0:
+            return 0.0, -math.inf, math.inf
+        s = self.score
+        var = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * s ** 2) / n
+        se = math.sqrt(var / n)
+        return score_to_elo(s, n), score_to_elo(s - 1.96 * se, n), score_to_elo(s + 1.96 * se, n)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        e, lo, hi = self.elo()
+        d.update(score=round(self.score, 4), elo=round(e, 1), elo_low=round(lo, 1), elo_high=round(hi, 1))
+        return d
+
+
+def score_to_elo(score: float, games: int) -> float:
+    """Elo difference for a score, clipped half a game from 0 and 1 so it stays finite."""
+    eps = 0.5 / max(games, 1)
+    s = min(max(score, eps), 1 - eps)
+    return -400.0 * math.log10(1.0 / s - 1.0)
+
+
+def play_game(game, first, second, start=None, max_plies: int | None = None):
+    """Play one game; returns (final state, list of actions). Players get ``reset()`` first."""
+    state = start or game.initial_state()
+    players = (first, second)
+    for p in players:
+        p.reset()
+    limit = max_plies or game.max_game_length or 10_000
+    actions = []
+    while not state.is_terminal() and len(actions) < limit:
+        action = players[state.current_player].choose(state).action
+        state = state.play(action)
+        actions.append(action)
+    return state, actions
+
+
+def play_match(game, player_a, player_b, games: int, on_game=None) -> MatchResult:
+    """A plays first in even-numbered games, B in odd ones."""
+    result = MatchResult()
+    for i in range(games):
+        a_first = i % 2 == 0
+        final, _ = play_game(game, player_a, player_b) if a_first else play_game(game, player_b, player_a)
+        w = final.winner() if final.is_terminal() else None
+        a_index = 0 if a_first else 1
+        if w is None:
+            result.draws += 1
+        elif w == a_index:
+            result.wins += 1
+        else:
+            result.losses += 1
+        result.games += 1
+        if on_game is not None:
+            on_game(i, result)
+    return result

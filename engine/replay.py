@@ -1,0 +1,95 @@
+"""The replay buffer: a sliding window of recent self-play positions, kept on disk.
+
+Each generation's samples are one ``.npz`` file written atomically, so a resumed run
+loses nothing and a killed one never leaves half a file. Symmetry augmentation is
+applied when sampling, one random symmetry per position.
+"""
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import numpy as np
+
+from .checkpoint import atomic_write_bytes
+from .selfplay import SamplesBatch
+
+_NAME = re.compile(r"^gen_(\d{6})\.npz$")
+
+
+class ReplayBuffer:
+    def __init__(self, directory, game, capacity: int):
+        self.dir = Path(directory)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.game = game
+        self.capacity = capacity
+        self.data: SamplesBatch | None = None
+        syms = game.symmetries()
+        self.cell_perms = np.stack([c for c, _ in syms])
+        inv = []
+        for _, a in syms:
+            i = np.empty_like(a)
+            i[a] = np.arange(len(a))
+            inv.append(i)
+        self.action_inv = np.stack(inv)
+
+    def path_for(self, generation: int) -> Path:
+        return self.dir / f"gen_{generation:06d}.npz"
+
+    def has(self, generation: int) -> bool:
+        return self.path_for(generation).exists()
+
+    def save(self, generation: int, batch: SamplesBatch) -> None:
+        buf = io.BytesIO()
+        np.savez(buf, planes=batch.planes, pi_idx=batch.pi_idx, pi_val=batch.pi_val, z=batch.z, pw=batch.pw)
+        atomic_write_bytes(self.path_for(generation), buf.getvalue())
+
+    @staticmethod
+    def read(path: Path) -> SamplesBatch:
+        with np.load(path) as f:
+            return SamplesBatch(f["planes"], f["pi_idx"], f["pi_val"], f["z"], f["pw"])
+
+    def generations(self) -> list[int]:
+        return sorted(int(m.group(1)) for p in self.dir.iterdir() if (m := _NAME.match(p.name)))
+
+    def load(self, up_to: int | None = None) -> int:
+        """Load the newest files (up to generation ``up_to``) until the window is full; drop older files."""
+        gens = [g for g in self.generations() if up_to is None or g <= up_to]
+        chosen, total = [], 0
+        for g in reversed(gens):
+            b = self.read(self.path_for(g))
+            chosen.append(b)
+            total += len(b)
+            if total >= self.capacity:
+                break
+        for g in gens[:max(0, len(gens) - len(chosen))]:
+            self.path_for(g).unlink(missing_ok=True)  # slid out of the window
+        self.data = SamplesBatch.concat(chosen[::-1]) if chosen else None
+        if self.data is not None and len(self.data) > self.capacity:
+            d = self.data
+            n = self.capacity
+            self.data = SamplesBatch(d.planes[-n:], d.pi_idx[-n:], d.pi_val[-n:], d.z[-n:], d.pw[-n:])
+        return 0 if self.data is None else len(self.data)
+
+    def __len__(self) -> int:
+        return 0 if self.data is None else len(self.data)
+
+    def sample(self, batch_size: int, rng: np.random.Generator):
+        """(planes float32 (B,C,H,W), dense policy targets (B,A), z (B,), policy weights (B,)), augmented."""
+        d = self.data
+        idx = rng.integers(0, len(d), batch_size)
+        planes = d.planes[idx].astype(np.float32)
+        b, c, h, w = planes.shape
+        sym = rng.integers(0, len(self.cell_perms), batch_size)
+        flat = planes.reshape(b, c, h * w)
+        flat = np.take_along_axis(flat, self.cell_perms[sym][:, None, :], axis=2)
+        planes = flat.reshape(b, c, h, w)
+        pi_idx = d.pi_idx[idx].astype(np.int64)
+        pi_val = d.pi_val[idx].astype(np.float32)
+        valid = pi_idx >= 0
+        mapped = np.take_along_axis(self.action_inv[sym], np.maximum(pi_idx, 0), axis=1)
+        policy = np.zeros((b, self.game.action_size), np.float32)
+        rows = np.repeat(np.arange(b), pi_idx.shape[1]).reshape(b, -1)
+        np.add.at(policy, (rows[valid], mapped[valid]), pi_val[valid])
+        return planes, policy, d.z[idx], d.pw[idx]

@@ -1,0 +1,185 @@
+"""Self-play: one worker plays many games at once, their leaves sharing each network call.
+
+Produces training samples (input planes, the search's visit distribution over the
+legal actions, the final outcome for the player to move, and a policy weight that is
+0 for the cheap searches of playout-cap randomisation), plus statistics.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .mcts import MCTS, SearchConfig, Tree, select_action
+
+
+@dataclass
+class GameRecord:
+    planes: list = field(default_factory=list)
+    policy_idx: list = field(default_factory=list)
+    policy_val: list = field(default_factory=list)
+    players: list = field(default_factory=list)
+    policy_weight: list = field(default_factory=list)
+    moves: list = field(default_factory=list)
+    winner: int | None = None
+    resigned: bool = False
+    would_resign: int | None = None   # set in played-out games whose loser would have resigned
+    plies: int = 0
+
+
+@dataclass
+class SelfPlayStats:
+    games: int = 0
+    positions: int = 0
+    plies: int = 0
+    wins: list = field(default_factory=lambda: [0, 0])
+    draws: int = 0
+    resigned: int = 0
+    resign_checked: int = 0
+    false_resign: int = 0
+    sims: int = 0
+    seconds: float = 0.0
+
+    def add(self, other: "SelfPlayStats") -> None:
+        for k in ("games", "positions", "plies", "draws", "resigned", "resign_checked", "false_resign", "sims", "seconds"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+
+
+class SamplesBatch:
+    """Columnar samples with the policy stored sparsely (legal actions only)."""
+
+    def __init__(self, planes, pi_idx, pi_val, z, pw):
+        self.planes, self.pi_idx, self.pi_val, self.z, self.pw = planes, pi_idx, pi_val, z, pw
+
+    def __len__(self):
+        return len(self.z)
+
+    @classmethod
+    def from_records(cls, records: list[GameRecord], num_planes_shape) -> "SamplesBatch":
+        n = sum(len(r.planes) for r in records)
+        if n == 0:
+            c, h, w = num_planes_shape
+            return cls(np.zeros((0, c, h, w), np.float16), np.zeros((0, 1), np.int16), np.zeros((0, 1), np.float16),
+                       np.zeros(0, np.float32), np.zeros(0, np.float32))
+        k = max(len(ix) for r in records for ix in r.policy_idx)
+        planes = np.stack([p for r in records for p in r.planes]).astype(np.float16)
+        pi_idx = np.full((n, k), -1, np.int16)
+        pi_val = np.zeros((n, k), np.float16)
+        z = np.zeros(n, np.float32)
+        pw = np.zeros(n, np.float32)
+        i = 0
+        for r in records:
+            for ix, val, player, weight in zip(r.policy_idx, r.policy_val, r.players, r.policy_weight):
+                pi_idx[i, :len(ix)] = ix
+                pi_val[i, :len(val)] = val
+                z[i] = 0.0 if r.winner is None else (1.0 if r.winner == player else -1.0)
+                pw[i] = weight
+                i += 1
+        return cls(planes, pi_idx, pi_val, z, pw)
+
+    @classmethod
+    def concat(cls, batches: list["SamplesBatch"]) -> "SamplesBatch":
+        batches = [b for b in batches if len(b)]
+        if not batches:
+            raise ValueError("no samples")
+        k = max(b.pi_idx.shape[1] for b in batches)
+
+        def pad(a, fill):
+            if a.shape[1] == k:
+                return a
+            out = np.full((a.shape[0], k), fill, a.dtype)
+            out[:, :a.shape[1]] = a
+            return out
+        return cls(np.concatenate([b.planes for b in batches]),
+                   np.concatenate([pad(b.pi_idx, -1) for b in batches]),
+                   np.concatenate([pad(b.pi_val, 0) for b in batches]),
+                   np.concatenate([b.z for b in batches]), np.concatenate([b.pw for b in batches]))
+
+
+def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
+               on_game_done=None, should_stop=None) -> tuple[list[GameRecord], SelfPlayStats]:
+    """Play ``n_games`` self-play games, ``settings.parallel_games`` at a time.
+
+    ``settings`` is a `engine.config.SelfPlaySettings`. ``on_game_done(record)`` is
+    called as each game ends; ``should_stop()`` ends the run early (finished games are kept).
+    """
+    rng = np.random.default_rng(seed)
+    cfg = SearchConfig(cpuct=settings.cpuct, leaf_batch=settings.leaf_batch,
+                       dirichlet_alpha=settings.dirichlet_alpha, dirichlet_eps=settings.dirichlet_eps)
+    mcts = MCTS(evaluator, cfg, seed=None if seed is None else seed + 1)
+    max_plies = settings.max_plies or game.max_game_length or 10_000
+    stats = SelfPlayStats()
+    t0 = time.perf_counter()
+    finished: list[GameRecord] = []
+    started = 0
+    live: list[tuple[Tree, GameRecord, bool]] = []  # (tree, record, may_resign)
+
+    def start_game():
+        nonlocal started
+        started += 1
+        may_resign = settings.resign_threshold != 0 and rng.random() >= settings.resign_check_share
+        return Tree(game.initial_state()), GameRecord(), may_resign
+
+    while live or started < n_games:
+        while len(live) < settings.parallel_games and started < n_games:
+            live.append(start_game())
+        if should_stop is not None and should_stop():
+            break
+        # playout-cap randomisation: a full search on some moves, a cheap one elsewhere
+        full = [settings.fast_sims <= 0 or rng.random() < settings.full_search_prob for _ in live]
+        targets = [settings.sims if f else settings.fast_sims for f in full]
+        stats.sims += mcts.search([t for t, _, _ in live], targets, noise=True)
+        still = []
+        for (tree, rec, may_resign), is_full in zip(live, full):
+            state = tree.root_state
+            actions, visits = tree.visit_counts()
+            if is_full:
+                rec.planes.append(state.encode())
+                rec.policy_idx.append(actions.astype(np.int16))
+                rec.policy_val.append((visits / max(visits.sum(), 1)).astype(np.float16))
+                rec.players.append(state.current_player)
+                rec.policy_weight.append(1.0)
+            value = tree.root_value()
+            if value < settings.resign_threshold and rec.plies >= 2:
+                if may_resign:
+                    rec.winner = 1 - state.current_player
+                    rec.resigned = True
+                elif rec.would_resign is None:
+                    rec.would_resign = state.current_player  # played out to check false resignations
+            if not rec.resigned:
+                temp = 1.0 if rec.plies < settings.temperature_moves else 0.0
+                action = select_action(actions, visits, temp, rng)
+                rec.moves.append(action)
+                rec.plies += 1
+                nxt = tree.child_tree(action)
+                if nxt is None:
+                    nxt = Tree(state.apply(action))
+                tree = nxt
+            s = tree.root_state
+            done = rec.resigned or s.is_terminal() or rec.plies >= max_plies
+            if done:
+                if not rec.resigned:
+                    rec.winner = s.winner() if s.is_terminal() else None
+                wr = rec.would_resign
+                if wr is not None:
+                    stats.resign_checked += 1
+                    if rec.winner == wr or rec.winner is None:
+                        stats.false_resign += 1
+                stats.games += 1
+                stats.plies += rec.plies
+                stats.positions += len(rec.planes)
+                stats.resigned += rec.resigned
+                if rec.winner is None:
+                    stats.draws += 1
+                else:
+                    stats.wins[rec.winner] += 1
+                finished.append(rec)
+                if on_game_done is not None:
+                    on_game_done(rec)
+            else:
+                still.append((tree, rec, may_resign))
+        live = still
+    stats.seconds = time.perf_counter() - t0
+    return finished, stats

@@ -1,0 +1,460 @@
+"""Self-play training runs: `python main.py train --game G ...`.
+
+One generation = self-play with the current network (K worker processes, each
+playing many games at once) -> the samples join the on-disk replay window ->
+minibatch training -> a new checkpoint -> evaluation (arena against the previous
+generation and against rollout MCTS) -> one metrics line.
+
+Replacement is continuous (AlphaZero), not gated (AlphaGo Zero): every generation
+becomes the self-play network. On two cores a gating match big enough to be
+trustworthy would cost more than the self-play it protects; the arena against the
+previous generation is still played and recorded (it feeds the Elo chain), and the
+background trainer only offers a model to the player once it beats the model it
+started from.
+
+Every file is written atomically and `state.json` last, so `--resume` after a kill
+at any moment continues from the last completed step: a generation's self-play file
+that was already saved is reused, never replayed or half-read.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from .checkpoint import atomic_write_bytes, load_network, save_checkpoint
+from .config import GameConfig, config_to_dict, load_config
+from .replay import ReplayBuffer
+from .selfplay import SamplesBatch, SelfPlayStats
+
+
+def _json_dump_atomic(path: Path, obj) -> None:
+    atomic_write_bytes(path, (json.dumps(obj, indent=1) + "\n").encode())
+
+
+# --- self-play workers (top-level functions: spawn-safe, picklable) -------------------
+_worker_queue = None
+_worker_stop = None
+
+
+def _worker_init(queue, stop_event):
+    global _worker_queue, _worker_stop
+    _worker_queue, _worker_stop = queue, stop_event
+    from .network import configure_threads
+    configure_threads(1)
+
+
+def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, seed: int):
+    """Play ``n_games`` with the network in ``checkpoint``; returns (samples arrays, stats dict)."""
+    from games import game_from_key
+    from .config import SelfPlaySettings
+    from .evaluators import NetworkEvaluator
+    from .network import configure_threads
+    from .selfplay import play_games
+    configure_threads(1)
+    game = game_from_key(game_key)
+    net, _ = load_network(checkpoint, game)
+    sp = SelfPlaySettings(**settings)
+
+    def done(rec):
+        if _worker_queue is not None:
+            _worker_queue.put(("game", len(rec.planes)))
+
+    stop = (lambda: _worker_stop.is_set()) if _worker_stop is not None else None
+    records, stats = play_games(game, NetworkEvaluator(net), sp, n_games, seed=seed, on_game_done=done, should_stop=stop)
+    batch = SamplesBatch.from_records(records, (game.num_planes, *game.board_shape))
+    return (batch.planes, batch.pi_idx, batch.pi_val, batch.z, batch.pw), stats.__dict__
+
+
+class Progress:
+    """A one-line progress bar on the terminal (games, positions/s, ETA)."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr is not None and sys.stderr.isatty()
+        self.quiet_lines = enabled and not self.enabled and sys.stderr is not None
+
+    def update(self, text: str) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + text[:160].ljust(160))
+            sys.stderr.flush()
+
+    def line(self, text: str) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + " " * 160 + "\r")
+        if self.enabled or self.quiet_lines:
+            print(text, file=sys.stderr, flush=True)
+
+
+def _fmt_time(s: float) -> str:
+    if not math.isfinite(s) or s < 0:
+        return "?"
+    s = int(s)
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+class TrainingRun:
+    """A resumable run in ``run_dir``."""
+
+    def __init__(self, game, run_dir, cfg: GameConfig | None = None, workers: int = 2, init_model=None,
+                 backend: str = "local", ray_address: str | None = None, device: str | None = None,
+                 progress: bool = True, on_event=None):
+        import torch
+        self.game = game
+        self.dir = Path(run_dir)
+        self.cfg = cfg or load_config(game)
+        self.workers = max(1, int(workers))
+        self.backend = backend
+        self.ray_address = ray_address
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.progress = Progress(progress)
+        self.on_event = on_event
+        self.ckpt_dir = self.dir / "checkpoints"
+        self.state_path = self.dir / "state.json"
+        self.buffer = ReplayBuffer(self.dir / "buffer", game, self.cfg.train.buffer_positions)
+        self.rng = np.random.default_rng()
+        self._pool = None
+        self._queue = None
+        self._stop_event = None
+        self._ray = None
+        if self.state_path.exists():
+            self.state = json.loads(self.state_path.read_text())
+            if self.state.get("game_key") != game.key:
+                raise ValueError(f"{run_dir}: this run trains {self.state.get('game_key')!r}, not {game.key!r}")
+        else:
+            self._create(init_model)
+
+    # --- files ------------------------------------------------------------
+    def ckpt_path(self, generation: int) -> Path:
+        return self.ckpt_dir / f"gen_{generation:06d}.pt"
+
+    def _create(self, init_model) -> None:
+        from .network import NetConfig, PolicyValueNet
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.ckpt_dir.mkdir(exist_ok=True)
+        if init_model:
+            net, meta = load_network(init_model, self.game)
+            start_elo = 0.0
+        else:
+            n = self.cfg.net
+            net = PolicyValueNet(NetConfig.for_game(self.game, n.blocks, n.channels, n.value_hidden))
+            start_elo = 0.0
+        save_checkpoint(self.ckpt_path(0), net, self.game, generation=0, extra={"init": str(init_model or "random")})
+        _json_dump_atomic(self.dir / "run.json", {"game_key": self.game.key, "config": config_to_dict(self.cfg),
+                                                 "init": str(init_model or "random"),
+                                                 "created": time.strftime("%Y-%m-%dT%H:%M:%S")})
+        self.state = {"game_key": self.game.key, "generation": 0, "games": 0, "positions": 0,
+                      "wall_seconds": 0.0, "elo": start_elo, "steps": 0}
+        _json_dump_atomic(self.state_path, self.state)
+
+    def _emit(self, event: dict) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
+
+    # --- self-play --------------------------------------------------------------
+    def _ensure_pool(self):
+        if self.backend == "ray":
+            if self._ray is None:
+                from .ray_backend import RaySelfPlay
+                self._ray = RaySelfPlay(self.workers, self.ray_address)
+            return
+        if self._pool is None:
+            import multiprocessing as mp
+            ctx = mp.get_context("spawn")
+            self._queue = ctx.Queue()
+            self._stop_event = ctx.Event()
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_worker_init,
+                                             initargs=(self._queue, self._stop_event))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        if self._ray is not None:
+            self._ray.close()
+            self._ray = None
+
+    def request_stop(self) -> None:
+        self._stop = True
+        if self._stop_event is not None:
+            self._stop_event.set()
+
+    def _selfplay(self, generation: int) -> tuple[SamplesBatch, SelfPlayStats] | None:
+        sp = self.cfg.selfplay
+        n_games = sp.games_per_generation
+        ckpt = str(self.ckpt_path(generation - 1))
+        settings = dict(sp.__dict__)
+        self._ensure_pool()
+        shares = [n_games // self.workers + (1 if i < n_games % self.workers else 0) for i in range(self.workers)]
+        seeds = [int(self.rng.integers(1 << 31)) for _ in shares]
+        t0 = time.perf_counter()
+        if self.backend == "ray":
+            results = self._ray.run(self.game.key, ckpt, settings, shares, seeds)
+        else:
+            futs = [self._pool.submit(selfplay_job, self.game.key, ckpt, settings, n, s)
+                    for n, s in zip(shares, seeds) if n > 0]
+            games = positions = 0
+            while not all(f.done() for f in futs):
+                try:
+                    kind, npos = self._queue.get(timeout=0.5)
+                    games += 1
+                    positions += npos
+                except Exception:
+                    pass
+                dt = time.perf_counter() - t0
+                rate = positions / dt if dt > 0 else 0
+                eta = dt / games * (n_games - games) if games else float("inf")
+                bar = "#" * int(20 * games / n_games)
+                self.progress.update(f"gen {generation} self-play [{bar:<20}] {games}/{n_games} games, "
+                                     f"{positions} positions, {rate:.0f} pos/s, ETA {_fmt_time(eta)}")
+                if games and (games % max(1, n_games // 10) == 0):
+                    self._emit({"type": "selfplay", "generation": generation, "games": games, "of": n_games})
+            while not self._queue.empty():
+                try:
+                    self._queue.get_nowait()
+                except Exception:
+                    break
+            results = [f.result() for f in futs]
+        if getattr(self, "_stop", False):
+            return None
+        batches, stats = [], SelfPlayStats()
+        for arrays, st in results:
+            batches.append(SamplesBatch(*arrays))
+            s = SelfPlayStats(**st)
+            stats.add(s)
+        stats.seconds = time.perf_counter() - t0
+        return SamplesBatch.concat(batches), stats
+
+    # --- learning ---------------------------------------------------------------
+    def _lr(self, generation: int) -> float:
+        t = self.cfg.train
+        frac = min(1.0, (generation - 1) / max(1, t.lr_decay_generations))
+        return t.lr_final + 0.5 * (t.lr - t.lr_final) * (1 + math.cos(math.pi * frac))
+
+    def _train(self, generation: int, net) -> dict:
+        import torch
+        import torch.nn.functional as F
+        t = self.cfg.train
+        torch.set_num_threads(max(1, self.workers) if self.device == "cpu" else 1)
+        net.to(self.device).train()
+        opt = torch.optim.Adam(net.parameters(), lr=self._lr(generation), weight_decay=t.weight_decay)
+        opt_path = self.dir / "optimizer.pt"
+        if opt_path.exists():
+            try:
+                opt.load_state_dict(torch.load(opt_path, map_location=self.device, weights_only=True))
+                for g in opt.param_groups:
+                    g["lr"] = self._lr(generation)
+            except Exception:
+                pass  # a fresh optimizer is a safe fallback (e.g. after a network change)
+        totals = {"loss": 0.0, "policy_loss": 0.0, "value_loss": 0.0}
+        steps = t.steps_per_generation
+        for _ in range(steps):
+            planes, policy, z, pw = self.buffer.sample(t.batch_size, self.rng)
+            x = torch.from_numpy(planes).to(self.device)
+            pi = torch.from_numpy(policy).to(self.device)
+            zt = torch.from_numpy(z).to(self.device)
+            w = torch.from_numpy(pw).to(self.device)
+            logits, v = net(x)
+            pl = -(pi * F.log_softmax(logits, dim=1)).sum(1)
+            pl = (pl * w).sum() / w.sum().clamp(min=1.0)
+            vl = F.mse_loss(v, zt)
+            loss = pl + vl
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            totals["loss"] += loss.item()
+            totals["policy_loss"] += pl.item()
+            totals["value_loss"] += vl.item()
+        net.eval().cpu()
+        import io
+        buf = io.BytesIO()
+        torch.save(opt.state_dict(), buf)
+        atomic_write_bytes(opt_path, buf.getvalue())
+        torch.set_num_threads(1)
+        return {k: round(v / max(steps, 1), 5) for k, v in totals.items()} | {"lr": round(self._lr(generation), 6),
+                                                                              "steps": steps}
+
+    # --- evaluation --------------------------------------------------------------
+    def _evaluate(self, generation: int, net) -> dict:
+        from .arena import play_match
+        from .evaluators import NetworkEvaluator
+        from .mcts import SearchConfig
+        from .players import MCTSPlayer, rollout_player
+        t = self.cfg.train
+        out = {}
+        opening = max(2, self.cfg.selfplay.temperature_moves // 2)
+        if t.arena_games > 0 and generation > 0:
+            prev, _ = load_network(self.ckpt_path(generation - 1), self.game)
+            a = MCTSPlayer(self.game, NetworkEvaluator(net), sims=t.arena_sims, temperature=1.0,
+                           temperature_plies=opening)
+            b = MCTSPlayer(self.game, NetworkEvaluator(prev), sims=t.arena_sims, temperature=1.0,
+                           temperature_plies=opening)
+            r = play_match(self.game, a, b, t.arena_games)
+            out["vs_previous"] = r.to_dict()
+        if t.baseline_games > 0:
+            a = MCTSPlayer(self.game, NetworkEvaluator(net), sims=t.arena_sims, temperature=1.0,
+                           temperature_plies=opening)
+            b = rollout_player(self.game, t.baseline_playouts)
+            r = play_match(self.game, a, b, t.baseline_games)
+            out["vs_rollout"] = r.to_dict() | {"playouts": t.baseline_playouts}
+        return out
+
+    # --- the loop --------------------------------------------------------------------
+    def run(self, hours: float | None = None, generations: int | None = None) -> dict:
+        """Train until ``hours`` pass or ``generations`` more complete (or request_stop())."""
+        from .network import configure_threads
+        configure_threads(1)
+        self._stop = False
+        deadline = time.time() + hours * 3600 if hours else None
+        target_gen = self.state["generation"] + generations if generations else None
+        metrics_path = self.dir / "metrics.jsonl"
+        self._trim_metrics(metrics_path)
+        gen_times = []
+        try:
+            while not self._stop:
+                g = self.state["generation"] + 1
+                if target_gen is not None and g > target_gen:
+                    break
+                if deadline is not None and time.time() >= deadline:
+                    break
+                t_gen = time.perf_counter()
+                if self.buffer.has(g):
+                    sp_stats = None  # saved before an interruption: reuse it
+                    new = ReplayBuffer.read(self.buffer.path_for(g))
+                else:
+                    res = self._selfplay(g)
+                    if res is None:
+                        break
+                    new, sp_stats = res
+                    self.buffer.save(g, new)
+                n_buf = self.buffer.load(up_to=g)
+                net, _ = load_network(self.ckpt_path(g - 1), self.game)
+                if n_buf >= self.cfg.train.min_buffer:
+                    self.progress.update(f"gen {g} training on {n_buf} positions ...")
+                    losses = self._train(g, net)
+                else:
+                    losses = {"skipped": f"buffer {n_buf} < min_buffer {self.cfg.train.min_buffer}"}
+                save_checkpoint(self.ckpt_path(g), net, self.game, generation=g)
+                self.progress.update(f"gen {g} evaluating ...")
+                evaluation = self._evaluate(g, net)
+                elo = self.state["elo"] + evaluation.get("vs_previous", {}).get("elo", 0.0)
+                dt = time.perf_counter() - t_gen
+                gen_times.append(dt)
+                self.state.update(generation=g, games=self.state["games"] + (sp_stats.games if sp_stats else 0),
+                                  positions=self.state["positions"] + len(new),
+                                  wall_seconds=round(self.state["wall_seconds"] + dt, 1), elo=round(elo, 1),
+                                  steps=self.state["steps"] + losses.get("steps", 0))
+                line = {"generation": g, "games": self.state["games"], "positions": self.state["positions"],
+                        "buffer": n_buf, **{k: v for k, v in losses.items()}, "elo": self.state["elo"],
+                        "arena": evaluation, "wall_seconds": self.state["wall_seconds"],
+                        "generation_seconds": round(dt, 1)}
+                if sp_stats is not None:
+                    line["selfplay"] = {"games": sp_stats.games, "positions": sp_stats.positions,
+                                        "plies": sp_stats.plies, "wins": sp_stats.wins, "draws": sp_stats.draws,
+                                        "resigned": sp_stats.resigned, "false_resign": sp_stats.false_resign,
+                                        "resign_checked": sp_stats.resign_checked, "sims": sp_stats.sims,
+                                        "seconds": round(sp_stats.seconds, 1),
+                                        "positions_per_s": round(sp_stats.positions / max(sp_stats.seconds, 1e-9), 1)}
+                with open(metrics_path, "a") as f:
+                    f.write(json.dumps(line) + "\n")
+                    f.flush()
+                    os.fsync(f.fileno())
+                shutil.copyfile(self.ckpt_path(g), self.dir / "latest.pt.tmp")
+                os.replace(self.dir / "latest.pt.tmp", self.dir / "latest.pt")
+                _json_dump_atomic(self.state_path, self.state)
+                self._tensorboard(line)
+                left = ""
+                if target_gen is not None:
+                    left = f", ETA {_fmt_time(np.mean(gen_times) * (target_gen - g))}"
+                elif deadline is not None:
+                    left = f", {_fmt_time(deadline - time.time())} left"
+                vp = evaluation.get("vs_previous", {})
+                vr = evaluation.get("vs_rollout", {})
+                self.progress.line(f"gen {g}: {self.state['games']} games, {self.state['positions']} positions, "
+                                   f"loss {losses.get('loss', '-')}, vs prev {vp.get('score', '-')}, "
+                                   f"vs rollout {vr.get('score', '-')}, Elo {self.state['elo']}, {dt:.0f}s{left}")
+                self._emit({"type": "progress", **line})
+        finally:
+            self.close()
+        return self.state
+
+    def _trim_metrics(self, path: Path) -> None:
+        """Drop metrics lines of generations that did not complete (a kill after the append)."""
+        if not path.exists():
+            return
+        keep = []
+        for raw in path.read_text().splitlines():
+            try:
+                if json.loads(raw)["generation"] <= self.state["generation"]:
+                    keep.append(raw)
+            except (ValueError, KeyError, TypeError):
+                continue
+        atomic_write_bytes(path, ("\n".join(keep) + "\n" if keep else "").encode())
+
+    def _tensorboard(self, line: dict) -> None:
+        try:
+            from torch.utils.tensorboard import SummaryWriter
+        except Exception:
+            return  # tensorboard is optional; metrics.jsonl has everything
+        if not hasattr(self, "_tb"):
+            self._tb = SummaryWriter(str(self.dir / "tensorboard"))
+        g = line["generation"]
+        for k in ("loss", "policy_loss", "value_loss", "elo", "positions"):
+            if isinstance(line.get(k), (int, float)):
+                self._tb.add_scalar(k, line[k], g)
+        for name, r in line.get("arena", {}).items():
+            self._tb.add_scalar(f"arena/{name}", r["score"], g)
+        self._tb.flush()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="main.py train", description="Train a game's AI by self-play.")
+    p.add_argument("--game", required=True)
+    p.add_argument("--size", type=int, help="board size for games with variants (othello, gomoku)")
+    p.add_argument("--run-dir", help="run directory (default runs/<game>)")
+    p.add_argument("--hours", type=float)
+    p.add_argument("--generations", type=int)
+    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    p.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
+    p.add_argument("--init", help="start from this model instead of a random network")
+    p.add_argument("--config", help="a TOML file overriding engine/configs/<game>.toml")
+    p.add_argument("--backend", choices=("local", "ray"), default="local")
+    p.add_argument("--ray-address")
+    p.add_argument("--device", help="torch device for learning (default: cuda when present, else cpu)")
+    p.add_argument("--quiet", action="store_true")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    from games import get_game
+    try:
+        game = get_game(args.game, **({"size": args.size} if args.size else {}))
+        cfg = load_config(game, args.config)
+    except (ValueError, TypeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if not args.hours and not args.generations:
+        print("error: give --hours or --generations", file=sys.stderr)
+        return 2
+    run_dir = Path(args.run_dir or Path("runs") / game.key)
+    if (run_dir / "state.json").exists() and not args.resume:
+        print(f"error: {run_dir} already holds a run; pass --resume to continue it or choose another --run-dir",
+              file=sys.stderr)
+        return 2
+    run = TrainingRun(game, run_dir, cfg, workers=args.workers, init_model=args.init, backend=args.backend,
+                      ray_address=args.ray_address, device=args.device, progress=not args.quiet)
+    try:
+        state = run.run(hours=args.hours, generations=args.generations)
+    except KeyboardInterrupt:
+        print("\ninterrupted; resume with --resume", file=sys.stderr)
+        return 130
+    print(json.dumps(state))
+    return 0

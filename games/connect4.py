@@ -1,0 +1,208 @@
+"""Connect Four: 7 columns x 6 rows with gravity; four in a row in any direction wins.
+
+Action = column 0..6, written as the digit ``1``..``7``. A position is the string
+of column digits played from the empty board, e.g. ``"4453"`` (the convention of
+the Connect Four solver benchmarks); spaces are allowed when reading.
+
+Bitboards are Python ints with 7 bits per column: 6 cells from the bottom up plus
+an always-empty sentinel bit, so that shifts never carry a line from one column
+into the next. Bit ``col * 7 + row`` is the cell ``row`` rows above the bottom.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .base import Game, NotationError, State, replay, split_move_list
+
+WIDTH = 7
+HEIGHT = 6
+STRIDE = HEIGHT + 1  # bits per column, the sentinel included
+CELLS = WIDTH * HEIGHT
+
+BOTTOM: tuple[int, ...] = tuple(1 << (c * STRIDE) for c in range(WIDTH))
+TOP: tuple[int, ...] = tuple(1 << (c * STRIDE + HEIGHT - 1) for c in range(WIDTH))
+TOP_ROW = sum(TOP)
+BOARD = sum(((1 << HEIGHT) - 1) << (c * STRIDE) for c in range(WIDTH))
+
+#: top-row occupancy -> the columns that are not full, ascending
+_OPEN_COLUMNS: dict[int, tuple[int, ...]] = {
+    sum(TOP[c] for c in range(WIDTH) if full >> c & 1): tuple(c for c in range(WIDTH) if not full >> c & 1)
+    for full in range(1 << WIDTH)}
+#: encoded-plane cell (row from the top, column) -> its bit, for encode()
+_CELL_BITS = np.array([c * STRIDE + HEIGHT - 1 - r for r in range(HEIGHT) for c in range(WIDTH)])
+_BYTES = (WIDTH * STRIDE + 7) // 8
+_SYMBOLS = {0: ".", 1: "X", -1: "O"}
+
+
+def has_four(stones: int) -> bool:
+    """True when the bitboard holds four in a row in some direction."""
+    m = stones & (stones >> STRIDE)  # horizontal
+    if m & (m >> 2 * STRIDE):
+        return True
+    m = stones & (stones >> (STRIDE - 1))  # diagonal going down to the right
+    if m & (m >> 2 * (STRIDE - 1)):
+        return True
+    m = stones & (stones >> (STRIDE + 1))  # diagonal going up to the right
+    if m & (m >> 2 * (STRIDE + 1)):
+        return True
+    m = stones & (stones >> 1)  # vertical
+    return bool(m & (m >> 2))
+
+
+def winning_cells(stones: int, mask: int) -> int:
+    """The empty cells (any height) where one more stone would give ``stones`` four in a row."""
+    r = (stones << 1) & (stones << 2) & (stones << 3)  # vertical: only three below can make four
+    for d in (STRIDE, STRIDE - 1, STRIDE + 1):
+        p = (stones << d) & (stones << 2 * d)
+        r |= p & (stones << 3 * d)
+        r |= p & (stones >> d)
+        p = (stones >> d) & (stones >> 2 * d)
+        r |= p & (stones << d)
+        r |= p & (stones >> 3 * d)
+    return r & (BOARD ^ mask)
+
+
+class Connect4State(State):
+    """A Connect Four position: the stones of the player to move and all stones, as bitboards."""
+
+    __slots__ = ("game", "_cur", "_mask", "_moves", "_winner")
+
+    def __init__(self, game: "Connect4", cur: int = 0, mask: int = 0, moves: tuple[int, ...] = (),
+                 winner: int | None = None):
+        self.game = game
+        self._cur = cur
+        self._mask = mask
+        self._moves = moves
+        self._winner = winner
+
+    @property
+    def current_player(self) -> int:
+        return len(self._moves) & 1
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        return self._moves
+
+    def legal_actions(self) -> list[int]:
+        if self._winner is not None:
+            return []
+        return list(_OPEN_COLUMNS[self._mask & TOP_ROW])
+
+    def apply(self, action: int) -> "Connect4State":
+        mask = self._mask
+        new_mask = mask | (mask + BOTTOM[action])  # the carry lands on the column's lowest empty cell
+        mover = self._cur | (new_mask ^ mask)
+        winner = len(self._moves) & 1 if has_four(mover) else None
+        return Connect4State(self.game, mover ^ new_mask, new_mask, self._moves + (action,), winner)
+
+    def is_terminal(self) -> bool:
+        return self._winner is not None or self._mask == BOARD
+
+    def winner(self) -> int | None:
+        return self._winner
+
+    def _planes(self, first: int, second: int) -> np.ndarray:
+        raw = np.frombuffer(first.to_bytes(_BYTES, "little") + second.to_bytes(_BYTES, "little"), np.uint8)
+        return np.unpackbits(raw, bitorder="little").reshape(2, _BYTES * 8)[:, _CELL_BITS]
+
+    def encode(self) -> np.ndarray:
+        """Plane 0: the stones of the player to move; plane 1: the opponent's."""
+        return self._planes(self._cur, self._cur ^ self._mask).astype(np.float32).reshape(2, HEIGHT, WIDTH)
+
+    def board_array(self) -> np.ndarray:
+        cur, opp = self._cur, self._cur ^ self._mask
+        p0, p1 = (opp, cur) if len(self._moves) & 1 else (cur, opp)
+        planes = self._planes(p0, p1).astype(np.int8)
+        return (planes[0] - planes[1]).reshape(HEIGHT, WIDTH)
+
+    def action_to_text(self, action: int) -> str:
+        return str(action + 1)
+
+    def parse_action(self, text: str) -> int:
+        t = text.strip()
+        if len(t) != 1 or t not in "1234567":
+            raise NotationError(f"bad column {text!r}: expected a digit 1-7")
+        if self.is_terminal():
+            raise NotationError(f"column {t}: the game is already over")
+        action = int(t) - 1
+        if self._mask & TOP[action]:
+            raise NotationError(f"column {t} is full")
+        return action
+
+    def to_text(self) -> str:
+        return "".join(str(a + 1) for a in self._moves)
+
+    def render(self) -> str:
+        board = self.board_array()
+        rows = [" ".join(_SYMBOLS[v] for v in row) for row in board]
+        return "\n".join(rows + [" ".join(str(c + 1) for c in range(WIDTH))])
+
+    def key(self):
+        return (self._mask, self._cur)
+
+    def perft_counts(self, depth: int) -> list[int]:
+        """Fast perft on raw bitboards (see games.perft).
+
+        Each node computes its winning cells once, so a child's "game over" test is
+        one AND; the last ply is counted in bulk from each parent's open columns.
+        """
+        nodes = [0] * depth
+        if depth <= 0 or self.is_terminal():
+            return nodes
+        last = depth - 1
+
+        def walk(cur: int, mask: int, ply: int) -> None:
+            columns = _OPEN_COLUMNS[mask & TOP_ROW]
+            nodes[ply] += len(columns)
+            if ply == last:
+                return
+            opp = cur ^ mask
+            wins = winning_cells(cur, mask)
+            if ply + 1 == last:
+                # children are the last ply's parents: count their open columns without recursing
+                n, leaves = len(columns), 0
+                for c in columns:
+                    cell = (mask + BOTTOM[c]) & ~mask
+                    if not cell & wins and mask | cell != BOARD:
+                        leaves += n - 1 if cell & TOP_ROW else n
+                nodes[last] += leaves
+                return
+            for c in columns:
+                cell = (mask + BOTTOM[c]) & ~mask
+                if not cell & wins and mask | cell != BOARD:
+                    walk(opp, mask | cell, ply + 1)
+
+        walk(self._cur, self._mask, 0)
+        return nodes
+
+
+class Connect4(Game):
+    """Connect Four; see the module docstring for the notation."""
+
+    id = "connect4"
+    name = "Connect Four"
+    board_shape = (HEIGHT, WIDTH)
+    num_planes = 2
+    action_size = WIDTH
+    policy_planes = None  # actions are columns, not cells
+    max_game_length = CELLS
+
+    def initial_state(self) -> Connect4State:
+        return Connect4State(self)
+
+    def state_from_text(self, text: str) -> Connect4State:
+        return replay(self, split_move_list(text, single_chars=True))
+
+    def symmetries(self):
+        cells = np.arange(CELLS).reshape(HEIGHT, WIDTH)
+        columns = np.arange(WIDTH)
+        return [(cells.reshape(-1), columns),
+                (np.ascontiguousarray(cells[:, ::-1]).reshape(-1), columns[::-1].copy())]
+
+    def __reduce__(self):
+        # pickles (for worker processes) refer to the registry instead of copying the object
+        from . import game_from_key
+        return (game_from_key, (self.key,))
+
+
+GAME_CLASS = Connect4

@@ -1,0 +1,209 @@
+"""Gomoku (free-style): five or more stones in a row wins; a full board is a draw.
+
+The board is 15x15 by default; any size from 5 to 26 works (9x9 and 8x8 train fast).
+Intersections are written as in renju and gomoku records: the column letter
+(``a``.. ``o`` on 15x15, ``i`` included) and the row number counted from the
+BOTTOM, so ``a1`` is the bottom-left corner and ``h8`` the centre of 15x15.
+A position is the space-separated list of moves from the empty board.
+
+Action = row * size + column with row 0 at the TOP (the encoded planes' layout),
+which is also the stone's bit in the bitboards.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .base import Game, NotationError, State, dihedral_symmetries, replay, split_move_list
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+WIN_LENGTH = 5
+_POINT_RE = re.compile(r"([a-z])([0-9]+)")
+
+
+def five_through(stones: int, windows: tuple[tuple[int, int], ...]) -> bool:
+    """True when ``stones`` has five (or more) in a row inside one of the ``windows``.
+
+    A window is one line through the last stone clipped to four points either side
+    (``mask``) and the bit distance between neighbours on it (``d``); four shift-ANDs
+    leave a bit only where five stones in a row start.
+    """
+    for mask, d in windows:
+        x = stones & mask
+        x &= x >> d
+        x &= x >> d
+        x &= x >> d
+        if x & (x >> d):
+            return True
+    return False
+
+
+class GomokuState(State):
+    """A gomoku position: black's (player 0) and white's stones as bitboards."""
+
+    __slots__ = ("game", "_black", "_white", "_moves", "_winner")
+
+    def __init__(self, game: "Gomoku", black: int = 0, white: int = 0, moves: tuple[int, ...] = (),
+                 winner: int | None = None):
+        self.game = game
+        self._black = black
+        self._white = white
+        self._moves = moves
+        self._winner = winner
+
+    @property
+    def current_player(self) -> int:
+        return len(self._moves) & 1
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        return self._moves
+
+    def _unpack(self, *boards: int) -> np.ndarray:
+        g = self.game
+        raw = b"".join(b.to_bytes(g.plane_bytes, "little") for b in boards)
+        bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+        return bits.reshape(len(boards), g.plane_bytes * 8)[:, :g.cells]
+
+    def legal_actions(self) -> list[int]:
+        if self._winner is not None:
+            return []
+        g = self.game
+        return np.flatnonzero(self._unpack(g.full ^ (self._black | self._white))[0]).tolist()
+
+    def apply(self, action: int) -> "GomokuState":
+        bit = 1 << action
+        windows = self.game.windows[action]
+        black, white = self._black, self._white
+        if len(self._moves) & 1:
+            white |= bit
+            winner = 1 if five_through(white, windows) else None
+        else:
+            black |= bit
+            winner = 0 if five_through(black, windows) else None
+        return GomokuState(self.game, black, white, self._moves + (action,), winner)
+
+    def is_terminal(self) -> bool:
+        return self._winner is not None or len(self._moves) == self.game.cells
+
+    def winner(self) -> int | None:
+        return self._winner
+
+    def encode(self) -> np.ndarray:
+        """Planes: the stones of the player to move, the opponent's, the last move, and
+        all ones when the player to move is black (the side with the first-move advantage)."""
+        g = self.game
+        to_move = len(self._moves) & 1
+        me, opp = (self._white, self._black) if to_move else (self._black, self._white)
+        planes = np.zeros((4, g.cells), dtype=np.float32)
+        planes[:2] = self._unpack(me, opp)
+        if self._moves:
+            planes[2, self._moves[-1]] = 1.0
+        if to_move == 0:
+            planes[3] = 1.0
+        return planes.reshape(4, g.size, g.size)
+
+    def board_array(self) -> np.ndarray:
+        bits = self._unpack(self._black, self._white).astype(np.int8)
+        return (bits[0] - bits[1]).reshape(self.game.size, self.game.size)
+
+    def action_to_text(self, action: int) -> str:
+        return self.game.point_name(action)
+
+    def parse_action(self, text: str) -> int:
+        g = self.game
+        t = text.strip().lower()
+        m = _POINT_RE.fullmatch(t)
+        if m is None:
+            raise NotationError(f"bad point {text!r}: expected a column letter and a row number like 'h8'")
+        col, row_from_bottom = LETTERS.find(m.group(1)), int(m.group(2))
+        if not (0 <= col < g.size and 1 <= row_from_bottom <= g.size):
+            raise NotationError(f"point {t!r} is off the {g.size}x{g.size} board "
+                                f"(columns a-{LETTERS[g.size - 1]}, rows 1-{g.size})")
+        if self.is_terminal():
+            raise NotationError(f"point {t}: the game is already over")
+        action = (g.size - row_from_bottom) * g.size + col
+        if (self._black | self._white) >> action & 1:
+            raise NotationError(f"point {t} is already taken")
+        return action
+
+    def to_text(self) -> str:
+        name = self.game.point_name
+        return " ".join(name(a) for a in self._moves)
+
+    def render(self) -> str:
+        g = self.game
+        board = self.board_array()
+        width = len(str(g.size))
+        lines = [" " * (width + 1) + " ".join(LETTERS[:g.size])]
+        for r in range(g.size):
+            label = str(g.size - r).rjust(width)
+            lines.append(f"{label} " + " ".join({0: ".", 1: "X", -1: "O"}[v] for v in board[r]))
+        return "\n".join(lines)
+
+    def key(self):
+        return (self._black, self._white)
+
+
+class Gomoku(Game):
+    """Free-style gomoku on a ``size`` x ``size`` board (15 by default)."""
+
+    id = "gomoku"
+    name = "Gomoku"
+    variant_names = ("size",)
+    num_planes = 4
+    policy_planes = 1
+
+    def __init__(self, size: int = 15):
+        if not isinstance(size, int) or not WIN_LENGTH <= size <= len(LETTERS):
+            raise ValueError(f"gomoku size must be an integer from {WIN_LENGTH} to {len(LETTERS)}, not {size!r}")
+        self.size = size
+        self.cells = size * size
+        self.board_shape = (size, size)
+        self.action_size = self.cells
+        self.max_game_length = self.cells
+        self.full = (1 << self.cells) - 1
+        self.plane_bytes = (self.cells + 7) // 8
+        self.windows = tuple(self._windows(a) for a in range(self.cells))
+
+    def _windows(self, action: int) -> tuple[tuple[int, int], ...]:
+        """The four lines through ``action``, each clipped to four points either side."""
+        n = self.size
+        r0, c0 = divmod(action, n)
+        out = []
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            mask = 0
+            for k in range(-(WIN_LENGTH - 1), WIN_LENGTH):
+                r, c = r0 + k * dr, c0 + k * dc
+                if 0 <= r < n and 0 <= c < n:
+                    mask |= 1 << (r * n + c)
+            if mask.bit_count() >= WIN_LENGTH:
+                out.append((mask, dr * n + dc))
+        return tuple(out)
+
+    @property
+    def variant(self) -> dict:
+        return {} if self.size == 15 else {"size": self.size}
+
+    def point_name(self, action: int) -> str:
+        """``h8``-style name of an action (row numbered from the bottom)."""
+        row, col = divmod(action, self.size)
+        return f"{LETTERS[col]}{self.size - row}"
+
+    def initial_state(self) -> GomokuState:
+        return GomokuState(self)
+
+    def state_from_text(self, text: str) -> GomokuState:
+        return replay(self, split_move_list(text))
+
+    def symmetries(self):
+        return dihedral_symmetries(self.size, self.size, 1)
+
+    def __reduce__(self):
+        # pickles (for worker processes) refer to the registry instead of copying the object
+        from . import game_from_key
+        return (game_from_key, (self.key,))
+
+
+GAME_CLASS = Gomoku

@@ -1,0 +1,322 @@
+"""Othello (Reversi) on an 8x8 board, or a smaller even-sized one (6x6 for quick training).
+
+Black (player 0) moves first from the standard start: with rows numbered from the
+top, d4 and e5 white, d5 and e4 black. A move must flip at least one line of
+opponent discs; a player with no such move must pass, and pass is then the only
+legal action; the game ends when neither player can move. Most discs wins.
+
+Squares are written ``a1``..``h8`` (column letter, row number from the top) and
+the pass as ``pass``. A position is the transcript from the start, e.g.
+``f5d6c3d3c4``; spaces between moves are optional when reading.
+Action = row * size + column (also the square's bit in the bitboards); the pass
+is action ``size * size``.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .base import Game, NotationError, State, dihedral_symmetries, replay
+
+COLUMNS = "abcdefgh"
+PLAYER_NAMES = ("Black", "White")
+_SQUARE_RE = re.compile(r"([a-z])([0-9]+)")
+#: one move of a transcript: "pass", a square, or any other single character (reported as bad)
+_TOKEN_RE = re.compile(r"pass|[a-z][0-9]*|[^\s,]", re.IGNORECASE)
+
+
+def move_mask(me: int, opp: int, full: int, shifts: tuple[tuple[int, int], ...]) -> int:
+    """Bitboard of the empty squares where ``me`` flips at least one of ``opp``'s discs.
+
+    Flood fill along each direction: from my discs through runs of opponent discs
+    (run lengths doubling per step) onto an empty square. ``shifts`` pairs each
+    direction's bit distance with the mask of squares an opponent run may occupy
+    in it, which keeps runs from wrapping round the board's edge.
+    """
+    moves = 0
+    for d, inner in shifts:
+        o = opp & inner
+        d2 = d + d
+        x = o & (me << d)
+        x |= o & (x << d)  # runs of 1-2 discs; each doubling step below adds 2: up to 6, an 8x8 line's most
+        pairs = o & (o << d)
+        x |= pairs & (x << d2)
+        x |= pairs & (x << d2)
+        moves |= x << d
+        x = o & (me >> d)
+        x |= o & (x >> d)
+        pairs = o & (o >> d)
+        x |= pairs & (x >> d2)
+        x |= pairs & (x >> d2)
+        moves |= x >> d
+    return moves & (full ^ (me | opp))
+
+
+def flips(me: int, opp: int, square: int, up_rays: tuple, down_rays: tuple) -> int:
+    """The opponent discs that ``me`` flips by playing on ``square`` (not including it).
+
+    Each ray lists the squares from ``square`` to the edge in one direction; the
+    first square on it that is not the opponent's decides whether the run between flips.
+    """
+    flipped = 0
+    not_opp = ~opp
+    for ray in up_rays[square]:  # rays towards higher bits: the nearest blocker is the lowest bit
+        b = ray & not_opp
+        b &= -b
+        if b & me:
+            flipped |= ray & (b - 1)
+    for ray in down_rays[square]:  # rays towards lower bits: the nearest blocker is the highest bit
+        b = ray & not_opp
+        if b:
+            b = 1 << (b.bit_length() - 1)
+            if b & me:
+                flipped |= ray & -(b << 1)
+    return flipped
+
+
+def _bits(mask: int) -> list[int]:
+    """The indices of the set bits, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class OthelloState(State):
+    """An Othello position: the discs of the player to move and of the opponent, as bitboards."""
+
+    __slots__ = ("game", "_me", "_opp", "_player", "_moves", "_mask", "_legal")
+
+    def __init__(self, game: "Othello", me: int, opp: int, player: int = 0, moves: tuple[int, ...] = ()):
+        self.game = game
+        self._me = me
+        self._opp = opp
+        self._player = player
+        self._moves = moves
+        self._mask = -1  # legal-move bitboard, computed on first use
+        self._legal: tuple[int, ...] | None = None
+
+    @property
+    def current_player(self) -> int:
+        return self._player
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        return self._moves
+
+    def discs(self) -> tuple[int, int]:
+        """(player 0's disc count, player 1's)."""
+        mine, theirs = self._me.bit_count(), self._opp.bit_count()
+        return (mine, theirs) if self._player == 0 else (theirs, mine)
+
+    def legal_mask(self) -> int:
+        """Bitboard of the squares the player to move may play on (0 when it must pass)."""
+        if self._mask < 0:
+            g = self.game
+            self._mask = move_mask(self._me, self._opp, g.full, g.shifts)
+        return self._mask
+
+    def _legal_tuple(self) -> tuple[int, ...]:
+        if self._legal is None:
+            mask = self.legal_mask()
+            if mask:
+                self._legal = tuple(_bits(mask))
+            elif move_mask(self._opp, self._me, self.game.full, self.game.shifts):
+                self._legal = (self.game.pass_action,)
+            else:
+                self._legal = ()
+        return self._legal
+
+    def legal_actions(self) -> list[int]:
+        return list(self._legal_tuple())
+
+    def apply(self, action: int) -> "OthelloState":
+        g = self.game
+        if action == g.pass_action:
+            return OthelloState(g, self._opp, self._me, 1 - self._player, self._moves + (action,))
+        bit = 1 << action
+        flipped = flips(self._me, self._opp, action, g.up_rays, g.down_rays)
+        return OthelloState(g, self._opp ^ flipped, self._me | flipped | bit, 1 - self._player,
+                            self._moves + (action,))
+
+    def is_terminal(self) -> bool:
+        return not self._legal_tuple()
+
+    def winner(self) -> int | None:
+        if not self.is_terminal():
+            return None
+        black, white = self.discs()
+        if black == white:
+            return None
+        return 0 if black > white else 1
+
+    def encode(self) -> np.ndarray:
+        """Planes: the discs of the player to move, the opponent's, and the squares it may play on."""
+        g = self.game
+        nb = g.plane_bytes
+        raw = (self._me.to_bytes(nb, "little") + self._opp.to_bytes(nb, "little")
+               + self.legal_mask().to_bytes(nb, "little"))
+        bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little").reshape(3, nb * 8)
+        return bits[:, :g.cells].astype(np.float32).reshape(3, g.size, g.size)
+
+    def board_array(self) -> np.ndarray:
+        g = self.game
+        black, white = (self._me, self._opp) if self._player == 0 else (self._opp, self._me)
+        raw = black.to_bytes(g.plane_bytes, "little") + white.to_bytes(g.plane_bytes, "little")
+        bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little").reshape(2, -1)[:, :g.cells]
+        return (bits[0].astype(np.int8) - bits[1].astype(np.int8)).reshape(g.size, g.size)
+
+    def action_to_text(self, action: int) -> str:
+        return self.game.square_name(action)
+
+    def parse_action(self, text: str) -> int:
+        g = self.game
+        t = text.strip().lower()
+        if t == "pass":
+            if self.is_terminal():
+                raise NotationError("pass: the game is already over")
+            if self.legal_mask():
+                first = g.square_name(self._legal_tuple()[0])
+                raise NotationError(f"pass is illegal: {PLAYER_NAMES[self._player]} has a move (e.g. {first})")
+            return g.pass_action
+        m = _SQUARE_RE.fullmatch(t)
+        if m is None:
+            raise NotationError(f"bad square {text!r}: expected a column letter and a row number "
+                                f"like 'f5', or 'pass'")
+        col, row = g.columns.find(m.group(1)), int(m.group(2)) - 1
+        if col < 0 or not 0 <= row < g.size:
+            raise NotationError(f"square {t!r} is off the {g.size}x{g.size} board "
+                                f"(columns a-{g.columns[-1]}, rows 1-{g.size})")
+        if self.is_terminal():
+            raise NotationError(f"square {t}: the game is already over")
+        action = row * g.size + col
+        if (self._me | self._opp) >> action & 1:
+            raise NotationError(f"square {t} is occupied")
+        if not self.legal_mask() >> action & 1:
+            if not self.legal_mask():
+                raise NotationError(f"square {t} is illegal: {PLAYER_NAMES[self._player]} has no move and must pass")
+            raise NotationError(f"square {t} is illegal: it flips no disc")
+        return action
+
+    def to_text(self) -> str:
+        name = self.game.square_name
+        return "".join(name(a) for a in self._moves)
+
+    def render(self) -> str:
+        g = self.game
+        board = self.board_array()
+        lines = ["  " + " ".join(g.columns)]
+        for r in range(g.size):
+            lines.append(f"{r + 1} " + " ".join({0: ".", 1: "X", -1: "O"}[v] for v in board[r]))
+        return "\n".join(lines)
+
+    def key(self):
+        return (self._me, self._opp, self._player)
+
+    def perft_counts(self, depth: int) -> list[int]:
+        """Fast perft on raw bitboards (see games.perft); a pass is a ply, leaves are counted in bulk."""
+        nodes = [0] * depth
+        if depth <= 0 or self.is_terminal():
+            return nodes
+        g = self.game
+        full, shifts, up, down = g.full, g.shifts, g.up_rays, g.down_rays
+        last = depth - 1
+
+        def walk(me: int, opp: int, ply: int) -> None:
+            moves = move_mask(me, opp, full, shifts)
+            if moves:
+                nodes[ply] += moves.bit_count()
+                if ply == last:
+                    return
+                while moves:
+                    b = moves & -moves
+                    moves ^= b
+                    f = flips(me, opp, b.bit_length() - 1, up, down)
+                    walk(opp ^ f, me | f | b, ply + 1)
+            elif move_mask(opp, me, full, shifts):
+                nodes[ply] += 1
+                if ply != last:
+                    walk(opp, me, ply + 1)
+
+        walk(self._me, self._opp, 0)
+        return nodes
+
+
+class Othello(Game):
+    """Othello on a ``size`` x ``size`` board (8 by default; 4 and 6 for small experiments)."""
+
+    id = "othello"
+    name = "Othello"
+    variant_names = ("size",)
+    num_planes = 3
+    policy_planes = 1
+
+    def __init__(self, size: int = 8):
+        if size not in (4, 6, 8):  # move_mask's flood fill covers runs of at most 6 discs
+            raise ValueError(f"othello size must be 4, 6 or 8, not {size!r}")
+        self.size = size
+        self.cells = size * size
+        self.board_shape = (size, size)
+        self.action_size = self.cells + 1
+        self.pass_action = self.cells
+        # every pass is followed by a move, so at most one pass per disc placed
+        self.max_game_length = 2 * (self.cells - 4)
+        self.columns = COLUMNS[:size]
+        self.full = (1 << self.cells) - 1
+        self.plane_bytes = (self.cells + 7) // 8
+        edge_columns = sum((1 << (r * size)) | (1 << (r * size + size - 1)) for r in range(size))
+        inner = self.full ^ edge_columns
+        # bit distances of E, S, SW and SE (their opposites are the right shifts)
+        self.shifts = ((1, inner), (size, self.full), (size - 1, inner), (size + 1, inner))
+        self.up_rays, self.down_rays = self._rays()
+
+    def _rays(self) -> tuple[tuple, tuple]:
+        n = self.size
+        up, down = [], []
+        for sq in range(self.cells):
+            r0, c0 = divmod(sq, n)
+            ups, downs = [], []
+            for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1)):
+                ray, r, c = 0, r0 + dr, c0 + dc
+                while 0 <= r < n and 0 <= c < n:
+                    ray |= 1 << (r * n + c)
+                    r, c = r + dr, c + dc
+                if ray.bit_count() >= 2:  # a flip needs an opponent disc and one of mine beyond it
+                    (ups if ray > (1 << sq) else downs).append(ray)
+            up.append(tuple(ups))
+            down.append(tuple(downs))
+        return tuple(up), tuple(down)
+
+    @property
+    def variant(self) -> dict:
+        return {} if self.size == 8 else {"size": self.size}
+
+    def square_name(self, action: int) -> str:
+        """``f5``-style name of an action (``pass`` for the pass)."""
+        if action == self.pass_action:
+            return "pass"
+        row, col = divmod(action, self.size)
+        return f"{self.columns[col]}{row + 1}"
+
+    def initial_state(self) -> OthelloState:
+        n, h = self.size, self.size // 2
+        white = (1 << ((h - 1) * n + h - 1)) | (1 << (h * n + h))
+        black = (1 << (h * n + h - 1)) | (1 << ((h - 1) * n + h))
+        return OthelloState(self, black, white)
+
+    def state_from_text(self, text: str) -> OthelloState:
+        return replay(self, _TOKEN_RE.findall(text))
+
+    def symmetries(self):
+        return dihedral_symmetries(self.size, self.size, 1, extra=1)
+
+    def __reduce__(self):
+        # pickles (for worker processes) refer to the registry instead of copying the object
+        from . import game_from_key
+        return (game_from_key, (self.key,))
+
+
+GAME_CLASS = Othello

@@ -1,0 +1,141 @@
+"""Gomoku (free-style) rules, notation, board sizes and encoding."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games import NotationError, game_from_key, get_game
+from games.perft import perft
+
+
+@pytest.fixture(scope="module")
+def game():
+    return get_game("gomoku")
+
+
+def test_points_are_named_with_rows_counted_from_the_bottom(game):
+    s = game.initial_state()
+    assert game.key == "gomoku" and game.board_shape == (15, 15) and game.action_size == 225
+    assert s.parse_action("h8") == 7 * 15 + 7  # the centre
+    assert s.parse_action("a1") == 14 * 15  # bottom-left: the last row of the planes
+    assert s.parse_action("o15") == 14  # top-right
+    assert s.parse_action("i8") == 7 * 15 + 8  # 'i' is a column
+    assert [s.action_to_text(a) for a in (0, 14, 112, 210, 224)] == ["a15", "o15", "h8", "a1", "o1"]
+
+
+@pytest.mark.parametrize("moves, line", [
+    ("h8 a1 i8 a2 j8 a3 k8 a4 l8", "horizontal"),
+    ("h4 a15 h5 b15 h6 c15 h7 d15 h8", "vertical"),
+    ("d4 a15 e5 b15 f6 c15 g7 d15 h8", "rising diagonal"),
+    ("d12 a1 e11 b1 f10 c1 g9 d1 h8", "falling diagonal"),
+    ("k1 a15 l1 c15 m1 e15 n1 g15 o1", "along the edge"),
+])
+def test_five_in_a_row_wins(game, moves, line):
+    s = game.state_from_text(moves)
+    assert s.winner() == 0, line
+    assert s.is_terminal() and s.legal_actions() == []
+
+
+def test_five_in_a_row_wins_for_white(game):
+    s = game.state_from_text("a1 h8 a3 i8 a5 j8 a7 k8 a9 l8")
+    assert s.winner() == 1 and s.returns() == (-1.0, 1.0)
+
+
+def test_an_overline_of_six_also_wins(game):
+    s = game.state_from_text("a1 a15 b1 c15 c1 e15 d1 g15 f1 i15")
+    assert not s.is_terminal()
+    assert s.apply(s.parse_action("e1")).winner() == 0
+
+
+def test_four_is_not_enough(game):
+    s = game.state_from_text("h8 a1 i8 a2 j8 a3 k8")
+    assert not s.is_terminal() and s.winner() is None
+
+
+def test_lines_do_not_wrap_from_one_row_to_the_next(game):
+    # l2..o2 end one row and a1 starts the next in the action numbering
+    assert game.state_from_text("l2 a15 m2 c15 n2 e15 o2 g15 a1").winner() is None
+
+
+def test_full_board_without_five_is_a_draw():
+    g = get_game("gomoku", size=5)
+    pattern = ["XXOOX", "OOXXO", "XXOOX", "OOXXO", "XXOOX"]
+    black = [r * 5 + c for r in range(5) for c in range(5) if pattern[r][c] == "X"]
+    white = [r * 5 + c for r in range(5) for c in range(5) if pattern[r][c] == "O"]
+    order = [a for pair in zip(black, white + [None]) for a in pair if a is not None]
+    s = g.state_from_text(" ".join(g.point_name(a) for a in order))
+    assert s.is_terminal() and s.winner() is None and s.legal_actions() == []
+
+
+def test_nine_by_nine_board():
+    g = get_game("gomoku", size=9)
+    assert g.key == "gomoku-9" and game_from_key("gomoku-9") is g
+    s = g.initial_state()
+    assert s.parse_action("e5") == 40 and s.action_to_text(72) == "a1" and s.action_to_text(8) == "i9"
+    with pytest.raises(NotationError, match="off the 9x9 board"):
+        s.parse_action("j1")
+    with pytest.raises(NotationError, match="off the 9x9 board"):
+        s.parse_action("a10")
+    won = g.state_from_text("a1 a9 b2 b9 c3 c9 d4 d9 e5")
+    assert won.winner() == 0
+    assert perft(s, 2) == [81, 81 * 80]
+
+
+def test_eight_by_eight_board():
+    g = get_game("gomoku", size=8)
+    assert g.key == "gomoku-8" and g.action_size == 64
+    s = g.state_from_text("h8 a1 g7 b1 f6 c1 e5 d1 d4")
+    assert s.winner() == 0
+    assert g.initial_state().parse_action("h8") == 7
+
+
+def test_bad_sizes_are_rejected():
+    with pytest.raises(ValueError, match="gomoku size"):
+        get_game("gomoku", size=4)
+
+
+def test_bad_points_are_rejected_with_the_reason(game):
+    s = game.state_from_text("h8")
+    with pytest.raises(NotationError, match="bad point"):
+        s.parse_action("8h")
+    with pytest.raises(NotationError, match="off the 15x15 board"):
+        s.parse_action("p1")
+    with pytest.raises(NotationError, match="off the 15x15 board"):
+        s.parse_action("a16")
+    with pytest.raises(NotationError, match="already taken"):
+        s.parse_action("h8")
+    over = game.state_from_text("h8 a1 i8 a2 j8 a3 k8 a4 l8")
+    with pytest.raises(NotationError, match="already over"):
+        over.parse_action("b1")
+
+
+def test_bad_position_text_names_the_move(game):
+    with pytest.raises(NotationError, match=r"move 3 \('h8'\)"):
+        game.state_from_text("h8 h9 h8")
+
+
+def test_position_text_is_a_space_separated_move_list(game):
+    s = game.state_from_text("h8, i9  g7")
+    assert s.to_text() == "h8 i9 g7"
+    assert game.state_from_text(s.to_text()) == s
+
+
+def test_encode_planes(game):
+    s = game.state_from_text("h8 i9")  # black to move
+    planes = s.encode()
+    assert planes.shape == (4, 15, 15) and planes.dtype == np.float32
+    assert planes[0, 7, 7] == 1 and planes[0].sum() == 1  # own: black's h8
+    assert planes[1, 6, 8] == 1 and planes[1].sum() == 1  # opponent: white's i9
+    assert planes[2, 6, 8] == 1 and planes[2].sum() == 1  # the last move
+    assert planes[3].min() == 1  # black to move
+    after = s.apply(0).encode()
+    assert after[3].max() == 0 and after[2, 0, 0] == 1 and after[1, 0, 0] == 1
+
+
+def test_board_array_and_render(game):
+    g = get_game("gomoku", size=5)
+    s = g.state_from_text("a1 e5")
+    board = s.board_array()
+    assert board[4, 0] == 1 and board[0, 4] == -1 and board.dtype == np.int8
+    lines = s.render().splitlines()
+    assert lines[0] == "  a b c d e" and lines[1] == "5 . . . . O" and lines[5] == "1 X . . . ."

@@ -25,6 +25,7 @@ class SelfPlaySettings:
     sims: int = 200                 # full-search visits per move
     fast_sims: int = 0              # playout-cap randomisation: cheap search visits (0 = off)
     full_search_prob: float = 1.0   # share of moves that get the full search
+    record_fast: bool = True        # keep cheap-search positions as value-only samples
     games_per_generation: int = 100
     parallel_games: int = 32        # games each worker plays at once (their leaves share network calls)
     leaf_batch: int = 4
@@ -51,6 +52,7 @@ class TrainSettings:
     arena_sims: int = 50
     baseline_games: int = 10          # games against rollout MCTS
     baseline_playouts: int = 200
+    baseline_every: int = 5           # play the rollout baseline every this many generations
 
 
 @dataclass

@@ -135,12 +135,13 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
         for (tree, rec, may_resign), is_full in zip(live, full):
             state = tree.root_state
             actions, visits = tree.visit_counts()
-            if is_full:
+            if is_full or settings.record_fast:
+                # cheap-search positions still teach the value head; their policy weight is 0
                 rec.planes.append(state.encode())
                 rec.policy_idx.append(actions.astype(np.int16))
                 rec.policy_val.append((visits / max(visits.sum(), 1)).astype(np.float16))
                 rec.players.append(state.current_player)
-                rec.policy_weight.append(1.0)
+                rec.policy_weight.append(1.0 if is_full else 0.0)
             value = tree.root_value()
             if value < settings.resign_threshold and rec.plies >= 2:
                 if may_resign:

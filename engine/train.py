@@ -298,7 +298,7 @@ class TrainingRun:
                            temperature_plies=opening)
             r = play_match(self.game, a, b, t.arena_games)
             out["vs_previous"] = r.to_dict()
-        if t.baseline_games > 0:
+        if t.baseline_games > 0 and generation % max(1, t.baseline_every) == 0:
             a = MCTSPlayer(self.game, NetworkEvaluator(net), sims=t.arena_sims, temperature=1.0,
                            temperature_plies=opening)
             b = rollout_player(self.game, t.baseline_playouts)

@@ -1,0 +1,244 @@
+"""The processes that run the AI and the background trainer, away from the window's process.
+
+This is the only module of the GUI that touches `engine.players` and `engine.trainer`
+(and with them torch), and it does so only inside the child processes' entry functions,
+so importing it costs nothing. Both entry functions are top-level and take only
+picklable arguments, as the ``spawn`` start method requires.
+
+Search protocol (dicts over multiprocessing queues):
+
+    request   {"type": "search", "id", "game_id", "variant", "position_text", "level",
+               "model_path", "session"}
+              {"type": "cancel", "id"}        {"type": "shutdown"}
+    reply     {"type": "ready", "pid"}        {"type": "fatal", "message"}
+              {"type": "progress", "id", "fraction", "top", "value", "sims"}
+              {"type": "result", "id", "action", "value", "top", "sims", "seconds"}
+              {"type": "cancelled", "id"}     {"type": "error", "id", "message"}
+
+``top`` is a list of ``{"action", "visits", "q", "prior"}`` dicts, most visited first;
+``value`` is for the player to move in the searched position. A new search request
+arriving while one runs ends the running one (it replies "cancelled").
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import queue
+import time
+import traceback
+from collections import deque
+
+DEFAULT_FACTORY = "engine.players:make_player"
+PROGRESS_INTERVAL = 0.1  # seconds between progress replies
+
+
+def _load(spec: str):
+    module_name, _, attr = spec.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
+
+
+def _parent_alive() -> bool:
+    import multiprocessing
+    parent = multiprocessing.parent_process()
+    return parent is None or parent.is_alive()
+
+
+def _top_list(result, limit: int = 12) -> list[dict]:
+    out = []
+    for m in list(getattr(result, "top", None) or [])[:limit]:
+        try:
+            out.append({"action": int(m.action), "visits": int(m.visits),
+                        "q": float(m.q), "prior": float(getattr(m, "prior", 0.0))})
+        except (AttributeError, TypeError, ValueError):
+            continue
+    return out
+
+
+def _short_error(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}"
+    return text if len(text) < 300 else text[:297] + "..."
+
+
+def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
+    """Entry point of the AI process: answer search requests until told to shut down."""
+    try:
+        os.nice(4)  # the window's process keeps priority so frames stay smooth
+    except (AttributeError, OSError):
+        pass
+    factory = None
+    factory_error = None
+    try:
+        factory = _load(factory_spec)
+    except Exception as exc:  # the engine may be missing or broken; report, keep answering
+        factory_error = _short_error(exc)
+        replies.put({"type": "fatal", "message": factory_error})
+    else:
+        replies.put({"type": "ready", "pid": os.getpid()})
+
+    from games import get_game
+
+    pending: deque = deque()
+    dropped: set = set()
+    players: dict = {}
+    sessions: dict = {}
+
+    while True:
+        if pending:
+            msg = pending.popleft()
+        else:
+            try:
+                msg = requests.get(timeout=0.5)
+            except queue.Empty:
+                if not _parent_alive():
+                    return
+                continue
+            except (EOFError, OSError):
+                return
+        kind = msg.get("type") if isinstance(msg, dict) else None
+        if kind == "shutdown":
+            return
+        if kind == "cancel":
+            dropped.add(msg.get("id"))
+            continue
+        if kind != "search":
+            continue
+        rid = msg.get("id")
+        if rid in dropped:
+            dropped.discard(rid)
+            replies.put({"type": "cancelled", "id": rid})
+            continue
+        if factory is None:
+            replies.put({"type": "error", "id": rid, "message": f"AI engine unavailable: {factory_error}"})
+            continue
+        try:
+            game = get_game(msg["game_id"], **(msg.get("variant") or {}))
+            state = game.state_from_text(msg.get("position_text", ""))
+            if state.is_terminal():
+                replies.put({"type": "error", "id": rid, "message": "the game is over"})
+                continue
+            key = (game.key, msg.get("level"), msg.get("model_path"))
+            player = players.get(key)
+            if player is None:
+                player = factory(game, level=msg.get("level"), model_path=msg.get("model_path"))
+                players[key] = player
+            if sessions.get(key) != msg.get("session"):
+                sessions[key] = msg.get("session")
+                if hasattr(player, "reset"):
+                    player.reset()
+        except Exception as exc:
+            replies.put({"type": "error", "id": rid, "message": _short_error(exc)})
+            continue
+
+        stop = {"flag": False}
+        last_progress = [0.0]
+
+        def should_stop() -> bool:
+            while True:
+                try:
+                    other = requests.get_nowait()
+                except (queue.Empty, EOFError, OSError):
+                    break
+                okind = other.get("type") if isinstance(other, dict) else None
+                if okind == "cancel":
+                    if other.get("id") == rid:
+                        stop["flag"] = True
+                    else:
+                        dropped.add(other.get("id"))
+                elif okind in ("search", "shutdown"):
+                    pending.append(other)  # a newer request supersedes this one
+                    stop["flag"] = True
+            return stop["flag"]
+
+        def on_progress(fraction, partial=None) -> None:
+            now = time.monotonic()
+            if now - last_progress[0] < PROGRESS_INTERVAL:
+                return
+            last_progress[0] = now
+            try:
+                replies.put({"type": "progress", "id": rid, "fraction": float(fraction),
+                             "top": _top_list(partial), "value": float(getattr(partial, "value", 0.0)),
+                             "sims": int(getattr(partial, "sims", 0))})
+            except Exception:
+                pass
+
+        try:
+            result = player.choose(state, on_progress=on_progress, should_stop=should_stop)
+        except Exception as exc:
+            replies.put({"type": "error", "id": rid, "message": _short_error(exc),
+                         "trace": traceback.format_exc(limit=6)})
+            continue
+        if stop["flag"]:
+            replies.put({"type": "cancelled", "id": rid})
+            continue
+        replies.put({"type": "result", "id": rid, "action": int(result.action),
+                     "value": float(getattr(result, "value", 0.0)), "top": _top_list(result),
+                     "sims": int(getattr(result, "sims", 0)),
+                     "seconds": float(getattr(result, "seconds", 0.0))})
+
+
+TRAINER_FACTORY = "engine.trainer:BackgroundTrainer"
+
+
+def trainer_main(game_id: str, commands, events, workers: int = 1,
+                 factory_spec: str = TRAINER_FACTORY) -> None:
+    """Entry point of the training host: run a BackgroundTrainer and relay its events.
+
+    Not a daemon (the trainer starts its own child processes); it stops the trainer
+    when told to, on SIGTERM, or when the app's process is gone.
+    """
+    import signal
+
+    def _terminate(signum, frame):
+        raise SystemExit(0)
+
+    try:
+        signal.signal(signal.SIGTERM, _terminate)
+    except (ValueError, OSError):
+        pass
+    try:
+        os.nice(8)
+    except (AttributeError, OSError):
+        pass
+    trainer = None
+    try:
+        try:
+            trainer = _load(factory_spec)(game_id, workers=workers)
+            trainer.start()
+        except Exception as exc:
+            events.put({"type": "error", "message": _short_error(exc)})
+            return
+        events.put({"type": "started", "game_id": game_id})
+        while True:
+            try:
+                cmd = commands.get(timeout=0.25)
+            except queue.Empty:
+                cmd = None
+            except (EOFError, OSError):
+                cmd = "stop"
+            if cmd == "stop" or not _parent_alive():
+                break
+            try:
+                for ev in trainer.poll() or []:
+                    if isinstance(ev, dict):
+                        events.put(ev)
+            except Exception as exc:
+                events.put({"type": "error", "message": _short_error(exc)})
+                break
+            if not getattr(trainer, "is_running", True):
+                break
+    finally:
+        if trainer is not None:
+            try:
+                trainer.stop()
+            except Exception:
+                pass
+            try:
+                for ev in trainer.poll() or []:
+                    if isinstance(ev, dict):
+                        events.put(ev)
+            except Exception:
+                pass
+        try:
+            events.put({"type": "stopped"})
+        except Exception:
+            pass

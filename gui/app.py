@@ -1,0 +1,550 @@
+"""The app: window, frame loop, scene switching, and the command-line entry points.
+
+`App` runs one frame at a time (`step`), so tests and the self-test can drive it without
+a real window; `run` is the 60 fps loop around it. The window's process imports only
+pygame, games and engine.paths: the AI and the trainer run in other processes.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import traceback
+from collections import deque
+from pathlib import Path
+
+import pygame
+
+from engine.paths import APP_NAME, __version__, user_log_dir, user_model_path
+from games import GAME_IDS, get_game
+from gui import i18n, theme
+from gui.controller import LEVELS, AIClient, DemoController, PlayController, pick_side
+from gui.ai_worker import DEFAULT_FACTORY
+from gui.i18n import t
+from gui.settings import Settings
+from gui.sound import Sound
+from gui.training import TrainController
+
+MIN_SIZE = (800, 560)
+FPS = 60
+
+
+def _preset_size(preset: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in preset.lower().split("x"))
+        return max(MIN_SIZE[0], w), max(MIN_SIZE[1], h)
+    except ValueError:
+        return (1280, 800)
+
+
+class App:
+    """The whole app; ``headless`` draws into an off-screen surface instead of a window."""
+
+    def __init__(self, size: tuple[int, int] | None = None, *, headless: bool = False, ai_enabled: bool = True,
+                 ai_factory: str = DEFAULT_FACTORY, trainer_factory: str | None = None,
+                 settings: Settings | None = None, strict: bool = False):
+        self.headless = headless
+        self.strict = strict  # tests: let exceptions through instead of showing them
+        self.settings = settings or Settings()
+        i18n.set_language(self.settings["language"])
+        self.palette = theme.palette(self.settings["colorblind"])
+        pygame.display.init()
+        pygame.font.init()
+        self.size = size or _preset_size(self.settings["window"])
+        self.screen = self._open_window(self.size)
+        self.clock = pygame.time.Clock()
+        self.time = 0.0
+        self.frame_times: deque = deque(maxlen=1200)  # ms between frames
+        self.work_times: deque = deque(maxlen=1200)  # ms spent computing each frame
+        self.ai = AIClient(ai_factory, enabled=ai_enabled)
+        self.trainer = TrainController(trainer_factory) if trainer_factory else TrainController()
+        self.sound = Sound(self.settings["sound"])
+        self.toasts: list[list] = []  # [text, error, expires]
+        self._mouse = (-1, -1)
+        self.running = True
+        from gui.scenes.home import HomeScene
+        self.scene = HomeScene(self)
+        self.scene.build(self.screen.get_size())
+
+    # --- window ------------------------------------------------------------------
+    def _open_window(self, size):
+        if self.headless:
+            return pygame.Surface(size)
+        flags = pygame.RESIZABLE
+        if self.settings["fullscreen"]:
+            screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            screen = pygame.display.set_mode(size, flags)
+        pygame.display.set_caption(APP_NAME)
+        try:
+            pygame.display.set_icon(_icon())
+            window = pygame.Window.from_display_module()
+            window.minimum_size = MIN_SIZE
+        except Exception:
+            pass
+        return screen
+
+    def resize(self, size) -> None:
+        w, h = max(MIN_SIZE[0], int(size[0])), max(MIN_SIZE[1], int(size[1]))
+        if self.headless:
+            self.screen = pygame.Surface((w, h))
+        else:
+            self.screen = pygame.display.get_surface() or self.screen
+        self.size = self.screen.get_size()
+
+    def mouse_pos(self):
+        return self._mouse
+
+    # --- scenes ------------------------------------------------------------------------
+    def goto(self, scene) -> None:
+        old = self.scene
+        if old is not None and old is not scene:
+            try:
+                old.close()
+            except Exception:
+                if self.strict:
+                    raise
+        self.scene = scene
+        scene.build(self.screen.get_size())
+
+    def go_home(self) -> None:
+        from gui.scenes.home import HomeScene
+        self.goto(HomeScene(self))
+
+    def open_setup(self, game_id: str, mode: str) -> None:
+        from gui.scenes.setup import SetupScene
+        self.goto(SetupScene(self, game_id, mode))
+
+    def open_settings(self) -> None:
+        from gui.scenes.settings import SettingsScene
+        self.goto(SettingsScene(self))
+
+    def open_train(self) -> None:
+        from gui.scenes.train import TrainScene
+        self.goto(TrainScene(self))
+
+    def model_path_for(self, game) -> str | None:
+        """The trained model when the person chose it and it exists; None means the shipped one."""
+        if self.settings.model_choice(game.key) == "trained":
+            try:
+                p = user_model_path(game.key)
+                if p.exists():
+                    return str(p)
+            except OSError:
+                pass
+        return None
+
+    def model_label(self, game_id: str, variant: dict | None = None) -> str:
+        from engine.paths import shipped_model_path
+        try:
+            game = get_game(game_id, **(variant or {}))
+        except Exception:
+            return ""
+        if self.model_path_for(game):
+            return t("model.trained")
+        if shipped_model_path(game.key):
+            return t("model.shipped")
+        return t("model.none")
+
+    def start_play(self, game_id: str, side: str = "first", level: str = "strong", variant: dict | None = None,
+                   state=None) -> None:
+        from gui.scenes.play import PlayScene
+        game = get_game(game_id, **(variant or {}))
+        c = PlayController(self.ai, game, pick_side(side), level, self.model_path_for,
+                           hints_on=self.settings["hints"])
+        if state is not None:
+            c.load(state)
+        self.goto(PlayScene(self, c))
+
+    def start_demo(self, game_id: str, levels=("strong", "strong"), variant: dict | None = None) -> None:
+        from gui.scenes.demo import DemoScene
+        game = get_game(game_id, **(variant or {}))
+        self.goto(DemoScene(self, DemoController(self.ai, game, tuple(levels), self.model_path_for)))
+
+    def save_game(self, controller) -> Path | None:
+        from gui.records import save_record
+        meta = {"you": "first" if controller.human == 0 else "second", "level": controller.level,
+                "app": f"{APP_NAME} {__version__}"}
+        try:
+            path = save_record(controller.state, meta)
+        except OSError as e:
+            self.toast(t("play.save_failed", message=str(e)), error=True)
+            return None
+        self.toast(t("play.saved", name=path.name))
+        return path
+
+    def load_game(self, path, scene=None) -> bool:
+        """Load a record into the play scene (switching game if needed); a bad file changes nothing."""
+        from gui.records import RecordError, load_record
+        try:
+            state, meta = load_record(Path(path))
+        except RecordError as e:
+            self.toast(t("play.load_failed", message=str(e)), error=True)
+            return False
+        level = meta.get("level") if meta.get("level") in LEVELS else self.settings["level"]
+        c = getattr(scene, "c", None)
+        if isinstance(c, PlayController) and c.game.key == state.game.key:
+            c.level = level
+            c.load(state)
+            scene.view.set_flipped(scene._flip())
+        else:
+            self.start_play(state.game.id, "first", level, state.game.variant, state=state)
+        self.toast(t("play.loaded", name=Path(path).name))
+        return True
+
+    # --- settings with side effects -------------------------------------------------------
+    def set_language(self, lang: str) -> None:
+        self.settings.set("language", lang)
+        i18n.set_language(lang)
+
+    def set_sound(self, on: bool) -> None:
+        self.settings.set("sound", on)
+        self.sound.enabled = on
+        if on:
+            self.sound.play("move")
+
+    def set_colorblind(self, on: bool) -> None:
+        self.settings.set("colorblind", on)
+        self.palette = theme.palette(on)
+
+    def set_window(self, preset: str) -> None:
+        self.settings.set("window", preset)
+        self.settings.set("fullscreen", False)
+        size = _preset_size(preset)
+        if self.headless:
+            self.resize(size)
+        else:
+            self.screen = self._open_window(size)
+            self.size = self.screen.get_size()
+
+    def set_fullscreen(self, on: bool) -> None:
+        self.settings.set("fullscreen", on)
+        if not self.headless:
+            self.screen = self._open_window(_preset_size(self.settings["window"]))
+            self.size = self.screen.get_size()
+
+    # --- messages --------------------------------------------------------------------------
+    def toast(self, text: str, error: bool = False, seconds: float = 3.5) -> None:
+        self.toasts = [x for x in self.toasts if x[0] != text][-3:]
+        self.toasts.append([text, error, self.time + seconds])
+
+    def time_since_ai_start(self) -> float:
+        return time.monotonic() - self.ai.started_at if self.ai.started_at else 0.0
+
+    def _draw_toasts(self, surface) -> None:
+        self.toasts = [x for x in self.toasts if x[2] > self.time]
+        pal = self.palette
+        y = 16
+        for text, error, _ in self.toasts:
+            lines = theme.wrap_text(text, 15, min(640, surface.get_width() - 80))[:3]
+            w = max(theme.FONTS.size(line, 15)[0] for line in lines) + 36
+            h = 20 * len(lines) + 20
+            r = pygame.Rect(0, y, w, h)
+            r.centerx = surface.get_width() // 2
+            theme.alpha_rect(surface, (14, 16, 20), r.move(0, 3), 120, 12)
+            theme.rounded_rect(surface, pal.card_hover, r, 12)
+            theme.rounded_rect(surface, pal.bad if error else pal.accent, r, 12, 2)
+            for i, line in enumerate(lines):
+                theme.text(surface, line, (r.centerx, r.y + 10 + 20 * i), 15, pal.text, anchor="midtop")
+            y += h + 8
+
+    # --- frames --------------------------------------------------------------------------------
+    def handle_event(self, ev) -> None:
+        if hasattr(ev, "pos") and ev.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            self._mouse = ev.pos
+        if ev.type == pygame.QUIT:
+            self.running = False
+        elif ev.type == pygame.VIDEORESIZE:
+            self.resize(ev.size)
+            self.scene.build(self.screen.get_size())
+        elif ev.type == pygame.WINDOWLEAVE:
+            self._mouse = (-1, -1)
+        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_F11:
+            self.set_fullscreen(not self.settings["fullscreen"])
+        elif ev.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION, pygame.MOUSEWHEEL,
+                         pygame.KEYDOWN):
+            self.scene.handle_event(ev)
+
+    def step(self, events=(), dt: float = 1 / FPS) -> None:
+        """One frame: take replies, handle ``events``, update, draw."""
+        t0 = time.perf_counter()
+        self.time += dt
+        try:
+            self.ai.poll()
+            self.trainer.poll()
+            size = self.screen.get_size()
+            self.scene.build(size)
+            for ev in events:
+                self.handle_event(ev)
+            self.scene.update(dt)
+            self.scene.build(self.screen.get_size())
+            self.draw()
+        except Exception as e:
+            if self.strict:
+                raise
+            self._report(e)
+        self.work_times.append(1000 * (time.perf_counter() - t0))
+
+    def draw(self) -> None:
+        surface = self.screen
+        surface.fill(self.palette.bg)
+        self.scene.draw(surface)
+        self._draw_toasts(surface)
+
+    def _report(self, exc: Exception) -> None:
+        """Log an unexpected error, tell the person, and go back to a safe screen."""
+        try:
+            with open(user_log_dir() / "gui.log", "a", encoding="utf-8") as f:
+                f.write(time.strftime("%Y-%m-%d %H:%M:%S ") + traceback.format_exc() + "\n")
+        except OSError:
+            pass
+        self.toast(t("app.internal_error", message=f"{type(exc).__name__}: {exc}"), error=True, seconds=6)
+        try:
+            self.go_home()
+        except Exception:
+            pass
+
+    def frame_stats(self) -> dict:
+        """p50/p95/max of the recent frame intervals and frame work, in ms."""
+        def pct(values, q):
+            v = sorted(values)
+            return v[min(len(v) - 1, int(q * len(v)))] if v else 0.0
+        return {"frames": len(self.frame_times),
+                "interval_p50": pct(self.frame_times, 0.5), "interval_p95": pct(self.frame_times, 0.95),
+                "interval_max": max(self.frame_times, default=0.0),
+                "work_p50": pct(self.work_times, 0.5), "work_p95": pct(self.work_times, 0.95),
+                "work_max": max(self.work_times, default=0.0)}
+
+    def run(self) -> int:
+        """The frame loop at 60 fps until the window closes."""
+        try:
+            self.step((), 0.0)
+            pygame.display.flip()
+            trace = os.environ.get("ZEROBOARD_STARTUP_TRACE")
+            if trace:
+                try:
+                    Path(trace).write_text(f"{time.time():.6f}\n")
+                except OSError:
+                    pass
+            self.ai.start()  # after the first frame: the AI process loads torch in the background
+            while self.running:
+                dt = self.clock.tick(FPS)
+                self.frame_times.append(float(dt))
+                self.step(pygame.event.get(), dt / 1000.0)
+                if not self.headless:
+                    pygame.display.flip()
+        finally:
+            self.shutdown()
+        return 0
+
+    def shutdown(self) -> None:
+        """Close the window at once, then stop the AI and training processes."""
+        self.running = False
+        try:
+            self.scene.close()
+        except Exception:
+            pass
+        try:
+            pygame.display.quit()
+        except Exception:
+            pass
+        self.ai.close()
+        self.trainer.close()
+
+
+def _icon() -> pygame.Surface:
+    """A small generated window icon: two discs on a board."""
+    s = pygame.Surface((64, 64), pygame.SRCALPHA)
+    pygame.draw.rect(s, (226, 170, 84), (2, 2, 60, 60), border_radius=14)
+    pygame.draw.circle(s, (30, 30, 34), (24, 24), 12)
+    pygame.draw.circle(s, (245, 243, 238), (40, 40), 12)
+    return s
+
+
+# --- self-test rendering -----------------------------------------------------------------------
+
+def render_all_scenes(out_dir, games=None, langs=("en", "zh"), size=(1280, 800), colorblind=(False,)) -> list[Path]:
+    """Render every scene for every game and language off-screen into ``out_dir`` as PNGs.
+
+    No AI process is started. Returns the written paths; raises on any drawing error.
+    """
+    from gui.scenes.loaddialog import LoadDialog
+    from gui.scenes.home import sample_state
+    from gui.boards import renderer_class
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    settings = Settings.in_memory()
+    app = App(size, headless=True, ai_enabled=False, settings=settings, strict=True)
+    written = []
+
+    def shot(name):
+        app.step((), 1 / FPS)
+        path = out / f"{name}.png"
+        pygame.image.save(app.screen, str(path))
+        written.append(path)
+
+    games = [g for g in (games or GAME_IDS)]
+    for cb in colorblind:
+        app.set_colorblind(cb)
+        suffix = "-cb" if cb else ""
+        for lang in langs:
+            app.set_language(lang)
+            app.toasts.clear()
+            app.go_home()
+            shot(f"home-{lang}{suffix}")
+            app.open_settings()
+            shot(f"settings-{lang}{suffix}")
+            for gid in games:
+                try:
+                    get_game(gid)
+                except Exception:
+                    continue  # a game whose rules are not there yet
+                app.open_setup(gid, "play")
+                shot(f"setup-{gid}-{lang}{suffix}")
+                app.open_setup(gid, "demo")
+                shot(f"setup-demo-{gid}-{lang}{suffix}")
+                app.start_play(gid, "first", "strong")
+                c = app.scene.c
+                cls = renderer_class(gid)
+                mid = sample_state(c.game, max(4, getattr(cls, "THUMB_MOVES", 6)))
+                c.load(mid)
+                c.human = mid.current_player
+                legal = mid.legal_actions()
+                c.hints_on = True
+                c.hint_for = c.state
+                c.hint.top = [{"action": a, "visits": 100 - 20 * i, "q": 0.1, "prior": 0.2}
+                              for i, a in enumerate(legal[:3])]
+                c.value0 = 0.24
+                app.scene.view.renderer.animations = False
+                shot(f"play-{gid}-{lang}{suffix}")
+                app.scene.dialog = LoadDialog(app, on_pick=lambda p: None, on_close=lambda: None)
+                shot(f"load-{gid}-{lang}{suffix}")
+                app.scene.dialog = None
+                c.resign()
+                shot(f"play-over-{gid}-{lang}{suffix}")
+                app.start_demo(gid, ("hard", "strong"))
+                from gui.records import history_of
+                app.scene.c.history = history_of(mid)
+                app.scene.c.paused = True
+                app.scene.c.value0 = -0.1
+                shot(f"demo-{gid}-{lang}{suffix}")
+                app.open_train()
+                app.scene.game_id = gid
+                shot(f"train-{gid}-{lang}{suffix}")
+    app.go_home()
+    app.shutdown()
+    return written
+
+
+# --- entry points ---------------------------------------------------------------------------
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise _ArgError(f"{self.prog}: {message}\n\n{self.format_usage()}")
+
+
+class _ArgError(Exception):
+    pass
+
+
+def _parse(parser, argv):
+    try:
+        return parser.parse_args(argv), None
+    except _ArgError as e:
+        print(str(e).rstrip(), file=sys.stderr)
+        return None, 2
+    except SystemExit as e:  # --help
+        return None, int(e.code or 0)
+
+
+def _run_app(setup=None) -> int:
+    try:
+        app = App()
+    except pygame.error as e:
+        print(f"{APP_NAME}: cannot open a window: {e}", file=sys.stderr)
+        return 1
+    if setup is not None:
+        setup(app)
+    return app.run()
+
+
+def app_main(argv: list[str]) -> int:
+    """``python main.py [--selftest DIR]``: open the app on the home screen."""
+    p = _Parser(prog="main.py", description="Open the ZeroBoard app.")
+    p.add_argument("--selftest", metavar="DIR", nargs="?", const="selftest-screens",
+                   help="render every scene off-screen into DIR as PNG files and exit")
+    args, code = _parse(p, argv)
+    if args is None:
+        return code
+    if args.selftest:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+        try:
+            paths = render_all_scenes(args.selftest)
+        except Exception:
+            traceback.print_exc()
+            return 1
+        print(f"selftest: rendered {len(paths)} screens into {args.selftest}")
+        return 0
+    return _run_app()
+
+
+def _game_arg(value: str) -> str:
+    if value not in GAME_IDS:
+        raise argparse.ArgumentTypeError(f"unknown game {value!r}; choose one of: {', '.join(GAME_IDS)}")
+    return value
+
+
+def _level_arg(value: str) -> str:
+    if value not in LEVELS:
+        raise argparse.ArgumentTypeError(f"unknown level {value!r}; choose one of: {', '.join(LEVELS)}")
+    return value
+
+
+def _variant(args) -> dict:
+    return {"size": args.size} if getattr(args, "size", None) else {}
+
+
+def _check_game(game_id: str, variant: dict) -> str | None:
+    try:
+        get_game(game_id, **variant)
+    except Exception as e:
+        return f"cannot open {game_id}{' ' + str(variant) if variant else ''}: {e}"
+    return None
+
+
+def play_main(argv: list[str]) -> int:
+    """``python main.py play --game G --side first|second|random --level NAME``."""
+    p = _Parser(prog="main.py play", description="Open the app on a game against the AI.")
+    p.add_argument("--game", type=_game_arg, required=True, help="one of: " + ", ".join(GAME_IDS))
+    p.add_argument("--side", choices=("first", "second", "random"), default="first", help="your side (default first)")
+    p.add_argument("--level", type=_level_arg, default="strong", help="AI level: " + ", ".join(LEVELS))
+    p.add_argument("--size", type=int, help="board size for games that have variants (othello 6/8, gomoku 9..19)")
+    args, code = _parse(p, argv)
+    if args is None:
+        return code
+    err = _check_game(args.game, _variant(args))
+    if err:
+        print(f"main.py play: {err}", file=sys.stderr)
+        return 2
+    return _run_app(lambda app: app.start_play(args.game, args.side, args.level, _variant(args)))
+
+
+def demo_main(argv: list[str]) -> int:
+    """``python main.py demo --game G [--first-level NAME] [--second-level NAME]``."""
+    p = _Parser(prog="main.py demo", description="Open the app on an AI-vs-AI game.")
+    p.add_argument("--game", type=_game_arg, required=True, help="one of: " + ", ".join(GAME_IDS))
+    p.add_argument("--first-level", "--red-level", dest="first", type=_level_arg, default="strong",
+                   help="level of the side that moves first (Red in xiangqi)")
+    p.add_argument("--second-level", "--black-level", dest="second", type=_level_arg, default="strong",
+                   help="level of the side that moves second")
+    p.add_argument("--size", type=int, help="board size for games that have variants")
+    args, code = _parse(p, argv)
+    if args is None:
+        return code
+    err = _check_game(args.game, _variant(args))
+    if err:
+        print(f"main.py demo: {err}", file=sys.stderr)
+        return 2
+    return _run_app(lambda app: app.start_demo(args.game, (args.first, args.second), _variant(args)))

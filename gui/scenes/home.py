@@ -1,0 +1,195 @@
+"""Home: the six games as cards (name, a small board, the model's strength note)."""
+from __future__ import annotations
+
+import json
+import random
+
+import pygame
+
+from engine.paths import models_dir
+from games import GAME_IDS, get_game
+from gui import theme
+from gui.boards import renderer_class
+from gui.i18n import t
+from gui.scenes.base import Scene
+from gui.widgets import Button
+
+_summaries: dict[str, str | None] = {}
+
+
+def model_summary(game) -> str | None:
+    """The one-line strength note of the shipped model (models/<key>.json), or None."""
+    if game.key not in _summaries:
+        summary = None
+        try:
+            data = json.loads((models_dir() / f"{game.key}.json").read_text(encoding="utf-8"))
+            if isinstance(data, dict) and isinstance(data.get("summary"), str):
+                summary = data["summary"].strip() or None
+        except (OSError, ValueError):
+            pass
+        _summaries[game.key] = summary
+    return _summaries[game.key]
+
+
+def sample_state(game, moves: int, seed: int = 7):
+    """A position a few moves in, for a board picture (deterministic, never finished)."""
+    rng = random.Random(f"{game.key}-{seed}")
+    state = game.initial_state()
+    h, w = game.board_shape
+    for _ in range(moves):
+        legal = state.legal_actions()
+        if not legal:
+            break
+        # prefer moves near the centre of the board, so pictures look like real games
+        def dist(a):
+            if game.policy_planes is None or a >= h * w * (game.policy_planes or 1):
+                return 0
+            r, c = divmod(a % (h * w), w)
+            return abs(r - (h - 1) / 2) + abs(c - (w - 1) / 2)
+        near = sorted(legal, key=lambda a: (dist(a), rng.random()))[:max(3, len(legal) // 4)]
+        nxt = state.apply(rng.choice(near))
+        if nxt.is_terminal():
+            break
+        state = nxt
+    return state
+
+
+def game_name(game_id: str) -> str:
+    key = f"game.{game_id}"
+    name = t(key)
+    if name == key:
+        try:
+            return get_game(game_id).name
+        except Exception:
+            return game_id
+    return name
+
+
+class HomeScene(Scene):
+    CARD_MIN_W = 260
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.cards: list[tuple[pygame.Rect, str]] = []
+        self._thumbs: dict = {}
+        self._games: dict = {}
+        self.hover = None
+
+    def _game(self, game_id):
+        if game_id not in self._games:
+            try:
+                self._games[game_id] = get_game(game_id)
+            except Exception:  # a game whose module is missing or broken: shown as unavailable
+                self._games[game_id] = None
+        return self._games[game_id]
+
+    def build(self, size):
+        super().build(size)
+        w, h = size
+        bw, bh, gap = 128, 36, 10
+        x = w - 28
+        for label, action, kind in ((t("home.settings"), self.app.open_settings, "ghost"),
+                                    (t("home.train"), self.app.open_train, "ghost"),
+                                    (t("home.demo"), lambda: self.app.open_setup(self.app.settings["last_game"], "demo"), "ghost")):
+            bw_i = max(bw, theme.FONTS.size(label, 16)[0] + 36)
+            x -= bw_i
+            self.buttons.append(Button(pygame.Rect(x, 18, bw_i, bh), label, action, kind=kind))
+            x -= gap
+        # cards: 3 columns x 2 rows, or 2 x 3 when narrow
+        top, bottom, side = 96, 44, 28
+        cols = 3 if w >= 3 * self.CARD_MIN_W + 2 * side + 40 else 2
+        rows = (len(GAME_IDS) + cols - 1) // cols
+        gap = 18
+        cw = (w - 2 * side - gap * (cols - 1)) / cols
+        ch = (h - top - bottom - gap * (rows - 1)) / rows
+        self.cards = []
+        for i, gid in enumerate(GAME_IDS):
+            r, c = divmod(i, cols)
+            rect = pygame.Rect(round(side + c * (cw + gap)), round(top + r * (ch + gap)), round(cw), round(ch))
+            self.cards.append((rect, gid))
+            if self._game(gid) is not None:
+                wb = pygame.Rect(rect.right - 14 - 96, rect.bottom - 14 - 32, 96, 32)
+                self.buttons.append(Button(wb, t("home.watch"), lambda g=gid: self.app.open_setup(g, "demo"),
+                                           kind="ghost", size=14))
+
+    def on_click(self, pos):
+        if super_hit(self, pos):
+            return
+        for rect, gid in self.cards:
+            if rect.collidepoint(pos) and self._game(gid) is not None:
+                self.app.open_setup(gid, "play")
+                return
+
+    def on_key(self, key, mod):
+        if pygame.K_1 <= key <= pygame.K_9:
+            i = key - pygame.K_1
+            if i < len(GAME_IDS) and self._game(GAME_IDS[i]) is not None:
+                self.app.open_setup(GAME_IDS[i], "play")
+
+    def back(self):
+        pass  # Esc on the home screen does nothing (closing is the window's job)
+
+    def _thumbnail(self, gid: str, size: tuple[int, int]) -> pygame.Surface | None:
+        key = (gid, size, self.pal.colorblind)
+        surf = self._thumbs.get(key)
+        if surf is None:
+            game = self._game(gid)
+            if game is None or size[0] < 8 or size[1] < 8:
+                return None
+            surf = pygame.Surface(size, pygame.SRCALPHA)
+            try:
+                cls = renderer_class(gid)
+                renderer = cls(game, animations=False)
+                renderer.thumbnail(surf, surf.get_rect(), sample_state(game, getattr(cls, "THUMB_MOVES", 4)), self.pal)
+            except Exception:
+                surf.fill((0, 0, 0, 0))
+            if len(self._thumbs) > 24:
+                self._thumbs.clear()
+            self._thumbs[key] = surf
+        return surf
+
+    def draw(self, surface):
+        pal = self.pal
+        self.header(surface, "", "")
+        theme.text(surface, t("home.tagline"), (28 + theme.FONTS.size("ZeroBoard", 24, True)[0] + 16, 27), 16,
+                   pal.text_dim)
+        mouse = self.app.mouse_pos()
+        training = self.app.trainer.game_id if self.app.trainer.running else None
+        for rect, gid in self.cards:
+            game = self._game(gid)
+            hover = rect.collidepoint(mouse) and game is not None
+            theme.rounded_rect(surface, pal.card_hover if hover else pal.card, rect, 16)
+            if hover:
+                theme.rounded_rect(surface, pal.accent, rect, 16, 2)
+            pic_h = rect.height - 110
+            pic = pygame.Rect(rect.x + 14, rect.y + 14, rect.width - 28, pic_h)
+            if pic_h > 30:
+                thumb = self._thumbnail(gid, pic.size)
+                if thumb is not None:
+                    surface.blit(thumb, pic.topleft)
+            name_y = rect.bottom - 88
+            theme.text(surface, theme.fit_text(game_name(gid), 21, rect.width - 40, True), (rect.x + 18, name_y), 21,
+                       pal.text, bold=True)
+            if game is None:
+                note = t("home.unavailable")
+                color = pal.bad
+            else:
+                note = model_summary(game) or t("home.untrained")
+                color = pal.text_dim
+            lines = theme.wrap_text(note, 14, rect.width - 36 - 110)[:2]
+            for i, line in enumerate(lines):
+                theme.text(surface, theme.fit_text(line, 14, rect.width - 36 - 110), (rect.x + 18, name_y + 32 + i * 19),
+                           14, color)
+            if training == gid:
+                badge = t("home.training_badge")
+                bw = theme.FONTS.size(badge, 12, True)[0] + 16
+                br = pygame.Rect(rect.right - 14 - bw, rect.y + 14, bw, 22)
+                theme.rounded_rect(surface, pal.good, br, 11)
+                theme.text(surface, badge, br.center, 12, (20, 30, 20), bold=True, anchor="center")
+        self.draw_buttons(surface)
+        theme.text(surface, t("home.footer"), (28, self.size[1] - 30), 13, pal.text_faint)
+
+
+def super_hit(scene, pos) -> bool:
+    from gui.widgets import hit_buttons
+    return hit_buttons(scene.buttons, pos)

@@ -1,0 +1,56 @@
+"""Settings: language, sound, animations, colour-blind palette, window size."""
+from __future__ import annotations
+
+import pygame
+
+from engine.paths import __version__, user_data_dir
+from gui import theme
+from gui.i18n import t
+from gui.scenes.base import Scene
+from gui.settings import WINDOW_PRESETS
+from gui.widgets import panel, segmented
+
+
+class SettingsScene(Scene):
+    def build(self, size):
+        super().build(size)
+        w, h = size
+        self.buttons.append(self.back_button())
+        self.card = pygame.Rect(0, 0, min(760, w - 56), min(h - 110, 470))
+        self.card.midtop = (w // 2, 84)
+        s = self.app.settings
+        on_off = [(t("settings.on"), True), (t("settings.off"), False)]
+        label_w = min(260, self.card.width // 3)
+        x = self.card.x + 28 + label_w
+        cw = self.card.width - 56 - label_w
+        y = self.card.y + 28
+        self.rows = []
+        specs = [
+            ("settings.language", [("English", "en"), ("中文", "zh")], s["language"], self.app.set_language),
+            ("settings.sound", on_off, s["sound"], self.app.set_sound),
+            ("settings.animations", on_off, s["animations"], lambda v: s.set("animations", v)),
+            ("settings.colorblind", on_off, s["colorblind"], self.app.set_colorblind),
+            ("settings.window", [(p.replace("x", "×"), p) for p in WINDOW_PRESETS], s["window"], self.app.set_window),
+            ("settings.fullscreen", on_off, s["fullscreen"], self.app.set_fullscreen),
+        ]
+        for key, options, value, setter in specs:
+            rect = pygame.Rect(x, y, cw, 38)
+            self.rows.append((t(key), rect))
+            self.buttons += segmented(rect, options, value, setter, size=14)
+            y += 58
+        self.info_y = y + 4
+        self.card.height = self.info_y + 60 - self.card.y
+
+    def draw(self, surface):
+        pal = self.pal
+        self.header(surface, t("settings.title"))
+        panel(surface, pal, self.card, 18)
+        for label, rect in self.rows:
+            theme.text(surface, label, (self.card.x + 28, rect.centery), 16, pal.text_dim, anchor="midleft")
+        info = [t("settings.data", path=str(user_data_dir())), t("settings.version", version=__version__)]
+        if self.app.settings["sound"] and not self.app.sound.available and self.app.sound._tried:
+            info.append(t("settings.no_audio"))
+        for i, line in enumerate(info):
+            theme.text(surface, theme.fit_text(line, 13, self.card.width - 56), (self.card.x + 28, self.info_y + i * 20),
+                       13, pal.text_faint)
+        self.draw_buttons(surface)

@@ -1,0 +1,152 @@
+"""Setup: choose the game, your side and the AI's level (or both levels for a demo)."""
+from __future__ import annotations
+
+import pygame
+
+from games import GAME_IDS, get_game
+from gui import theme
+from gui.boards import renderer_class
+from gui.controller import LEVELS
+from gui.i18n import t
+from gui.scenes.base import Scene
+from gui.scenes.home import game_name
+from gui.widgets import Button, panel, segmented
+
+
+def level_name(level: str) -> str:
+    return t(f"level.{level}")
+
+
+def side_name(game_id: str, player: int) -> str:
+    """'Red' / 'Black' etc. for games whose sides have names, else 'First' / 'Second'."""
+    key = f"sides.{game_id}.{player}"
+    name = t(key)
+    return name if name != key else t("setup.first" if player == 0 else "setup.second")
+
+
+class SetupScene(Scene):
+    def __init__(self, app, game_id: str, mode: str = "play"):
+        super().__init__(app)
+        self.game_id = game_id if game_id in GAME_IDS else GAME_IDS[0]
+        self.mode = mode if mode in ("play", "demo") else "play"
+        s = app.settings
+        self.side = s["side"]
+        self.level = s["level"] if s["level"] in LEVELS else "strong"
+        self.demo_levels = [lv if lv in LEVELS else "strong" for lv in s["demo_levels"]]
+        self.variant_index = 0
+        self.rows: list[tuple[str, pygame.Rect]] = []
+
+    def variants(self):
+        return renderer_class(self.game_id).VARIANTS
+
+    def variant(self) -> dict:
+        v = self.variants()
+        return dict(v[self.variant_index][1]) if v and self.variant_index < len(v) else {}
+
+    def _pick_game(self, gid):
+        try:
+            get_game(gid)
+        except Exception:
+            self.app.toast(t("home.unavailable"), error=True)
+            return
+        self.game_id = gid
+        self.variant_index = 0
+
+    def _set_mode(self, mode):
+        self.mode = mode
+
+    def _set_side(self, side):
+        self.side = side
+        self.app.settings.set("side", side)
+
+    def _set_level(self, level):
+        self.level = level
+        self.app.settings.set("level", level)
+
+    def _set_demo_level(self, i, level):
+        self.demo_levels[i] = level
+        self.app.settings.set("demo_levels", list(self.demo_levels))
+
+    def start(self):
+        self.app.settings.set("last_game", self.game_id)
+        if self.mode == "play":
+            self.app.start_play(self.game_id, self.side, self.level, self.variant())
+        else:
+            self.app.start_demo(self.game_id, tuple(self.demo_levels), self.variant())
+
+    def build(self, size):
+        super().build(size)
+        w, h = size
+        self.buttons.append(self.back_button())
+        self.card = pygame.Rect(0, 0, min(820, w - 56), min(h - 110, 600))
+        self.card.midtop = (w // 2, 84)
+        x0 = self.card.x + 28
+        inner = self.card.width - 56
+        label_w = min(190, inner // 3)
+        cx = x0 + label_w
+        cw = inner - label_w
+        y = self.card.y + 24
+        rowh, gap = 38, 22
+        self.rows = []
+
+        def row(key):
+            nonlocal y
+            rect = pygame.Rect(cx, y, cw, rowh)
+            self.rows.append((t(key), rect))
+            y += rowh + gap
+            return rect
+
+        self.buttons += segmented(row("setup.mode"), [(t("setup.mode_play"), "play"), (t("setup.mode_demo"), "demo")],
+                                  self.mode, self._set_mode, size=15)
+        self.buttons += segmented(row("setup.game"), [(game_name(g), g) for g in GAME_IDS], self.game_id,
+                                  self._pick_game, gap=4, size=13)
+        variants = self.variants()
+        if len(variants) > 1:
+            self.buttons += segmented(row("setup.board"), [(lbl, i) for i, (lbl, _) in enumerate(variants)],
+                                      self.variant_index, lambda i: setattr(self, "variant_index", i), size=15)
+        levels = [(level_name(lv), lv) for lv in LEVELS]
+        if self.mode == "play":
+            sides = [(side_name(self.game_id, 0), "first"), (side_name(self.game_id, 1), "second"),
+                     (t("setup.random"), "random")]
+            self.buttons += segmented(row("setup.you_play"), sides, self.side, self._set_side, size=15)
+            self.buttons += segmented(row("setup.level"), levels, self.level, self._set_level, gap=4, size=13)
+        else:
+            for i in (0, 1):
+                self.rows.append((side_name(self.game_id, i), pygame.Rect(cx, y, cw, rowh)))
+                self.buttons += segmented(pygame.Rect(cx, y, cw, rowh), levels, self.demo_levels[i],
+                                          lambda lv, i=i: self._set_demo_level(i, lv), gap=4, size=13)
+                y += rowh + gap
+        self.note_y = y
+        self.card.height = min(h - 110, y - self.card.y + 2 * 22 + 24 + 48 + 28)
+        start = pygame.Rect(0, 0, 220, 48)
+        start.bottomright = (self.card.right - 28, self.card.bottom - 24)
+        self.buttons.append(Button(start, t("setup.start") if self.mode == "play" else t("setup.start_demo"),
+                                   self.start, kind="primary", hint="Enter"))
+
+    def on_key(self, key, mod):
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            self.start()
+        elif key in (pygame.K_LEFT, pygame.K_RIGHT) and self.mode == "play":
+            i = LEVELS.index(self.level) + (1 if key == pygame.K_RIGHT else -1)
+            self._set_level(LEVELS[max(0, min(len(LEVELS) - 1, i))])
+        elif key == pygame.K_TAB:
+            i = (GAME_IDS.index(self.game_id) + 1) % len(GAME_IDS)
+            self._pick_game(GAME_IDS[i])
+
+    def draw(self, surface):
+        pal = self.pal
+        title = t("setup.title_play") if self.mode == "play" else t("setup.title_demo")
+        self.header(surface, f"{title} · {game_name(self.game_id)}")
+        panel(surface, pal, self.card, 18)
+        for label, rect in self.rows:
+            theme.text(surface, label, (self.card.x + 28, rect.centery), 16, pal.text_dim, anchor="midleft")
+        # what the choices mean, in one or two lines
+        if self.mode == "play":
+            note = t(f"level.{self.level}.note")
+        else:
+            note = t("setup.demo_note")
+        model = self.app.model_label(self.game_id, self.variant())
+        for i, line in enumerate(theme.wrap_text(note, 15, self.card.width - 56)[:3] + [model]):
+            theme.text(surface, line, (self.card.x + 28, self.note_y + 4 + i * 22), 15,
+                       pal.text_faint if i == 0 or line == model else pal.text_faint)
+        self.draw_buttons(surface)

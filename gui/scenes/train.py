@@ -1,0 +1,169 @@
+"""Train: keep improving a game's AI in the background; live progress and charts, and the
+choice between the shipped model and the newest trained one."""
+from __future__ import annotations
+
+import time
+
+import pygame
+
+from engine.paths import user_model_path
+from games import GAME_IDS, get_game
+from gui import theme
+from gui.i18n import t
+from gui.scenes.base import Scene
+from gui.scenes.home import game_name
+from gui.widgets import Button, line_chart, panel, segmented
+
+
+def _fmt_duration(seconds: float) -> str:
+    seconds = int(seconds)
+    h, rem = divmod(seconds, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+class TrainScene(Scene):
+    def __init__(self, app):
+        super().__init__(app)
+        tr = app.trainer
+        self.game_id = tr.game_id if tr.running and tr.game_id else app.settings["last_game"]
+        if self.game_id not in GAME_IDS:
+            self.game_id = GAME_IDS[0]
+
+    def _game(self):
+        try:
+            return get_game(self.game_id)
+        except Exception:
+            return None
+
+    def pick(self, gid):
+        if self.app.trainer.running:
+            self.app.toast(t("train.stop_first"))
+            return
+        self.game_id = gid
+
+    def toggle(self):
+        tr = self.app.trainer
+        if tr.running:
+            tr.stop()
+        elif self._game() is None:
+            self.app.toast(t("home.unavailable"), error=True)
+        else:
+            tr.start(self.game_id)
+
+    def choose_model(self, choice):
+        game = self._game()
+        if game is None:
+            return
+        if choice == "trained" and not self.trained_path(game):
+            self.app.toast(t("train.no_trained"))
+            return
+        self.app.settings.set_model_choice(game.key, choice)
+
+    @staticmethod
+    def trained_path(game):
+        try:
+            p = user_model_path(game.key)
+            return p if p.exists() else None
+        except OSError:
+            return None
+
+    def build(self, size):
+        super().build(size)
+        w, h = size
+        self.buttons.append(self.back_button())
+        m = 28
+        self.top = pygame.Rect(m, 84, w - 2 * m, 150)
+        self.buttons += segmented(pygame.Rect(m + 20, self.top.y + 40, self.top.width - 40, 36),
+                                  [(game_name(g), g) for g in GAME_IDS], self.game_id, self.pick, gap=4, size=13)
+        tr = self.app.trainer
+        running = tr.running
+        label = t("train.stop") if running else t("train.start")
+        self.start_rect = sb = pygame.Rect(m + 20, self.top.y + 94, 200, 38)
+        self.buttons.append(Button(sb, label, self.toggle, kind="danger" if running else "primary",
+                                   enabled=tr.status != "stopping", hint="Space"))
+        game = self._game()
+        self.model_rect = None
+        if game is not None:
+            choice = self.app.settings.model_choice(game.key)
+            mw = min(360, self.top.width // 3)
+            mr = pygame.Rect(self.top.right - 20 - mw, sb.y, mw, 38)
+            self.buttons += segmented(mr, [(t("train.model_shipped"), "shipped"), (t("train.model_trained"), "trained")],
+                                      choice, self.choose_model, size=14)
+            self.model_rect = mr
+        self.stats_y = self.top.bottom + 18
+
+    def on_key(self, key, mod):
+        if key == pygame.K_SPACE:
+            self.toggle()
+        elif key == pygame.K_TAB:
+            self.pick(GAME_IDS[(GAME_IDS.index(self.game_id) + 1) % len(GAME_IDS)])
+
+    def draw(self, surface):
+        pal = self.pal
+        tr = self.app.trainer
+        w, h = self.size
+        self.header(surface, t("train.title"))
+        panel(surface, pal, self.top, 16)
+        theme.text(surface, t("train.choose"), (self.top.x + 20, self.top.y + 14), 14, pal.text_dim)
+        if self.model_rect is not None:
+            theme.text(surface, t("train.model_used"), (self.model_rect.x - 14, self.model_rect.centery), 14,
+                       pal.text_dim, anchor="midright")
+        # status line
+        own = tr.game_id == self.game_id
+        x = self.top.x + 240
+        if tr.running and own:
+            status = {"starting": t("train.starting"), "running": t("train.running"),
+                      "stopping": t("train.stopping")}.get(tr.status, tr.status)
+            status += f" · {_fmt_duration(time.monotonic() - tr.started_at)}"
+            color = pal.good
+        elif tr.running:
+            status, color = t("train.busy_other", game=game_name(tr.game_id)), pal.text_dim
+        elif tr.status == "error" and own:
+            status, color = t("train.failed", message=tr.message), pal.bad
+        else:
+            status, color = t("train.idle"), pal.text_dim
+        room = (self.model_rect.x - 200 if self.model_rect else self.top.right - 20) - x - 20
+        theme.text(surface, theme.fit_text(status, 15, room), (x, self.start_rect.centery), 15, color, anchor="midleft")
+        # numbers
+        last = tr.latest() if own else {}
+        stats = [(t("train.games"), last.get("games")), (t("train.generation"), last.get("generation")),
+                 (t("train.positions"), last.get("positions")), (t("train.elo"), last.get("elo"))]
+        m = 28
+        gap = 14
+        sw = (w - 2 * m - gap * 3) / 4
+        y = self.stats_y
+        for i, (label, value) in enumerate(stats):
+            r = pygame.Rect(round(m + i * (sw + gap)), y, round(sw), 74)
+            panel(surface, pal, r, 12)
+            theme.text(surface, label, (r.x + 14, r.y + 10), 13, pal.text_faint)
+            if isinstance(value, float):
+                vs = f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
+            elif isinstance(value, int):
+                vs = f"{value:,}"
+            else:
+                vs = "–"
+            theme.text(surface, vs, (r.x + 14, r.y + 32), 26, pal.text, bold=True)
+        # charts
+        y += 90
+        points = tr.points if own else []
+        log_h = 96
+        ch = h - y - 28 - log_h - 14
+        if ch > 80:
+            cw = (w - 2 * m - gap * 2) / 3
+            charts = [("loss", t("train.loss"), pal.bad, "{:.3f}"), ("elo", t("train.elo"), pal.good, "{:.0f}"),
+                      ("games", t("train.games"), pal.accent, "{:,.0f}")]
+            for i, (key, title, color, fmt) in enumerate(charts):
+                r = pygame.Rect(round(m + i * (cw + gap)), y, round(cw), ch)
+                line_chart(surface, pal, r, [p.get(key) for p in points], color, title, fmt, t("train.no_data"))
+            y += ch + 14
+        lr = pygame.Rect(m, y, w - 2 * m, h - y - 28)
+        if lr.height > 30:
+            panel(surface, pal, lr, 12)
+            lines = (tr.log if own else [])[-max(1, (lr.height - 16) // 18):]
+            if not lines:
+                lines = theme.wrap_text(t("train.explain"), 13, lr.width - 28)[:max(1, (lr.height - 16) // 18)]
+            for i, line in enumerate(lines):
+                theme.text(surface, theme.fit_text(line, 13, lr.width - 28), (lr.x + 14, lr.y + 10 + i * 18), 13,
+                           pal.text_dim)
+        self.draw_buttons(surface)

@@ -1,0 +1,208 @@
+"""Colours, fonts and small drawing helpers shared by scenes and board renderers.
+
+Two palettes: the default calm dark theme and a colour-blind-safe one built on the
+Okabe-Ito colours. Board renderers pick their own piece colours but take highlight
+colours (last move, legal moves, hints, selection) from the active palette.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import pygame
+
+from engine.paths import assets_dir
+
+Color = tuple[int, int, int]
+
+# Okabe-Ito: distinguishable with every common form of colour blindness
+OKABE_ITO = {
+    "orange": (230, 159, 0), "sky": (86, 180, 233), "green": (0, 158, 115),
+    "yellow": (240, 228, 66), "blue": (0, 114, 178), "vermillion": (213, 94, 0),
+    "purple": (204, 121, 167), "black": (0, 0, 0),
+}
+
+
+@dataclass(frozen=True)
+class Palette:
+    colorblind: bool
+    bg: Color = (22, 24, 29)
+    bg2: Color = (30, 33, 40)
+    panel: Color = (33, 36, 43)
+    panel_border: Color = (50, 54, 64)
+    card: Color = (38, 41, 49)
+    card_hover: Color = (47, 51, 61)
+    text: Color = (234, 232, 227)
+    text_dim: Color = (165, 168, 177)
+    text_faint: Color = (112, 116, 127)
+    button: Color = (49, 53, 63)
+    button_hover: Color = (61, 66, 78)
+    button_text: Color = (228, 226, 221)
+    accent: Color = (226, 170, 84)
+    accent_hover: Color = (238, 187, 106)
+    accent_text: Color = (30, 26, 20)
+    good: Color = (110, 190, 120)
+    bad: Color = (232, 112, 104)
+    # board highlights
+    last_move: Color = (240, 196, 80)
+    legal: Color = (120, 200, 140)
+    hint: Color = (90, 190, 240)
+    selection: Color = (250, 215, 90)
+    win_line: Color = (240, 80, 70)
+    # the two sides in charts and win-rate bars
+    side0: Color = (226, 170, 84)
+    side1: Color = (96, 160, 220)
+
+
+DEFAULT_PALETTE = Palette(colorblind=False)
+COLORBLIND_PALETTE = Palette(
+    colorblind=True,
+    accent=OKABE_ITO["orange"], accent_hover=(240, 180, 40),
+    good=OKABE_ITO["green"], bad=OKABE_ITO["vermillion"],
+    last_move=OKABE_ITO["yellow"], legal=OKABE_ITO["green"], hint=OKABE_ITO["sky"],
+    selection=OKABE_ITO["yellow"], win_line=OKABE_ITO["purple"],
+    side0=OKABE_ITO["orange"], side1=OKABE_ITO["blue"],
+)
+
+
+def palette(colorblind: bool) -> Palette:
+    return COLORBLIND_PALETTE if colorblind else DEFAULT_PALETTE
+
+
+# --- fonts ----------------------------------------------------------------
+
+FONT_FILES = {False: "ZeroBoardSansCJK-Regular.otf", True: "ZeroBoardSansCJK-Bold.otf"}
+
+
+class Fonts:
+    """Font objects by (size, bold), loaded on first use; pygame's default font if the bundled one is missing."""
+
+    def __init__(self):
+        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        self._text: OrderedDict = OrderedDict()
+
+    def get(self, size: int, bold: bool = False) -> pygame.font.Font:
+        size = max(6, int(size))
+        key = (size, bold)
+        font = self._fonts.get(key)
+        if font is None:
+            if not pygame.font.get_init():
+                pygame.font.init()
+            path = assets_dir() / "fonts" / FONT_FILES[bold]
+            if not path.exists():
+                path = assets_dir() / "fonts" / FONT_FILES[False]
+            try:
+                font = pygame.font.Font(str(path), size)
+                if bold and not path.name.endswith("Bold.otf"):
+                    font.bold = True
+            except (OSError, pygame.error, FileNotFoundError):
+                font = pygame.font.Font(None, int(size * 1.3))
+                font.bold = bold
+            self._fonts[key] = font
+        return font
+
+    def render(self, text: str, size: int, color: Color, bold: bool = False) -> pygame.Surface:
+        """Rendered text, cached (the same labels are drawn every frame)."""
+        key = (text, int(size), tuple(color), bold)
+        surf = self._text.get(key)
+        if surf is not None:
+            self._text.move_to_end(key)
+            return surf
+        surf = self.get(size, bold).render(text, True, color)
+        self._text[key] = surf
+        if len(self._text) > 1500:
+            self._text.popitem(last=False)
+        return surf
+
+    def size(self, text: str, size: int, bold: bool = False) -> tuple[int, int]:
+        return self.get(size, bold).size(text)
+
+
+FONTS = Fonts()
+
+
+def text(surface: pygame.Surface, s: str, pos, size: int, color: Color, bold: bool = False,
+         anchor: str = "topleft") -> pygame.Rect:
+    """Draw ``s`` with its ``anchor`` point (a pygame.Rect attribute name) at ``pos``."""
+    img = FONTS.render(s, size, color, bold)
+    rect = img.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
+    surface.blit(img, rect)
+    return rect
+
+
+def fit_text(s: str, size: int, max_width: int, bold: bool = False) -> str:
+    """``s`` shortened with an ellipsis to fit ``max_width`` pixels."""
+    if max_width <= 0:
+        return ""
+    if FONTS.size(s, size, bold)[0] <= max_width:
+        return s
+    while s and FONTS.size(s + "…", size, bold)[0] > max_width:
+        s = s[:-1]
+    return s + "…" if s else ""
+
+
+def wrap_text(s: str, size: int, max_width: int, bold: bool = False) -> list[str]:
+    """Lines of ``s`` that fit ``max_width``; breaks at spaces, or anywhere for CJK text."""
+    lines: list[str] = []
+    for para in s.split("\n"):
+        line = ""
+        tokens = para.split(" ") if " " in para else list(para)
+        sep = " " if " " in para else ""
+        for tok in tokens:
+            candidate = tok if not line else line + sep + tok
+            if FONTS.size(candidate, size, bold)[0] <= max_width or not line:
+                line = candidate
+            else:
+                lines.append(line)
+                line = tok
+        lines.append(line)
+    return lines
+
+
+def rounded_rect(surface: pygame.Surface, color, rect, radius: int = 8, width: int = 0) -> None:
+    pygame.draw.rect(surface, color, rect, width=width, border_radius=max(0, int(radius)))
+
+
+def alpha_rect(surface: pygame.Surface, color, rect, alpha: int, radius: int = 0) -> None:
+    rect = pygame.Rect(rect)
+    if rect.width <= 0 or rect.height <= 0:
+        return
+    layer = pygame.Surface(rect.size, pygame.SRCALPHA)
+    pygame.draw.rect(layer, (*color[:3], alpha), layer.get_rect(), border_radius=radius)
+    surface.blit(layer, rect.topleft)
+
+
+def disc(surface: pygame.Surface, color, center, radius: float, width: int = 0) -> None:
+    """An anti-aliased filled circle (or ring with ``width``)."""
+    r = max(1, int(radius))
+    c = (int(center[0]), int(center[1]))
+    if width:
+        pygame.draw.circle(surface, color, c, r, width)
+        pygame.draw.aacircle(surface, color, c, r, 1)
+    else:
+        pygame.draw.aacircle(surface, color, c, r)
+
+
+def alpha_disc(surface: pygame.Surface, color, center, radius: float, alpha: int) -> None:
+    r = max(1, int(radius))
+    layer = pygame.Surface((2 * r + 2, 2 * r + 2), pygame.SRCALPHA)
+    pygame.draw.aacircle(layer, (*color[:3], alpha), (r + 1, r + 1), r)
+    surface.blit(layer, (int(center[0]) - r - 1, int(center[1]) - r - 1))
+
+
+def shade(color, factor: float) -> Color:
+    """Lighter (factor > 1) or darker (< 1) version of a colour."""
+    if factor >= 1:
+        f = factor - 1
+        return tuple(int(c + (255 - c) * min(1, f)) for c in color[:3])
+    return tuple(int(c * factor) for c in color[:3])
+
+
+def mix(a, b, t: float) -> Color:
+    return tuple(int(a[i] + (b[i] - a[i]) * t) for i in range(3))
+
+
+def readable_on(color) -> Color:
+    """Black or white, whichever reads better on ``color``."""
+    r, g, b = color[:3]
+    return (20, 20, 20) if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else (245, 245, 245)

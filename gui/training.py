@@ -1,0 +1,148 @@
+"""The background-training controller: runs `engine.trainer.BackgroundTrainer` in a host
+process (see `gui.ai_worker.trainer_main`) and keeps its progress for the Train scene.
+
+It lives on the App, not on the scene, so training goes on while the person plays.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import time
+
+from gui.ai_worker import TRAINER_FACTORY, trainer_main
+
+MAX_POINTS = 2000
+MAX_LOG = 200
+
+
+class TrainController:
+    def __init__(self, factory_spec: str = TRAINER_FACTORY):
+        self.factory_spec = factory_spec
+        self.game_id: str | None = None
+        self.status = "idle"  # idle | starting | running | stopping | error
+        self.message = ""
+        self.started_at = 0.0
+        self.points: list[dict] = []  # progress events, oldest first
+        self.log: list[str] = []
+        self.models: list[dict] = []  # {"path", "generation"} as new models arrive
+        self._ctx = multiprocessing.get_context("spawn")
+        self._process = None
+        self._commands = None
+        self._events = None
+
+    @property
+    def running(self) -> bool:
+        return self.status in ("starting", "running", "stopping")
+
+    def start(self, game_id: str, workers: int = 1) -> None:
+        if self.running:
+            return
+        self.game_id = game_id
+        self.points, self.log, self.models = [], [], []
+        self.message = ""
+        self._commands = self._ctx.Queue()
+        self._events = self._ctx.Queue()
+        # not a daemon: the trainer starts processes of its own
+        self._process = self._ctx.Process(target=trainer_main, name="zeroboard-trainer",
+                                          args=(game_id, self._commands, self._events, workers,
+                                                self.factory_spec))
+        try:
+            self._process.start()
+        except Exception as e:
+            self.status, self.message, self._process = "error", f"could not start training: {e}", None
+            return
+        self.status = "starting"
+        self.started_at = time.monotonic()
+
+    def stop(self) -> None:
+        if self._process is None:
+            return
+        if self.status in ("starting", "running"):
+            self.status = "stopping"
+            self._stop_requested = time.monotonic()
+            try:
+                self._commands.put_nowait("stop")
+            except Exception:
+                pass
+
+    def poll(self) -> None:
+        """Take the host's events (never blocks); notice when it has ended."""
+        if self._events is None:
+            return
+        for _ in range(500):
+            try:
+                ev = self._events.get_nowait()
+            except queue.Empty:
+                break
+            except Exception:
+                break
+            if isinstance(ev, dict):
+                self._take(ev)
+        p = self._process
+        if p is not None and not p.is_alive():
+            if self.status not in ("error",):
+                self.status = "idle"
+            if p.exitcode not in (0, None) and not self.message:
+                self.status, self.message = "error", f"the training process stopped (exit code {p.exitcode})"
+            self._release()
+        elif p is not None and self.status == "stopping" and time.monotonic() - getattr(self, "_stop_requested", 0) > 20:
+            p.terminate()  # the trainer did not stop by itself
+
+    def _take(self, ev: dict) -> None:
+        kind = ev.get("type")
+        if kind == "started":
+            if self.status == "starting":
+                self.status = "running"
+        elif kind == "progress":
+            if self.status == "starting":
+                self.status = "running"
+            point = {k: ev.get(k) for k in ("games", "generation", "positions", "loss", "elo", "time")}
+            point["t"] = time.monotonic() - self.started_at
+            self.points.append(point)
+            del self.points[:-MAX_POINTS]
+        elif kind == "model":
+            self.models.append({"path": ev.get("path"), "generation": ev.get("generation")})
+            self.log.append(f"new model: generation {ev.get('generation')}")
+        elif kind == "log":
+            self.log.append(str(ev.get("message", "")))
+        elif kind == "error":
+            self.status, self.message = "error", str(ev.get("message", "training failed"))
+            self.log.append("error: " + self.message)
+        elif kind == "stopped":
+            if self.status != "error":
+                self.status = "idle"
+        del self.log[:-MAX_LOG]
+
+    def latest(self) -> dict:
+        return self.points[-1] if self.points else {}
+
+    def _release(self) -> None:
+        for q in (self._commands, self._events):
+            if q is not None:
+                try:
+                    q.cancel_join_thread()
+                    q.close()
+                except Exception:
+                    pass
+        self._commands = self._events = None
+        self._process = None
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop training when the app closes: ask, then SIGTERM (the host stops its trainer
+        on it), and kill only as the last resort. The window is already gone by then."""
+        p = self._process
+        if p is None:
+            return
+        try:
+            self._commands.put_nowait("stop")
+        except Exception:
+            pass
+        p.join(timeout * 0.25)
+        if p.is_alive():
+            p.terminate()
+            p.join(timeout * 0.75)
+        if p.is_alive():
+            p.kill()
+            p.join(0.2)
+        self._release()
+        self.status = "idle"

@@ -1,0 +1,165 @@
+"""Small immediate-mode widgets: scenes rebuild them from the window size every frame,
+draw them, and hit-test clicks against the rectangles of the last build."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import pygame
+
+from gui import theme
+from gui.theme import Palette
+
+
+@dataclass
+class Button:
+    rect: pygame.Rect
+    label: str
+    action: Callable[[], None] | None = None
+    kind: str = "normal"  # normal | primary | ghost | danger
+    enabled: bool = True
+    selected: bool = False
+    hint: str = ""  # keyboard shortcut, drawn faintly after the label
+    size: int = 0  # font size; 0 = from the button's height
+
+    def hit(self, pos) -> bool:
+        return self.enabled and self.rect.collidepoint(pos)
+
+    def draw(self, surface: pygame.Surface, pal: Palette, mouse=None) -> None:
+        hover = self.enabled and mouse is not None and self.rect.collidepoint(mouse)
+        radius = min(10, self.rect.height // 3)
+        if self.kind == "primary" or self.selected:
+            bg = pal.accent_hover if hover else pal.accent
+            fg = pal.accent_text
+        elif self.kind == "ghost":
+            bg = pal.button if hover else None
+            fg = pal.text if self.enabled else pal.text_faint
+        elif self.kind == "danger":
+            bg = theme.mix(pal.button_hover, pal.bad, 0.35) if hover else pal.button
+            fg = pal.bad if self.enabled else pal.text_faint
+        else:
+            bg = pal.button_hover if hover else pal.button
+            fg = pal.button_text
+        if not self.enabled:
+            bg = theme.mix(pal.panel, pal.button, 0.5) if bg is not None else None
+            fg = pal.text_faint
+        if bg is not None:
+            theme.rounded_rect(surface, bg, self.rect, radius)
+        if self.kind == "ghost" and not hover:
+            theme.rounded_rect(surface, pal.panel_border, self.rect, radius, 1)
+        size = self.size or max(11, min(20, int(self.rect.height * 0.42)))
+        hint_w = 0
+        if self.hint:
+            hint_w = theme.FONTS.size(self.hint, max(9, size - 4))[0] + 8
+        label = theme.fit_text(self.label, size, self.rect.width - 16 - hint_w, bold=self.kind == "primary")
+        lw = theme.FONTS.size(label, size, self.kind == "primary")[0]
+        x = self.rect.centerx - (lw + hint_w) / 2
+        theme.text(surface, label, (x, self.rect.centery), size, fg, bold=self.kind == "primary", anchor="midleft")
+        if self.hint:
+            hc = theme.mix(fg, bg or pal.panel, 0.45)
+            theme.text(surface, self.hint, (x + lw + 8, self.rect.centery + 1), max(9, size - 4), hc, anchor="midleft")
+
+
+def segmented(rect: pygame.Rect, options: list[tuple[str, object]], selected, on_pick,
+              gap: int = 6, size: int = 0) -> list[Button]:
+    """A row of buttons of which one is selected (a choice control)."""
+    n = max(1, len(options))
+    w = (rect.width - gap * (n - 1)) / n
+    buttons = []
+    for i, (label, value) in enumerate(options):
+        r = pygame.Rect(round(rect.x + i * (w + gap)), rect.y, round(w), rect.height)
+        buttons.append(Button(r, label, (lambda v=value: on_pick(v)), selected=(value == selected), size=size))
+    return buttons
+
+
+def hit_buttons(buttons, pos) -> bool:
+    """Run the first enabled button under ``pos``; True when one was hit."""
+    for b in reversed(buttons):  # later buttons are drawn on top
+        if b.hit(pos):
+            if b.action is not None:
+                b.action()
+            return True
+    return False
+
+
+def panel(surface, pal: Palette, rect, radius: int = 14) -> None:
+    theme.rounded_rect(surface, pal.panel, rect, radius)
+    theme.rounded_rect(surface, pal.panel_border, rect, radius, 1)
+
+
+def progress_bar(surface, pal: Palette, rect, fraction: float, color=None) -> None:
+    rect = pygame.Rect(rect)
+    theme.rounded_rect(surface, pal.button, rect, rect.height // 2)
+    f = max(0.0, min(1.0, fraction))
+    if f > 0:
+        fill = pygame.Rect(rect.x, rect.y, max(rect.height, int(rect.width * f)), rect.height)
+        theme.rounded_rect(surface, color or pal.accent, fill, rect.height // 2)
+
+
+def spinner(surface, pal: Palette, center, radius: float, t: float, color=None) -> None:
+    """A rotating arc (t in seconds), so a wait is visibly alive."""
+    color = color or pal.accent
+    r = max(4, int(radius))
+    box = pygame.Rect(0, 0, 2 * r, 2 * r)
+    box.center = (int(center[0]), int(center[1]))
+    start = (t * 5.0) % (2 * math.pi)
+    pygame.draw.circle(surface, pal.button, box.center, r, max(2, r // 4))
+    pygame.draw.arc(surface, color, box, start, start + 1.8, max(2, r // 4))
+
+
+def winrate_bar(surface, pal: Palette, rect, p0: float | None, colors=None, labels=("", "")) -> None:
+    """A two-colour bar: player 0's expected share on the left, player 1's on the right."""
+    rect = pygame.Rect(rect)
+    c0, c1 = colors or (pal.side0, pal.side1)
+    radius = rect.height // 2
+    if p0 is None:
+        theme.rounded_rect(surface, pal.button, rect, radius)
+        theme.text(surface, "–", rect.center, max(10, rect.height - 6), pal.text_faint, anchor="center")
+        return
+    p0 = max(0.0, min(1.0, p0))
+    theme.rounded_rect(surface, c1, rect, radius)
+    w = int(rect.width * p0)
+    if w > 0:
+        left = pygame.Rect(rect.x, rect.y, max(w, radius), rect.height)
+        pygame.draw.rect(surface, c0, left, border_top_left_radius=radius, border_bottom_left_radius=radius)
+    pygame.draw.line(surface, pal.panel, (rect.x + w, rect.y), (rect.x + w, rect.bottom - 1), 2)
+    size = max(9, int(rect.height * 0.62))
+    theme.text(surface, f"{labels[0]} {round(100 * p0)}%".strip(), (rect.x + 8, rect.centery),
+               size, theme.readable_on(c0), bold=True, anchor="midleft")
+    theme.text(surface, f"{round(100 * (1 - p0))}% {labels[1]}".strip(), (rect.right - 8, rect.centery),
+               size, theme.readable_on(c1), bold=True, anchor="midright")
+
+
+def line_chart(surface, pal: Palette, rect, values: list, color, title: str, fmt: str = "{:.3g}",
+               empty: str = "") -> None:
+    """A small line chart of ``values`` (None entries skipped) with its title and last value."""
+    rect = pygame.Rect(rect)
+    panel(surface, pal, rect, 10)
+    theme.text(surface, title, (rect.x + 12, rect.y + 8), 14, pal.text_dim)
+    pts = [(i, v) for i, v in enumerate(values) if isinstance(v, (int, float)) and math.isfinite(v)]
+    if pts:
+        theme.text(surface, fmt.format(pts[-1][1]), (rect.right - 12, rect.y + 6), 16, pal.text, bold=True,
+                   anchor="topright")
+    plot = pygame.Rect(rect.x + 12, rect.y + 34, rect.width - 24, rect.height - 46)
+    if plot.width < 10 or plot.height < 10:
+        return
+    for i in range(4):
+        y = plot.y + plot.height * i / 3
+        pygame.draw.line(surface, pal.panel_border, (plot.x, y), (plot.right, y), 1)
+    if len(pts) < 2:
+        theme.text(surface, empty or "…", plot.center, 14, pal.text_faint, anchor="center")
+        return
+    lo = min(v for _, v in pts)
+    hi = max(v for _, v in pts)
+    if hi - lo < 1e-9:
+        lo, hi = lo - 1, hi + 1
+    n = max(1, len(values) - 1)
+    xy = [(plot.x + plot.width * i / n, plot.bottom - plot.height * (v - lo) / (hi - lo)) for i, v in pts]
+    if len(xy) > 2 * plot.width:
+        step = len(xy) / (2 * plot.width)
+        xy = [xy[int(k * step)] for k in range(int(len(xy) / step))] + [xy[-1]]
+    pygame.draw.aalines(surface, color, False, xy)
+    pygame.draw.lines(surface, color, False, xy, 2)
+    theme.text(surface, fmt.format(hi), (plot.x + 2, plot.y - 1), 11, pal.text_faint, anchor="bottomleft")
+    theme.text(surface, fmt.format(lo), (plot.x + 2, plot.bottom + 1), 11, pal.text_faint, anchor="topleft")

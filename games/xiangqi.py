@@ -1,0 +1,412 @@
+"""Xiangqi (Chinese chess): 9 files x 10 ranks, Red (player 0) moves first.
+
+Rules. The general steps one point orthogonally inside its palace; advisors step one
+point diagonally inside it; elephants move two points diagonally, never across the
+river and not when the middle point (the "eye") is occupied; horses step one point
+orthogonally then one diagonally outward, not when that first point (the "leg") is
+occupied; chariots move like rooks; cannons move like rooks without capturing and
+capture by jumping exactly one piece (the screen); soldiers step forward, and also
+sideways once across the river. The generals may never face each other on an open
+file. A move that leaves the mover's general attacked, or facing the other general,
+is illegal. A side with no legal move loses (checkmate and stalemate alike).
+
+Draw and repetition rules (checked after every move, in this order):
+1. a side to move without a legal move loses;
+2. when a position (board and side to move) occurs for the third time since the
+   last capture, look at the moves played since its first occurrence: if every move
+   of one side gave check and not every move of the other did, the side giving
+   perpetual check loses; otherwise (both sides always checked, or neither did) the
+   game is drawn;
+3. after 120 plies (half-moves) in a row without a capture the game is drawn.
+When the game is over `legal_actions()` is empty; `end_reason()` names the rule.
+`max_game_length` (400 plies) is a cap for the engine's buffers and self-play; the
+rules themselves allow longer games.
+
+Network layout (always from the side to move; for Black the board is turned 180°):
+row 0 of the planes is the rank farthest from the mover, column 0 the mover's left.
+- actions: ``plane * 90 + row * 9 + col`` of the from-square, 52 planes of move
+  types (directions in the mover's frame): 0..35 orthogonal, ``dir * 9 + (distance - 1)``
+  with dir 0 forward, 1 right, 2 back, 3 left; 36..43 horse jumps; 44..47 one step
+  diagonally (advisors); 48..51 two steps diagonally (elephants); see `PLANE_DELTAS`.
+- encode(): 16 planes: 0..6 the mover's general, advisors, elephants, horses,
+  chariots, cannons, soldiers; 7..13 the opponent's; 14 the plies since the last
+  capture / 120 (constant plane); 15 all ones when the current position already
+  occurred before (a further repeat ends the game).
+- board_array(): absolute orientation, row 0 = Black's back rank (rank 9), Red at
+  the bottom; +code Red, -code Black with the codes below.
+
+Notation (see `games.xiangqi_notation`): positions are FEN, optionally followed by
+``moves`` and ICCS moves; moves are ICCS (``h2e2``); `action_to_display` gives WXF
+(``C2.5``) or Chinese (``炮二平五``); `parse_action` reads all three.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from .base import Game, NotationError, State, replay, split_move_list
+from .xiangqi_moves import (ADVISOR, CANNON, CHARIOT, ELEPHANT, FILES, GENERAL, HORSE, NUM_SQUARES, RANKS, SIGN,
+                            SOLDIER, attacked, general_square, legal_moves, perft_counts, pseudo_moves)
+from .xiangqi_notation import (START_FEN, board_to_fen, canonical_move_name, looks_like_move_name, move_to_chinese,
+                               move_to_iccs, move_to_wxf, parse_fen, parse_iccs, piece_description, square_name)
+
+__all__ = ["Xiangqi", "XiangqiState", "GAME_CLASS", "GENERAL", "ADVISOR", "ELEPHANT", "HORSE", "CHARIOT",
+           "CANNON", "SOLDIER", "NO_CAPTURE_LIMIT", "PLANE_DELTAS", "START_FEN"]
+
+#: plies without a capture after which the game is drawn
+NO_CAPTURE_LIMIT = 120
+NUM_PLANES = 16
+POLICY_PLANES = 52
+ACTION_SIZE = POLICY_PLANES * NUM_SQUARES
+
+_ORTHO_FRAME = ((-1, 0), (0, 1), (1, 0), (0, -1))  # forward, right, back, left as (drow, dcol)
+_HORSE_FRAME = ((-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2))
+_DIAG_FRAME = ((-1, -1), (-1, 1), (1, 1), (1, -1))
+#: (drow, dcol) of each policy plane in the mover's frame (row 0 = the far rank)
+PLANE_DELTAS = tuple([(dr * d, dc * d) for dr, dc in _ORTHO_FRAME for d in range(1, 10)]
+                     + list(_HORSE_FRAME) + list(_DIAG_FRAME) + [(2 * dr, 2 * dc) for dr, dc in _DIAG_FRAME])
+
+
+def _from_frame(player: int, row: int, col: int) -> int:
+    """Absolute square of (row, col) in ``player``'s frame (Black's frame is turned 180°)."""
+    return (9 - row) * FILES + col if player == 0 else row * FILES + (8 - col)
+
+
+def _action_tables():
+    move_of = ([], [])   # [player][action] -> (from, to) or None
+    action_of = ({}, {})  # [player][(from, to)] -> action
+    for player in (0, 1):
+        for plane, (dr, dc) in enumerate(PLANE_DELTAS):
+            for cell in range(NUM_SQUARES):
+                row, col = divmod(cell, FILES)
+                tr, tc = row + dr, col + dc
+                if 0 <= tr < RANKS and 0 <= tc < FILES:
+                    mv = (_from_frame(player, row, col), _from_frame(player, tr, tc))
+                    move_of[player].append(mv)
+                    action_of[player][mv] = plane * NUM_SQUARES + cell
+                else:
+                    move_of[player].append(None)
+    return tuple(tuple(m) for m in move_of), action_of
+
+
+_MOVE_OF, _ACTION_OF = _action_tables()
+
+
+def _mirror_tables() -> tuple[np.ndarray, np.ndarray]:
+    cells = np.array([r * FILES + (FILES - 1 - c) for r in range(RANKS) for c in range(FILES)])
+    planes = [PLANE_DELTAS.index((dr, -dc)) for dr, dc in PLANE_DELTAS]
+    actions = np.array([planes[a // NUM_SQUARES] * NUM_SQUARES + cells[a % NUM_SQUARES]
+                        for a in range(ACTION_SIZE)])
+    return cells, actions
+
+
+_rng = random.Random(0x5A0B)
+#: Zobrist keys: _ZOBRIST[code + 7][square]; _ZOBRIST_BLACK is xored in when Black is to move.
+#: The row of code 0 is all zeros, so xoring in "the captured piece" of a quiet move changes nothing.
+_ZOBRIST = tuple(tuple(_rng.getrandbits(64) if code != 7 else 0 for _ in range(NUM_SQUARES)) for code in range(15))
+_ZOBRIST_BLACK = _rng.getrandbits(64)
+_PLANE_CODES = np.array([1, 2, 3, 4, 5, 6, 7, -1, -2, -3, -4, -5, -6, -7], dtype=np.int8)[:, None, None]
+_SIDE_NAMES = ("Red", "Black")
+
+
+def _zobrist(board, player: int) -> int:
+    h = _ZOBRIST_BLACK if player else 0
+    for sq, p in enumerate(board):
+        if p:
+            h ^= _ZOBRIST[p + 7][sq]
+    return h
+
+
+class XiangqiState(State):
+    """One immutable xiangqi position with the history its repetition rules need."""
+
+    __slots__ = ("game", "board", "_player", "_clock", "_root", "_moves", "_hash", "_history", "_checks",
+                 "_check", "_legal_ft", "_legal", "_result")
+
+    def __init__(self, game, board, player, clock, root, moves, zhash, history, checks, check):
+        self.game = game
+        #: 90 piece codes indexed by ``rank * 9 + file`` (absolute ICCS coordinates)
+        self.board: tuple[int, ...] = board
+        self._player = player
+        self._clock = clock        # plies since the last capture
+        self._root = root          # (FEN, player, move number) of the position the moves start from
+        self._moves = moves
+        self._hash = zhash
+        self._history = history    # hashes of the positions since the last capture, this one last
+        self._checks = checks      # for each of those positions: was its side to move in check?
+        self._check = check
+        self._legal_ft = None
+        self._legal = None
+        self._result = None
+
+    @classmethod
+    def from_fen(cls, game, fen: str) -> "XiangqiState":
+        board, player, clock, fullmove = parse_fen(fen)
+        root = (board_to_fen(board, player, clock, fullmove), player, fullmove)
+        h = _zobrist(board, player)
+        check = attacked(board, general_square(board, player), SIGN[player])
+        return cls(game, board, player, clock, root, (), h, (h,), (check,), check)
+
+    # --- turn and rules -------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return self._player
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        return self._moves
+
+    def _legal_moves(self) -> list[tuple[int, int]]:
+        """Legal (from, to) squares by the movement rules alone (game-end rules ignored)."""
+        if self._legal_ft is None:
+            self._legal_ft = legal_moves(list(self.board), self._player)
+        return self._legal_ft
+
+    def _outcome(self) -> tuple[bool, int | None, str | None]:
+        if self._result is None:
+            self._result = self._judge()
+        return self._result
+
+    def _judge(self) -> tuple[bool, int | None, str | None]:
+        me = self._player
+        if not self._legal_moves():
+            return True, 1 - me, "checkmate" if self._check else "stalemate"
+        hist = self._history
+        if hist.count(self._hash) >= 3:
+            first, last = hist.index(self._hash), len(hist) - 1
+            # check flags of the positions each side's moves led to, since the first occurrence
+            my_checks = all(self._checks[first + 1:last:2])
+            their_checks = all(self._checks[first + 2:last + 1:2])
+            if my_checks and not their_checks:
+                return True, 1 - me, "perpetual check"
+            if their_checks and not my_checks:
+                return True, me, "perpetual check"
+            return True, None, "repetition"
+        if self._clock >= NO_CAPTURE_LIMIT:
+            return True, None, "no capture in 120 plies"
+        return False, None, None
+
+    def legal_actions(self) -> list[int]:
+        if self._legal is None:
+            if self._outcome()[0]:
+                self._legal = []
+            else:
+                table = _ACTION_OF[self._player]
+                self._legal = sorted(table[mv] for mv in self._legal_moves())
+        return self._legal
+
+    def apply(self, action: int) -> "XiangqiState":
+        me = self._player
+        f, t = _MOVE_OF[me][action]
+        b = list(self.board)
+        p, q = b[f], b[t]
+        b[t] = p
+        b[f] = 0
+        h = self._hash ^ _ZOBRIST[p + 7][f] ^ _ZOBRIST[p + 7][t] ^ _ZOBRIST[q + 7][t] ^ _ZOBRIST_BLACK
+        other = 1 - me
+        check = attacked(b, b.index(-SIGN[me]), SIGN[other])
+        if q:
+            clock, history, checks = 0, (h,), (check,)
+        else:
+            clock, history, checks = self._clock + 1, self._history + (h,), self._checks + (check,)
+        return XiangqiState(self.game, tuple(b), other, clock, self._root, self._moves + (action,),
+                            h, history, checks, check)
+
+    def is_terminal(self) -> bool:
+        return self._outcome()[0]
+
+    def winner(self) -> int | None:
+        return self._outcome()[1]
+
+    def end_reason(self) -> str | None:
+        """Why the game ended: "checkmate", "stalemate", "perpetual check", "repetition",
+        "no capture in 120 plies"; None while it goes on."""
+        return self._outcome()[2]
+
+    # --- helpers for players and the GUI ----------------------------------
+    def is_check(self) -> bool:
+        """Is the side to move in check (or would its general face the other one)?"""
+        return self._check
+
+    def piece_at(self, file: int, rank: int) -> int:
+        """Piece code at ICCS coordinates (file 0..8 = a..i, rank 0..9 from Red's side): +Red, -Black, 0 empty."""
+        return self.board[rank * FILES + file]
+
+    def action_squares(self, action: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """((from_file, from_rank), (to_file, to_rank)) of an action, in ICCS coordinates."""
+        f, t = _MOVE_OF[self._player][action]
+        return (f % FILES, f // FILES), (t % FILES, t // FILES)
+
+    def moves_from(self, file: int, rank: int) -> dict[tuple[int, int], int]:
+        """Legal destinations of the piece on (file, rank) as {(to_file, to_rank): action}; {} if none."""
+        out = {}
+        for a in self.legal_actions():
+            (ff, fr), to = self.action_squares(a)
+            if ff == file and fr == rank:
+                out[to] = a
+        return out
+
+    def captured(self, action: int) -> int:
+        """Code of the piece the action captures (0 when it captures nothing)."""
+        return self.board[_MOVE_OF[self._player][action][1]]
+
+    def repetitions(self) -> int:
+        """How often the current position has occurred since the last capture (1 = first time)."""
+        return self._history.count(self._hash)
+
+    @property
+    def no_capture_plies(self) -> int:
+        """Plies played since the last capture (the 120-ply rule's counter)."""
+        return self._clock
+
+    def perft_counts(self, depth: int) -> list[int]:
+        """Positions reached at plies 1..depth by pure move generation (repetition and draws ignored)."""
+        return perft_counts(self.board, self._player, depth)
+
+    # --- network ----------------------------------------------------------
+    def encode(self) -> np.ndarray:
+        arr = np.array(self.board, dtype=np.int8).reshape(RANKS, FILES)
+        rel = arr[::-1] if self._player == 0 else -arr[:, ::-1]
+        planes = np.zeros((NUM_PLANES, RANKS, FILES), dtype=np.float32)
+        planes[:14] = rel[None] == _PLANE_CODES
+        planes[14] = self._clock / NO_CAPTURE_LIMIT
+        if self.repetitions() > 1:
+            planes[15] = 1.0
+        return planes
+
+    def board_array(self) -> np.ndarray:
+        return np.array(self.board, dtype=np.int8).reshape(RANKS, FILES)[::-1].copy()
+
+    # --- notation --------------------------------------------------------
+    def action_to_text(self, action: int) -> str:
+        mv = _MOVE_OF[self._player][action]
+        if mv is None:  # only for messages: the move type points off the board
+            plane, cell = divmod(action, NUM_SQUARES)
+            return f"{square_name(_from_frame(self._player, *divmod(cell, FILES)))}/plane{plane}"
+        return move_to_iccs(*mv)
+
+    def action_to_display(self, action: int, lang: str = "en") -> str:
+        """WXF (``C2.5``) for "en", Chinese (``炮二平五``) for "zh"; call it on the position before the move."""
+        mv = _MOVE_OF[self._player][action]
+        if mv is None:
+            return self.action_to_text(action)
+        f, t = mv
+        if lang.startswith("zh"):
+            return move_to_chinese(self.board, self._player, f, t)
+        return move_to_wxf(self.board, self._player, f, t)
+
+    def parse_action(self, text: str) -> int:
+        """Read a move in ICCS (``h2e2``, ``H2-E2``), WXF (``C2.5``) or Chinese (``炮二平五``)."""
+        if self.is_terminal():
+            raise NotationError(f"the game is over ({self.end_reason()}); no move can be played")
+        side = _SIDE_NAMES[self._player]
+        mv = parse_iccs(text)
+        if mv is None:
+            return self._parse_move_name(text, side)
+        f, t = mv
+        p = self.board[f]
+        name = text.strip()
+        if not p:
+            raise NotationError(f"{name}: there is no piece on {square_name(f)}")
+        if p * SIGN[self._player] < 0:
+            raise NotationError(f"{name}: the piece on {square_name(f)} is {_SIDE_NAMES[1 - self._player]}'s "
+                                f"but {side} is to move")
+        if mv not in pseudo_moves(list(self.board), self._player)[0]:
+            raise NotationError(f"{name}: the {piece_description(p)} on {square_name(f)} "
+                                f"cannot move to {square_name(t)}")
+        if mv not in self._legal_moves():
+            raise NotationError(f"{name}: the move would leave the {side.lower()} general in check "
+                                "or facing the other general")
+        return _ACTION_OF[self._player][mv]
+
+    def _parse_move_name(self, text: str, side: str) -> int:
+        wanted = canonical_move_name(text)
+        for a in self.legal_actions():
+            if wanted in (canonical_move_name(self.action_to_display(a, "en")),
+                          canonical_move_name(self.action_to_display(a, "zh"))):
+                return a
+        if looks_like_move_name(text):
+            raise NotationError(f"{text.strip()!r}: no legal move of {side} has this name in this position")
+        raise NotationError(f"cannot read move {text.strip()!r}: expected ICCS like h2e2, "
+                            "WXF like C2.5 or Chinese like 炮二平五")
+
+    def fen(self) -> str:
+        """FEN of the current position (``w``/``b`` side to move, plies since capture, move number)."""
+        _, root_player, root_fullmove = self._root
+        fullmove = root_fullmove + (len(self._moves) + root_player) // 2
+        return board_to_fen(self.board, self._player, self._clock, fullmove)
+
+    def to_text(self) -> str:
+        """The starting FEN, then ``moves`` and the ICCS moves played from it (when there are any)."""
+        fen, player, _ = self._root
+        if not self._moves:
+            return fen
+        texts = []
+        for i, a in enumerate(self._moves):
+            f, t = _MOVE_OF[(player + i) % 2][a]
+            texts.append(move_to_iccs(f, t))
+        return fen + " moves " + " ".join(texts)
+
+    def render(self) -> str:
+        letters = {GENERAL: "k", ADVISOR: "a", ELEPHANT: "b", HORSE: "n", CHARIOT: "r", CANNON: "c", SOLDIER: "p"}
+        lines = []
+        for rank in range(RANKS - 1, -1, -1):
+            cells = []
+            for f in range(FILES):
+                p = self.board[rank * FILES + f]
+                cells.append("." if not p else letters[abs(p)].upper() if p > 0 else letters[-p])
+            lines.append(f"{rank} " + " ".join(cells))
+            if rank == 5:
+                lines.append("  " + "~" * (2 * FILES - 1))
+        lines.append("  " + " ".join("abcdefghi"))
+        lines.append(f"{_SIDE_NAMES[self._player]} to move" + (" (in check)" if self._check else ""))
+        return "\n".join(lines)
+
+    # --- identity ---------------------------------------------------------
+    def key(self):
+        return (self.board, self._player, self._clock, self._history)
+
+
+class Xiangqi(Game):
+    id = "xiangqi"
+    name = "Xiangqi"
+    board_shape = (RANKS, FILES)
+    num_planes = NUM_PLANES
+    action_size = ACTION_SIZE
+    policy_planes = POLICY_PLANES
+    max_game_length = 400
+
+    def __init__(self):
+        self._initial = None
+        self._symmetries = None
+
+    def initial_state(self) -> XiangqiState:
+        if self._initial is None:
+            self._initial = XiangqiState.from_fen(self, START_FEN)
+        return self._initial
+
+    def state_from_text(self, text: str) -> XiangqiState:
+        """Read ``startpos``, a FEN (optionally after ``fen``), either followed by ``moves m1 m2 ...``."""
+        tokens = text.split()
+        if tokens and tokens[0] == "position":  # UCI-style "position startpos moves ..."
+            tokens = tokens[1:]
+        cut = tokens.index("moves") if "moves" in tokens else len(tokens)
+        head, moves = tokens[:cut], tokens[cut + 1:]
+        if not head or head == ["startpos"]:
+            state = self.initial_state()
+        else:
+            if head[0] == "fen":
+                head = head[1:]
+            state = XiangqiState.from_fen(self, " ".join(head))
+        return replay(self, split_move_list(" ".join(moves)), start=state)
+
+    def symmetries(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Identity and the left-right mirror (orthogonal and diagonal planes swap sides)."""
+        if self._symmetries is None:
+            cells, actions = _mirror_tables()
+            self._symmetries = [(np.arange(NUM_SQUARES), np.arange(ACTION_SIZE)), (cells, actions)]
+        return self._symmetries
+
+
+GAME_CLASS = Xiangqi

@@ -1,0 +1,340 @@
+"""Xiangqi move generation on a flat 90-square board: tables, attacks, legal moves, perft.
+
+Squares are ``rank * 9 + file`` in absolute ICCS coordinates: files 0..8 are a..i
+from Red's left, ranks 0..9 count from Red's back rank. A board is a sequence of 90
+ints: 0 empty, +k a Red piece, -k a Black piece (k from the piece codes below).
+Sides are written as the player (0 Red, 1 Black) or as the sign ``s`` (+1, -1).
+
+Everything here works on plain lists and precomputed tables so that the hot loops
+(legal moves, perft) stay inside the Python bytecode fast paths; the `State` class in
+`games.xiangqi` wraps it in the immutable state API.
+"""
+from __future__ import annotations
+
+#: piece codes (a Red piece is +code, a Black piece -code)
+GENERAL, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, SOLDIER = 1, 2, 3, 4, 5, 6, 7
+PIECE_NAMES = {GENERAL: "general", ADVISOR: "advisor", ELEPHANT: "elephant", HORSE: "horse",
+               CHARIOT: "chariot", CANNON: "cannon", SOLDIER: "soldier"}
+FILES, RANKS = 9, 10
+NUM_SQUARES = FILES * RANKS
+
+SIGN = (1, -1)  # player -> sign of its pieces
+
+
+def square(file: int, rank: int) -> int:
+    """The square index of ICCS coordinates (file 0..8 = a..i, rank 0..9)."""
+    return rank * FILES + file
+
+
+def _on_board(file: int, rank: int) -> bool:
+    return 0 <= file < FILES and 0 <= rank < RANKS
+
+
+def _in_palace(player: int, file: int, rank: int) -> bool:
+    return 3 <= file <= 5 and (rank <= 2 if player == 0 else rank >= 7)
+
+
+def _own_half(player: int, rank: int) -> bool:
+    return rank <= 4 if player == 0 else rank >= 5
+
+
+# --- move tables ------------------------------------------------------------
+# Orthogonal rays from each square, in absolute directions (rank+1, file+1, rank-1, file-1).
+ORTHO = ((1, 0), (0, 1), (-1, 0), (0, -1))  # (drank, dfile)
+HORSE_JUMPS = ((2, -1), (2, 1), (1, 2), (-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2))
+DIAGONALS = ((1, -1), (1, 1), (-1, 1), (-1, -1))
+
+
+def _ray(s: int, dr: int, df: int) -> tuple[int, ...]:
+    f, r = s % FILES + df, s // FILES + dr
+    out = []
+    while _on_board(f, r):
+        out.append(square(f, r))
+        f, r = f + df, r + dr
+    return tuple(out)
+
+
+#: RAYS_V[s] / RAYS_H[s]: the vertical / horizontal rays from s, nearest square first
+RAYS_V = tuple((_ray(s, 1, 0), _ray(s, -1, 0)) for s in range(NUM_SQUARES))
+RAYS_H = tuple((_ray(s, 0, 1), _ray(s, 0, -1)) for s in range(NUM_SQUARES))
+RAYS = tuple(RAYS_V[s] + RAYS_H[s] for s in range(NUM_SQUARES))
+
+
+def _horse_moves(s: int) -> tuple[tuple[int, int], ...]:
+    f, r = s % FILES, s // FILES
+    out = []
+    for dr, df in HORSE_JUMPS:
+        if _on_board(f + df, r + dr):
+            # the leg is the orthogonal step along the long side of the jump
+            leg = square(f, r + dr // 2) if abs(dr) == 2 else square(f + df // 2, r)
+            out.append((leg, square(f + df, r + dr)))
+    return tuple(out)
+
+
+#: HORSE_MOVES[s]: (leg, destination) pairs of a horse on s
+HORSE_MOVES = tuple(_horse_moves(s) for s in range(NUM_SQUARES))
+
+
+def _step_table(player: int, deltas, allowed) -> tuple[tuple[int, ...], ...]:
+    table = []
+    for s in range(NUM_SQUARES):
+        f, r = s % FILES, s // FILES
+        table.append(tuple(square(f + df, r + dr) for dr, df in deltas
+                           if _on_board(f + df, r + dr) and allowed(player, f + df, r + dr)))
+    return tuple(table)
+
+
+def _elephant_table(player: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    table = []
+    for s in range(NUM_SQUARES):
+        f, r = s % FILES, s // FILES
+        table.append(tuple((square(f + df, r + dr), square(f + 2 * df, r + 2 * dr)) for dr, df in DIAGONALS
+                           if _on_board(f + 2 * df, r + 2 * dr) and _own_half(player, r + 2 * dr)))
+    return tuple(table)
+
+
+def _soldier_table(player: int) -> tuple[tuple[int, ...], ...]:
+    forward = 1 if player == 0 else -1
+    table = []
+    for s in range(NUM_SQUARES):
+        f, r = s % FILES, s // FILES
+        steps = [(forward, 0)] + ([] if _own_half(player, r) else [(0, -1), (0, 1)])
+        table.append(tuple(square(f + df, r + dr) for dr, df in steps if _on_board(f + df, r + dr)))
+    return tuple(table)
+
+
+#: per player: GENERAL_MOVES[p][s], ADVISOR_MOVES[p][s], SOLDIER_MOVES[p][s] destinations;
+#: ELEPHANT_MOVES[p][s] (eye, destination) pairs
+GENERAL_MOVES = tuple(_step_table(p, ORTHO, _in_palace) for p in (0, 1))
+ADVISOR_MOVES = tuple(_step_table(p, DIAGONALS, _in_palace) for p in (0, 1))
+ELEPHANT_MOVES = tuple(_elephant_table(p) for p in (0, 1))
+SOLDIER_MOVES = tuple(_soldier_table(p) for p in (0, 1))
+
+
+def _invert_horses() -> tuple[tuple[tuple[int, int], ...], ...]:
+    att: list[list[tuple[int, int]]] = [[] for _ in range(NUM_SQUARES)]
+    for src in range(NUM_SQUARES):
+        for leg, dst in HORSE_MOVES[src]:
+            att[dst].append((leg, src))
+    return tuple(tuple(a) for a in att)
+
+
+def _invert_soldiers(player: int) -> tuple[tuple[int, ...], ...]:
+    att: list[list[int]] = [[] for _ in range(NUM_SQUARES)]
+    for src in range(NUM_SQUARES):
+        for dst in SOLDIER_MOVES[player][src]:
+            att[dst].append(src)
+    return tuple(tuple(a) for a in att)
+
+
+#: HORSE_ATTACKS[s]: (leg, source) pairs of horses that would attack s
+HORSE_ATTACKS = _invert_horses()
+#: SOLDIER_ATTACKS[p][s]: squares from which a soldier of the player *opposing* p attacks s
+SOLDIER_ATTACKS = (_invert_soldiers(1), _invert_soldiers(0))
+
+
+def _relevance(g: int) -> bytes:
+    # squares whose change can expose a general on g: its rank, its file (chariots,
+    # cannons and the facing generals) and its diagonal neighbours (horse legs)
+    f, r = g % FILES, g // FILES
+    rel = bytearray(NUM_SQUARES)
+    for s in range(NUM_SQUARES):
+        sf, sr = s % FILES, s // FILES
+        if sf == f or sr == r or (abs(sf - f) == 1 and abs(sr - r) == 1):
+            rel[s] = 1
+    return bytes(rel)
+
+
+RELEVANT = tuple(_relevance(g) for g in range(NUM_SQUARES))
+
+
+# --- attacks and moves ------------------------------------------------------
+def attacked(b, g: int, s: int) -> bool:
+    """Is the general of sign ``s`` standing on ``g`` attacked (or facing the other general)?"""
+    chariot, cannon, general = -CHARIOT * s, -CANNON * s, -GENERAL * s
+    for ray in RAYS_V[g]:
+        it = iter(ray)
+        for t in it:
+            q = b[t]
+            if q:
+                if q == chariot or q == general:
+                    return True
+                for t2 in it:  # beyond the screen: only a cannon can strike
+                    q2 = b[t2]
+                    if q2:
+                        if q2 == cannon:
+                            return True
+                        break
+                break
+    for ray in RAYS_H[g]:
+        it = iter(ray)
+        for t in it:
+            q = b[t]
+            if q:
+                if q == chariot:
+                    return True
+                for t2 in it:
+                    q2 = b[t2]
+                    if q2:
+                        if q2 == cannon:
+                            return True
+                        break
+                break
+    horse = -HORSE * s
+    for leg, src in HORSE_ATTACKS[g]:
+        if b[src] == horse and not b[leg]:
+            return True
+    soldier = -SOLDIER * s
+    for src in SOLDIER_ATTACKS[0 if s > 0 else 1][g]:
+        if b[src] == soldier:
+            return True
+    return False
+
+
+def pseudo_moves(b, player: int) -> tuple[list[tuple[int, int]], int]:
+    """Moves that obey the pieces' movement rules, ignoring checks, and the mover's general square (-1 if none)."""
+    s = SIGN[player]
+    out: list[tuple[int, int]] = []
+    app = out.append
+    g = -1
+    for f in range(NUM_SQUARES):
+        p = b[f]
+        if not p:
+            continue
+        k = p * s
+        if k <= 0:
+            continue
+        if k == CHARIOT:
+            for ray in RAYS[f]:
+                for t in ray:
+                    q = b[t]
+                    if not q:
+                        app((f, t))
+                    else:
+                        if q * s < 0:
+                            app((f, t))
+                        break
+        elif k == CANNON:
+            for ray in RAYS[f]:
+                it = iter(ray)
+                for t in it:
+                    if not b[t]:
+                        app((f, t))
+                    else:
+                        for t2 in it:
+                            q = b[t2]
+                            if q:
+                                if q * s < 0:
+                                    app((f, t2))
+                                break
+                        break
+        elif k == HORSE:
+            for leg, t in HORSE_MOVES[f]:
+                if not b[leg] and b[t] * s <= 0:
+                    app((f, t))
+        elif k == SOLDIER:
+            for t in SOLDIER_MOVES[player][f]:
+                if b[t] * s <= 0:
+                    app((f, t))
+        elif k == ELEPHANT:
+            for eye, t in ELEPHANT_MOVES[player][f]:
+                if not b[eye] and b[t] * s <= 0:
+                    app((f, t))
+        elif k == ADVISOR:
+            for t in ADVISOR_MOVES[player][f]:
+                if b[t] * s <= 0:
+                    app((f, t))
+        else:
+            g = f
+            for t in GENERAL_MOVES[player][f]:
+                if b[t] * s <= 0:
+                    app((f, t))
+    return out, g
+
+
+def legal_moves(b: list, player: int) -> list[tuple[int, int]]:
+    """The legal (from, to) moves of ``player`` on board list ``b`` (restored before returning)."""
+    pseudo, g = pseudo_moves(b, player)
+    if g < 0:
+        return []
+    s = SIGN[player]
+    in_check = attacked(b, g, s)
+    rel = RELEVANT[g]
+    out = []
+    for mv in pseudo:
+        f, t = mv
+        # without check, only a move touching the general's lines or horse legs can expose it
+        if not in_check and f != g and not rel[f] and not rel[t]:
+            out.append(mv)
+            continue
+        q = b[t]
+        b[t] = b[f]
+        b[f] = 0
+        if not attacked(b, t if f == g else g, s):
+            out.append(mv)
+        b[f] = b[t]
+        b[t] = q
+    return out
+
+
+def count_legal(b: list, player: int) -> int:
+    """``len(legal_moves(b, player))`` without building the list (perft's last ply)."""
+    pseudo, g = pseudo_moves(b, player)
+    if g < 0:
+        return 0
+    s = SIGN[player]
+    in_check = attacked(b, g, s)
+    rel = RELEVANT[g]
+    n = 0
+    for f, t in pseudo:
+        if not in_check and f != g and not rel[f] and not rel[t]:
+            n += 1
+            continue
+        q = b[t]
+        b[t] = b[f]
+        b[f] = 0
+        if not attacked(b, t if f == g else g, s):
+            n += 1
+        b[f] = b[t]
+        b[t] = q
+    return n
+
+
+def general_square(b, player: int) -> int:
+    """Where ``player``'s general stands (-1 when it is missing)."""
+    try:
+        return b.index(GENERAL * SIGN[player])
+    except ValueError:
+        return -1
+
+
+def in_check(b, player: int) -> bool:
+    """Is ``player``'s general attacked (or facing the other general)?"""
+    g = general_square(b, player)
+    return g >= 0 and attacked(b, g, SIGN[player])
+
+
+def perft_counts(board, player: int, depth: int) -> list[int]:
+    """Positions reached at plies 1..depth by pure move generation (no repetition or draw rules)."""
+    counts = [0] * depth
+    if depth <= 0:
+        return counts
+    b = list(board)
+
+    def walk(player: int, ply: int) -> None:
+        if ply == depth - 1:
+            counts[ply] += count_legal(b, player)
+            return
+        moves = legal_moves(b, player)
+        counts[ply] += len(moves)
+        other = 1 - player
+        for f, t in moves:
+            q = b[t]
+            b[t] = b[f]
+            b[f] = 0
+            walk(other, ply + 1)
+            b[f] = b[t]
+            b[t] = q
+
+    walk(player, 0)
+    return counts

@@ -319,6 +319,11 @@ class App:
     def run(self) -> int:
         """The frame loop at 60 fps until the window closes."""
         try:
+            import signal
+            signal.signal(signal.SIGTERM, lambda *_: setattr(self, "running", False))
+        except (ValueError, OSError):  # not the main thread
+            pass
+        try:
             self.step((), 0.0)
             pygame.display.flip()
             trace = os.environ.get("ZEROBOARD_STARTUP_TRACE")

@@ -142,6 +142,10 @@ class BoardRenderer:
             return None
         return self.grid.cell_at(pos)
 
+    def target_center(self, target):
+        """The pixel at the middle of a target (the inverse of `hit_test`)."""
+        return self.grid.center(*target)
+
     def cell_action(self, r: int, c: int) -> int:
         return r * self.cols + c
 

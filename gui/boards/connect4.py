@@ -39,6 +39,9 @@ class Connect4Renderer(BoardRenderer):
             return None
         return int((x - g.x0) // g.cell)
 
+    def target_center(self, target):
+        return self.grid.center(0, target)
+
     def click(self, state, target, selection=None):
         if isinstance(target, int) and target in state.legal_actions():
             return target, None

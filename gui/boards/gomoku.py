@@ -68,6 +68,9 @@ class GomokuRenderer(BoardRenderer):
     def hit_test(self, pos):
         return self.grid.point_at(pos) if hasattr(self, "grid") else None
 
+    def target_center(self, target):
+        return self.grid.point(*target)
+
     def anchor(self, state, action):
         cell = self.action_cell(action)
         return None if cell is None else self.grid.point(*cell)

@@ -48,6 +48,9 @@ class XiangqiRenderer(BoardRenderer):
     def hit_test(self, pos):
         return self.grid.point_at(pos) if hasattr(self, "grid") else None
 
+    def target_center(self, target):
+        return self.grid.point(*target)
+
     # --- moves ----------------------------------------------------------------------
     def moves_by_square(self, state) -> dict:
         """{from (row, col): {to (row, col): action}} for the side to move (cached per state)."""

@@ -1,0 +1,113 @@
+"""Settings files, string catalogues and the bundled font."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import json
+import re
+from pathlib import Path
+
+import pygame
+import pytest
+
+from gui import i18n
+from gui.settings import DEFAULTS, Settings, load, save
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path))
+    return tmp_path
+
+
+def test_a_missing_file_gives_the_defaults(home):
+    assert Settings().data == DEFAULTS
+
+
+def test_a_corrupt_file_is_moved_aside_and_the_defaults_used(home):
+    path = home / "config" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{ this is not json", encoding="utf-8")
+    s = Settings()
+    assert s.data == DEFAULTS
+    backups = list(path.parent.glob("settings.json.bak-*"))
+    assert len(backups) == 1 and backups[0].read_text() == "{ this is not json"
+    assert not path.exists()
+
+
+def test_unknown_keys_are_ignored_and_wrong_types_replaced(home):
+    path = home / "settings.json"
+    path.write_text(json.dumps({"version": 99, "sound": "yes", "language": "zh", "colorblind": True,
+                                "window": "123x4", "future_option": [1, 2], "models": {"connect4": "bogus"}}))
+    data = load(path)
+    assert data["sound"] is True  # the default, since "yes" is not a bool
+    assert data["language"] == "zh" and data["colorblind"] is True
+    assert data["window"] == DEFAULTS["window"]
+    assert data["models"] == {}
+    assert "future_option" not in data and data["version"] == DEFAULTS["version"]
+
+
+def test_changes_are_saved_atomically_and_read_back(home):
+    s = Settings()
+    s.set("language", "zh")
+    s.set_model_choice("connect4", "trained")
+    folder = home / "config"
+    assert [p.name for p in folder.iterdir()] == ["settings.json"]  # no temporary file left behind
+    again = Settings()
+    assert again["language"] == "zh" and again.model_choice("connect4") == "trained"
+    s.set("language", "klingon")  # invalid values are refused
+    assert Settings()["language"] == "zh"
+
+
+def test_save_never_raises_on_an_unwritable_folder(tmp_path):
+    save(DEFAULTS, tmp_path / "missing" / "dir" / "settings.json")
+
+
+def test_the_catalogues_have_the_same_keys():
+    en = json.loads((ROOT / "gui" / "i18n" / "en.json").read_text(encoding="utf-8"))
+    zh = json.loads((ROOT / "gui" / "i18n" / "zh.json").read_text(encoding="utf-8"))
+    assert set(en) == set(zh)
+
+
+def test_every_string_key_used_in_the_code_is_in_the_english_catalogue():
+    en = json.loads((ROOT / "gui" / "i18n" / "en.json").read_text(encoding="utf-8"))
+    used = set()
+    for path in (ROOT / "gui").rglob("*.py"):
+        used |= set(re.findall(r"\bt\(\"([a-z0-9_.]+)\"", path.read_text(encoding="utf-8")))
+    assert used and used <= set(en), sorted(used - set(en))
+
+
+def test_a_missing_key_falls_back_to_english(monkeypatch):
+    monkeypatch.setitem(i18n._catalogues, "zh", {"play.undo": "悔棋"})
+    i18n.set_language("zh")
+    try:
+        assert i18n.t("play.undo") == "悔棋"
+        assert i18n.t("play.redo_everything") == "play.redo_everything"
+        assert i18n.t("play.resign") == "Resign"  # not in this Chinese catalogue
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_bundled_font_has_every_character_the_app_shows():
+    from gui.theme import FONTS
+    pygame.font.init()
+    chars = set()
+    for name in ("en.json", "zh.json"):
+        for value in json.loads((ROOT / "gui" / "i18n" / name).read_text(encoding="utf-8")).values():
+            chars |= set(value)
+    chars |= set("帥仕相傌俥炮兵將士象馬車砲卒楚河漢界一二三四五六七八九进退平前后马车帅将１２３４５６７８９")
+    font = FONTS.get(20)
+    assert "ZeroBoard" in (font.name or "")
+
+    def pixels(c):
+        return pygame.image.tobytes(font.render(c, False, (255, 255, 255), (0, 0, 0)), "RGB")
+
+    tofu = pixels("\ue000")  # a private-use character: drawn as the missing-glyph box
+    missing = [c for c in sorted(chars) if c.strip() and pixels(c) == tofu]
+    assert pixels("↵") == tofu  # the check can see a missing glyph
+    assert not missing, "".join(missing)

@@ -1,0 +1,146 @@
+"""Test doubles for the GUI tests: players and a trainer that the AI worker loads by name
+("test_gui_fakes:make_player"), so the worker's process plumbing is tested without the
+engine's search. No tests live here."""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Stat:
+    action: int
+    visits: int
+    q: float
+    prior: float
+
+
+@dataclass
+class Result:
+    action: int
+    value: float
+    top: list = field(default_factory=list)
+    sims: int = 0
+    seconds: float = 0.0
+
+
+class FakePlayer:
+    """Plays the first legal move. "beginner" answers at once; "easy" after 0.3 s;
+    "max" keeps a CPU busy until told to stop (for cancel, close and frame-time tests)."""
+
+    def __init__(self, game, level="strong", model_path=None):
+        self.game = game
+        self.level = level
+        self.resets = 0
+
+    def reset(self):
+        self.resets += 1
+
+    def choose(self, state, on_progress=None, should_stop=None):
+        legal = state.legal_actions()
+        top = [Stat(a, 100 - i, 0.1, 1 / len(legal)) for i, a in enumerate(legal[:5])]
+        seconds = {"beginner": 0.0, "easy": 0.3, "medium": 0.6}.get(self.level, 3600.0)
+        start = time.monotonic()
+        n = 0
+        while time.monotonic() - start < seconds:
+            for _ in range(20000):  # burn CPU like a real search
+                n += 1
+            if on_progress is not None:
+                on_progress(min(1.0, (time.monotonic() - start) / max(seconds, 1e-9)), Result(legal[0], 0.2, top, n))
+            if should_stop is not None and should_stop():
+                break
+        return Result(legal[0], 0.2, top, n, time.monotonic() - start)
+
+
+def make_player(game, level="strong", model_path=None):
+    return FakePlayer(game, level, model_path)
+
+
+def make_failing_player(game, level="strong", model_path=None):
+    class Failing(FakePlayer):
+        def choose(self, state, on_progress=None, should_stop=None):
+            raise RuntimeError("the network file is damaged")
+    return Failing(game, level, model_path)
+
+
+def make_dying_player(game, level="strong", model_path=None):
+    class Dying(FakePlayer):
+        def choose(self, state, on_progress=None, should_stop=None):
+            os._exit(3)  # the process disappears, as after a crash in native code
+    return Dying(game, level, model_path)
+
+
+class FakeTrainer:
+    """BackgroundTrainer's interface: emits a progress event per poll."""
+
+    def __init__(self, game_id, workers=1):
+        self.game_id = game_id
+        self.is_running = False
+        self.n = 0
+
+    def start(self):
+        self.is_running = True
+
+    def stop(self):
+        self.is_running = False
+
+    def poll(self):
+        if not self.is_running:
+            return []
+        self.n += 1
+        return [{"type": "progress", "games": self.n, "generation": self.n // 5, "positions": 40 * self.n,
+                 "loss": 2.0 / (1 + self.n), "elo": 10.0 * self.n, "time": 0.25 * self.n}]
+
+
+# --- helpers for driving the app headless ------------------------------------------------
+
+SUPPORT = "test_gui_support"
+
+
+def make_app(tmp_path, monkeypatch, player="make_player", ai_enabled=True, size=(1280, 800)):
+    """A headless App with its own ZEROBOARD_HOME and the fake AI and trainer."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path / "home"))
+    from gui.app import App
+    return App(size, headless=True, ai_enabled=ai_enabled, ai_factory=f"{SUPPORT}:{player}",
+               trainer_factory=f"{SUPPORT}:FakeTrainer", strict=True)
+
+
+def click(app, pos, button=1):
+    import pygame
+    pos = (int(pos[0]), int(pos[1]))
+    app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
+              pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button),
+              pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button)])
+
+
+def press(app, key, mod=0):
+    import pygame
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0)])
+
+
+def run_until(app, condition, timeout=20.0):
+    """Step frames (about 120 per second) until ``condition()``; False on timeout."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        app.step()
+        if condition():
+            return True
+        time.sleep(1 / 120)
+    return False
+
+
+def click_target(app, target):
+    """Click the board where the renderer draws ``target`` (a cell, point or column)."""
+    if not hasattr(app.scene.view.renderer, "grid"):
+        app.step()  # the board is laid out when it is first drawn
+    click(app, app.scene.view.renderer.target_center(target))
+
+
+def button_named(app, label):
+    for b in app.scene.buttons:
+        if b.label == label:
+            return b
+    raise AssertionError(f"no button {label!r} in {[b.label for b in app.scene.buttons]}")

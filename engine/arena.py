@@ -17,14 +17,18 @@ class MatchResult:
         return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
 
     def elo(self) -> tuple[float, float, float]:
-        """(Elo difference A-B, low, high) with a 95% interval from the per-game score variance."""
+        """(Elo difference A-B, low, high) with a 95% Wilson-type interval on the score that uses the
+        per-game score variance; unlike a plain normal interval it never collapses to a point when
+        every game ended the same way (10-0, or all draws)."""
         n = self.games
         if n == 0:
             return 0.0, -math.inf, math.inf
         s = self.score
         var = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * s ** 2) / n
-        se = math.sqrt(var / n)
-        return score_to_elo(s, n), score_to_elo(s - 1.96 * se, n), score_to_elo(s + 1.96 * se, n)
+        z2 = 1.96 ** 2
+        centre = (s + z2 / (2 * n)) / (1 + z2 / n)
+        half = math.sqrt(z2 * var / n + z2 * z2 / (4 * n * n)) / (1 + z2 / n)
+        return score_to_elo(s, n), score_to_elo(centre - half, n), score_to_elo(centre + half, n)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -37,7 +41,7 @@ def score_to_elo(score: float, games: int) -> float:
     """Elo difference for a score, clipped half a game from 0 and 1 so it stays finite."""
     eps = 0.5 / max(games, 1)
     s = min(max(score, eps), 1 - eps)
-    return -400.0 * math.log10(1.0 / s - 1.0)
+    return -400.0 * math.log10(1.0 / s - 1.0) + 0.0  # + 0.0: no "-0.0" in reports
 
 
 def play_game(game, first, second, start=None, max_plies: int | None = None):

@@ -81,6 +81,16 @@ def read_checkpoint(path) -> dict:
         raise CheckpointError(f"{path}: no such model file")
     if path.stat().st_size == 0:
         raise CheckpointError(f"{path}: the file is empty")
+    # torch.save writes a zip with CRC-32s that torch.load never checks: verify them, so that a
+    # truncated or bit-flipped file is reported as such instead of loading damaged weights
+    try:
+        with zipfile.ZipFile(path) as zf:
+            damaged = zf.testzip()
+    except Exception as e:
+        raise CheckpointError(f"{path}: not a ZeroBoard model file (truncated, corrupt or another kind of file: "
+                              f"{str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
+    if damaged is not None:
+        raise CheckpointError(f"{path}: the model file is corrupt (checksum mismatch in {damaged})")
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as e:

@@ -1,0 +1,407 @@
+"""Command-line tools: ``analyse``, ``arena`` and ``bench`` (each prints JSON on stdout).
+
+Every ``*_main(argv)`` takes the arguments after the subcommand and returns the exit
+code: 0 on success, 2 for bad arguments (unknown game, unreadable model or positions
+file, bad player spec), with the message on stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+
+class UsageError(Exception):
+    """Bad command-line input; the message says what and is printed as is."""
+
+
+class ArgParser(argparse.ArgumentParser):
+    """An ArgumentParser that raises UsageError instead of exiting, so callers return 2."""
+
+    def error(self, message):
+        raise UsageError(f"{self.format_usage().rstrip()}\n{self.prog}: error: {message}")
+
+
+def run_command(parser: argparse.ArgumentParser, argv: list[str], body) -> int:
+    """Parse ``argv`` and run ``body(args)``; usage errors print to stderr and give exit code 2."""
+    try:
+        args = parser.parse_args(argv)
+        return int(body(args) or 0)
+    except UsageError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    except SystemExit as e:  # --help
+        return int(e.code or 0) if not isinstance(e.code, str) else 2
+
+
+def game_from_args(game_id: str, size: int | None = None):
+    """The game named on the command line; UsageError for an unknown or absent one."""
+    from games import GAME_IDS, get_game
+    if game_id not in GAME_IDS:
+        raise UsageError(f"unknown game {game_id!r}; choose one of: {', '.join(GAME_IDS)}")
+    try:
+        return get_game(game_id, size=size) if size else get_game(game_id)
+    except ModuleNotFoundError:
+        raise UsageError(f"the game {game_id!r} is not installed in this build") from None
+    except (TypeError, ValueError) as e:
+        raise UsageError(f"--size {size} does not fit {game_id}: {e}") from None
+
+
+def evaluator_from_args(game, model: str | None):
+    """(evaluator, description): ``model`` or the shipped model, else rollout search."""
+    from .checkpoint import CheckpointError
+    from .players import load_evaluator
+    try:
+        return load_evaluator(game, model)
+    except (CheckpointError, OSError) as e:
+        raise UsageError(str(e)) from None
+
+
+def parse_position(game, text: str):
+    """A position from text; empty or ``startpos`` is the start position. Raises NotationError."""
+    t = text.strip()
+    if t in ("", "startpos"):
+        return game.initial_state()
+    return game.state_from_text(t)
+
+
+def position_from_line(line: str, whole_line: bool) -> str:
+    """The position part of a positions-file line.
+
+    Games whose positions are one word (move transcripts) take the first word and ignore
+    the rest (so labelled benchmark files work as they are); games whose positions
+    contain spaces (xiangqi's FEN) take the whole line up to an optional tab.
+    """
+    line = line.rstrip("\r\n")
+    if whole_line:
+        return line.split("\t", 1)[0].strip()
+    words = line.split()
+    return words[0] if words else ""
+
+
+def positions_have_spaces(game) -> bool:
+    """True when the game's position text contains spaces (a FEN), so a whole line is one position."""
+    return " " in game.initial_state().to_text()
+
+
+# --- analyse ------------------------------------------------------------------
+
+def _analysis_record(text: str, tree, top: int) -> dict:
+    state = tree.root_state
+    stats = tree.stats(limit=top)
+    return {"position": text, "move": state.action_to_text(stats[0].action), "value": round(tree.root_value(), 4),
+            "sims": int(tree.root_n),
+            "top": [{"move": state.action_to_text(m.action), "visits": m.visits, "q": round(m.q, 4),
+                     "prior": round(m.prior, 4)} for m in stats]}
+
+
+def analyse_main(argv: list[str]) -> int:
+    """``python main.py analyse``: one JSON line per position with the move, value and top moves."""
+    from .players import DEFAULT_LEVEL, LEVELS
+    parser = ArgParser(prog="main.py analyse", description=(
+        "Search positions and print one JSON line each: "
+        '{"position", "move", "value" (for the side to move, -1..1), "sims", "top": [{"move", "visits", "q", '
+        '"prior"}]}. A bad or finished position gives {"position", "error"} and the rest go on. '
+        "In a positions file each line is a position; anything after its first space is ignored, except for "
+        "games whose positions contain spaces (xiangqi FEN), which take the whole line up to an optional tab. "
+        "Blank lines and lines starting with # are skipped."))
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--position", help="one position in the game's notation (default: the start position)")
+    where.add_argument("--positions-file", help="a file of positions, one per line")
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--sims", type=int, help="visits per position (default: the level's)")
+    budget.add_argument("--movetime", type=int, help="milliseconds per position (positions are then searched "
+                                                     "one after another)")
+    parser.add_argument("--game", required=True, help="game id")
+    parser.add_argument("--size", type=int, help="board size for games with variants")
+    parser.add_argument("--model", help="model file (default: the shipped model, else rollout search)")
+    parser.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
+                        help="take the visit budget of this level (default: %(default)s; no time cap)")
+    parser.add_argument("--top", type=int, default=5, help="moves listed in 'top' (default: %(default)s)")
+    parser.add_argument("--batch", type=int, default=32,
+                        help="positions searched together, their leaves sharing network calls (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=0)
+
+    def body(args) -> int:
+        from .mcts import MCTS, SearchConfig
+        from .players import LEVEL_SETTINGS
+        for name in ("sims", "movetime", "top", "batch"):
+            value = getattr(args, name)
+            if value is not None and value <= 0:
+                raise UsageError(f"--{name} must be positive, not {value}")
+        game = game_from_args(args.game, args.size)
+        if args.positions_file:
+            try:
+                lines = Path(args.positions_file).read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError) as e:
+                raise UsageError(f"cannot read positions file {args.positions_file}: {e}") from None
+            whole = positions_have_spaces(game)
+            texts = [position_from_line(l, whole) for l in lines if l.strip() and not l.lstrip().startswith("#")]
+        else:
+            texts = [args.position or ""]
+        evaluator, _ = evaluator_from_args(game, args.model)
+        mcts = MCTS(evaluator, SearchConfig(), seed=args.seed)
+        sims = args.sims or LEVEL_SETTINGS[args.level].sims
+        chunk = 1 if args.movetime else args.batch
+        for i in range(0, len(texts), chunk):
+            analyse_chunk(game, mcts, texts[i:i + chunk], sims, args.movetime, args.top)
+        return 0
+
+    return run_command(parser, argv, body)
+
+
+def analyse_chunk(game, mcts, texts: list[str], sims: int, movetime_ms: int | None, top: int) -> None:
+    """Search a few positions together and print their JSON lines in order."""
+    from games.base import NotationError
+    from .mcts import Tree
+    records: list[dict | None] = []
+    trees = []
+    for text in texts:
+        try:
+            state = parse_position(game, text)
+        except NotationError as e:
+            records.append({"position": text, "error": str(e)})
+            continue
+        except Exception as e:  # a game's parser tripping over garbage must not end the run
+            records.append({"position": text, "error": f"cannot read the position: {type(e).__name__}: {e}"})
+            continue
+        if state.is_terminal():
+            w = state.winner()
+            outcome = "a draw" if w is None else f"won by player {w}"
+            records.append({"position": text, "error": f"the game is over ({outcome}); there is no move to search"})
+            continue
+        records.append(None)
+        trees.append((text, Tree(state)))
+    if trees:
+        if movetime_ms:
+            deadline = time.perf_counter() + movetime_ms / 1000.0
+            mcts.search([t for _, t in trees], 2_000_000, deadline=deadline)
+        else:
+            mcts.search([t for _, t in trees], sims)
+    done = iter(trees)
+    for rec in records:
+        if rec is None:
+            text, tree = next(done)
+            rec = _analysis_record(text, tree, top)
+        print(json.dumps(rec, ensure_ascii=False), flush=True)
+
+
+# --- arena ------------------------------------------------------------------------
+
+def arena_main(argv: list[str]) -> int:
+    """``python main.py arena``: two players, N games alternating who starts, score and Elo as JSON."""
+    from .baselines import OPENING_PLIES, SPEC_HELP
+    parser = ArgParser(prog="main.py arena", description=(
+        "Play two players against each other, alternating who starts, and print one JSON object with "
+        "A's wins/draws/losses, score and Elo difference (95%% interval). Player specs: " + SPEC_HELP +
+        ". MCTS players sample their first --opening-plies moves (temperature 1) so that games differ."))
+    parser.add_argument("--game", required=True, help="game id")
+    parser.add_argument("--size", type=int, help="board size for games with variants")
+    parser.add_argument("--a", required=True, metavar="SPEC", help="player A")
+    parser.add_argument("--b", required=True, metavar="SPEC", help="player B")
+    parser.add_argument("--games", type=int, default=10, help="games to play (default: %(default)s)")
+    parser.add_argument("--opening-plies", type=int, default=OPENING_PLIES,
+                        help="plies MCTS players sample for variety (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--progress", action="store_true", help="a line per finished game on stderr")
+
+    def body(args) -> int:
+        from .arena import play_match
+        from .baselines import SpecError, close_player, player_from_spec
+        from .uci import UCIEngineError
+        if args.games <= 0:
+            raise UsageError(f"--games must be positive, not {args.games}")
+        if args.opening_plies < 0:
+            raise UsageError("--opening-plies cannot be negative")
+        game = game_from_args(args.game, args.size)
+        players = []
+        try:
+            for spec, seed in ((args.a, args.seed), (args.b, args.seed + 1)):
+                try:
+                    players.append(player_from_spec(game, spec, seed=seed, opening_plies=args.opening_plies))
+                except SpecError as e:
+                    raise UsageError(str(e)) from None
+            start = time.perf_counter()
+
+            def on_game(i, r):
+                if args.progress:
+                    print(f"game {i + 1}/{args.games}: +{r.wins} ={r.draws} -{r.losses}", file=sys.stderr, flush=True)
+            try:
+                result = play_match(game, players[0], players[1], args.games, on_game=on_game)
+            except UCIEngineError as e:
+                print(f"arena stopped: {e}", file=sys.stderr)
+                return 1
+            out = {"game": game.key, "a": args.a, "b": args.b,
+                   "a_name": getattr(players[0], "name", args.a), "b_name": getattr(players[1], "name", args.b),
+                   **result.to_dict(), "opening_plies": args.opening_plies,
+                   "seconds": round(time.perf_counter() - start, 2)}
+            print(json.dumps(out, ensure_ascii=False), flush=True)
+            return 0
+        finally:
+            for p in players:
+                close_player(p)
+
+    return run_command(parser, argv, body)
+
+
+# --- bench ------------------------------------------------------------------------
+
+def sample_positions(game, count: int, seed: int = 0) -> list:
+    """``count`` non-terminal positions from random play (various depths), for benchmarks."""
+    import random
+    rng = random.Random(seed)
+    out = []
+    limit = max(2, (game.max_game_length or 60) // 2)
+    while len(out) < count:
+        state = game.initial_state()
+        for _ in range(rng.randrange(limit)):
+            nxt = state.apply(rng.choice(state.legal_actions()))
+            if nxt.is_terminal():
+                break
+            state = nxt
+        out.append(state)
+    return out
+
+
+def _search_rate(mcts, positions: list, trees_per_search: int, visits: int, leaf_batch: int, seconds: float) -> float:
+    """Simulations per second of searches of ``trees_per_search`` fresh trees each, for ``seconds``."""
+    from .mcts import Tree
+    mcts.search([Tree(positions[0])], min(visits, 16), leaf_batch=leaf_batch)  # warm-up
+    sims, k = 0, 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        trees = [Tree(positions[(k + j) % len(positions)]) for j in range(trees_per_search)]
+        k += trees_per_search
+        sims += mcts.search(trees, visits, deadline=deadline, leaf_batch=leaf_batch)
+    return sims / (time.perf_counter() - start)
+
+
+def deep_size(objects, exclude=()) -> int:
+    """Bytes of ``objects`` and everything they reference, each object counted once; the
+    objects in ``exclude`` (shared ones, like the game) and types, modules and functions are skipped."""
+    import gc
+    import types
+    skip = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType)
+    seen = {id(o) for o in exclude}
+    stack = list(objects)
+    total = 0
+    while stack:
+        o = stack.pop()
+        if id(o) in seen or isinstance(o, skip):
+            continue
+        seen.add(id(o))
+        total += sys.getsizeof(o)
+        stack.extend(gc.get_referents(o))
+    return total
+
+
+def measure_tree_memory(game, nodes: int) -> dict:
+    """Build a ``nodes``-node tree (uniform priors, so no network time) and measure what it keeps
+    alive: the node/edge arrays at their allocated capacity plus the stored states, measured
+    object by object (`deep_size`; the game object they share is not counted)."""
+    from .evaluators import UniformEvaluator
+    from .mcts import MCTS, SearchConfig, Tree
+    start = time.perf_counter()
+    tree = Tree(game.initial_state())
+    mcts = MCTS(UniformEvaluator(), SearchConfig())
+    while tree.num_nodes < nodes:
+        before = tree.num_nodes
+        mcts.search([tree], int(tree.root_n) + (nodes - tree.num_nodes))
+        if tree.num_nodes == before:  # a small game's whole tree is built
+            break
+    build = time.perf_counter() - start
+    arrays = tree.memory_bytes()
+    states = deep_size([tree.states], exclude=[game])
+    total = arrays + states
+    per_node = total / max(tree.num_nodes, 1)
+    mb = 1 << 20
+    return {"tree_nodes": tree.num_nodes, "tree_edges": tree.num_edges,
+            "tree_arrays_mb": round(arrays / mb, 2), "tree_states_mb": round(states / mb, 2),
+            "tree_total_mb": round(total / mb, 2), "tree_bytes_per_node": int(per_node),
+            "tree_100k_mb": round(per_node * 100_000 / mb, 1), "tree_build_s": round(build, 2),
+            "tree_memory_method": "array capacity + deep size of the stored states; uniform-prior search "
+                                  "from the start position"}
+
+
+def bench_main(argv: list[str]) -> int:
+    """``python main.py bench``: network and search throughput plus tree memory, as one JSON line."""
+    parser = ArgParser(prog="main.py bench", description=(
+        "Measure, with one torch thread: the network alone at self-play's batch (parallel_games * leaf_batch), "
+        "batched multi-game search (parallel_games trees of selfplay.sims visits), one game's search at the "
+        "strong level's visits with leaf batching (8) and without (1), and the memory of a search tree. "
+        "Without --model a random network of the game's configured shape is used."))
+    parser.add_argument("--game", required=True, help="game id")
+    parser.add_argument("--size", type=int, help="board size for games with variants")
+    parser.add_argument("--model", help="model file (default: a random network of the configured shape)")
+    parser.add_argument("--seconds", type=float, default=5.0,
+                        help="length of each of the four throughput measurements (default: %(default)s)")
+    parser.add_argument("--tree-nodes", type=int, default=100_000,
+                        help="nodes of the tree whose memory is measured (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=0)
+
+    def body(args) -> int:
+        import numpy as np
+        import torch
+        from .checkpoint import CheckpointError, load_network
+        from .config import load_config
+        from .evaluators import NetworkEvaluator
+        from .mcts import MCTS, SearchConfig
+        from .network import NetConfig, PolicyValueNet, configure_threads, count_parameters
+        from .players import DEFAULT_LEVEL, LEVEL_SETTINGS
+        if args.seconds <= 0 or args.tree_nodes <= 0:
+            raise UsageError("--seconds and --tree-nodes must be positive")
+        wall = time.perf_counter()
+        game = game_from_args(args.game, args.size)
+        configure_threads(1)
+        torch.manual_seed(args.seed)
+        cfg = load_config(game)
+        if args.model:
+            try:
+                net, _ = load_network(args.model, game)
+            except CheckpointError as e:
+                raise UsageError(str(e)) from None
+        else:
+            net = PolicyValueNet(NetConfig.for_game(game, cfg.net.blocks, cfg.net.channels, cfg.net.value_hidden)).eval()
+        sp = cfg.selfplay
+        net_batch = sp.parallel_games * sp.leaf_batch
+        single_visits = LEVEL_SETTINGS[DEFAULT_LEVEL].sims
+        positions = sample_positions(game, max(64, sp.parallel_games), args.seed)
+        evaluator = NetworkEvaluator(net)
+
+        planes = np.stack([positions[i % len(positions)].encode() for i in range(net_batch)])
+        evaluator.infer(planes)  # warm-up
+        calls, start = 0, time.perf_counter()
+        while time.perf_counter() - start < args.seconds:
+            evaluator.infer(planes)
+            calls += 1
+        net_rate = calls * net_batch / (time.perf_counter() - start)
+
+        mcts = MCTS(evaluator, SearchConfig(cpuct=sp.cpuct))
+        batched = _search_rate(mcts, positions, sp.parallel_games, sp.sims, sp.leaf_batch, args.seconds)
+        single = _search_rate(mcts, positions, 1, single_visits, 8, args.seconds)
+        unbatched = _search_rate(mcts, positions, 1, single_visits, 1, args.seconds)
+        memory = measure_tree_memory(game, args.tree_nodes)
+        nc = net.cfg
+        out = {"game": game.key, "model": args.model or "random weights",
+               "net": {"blocks": nc.blocks, "channels": nc.channels, "value_hidden": nc.value_hidden,
+                       "input": [nc.in_planes, nc.height, nc.width], "actions": nc.action_size,
+                       "parameters": count_parameters(net)},
+               "torch_threads": torch.get_num_threads(), "net_batch": net_batch,
+               "parallel_games": sp.parallel_games, "leaf_batch": sp.leaf_batch, "selfplay_sims": sp.sims,
+               "single_sims": single_visits, "single_leaf_batch": 8,
+               "net_positions_per_s": round(net_rate, 1), "batched_sims_per_s": round(batched, 1),
+               "single_sims_per_s": round(single, 1), "single_unbatched_sims_per_s": round(unbatched, 1),
+               "batched_efficiency": round(batched / net_rate, 3) if net_rate else None,
+               "leaf_batching_speedup": round(single / unbatched, 3) if unbatched else None,
+               **memory, "seconds_per_measurement": args.seconds, "wall_s": round(time.perf_counter() - wall, 1)}
+        print(json.dumps(out), flush=True)
+        return 0
+
+    return run_command(parser, argv, body)
+
+
+__all__ = ["analyse_main", "arena_main", "bench_main", "ArgParser", "UsageError", "run_command", "game_from_args",
+           "evaluator_from_args", "parse_position", "position_from_line", "positions_have_spaces", "sample_positions"]

@@ -1,0 +1,398 @@
+"""Strength suites: how good a game's AI is, measured the same way every time.
+
+``python main.py evaluate --game G [--model PATH] [--limit K] [--games N] [--out FILE]``
+prints one JSON object (and writes it to ``--out``, e.g. ``models/<game>.json``, whose
+one-line ``summary`` the app shows on the game's home card).
+
+The AI is the MCTS player at a level (default "strong") with that level's visits and
+no time cap, so results do not depend on the machine's speed. Which suite a game gets
+is decided in `SUITES` below and nowhere else:
+
+- ``solved`` (tiny games): the AI's move in *every* reachable non-terminal position is
+  checked against exact minimax (`engine.solver`), with all positions searched together
+  in batches; then games against the perfect player and against random play, from both
+  sides, where the AI must never lose.
+- ``benchmark`` (connect4): the error rate on solved benchmark positions (a move is an
+  error when it is not among the optimal ones), per file. These positions only *measure*
+  strength: nothing here writes them anywhere a training run reads.
+- ``matches`` (othello, gomoku, xiangqi): the score against baseline players over
+  ``--games`` games alternating who starts. The AI samples its first few moves
+  (`engine.baselines.OPENING_PLIES`, temperature 1) so that games differ; opponents play
+  as they are. ``stockfish`` means fairy-stockfish at its weakest settings
+  (UCI_LimitStrength, the lowest UCI_Elo it accepts, 100 ms a move) and is skipped
+  when it is not installed; ``greedy`` is skipped when the game has no heuristic.
+
+In matches the AI's moves of all running games are searched together, so their
+leaves share network calls.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import platform
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .arena import MatchResult
+from .cli import ArgParser, UsageError, evaluator_from_args, game_from_args, run_command
+from .mcts import MCTS, SearchConfig, Tree, select_action
+
+#: the one place that decides each game's suite
+SUITES: dict[str, dict] = {
+    "tictactoe": {"kind": "solved", "games": 100},
+    "connect2": {"kind": "solved", "games": 100},
+    "connect4": {"kind": "benchmark", "folder": "../shared/connect4", "sims": 800,
+                 "sets": (("Test_L3_R1", "end-easy"), ("Test_L2_R1", "middle-easy"),
+                          ("Test_L1_R1", "begin-easy"), ("Test_L2_R2", "middle-medium"))},
+    "othello": {"kind": "matches", "games": 100, "opponents": ("rollout:1000", "greedy")},
+    "gomoku": {"kind": "matches", "games": 100, "opponents": ("rollout:2000",)},
+    "xiangqi": {"kind": "matches", "games": 20, "opponents": ("random", "greedy", "stockfish")},
+}
+#: fairy-stockfish's thinking time per move in the xiangqi suite
+STOCKFISH_MOVETIME_MS = 100
+#: trees searched together
+SEARCH_CHUNK = 128
+
+
+class EvaluationError(Exception):
+    """A suite that cannot run here (missing benchmark files...); exit code 1."""
+
+
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# --- batched search and batched games --------------------------------------------
+
+def best_moves(mcts: MCTS, states: list, sims: int, chunk: int = SEARCH_CHUNK) -> list[int]:
+    """The most visited move (the level's temperature-0 choice) of each position, searched in batches."""
+    out: list[int] = []
+    for i in range(0, len(states), chunk):
+        trees = [Tree(s) for s in states[i:i + chunk]]
+        mcts.search(trees, sims)
+        out.extend(t.stats(limit=1)[0].action for t in trees)
+    return out
+
+
+def _reuse_tree(tree: Tree | None, state) -> Tree:
+    """The subtree of ``tree`` for ``state`` when it is one or two plies on, else a fresh tree."""
+    if tree is not None:
+        k = len(tree.root_state.moves)
+        extra = state.moves[k:]
+        if 0 < len(extra) <= 2 and state.moves[:k] == tree.root_state.moves:
+            t = tree
+            for a in extra:
+                t = t.child_tree(a) if t is not None else None
+            if t is not None and t.root_state.key() == state.key():
+                return t
+    return Tree(state)
+
+
+@dataclass
+class _Game:
+    index: int
+    state: object
+    ai: int           # the AI's player number in this game
+    opponent: object
+    tree: Tree | None = None
+
+
+def play_batched_match(game, mcts: MCTS, sims: int, make_opponent, games: int, opening_plies: int = 0,
+                       seed: int = 0, window: int = 64, on_game=None) -> tuple[MatchResult, list]:
+    """The AI (``mcts`` at ``sims`` visits) against ``make_opponent(i)`` in ``games`` games, the AI
+    starting the even ones; up to ``window`` games run at once and the AI's searches in them share
+    network calls. Returns the result for the AI and (AI's player number, final state) of each game it lost."""
+    rng = np.random.default_rng(seed)
+    max_plies = game.max_game_length or 10_000
+    result = MatchResult()
+    lost: list = []
+    waiting = list(range(games))
+    live: list[_Game] = []
+
+    def over(g: _Game) -> bool:
+        return g.state.is_terminal() or len(g.state.moves) >= max_plies
+
+    while waiting or live:
+        while waiting and len(live) < window:
+            i = waiting.pop(0)
+            opponent = make_opponent(i)
+            opponent.reset()
+            live.append(_Game(i, game.initial_state(), 0 if i % 2 == 0 else 1, opponent))
+        for g in live:
+            while not over(g) and g.state.current_player != g.ai:
+                g.state = g.state.play(g.opponent.choose(g.state).action)
+        turn = [g for g in live if not over(g)]
+        if turn:
+            trees = [_reuse_tree(g.tree, g.state) for g in turn]
+            mcts.search(trees, sims)
+            for g, t in zip(turn, trees):
+                if len(g.state.moves) < opening_plies:
+                    action = select_action(*t.visit_counts(), 1.0, rng)
+                else:
+                    action = t.stats(limit=1)[0].action
+                g.tree = t
+                g.state = g.state.play(action)
+        still = []
+        for g in live:
+            if not over(g):
+                still.append(g)
+                continue
+            w = g.state.winner() if g.state.is_terminal() else None
+            result.games += 1
+            if w is None:
+                result.draws += 1
+            elif w == g.ai:
+                result.wins += 1
+            else:
+                result.losses += 1
+                lost.append((g.ai, g.state))
+            if on_game is not None:
+                on_game(result)
+        live = still
+    return result, lost
+
+
+# --- suites -------------------------------------------------------------------------
+
+def run_solved_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
+    from .baselines import SolverPlayer
+    from .players import RandomPlayer
+    from .solver import Solver, reachable_states
+    solver = Solver()
+    states = reachable_states(game)
+    total = len(states)
+    if args.limit:
+        states = states[:args.limit]
+    _log(f"{game.key}: searching {len(states)} of {total} reachable positions at {sims} visits")
+    chosen = best_moves(mcts, states, sims)
+    mistakes = []
+    for s, a in zip(states, chosen):
+        optimal = solver.optimal_actions(s)
+        if a not in optimal:
+            mistakes.append({"position": s.to_text(), "move": s.action_to_text(a),
+                             "optimal": sorted(s.action_to_text(o) for o in optimal)})
+    games = args.games or SUITES[game.id]["games"]
+    perfect = SolverPlayer(game, seed, solver)
+    _log(f"{game.key}: {len(mistakes)} non-optimal; playing {games} games against the perfect player")
+    vs_solver, lost_solver = play_batched_match(game, mcts, sims, lambda i: perfect, games, seed=seed)
+    random_player = RandomPlayer(game, seed)
+    _log(f"{game.key}: playing {games} games against random play")
+    vs_random, lost_random = play_batched_match(game, mcts, sims, lambda i: random_player, games, seed=seed + 1)
+    avoidable_solver = [t for t in map(lambda g: _avoidable(game, solver, *g), lost_solver) if t]
+    avoidable_random = [t for t in map(lambda g: _avoidable(game, solver, *g), lost_random) if t]
+    never_lost = not avoidable_solver and not avoidable_random
+    results = {"positions": len(states), "reachable_positions": total, "non_optimal": len(mistakes),
+               "non_optimal_examples": mistakes[:10],
+               "vs_solver": {**vs_solver.to_dict(), "avoidable_losses": len(avoidable_solver),
+                             "avoidable_lost_games": avoidable_solver[:5]},
+               "vs_random": {**vs_random.to_dict(), "avoidable_losses": len(avoidable_random),
+                             "avoidable_lost_games": avoidable_random[:5]},
+               "never_lost": never_lost}
+    played = vs_solver.games + vs_random.games
+    if not mistakes and never_lost:
+        summary = (f"Perfect play: the best move in all {len(states):,} positions checked; "
+                   f"never lost a game it could hold in {played} games against perfect and random play")
+    else:
+        bad = len(avoidable_solver) + len(avoidable_random)
+        summary = (f"Best move in {len(states) - len(mistakes):,} of {len(states):,} positions; "
+                   f"{bad} avoidable losses in {played} games against perfect and random play")
+    return results, summary
+
+
+def _avoidable(game, solver, ai: int, final) -> str | None:
+    """The transcript of a lost game if the AI was ever to move in a position it could hold
+    (solver value >= 0), else None: losing a game that was lost from the start is no mistake."""
+    state = game.initial_state()
+    for a in final.moves:
+        if state.current_player == ai and solver.value(state) >= 0:
+            return final.to_text()
+        state = state.apply(a)
+    return None
+
+
+def benchmark_folder(spec: dict, override: str | None = None) -> Path:
+    from .paths import resource_root
+    folder = Path(override) if override else (resource_root() / spec["folder"]).resolve()
+    if not folder.is_dir():
+        raise EvaluationError(f"the benchmark positions are missing: no folder {folder} "
+                              f"(expected {spec['folder']} next to the repository, or pass --bench-dir)")
+    return folder
+
+
+def read_labelled_positions(game, path: Path, limit: int | None) -> tuple[list, list[set[int]], int]:
+    """Lines ``MOVES SCORE OPTIMAL`` -> (states, optimal actions per state, unreadable lines)."""
+    from games.base import NotationError
+    states, optimal, bad = [], [], 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if limit is not None and len(states) >= limit:
+            break
+        parts = line.split()
+        if not parts:
+            continue
+        try:
+            if len(parts) != 3:
+                raise NotationError(f"expected 'MOVES SCORE OPTIMAL', got {line!r}")
+            state = game.state_from_text(parts[0])
+            best = {state.parse_action(c) for c in parts[2]}
+        except (NotationError, ValueError):
+            bad += 1
+            continue
+        if state.is_terminal():
+            bad += 1
+            continue
+        states.append(state)
+        optimal.append(best)
+    return states, optimal, bad
+
+
+def run_benchmark_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
+    spec = SUITES[game.id]
+    folder = benchmark_folder(spec, args.bench_dir)
+    sets = []
+    for name, label in spec["sets"]:
+        path = folder / f"{name}.labels"
+        if not path.is_file():
+            raise EvaluationError(f"benchmark file missing: {path}")
+        states, optimal, bad = read_labelled_positions(game, path, args.limit)
+        t0 = time.perf_counter()
+        chosen = best_moves(mcts, states, sims)
+        errors = sum(a not in best for a, best in zip(chosen, optimal))
+        rate = errors / len(states) if states else 0.0
+        sets.append({"file": path.name, "set": label, "positions": len(states), "errors": errors,
+                     "error_rate": round(rate, 4), "unreadable_lines": bad,
+                     "seconds": round(time.perf_counter() - t0, 1)})
+        _log(f"{game.key} {name} ({label}): {errors}/{len(states)} errors ({100 * rate:.1f}%)")
+    summary = "Benchmark error rate: " + ", ".join(f"{s['set']} {100 * s['error_rate']:.1f}%" for s in sets)
+    return {"folder": str(folder), "sets": sets}, summary
+
+
+def _opponent_factory(game, spec: str, seed: int):
+    """(make_opponent, closer, description) for a suite opponent, or raise SpecError / EvaluationError."""
+    from .baselines import close_player, find_fairy_stockfish, player_from_spec
+    if spec == "stockfish":
+        path = find_fairy_stockfish()
+        if path is None:
+            raise EvaluationError("fairy-stockfish is not installed")
+        spec = f"uci:{path}@{STOCKFISH_MOVETIME_MS}?UCI_LimitStrength=true&UCI_Elo=min"
+    if spec.startswith("uci:") or spec in ("random", "greedy"):
+        shared = player_from_spec(game, spec, seed=seed, opening_plies=0)  # stateless: one for all games
+        return (lambda i: shared), (lambda: close_player(shared)), spec
+    player_from_spec(game, spec, seed=seed, opening_plies=0)  # fail early on a bad spec
+    return (lambda i: player_from_spec(game, spec, seed=seed + i, opening_plies=0)), (lambda: None), spec
+
+
+def run_match_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
+    from .baselines import OPENING_PLIES, SpecError
+    spec = SUITES[game.id]
+    games = args.games or spec["games"]
+    out, notes = [], []
+    for k, opponent in enumerate(spec["opponents"]):
+        try:
+            make, close, resolved = _opponent_factory(game, opponent, seed + 1000 * k)
+        except (SpecError, EvaluationError) as e:
+            out.append({"opponent": opponent, "skipped": str(e)})
+            _log(f"{game.key} vs {opponent}: skipped ({e})")
+            continue
+        t0 = time.perf_counter()
+        _log(f"{game.key} vs {opponent}: {games} games")
+        try:
+            result, lost = play_batched_match(
+                game, mcts, sims, make, games, opening_plies=OPENING_PLIES, seed=seed + k,
+                on_game=lambda r: _log(f"  {r.games}/{games}: +{r.wins} ={r.draws} -{r.losses}"))
+        finally:
+            close()
+        out.append({"opponent": opponent, "spec": resolved, **result.to_dict(),
+                    "seconds": round(time.perf_counter() - t0, 1)})
+        notes.append(f"{100 * result.score:.0f}% vs {opponent}")
+    played = [o for o in out if "games" in o]
+    summary = (f"Scores {', '.join(notes)} ({games} games each)" if played
+               else "No baseline opponent was available")
+    return {"opening_plies": OPENING_PLIES, "matches": out}, summary
+
+
+RUNNERS = {"solved": run_solved_suite, "benchmark": run_benchmark_suite, "matches": run_match_suite}
+
+
+# --- command ------------------------------------------------------------------------
+
+def _model_info(game, model: str | None) -> dict | None:
+    from .checkpoint import metadata
+    from .paths import shipped_model_path
+    path = Path(model) if model else shipped_model_path(game.key)
+    if path is None:
+        return None
+    meta = metadata(path)
+    return {"path": str(path), "generation": meta.get("generation"), "created": meta.get("created"),
+            "game_key": meta.get("game_key")}
+
+
+def _machine() -> dict:
+    info = {"cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()}
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        info.update(torch=torch.__version__, torch_threads=torch.get_num_threads())
+    return info
+
+
+def main(argv: list[str]) -> int:
+    """``python main.py evaluate``: run the game's strength suite and print (and save) the JSON."""
+    from .players import DEFAULT_LEVEL, LEVEL_SETTINGS, LEVELS
+    parser = ArgParser(prog="main.py evaluate", description=__doc__.split("\n\n")[0] + " Suites: " + ", ".join(
+        f"{g}: {s['kind']}" for g, s in SUITES.items()))
+    parser.add_argument("--game", required=True, help="game id")
+    parser.add_argument("--size", type=int, help="board size for games with variants")
+    parser.add_argument("--model", help="model file (default: the shipped model, else rollout search)")
+    parser.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL, help="AI level (default: %(default)s)")
+    parser.add_argument("--sims", type=int, help="visits per move instead of the level's (or the suite's)")
+    parser.add_argument("--limit", type=int, help="at most K positions (per benchmark file)")
+    parser.add_argument("--games", type=int, help="games per opponent (default: the suite's)")
+    parser.add_argument("--bench-dir", help="folder of benchmark positions (default: the suite's)")
+    parser.add_argument("--out", help="also write the JSON here (e.g. models/<game>.json)")
+    parser.add_argument("--seed", type=int, default=0)
+
+    def body(args) -> int:
+        from .checkpoint import CheckpointError, atomic_write_bytes
+        for name in ("sims", "limit", "games"):
+            value = getattr(args, name)
+            if value is not None and value <= 0:
+                raise UsageError(f"--{name} must be positive, not {value}")
+        game = game_from_args(args.game, args.size)
+        spec = SUITES.get(game.id)
+        if spec is None:
+            raise UsageError(f"no strength suite is defined for {game.key}")
+        evaluator, description = evaluator_from_args(game, args.model)
+        try:
+            model = _model_info(game, args.model)
+        except CheckpointError as e:
+            raise UsageError(str(e)) from None
+        sims = args.sims or spec.get("sims") or LEVEL_SETTINGS[args.level].sims
+        mcts = MCTS(evaluator, SearchConfig(), seed=args.seed)
+        started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+        t0 = time.perf_counter()
+        try:
+            results, summary = RUNNERS[spec["kind"]](game, mcts, sims, args, args.seed)
+        except EvaluationError as e:
+            print(f"evaluate: {e}", file=sys.stderr)
+            return 1
+        report = {"game": game.key, "suite": spec["kind"], "model": model, "evaluator": description,
+                  "level": args.level, "sims": sims, "machine": _machine(), "started": started,
+                  "wall_seconds": round(time.perf_counter() - t0, 1), "results": results, "summary": summary}
+        text = json.dumps(report, indent=2, ensure_ascii=False)
+        print(text, flush=True)
+        if args.out:
+            try:
+                atomic_write_bytes(Path(args.out), (text + "\n").encode("utf-8"))
+            except OSError as e:
+                print(f"evaluate: cannot write {args.out}: {e}", file=sys.stderr)
+                return 1
+        return 0
+
+    return run_command(parser, argv, body)
+
+
+__all__ = ["SUITES", "main", "best_moves", "play_batched_match", "read_labelled_positions", "EvaluationError"]

@@ -1,0 +1,235 @@
+"""Model files: code-running pickles are refused unrun, damaged or foreign files fail with a
+CheckpointError that names the file, and an interrupted save never breaks the previous model."""
+from __future__ import annotations
+
+import os
+import pickle
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+from engine import checkpoint
+from engine.checkpoint import CheckpointError, load_network, read_checkpoint, save_checkpoint
+from engine.network import NetConfig, PolicyValueNet
+from games import get_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def small_net(game, seed: int = 0) -> PolicyValueNet:
+    torch.manual_seed(seed)
+    return PolicyValueNet(NetConfig.for_game(game, blocks=1, channels=8))
+
+
+def same_weights(a, b) -> bool:
+    sa, sb = a.state_dict(), b.state_dict()
+    return sa.keys() == sb.keys() and all(torch.equal(sa[k], sb[k]) for k in sa)
+
+
+@pytest.fixture()
+def game():
+    return get_game("connect2")
+
+
+@pytest.fixture()
+def saved(tmp_path, game):
+    path = tmp_path / "model.pt"
+    net = small_net(game)
+    save_checkpoint(path, net, game, generation=3)
+    return path, net
+
+
+class RunsCode:
+    """Unpickling this creates ``marker``: the kind of payload a hostile model file would carry."""
+
+    def __init__(self, marker: Path):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def assert_refused(path: Path) -> CheckpointError:
+    with pytest.raises(CheckpointError) as info:
+        read_checkpoint(path)
+    assert str(path) in str(info.value)
+    return info.value
+
+
+# --- refusing code -----------------------------------------------------------------------
+
+def test_a_checkpoint_whose_pickle_would_run_code_is_refused_without_running_it(tmp_path, saved):
+    path, _ = saved
+    marker = tmp_path / "pwned"
+    payload = torch.load(path, weights_only=True)
+    payload["extra"] = {"hook": RunsCode(marker)}
+    evil = tmp_path / "evil.pt"
+    torch.save(payload, evil)
+    err = assert_refused(evil)
+    assert "refused" in str(err)
+    assert not marker.exists()
+    with pytest.raises(CheckpointError):
+        load_network(evil, get_game("connect2"))
+    assert not marker.exists()
+    # the control: an unguarded load of the same file does run the code
+    control = tmp_path / "control"
+    payload["extra"] = {"hook": RunsCode(control)}
+    torch.save(payload, evil)
+    torch.load(evil, weights_only=False)
+    assert control.exists()
+
+
+def test_a_bare_pickle_that_would_run_code_is_refused_without_running_it(tmp_path):
+    marker = tmp_path / "pwned"
+    evil = tmp_path / "evil.pt"
+    evil.write_bytes(pickle.dumps({"format": checkpoint.FORMAT, "x": RunsCode(marker)}))
+    assert_refused(evil)
+    assert not marker.exists()
+
+
+# --- damaged and foreign files ----------------------------------------------------------------
+
+def test_a_model_for_another_game_is_refused(saved):
+    path, _ = saved
+    with pytest.raises(CheckpointError) as info:
+        load_network(path, get_game("tictactoe"))
+    assert str(path) in str(info.value) and "tictactoe" in str(info.value)
+
+
+def test_the_saved_model_loads_back_with_its_metadata(saved, game):
+    path, net = saved
+    loaded, meta = load_network(path, game)
+    assert same_weights(loaded, net)
+    assert meta["generation"] == 3 and meta["game_key"] == game.key
+
+
+@pytest.mark.parametrize("fraction", [0.0005, 0.01, 0.1, 0.3, 0.5, 0.75, 0.9, 0.99, 0.9995])
+def test_a_truncated_file_fails_with_a_checkpoint_error(tmp_path, saved, fraction):
+    path, _ = saved
+    data = path.read_bytes()
+    cut = tmp_path / "cut.pt"
+    cut.write_bytes(data[:max(1, int(len(data) * fraction))])
+    assert_refused(cut)
+
+
+@pytest.mark.parametrize("where", [0.05, 0.5, 0.95])
+def test_a_flipped_byte_fails_with_a_checkpoint_error(tmp_path, saved, where):
+    path, _ = saved
+    data = bytearray(path.read_bytes())
+    data[int(len(data) * where)] ^= 0xFF
+    bad = tmp_path / "flipped.pt"
+    bad.write_bytes(bytes(data))
+    assert_refused(bad)
+
+
+@pytest.mark.parametrize("content", [b"", b"hello, I am a text file\n", "random"], ids=["empty", "text", "random"])
+def test_files_that_are_not_checkpoints_fail_with_a_checkpoint_error(tmp_path, content):
+    path = tmp_path / "notamodel.pt"
+    if content == "random":
+        content = bytes(random.Random(1).randrange(256) for _ in range(4096))
+    path.write_bytes(content)
+    assert_refused(path)
+
+
+def test_other_torch_files_are_not_checkpoints(tmp_path):
+    for i, obj in enumerate(({"weights": torch.zeros(3)}, torch.ones(2), [1, 2, 3])):
+        path = tmp_path / f"other{i}.pt"
+        torch.save(obj, path)
+        err = assert_refused(path)
+        assert "not a ZeroBoard model file" in str(err)
+
+
+def test_a_missing_file_or_a_folder_fails_with_a_checkpoint_error(tmp_path):
+    assert_refused(tmp_path / "absent.pt")
+    assert_refused(tmp_path)
+
+
+# --- interrupted saves -----------------------------------------------------------------------------
+
+def _interrupted_save(monkeypatch, path, game, name, replacement):
+    monkeypatch.setattr(checkpoint.os, name, replacement)
+    with pytest.raises(OSError):
+        save_checkpoint(path, small_net(game, seed=7), game, generation=4)
+    monkeypatch.undo()
+
+
+def _boom(*args, **kwargs):
+    raise OSError("simulated crash")
+
+
+@pytest.mark.parametrize("step", ["write", "fsync", "replace"])
+def test_a_save_interrupted_at_any_step_leaves_the_previous_model_intact(monkeypatch, saved, game, step):
+    path, old = saved
+    real_fdopen = os.fdopen
+
+    class HalfWriter:
+        """Writes the first half of the data, then fails like a full disk."""
+
+        def __init__(self, f):
+            self.f = f
+
+        def write(self, data):
+            self.f.write(data[:len(data) // 2])
+            self.f.flush()
+            raise OSError("No space left on device (simulated)")
+
+        def __getattr__(self, name):
+            return getattr(self.f, name)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+    replacement = {"write": ("fdopen", lambda fd, mode: HalfWriter(real_fdopen(fd, mode))),
+                   "fsync": ("fsync", _boom), "replace": ("replace", _boom)}[step]
+    _interrupted_save(monkeypatch, path, game, *replacement)
+    loaded, meta = load_network(path, game)
+    assert same_weights(loaded, old) and meta["generation"] == 3
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # the temporary file was removed
+
+
+_SAVER = textwrap.dedent("""
+    import sys, torch
+    sys.path.insert(0, {root!r})
+    from engine.checkpoint import save_checkpoint
+    from engine.network import NetConfig, PolicyValueNet
+    from games import get_game
+    game = get_game("connect4")
+    nets = []
+    for seed in (1, 2):
+        torch.manual_seed(seed)
+        nets.append(PolicyValueNet(NetConfig.for_game(game, blocks=2, channels=32)))
+    print("ready", flush=True)
+    i = 0
+    while True:
+        save_checkpoint({path!r}, nets[i % 2], game, generation=i % 2)
+        i += 1
+""")
+
+
+def test_killing_a_process_in_the_middle_of_saves_never_breaks_the_model(tmp_path):
+    game = get_game("connect4")
+    path = tmp_path / "model.pt"
+    torch.manual_seed(0)
+    save_checkpoint(path, PolicyValueNet(NetConfig.for_game(game, blocks=2, channels=32)), game, generation=9)
+    rng = random.Random(5)
+    for _ in range(3):
+        proc = subprocess.Popen([sys.executable, "-c", _SAVER.format(root=str(ROOT), path=str(path))],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            assert proc.stdout.readline().strip() == "ready"
+            time.sleep(rng.uniform(0.05, 0.4))
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+        _, meta = load_network(path, game)  # the old model or one of the new ones, always whole
+        assert meta["generation"] in (0, 1, 9)

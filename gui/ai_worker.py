@@ -180,7 +180,7 @@ TRAINER_FACTORY = "engine.trainer:BackgroundTrainer"
 
 
 def trainer_main(game_id: str, commands, events, workers: int = 1,
-                 factory_spec: str = TRAINER_FACTORY) -> None:
+                 factory_spec: str = TRAINER_FACTORY, variant: dict | None = None) -> None:
     """Entry point of the training host: run a BackgroundTrainer and relay its events.
 
     Not a daemon (the trainer starts its own child processes); it stops the trainer
@@ -202,7 +202,8 @@ def trainer_main(game_id: str, commands, events, workers: int = 1,
     trainer = None
     try:
         try:
-            trainer = _load(factory_spec)(game_id, workers=workers)
+            kwargs = {"variant": variant} if variant else {}
+            trainer = _load(factory_spec)(game_id, workers=workers, **kwargs)
             trainer.start()
         except Exception as exc:
             events.put({"type": "error", "message": _short_error(exc)})

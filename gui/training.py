@@ -25,6 +25,7 @@ class TrainController:
         self.points: list[dict] = []  # progress events, oldest first
         self.log: list[str] = []
         self.models: list[dict] = []  # {"path", "generation"} as new models arrive
+        self.selfplay: dict = {}  # the running generation's self-play: {"generation", "games", "of"}
         self._ctx = multiprocessing.get_context("spawn")
         self._process = None
         self._commands = None
@@ -38,7 +39,7 @@ class TrainController:
         if self.running:
             return
         self.game_id = game_id
-        self.points, self.log, self.models = [], [], []
+        self.points, self.log, self.models, self.selfplay = [], [], [], {}
         self.message = ""
         self._commands = self._ctx.Queue()
         self._events = self._ctx.Queue()
@@ -96,10 +97,15 @@ class TrainController:
         elif kind == "progress":
             if self.status == "starting":
                 self.status = "running"
-            point = {k: ev.get(k) for k in ("games", "generation", "positions", "loss", "elo", "time")}
+            point = {k: ev.get(k) for k in ("games", "generation", "positions", "loss", "elo", "wall_seconds")}
             point["t"] = time.monotonic() - self.started_at
+            self.selfplay = {}
             self.points.append(point)
             del self.points[:-MAX_POINTS]
+        elif kind == "selfplay":
+            if self.status == "starting":
+                self.status = "running"
+            self.selfplay = {k: ev.get(k) for k in ("generation", "games", "of")}
         elif kind == "model":
             self.models.append({"path": ev.get("path"), "generation": ev.get("generation")})
             self.log.append(f"new model: generation {ev.get('generation')}")
@@ -127,9 +133,10 @@ class TrainController:
         self._commands = self._events = None
         self._process = None
 
-    def close(self, timeout: float = 2.0) -> None:
-        """Stop training when the app closes: ask, then SIGTERM (the host stops its trainer
-        on it), and kill only as the last resort. The window is already gone by then."""
+    def close(self, timeout: float = 15.0) -> None:
+        """Stop training when the app closes. The window is already gone by then, so this may
+        wait for the trainer to stop cleanly (killing it early could orphan its own workers);
+        SIGTERM and kill are the last resorts."""
         p = self._process
         if p is None:
             return
@@ -137,12 +144,12 @@ class TrainController:
             self._commands.put_nowait("stop")
         except Exception:
             pass
-        p.join(timeout * 0.25)
+        p.join(timeout)
         if p.is_alive():
             p.terminate()
-            p.join(timeout * 0.75)
+            p.join(3)
         if p.is_alive():
             p.kill()
-            p.join(0.2)
+            p.join(1)
         self._release()
         self.status = "idle"

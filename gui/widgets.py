@@ -141,7 +141,7 @@ def line_chart(surface, pal: Palette, rect, values: list, color, title: str, fmt
     if pts:
         theme.text(surface, fmt.format(pts[-1][1]), (rect.right - 12, rect.y + 6), 16, pal.text, bold=True,
                    anchor="topright")
-    plot = pygame.Rect(rect.x + 12, rect.y + 34, rect.width - 24, rect.height - 46)
+    plot = pygame.Rect(rect.x + 12, rect.y + 48, rect.width - 24, rect.height - 64)
     if plot.width < 10 or plot.height < 10:
         return
     for i in range(4):
@@ -161,5 +161,5 @@ def line_chart(surface, pal: Palette, rect, values: list, color, title: str, fmt
         xy = [xy[int(k * step)] for k in range(int(len(xy) / step))] + [xy[-1]]
     pygame.draw.aalines(surface, color, False, xy)
     pygame.draw.lines(surface, color, False, xy, 2)
-    theme.text(surface, fmt.format(hi), (plot.x + 2, plot.y - 1), 11, pal.text_faint, anchor="bottomleft")
-    theme.text(surface, fmt.format(lo), (plot.x + 2, plot.bottom + 1), 11, pal.text_faint, anchor="topleft")
+    theme.text(surface, fmt.format(hi), (plot.x, plot.y - 2), 11, pal.text_faint, anchor="bottomleft")
+    theme.text(surface, fmt.format(lo), (plot.x, plot.bottom + 2), 11, pal.text_faint, anchor="topleft")

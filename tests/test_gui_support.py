@@ -89,8 +89,11 @@ class FakeTrainer:
         if not self.is_running:
             return []
         self.n += 1
-        return [{"type": "progress", "games": self.n, "generation": self.n // 5, "positions": 40 * self.n,
-                 "loss": 2.0 / (1 + self.n), "elo": 10.0 * self.n, "time": 0.25 * self.n}]
+        if self.n % 4:
+            return [{"type": "selfplay", "generation": self.n // 4 + 1, "games": self.n % 4, "of": 4}]
+        return [{"type": "progress", "games": self.n, "generation": self.n // 4, "positions": 40 * self.n,
+                 "loss": 2.0 / (1 + self.n), "elo": 10.0 * self.n, "wall_seconds": 0.25 * self.n},
+                {"type": "log", "message": f"generation {self.n // 4} done"}]
 
 
 # --- helpers for driving the app headless ------------------------------------------------

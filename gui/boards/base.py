@@ -223,17 +223,20 @@ class BoardRenderer:
 
     def draw_hints(self, surface, state, ov: Overlays) -> None:
         """Badges with the AI's visit share on its top moves (the best one brighter)."""
-        r = self.hint_radius()
-        size = max(9, int(r * 0.72))
-        for i, h in enumerate(ov.hints[:5]):
+        r = min(self.hint_radius(), 30)
+        size = max(9, int(r * 0.62))
+        for i, h in enumerate(reversed(ov.hints[:5])):
+            best = i == min(5, len(ov.hints)) - 1
             pos = self.anchor(state, h.get("action"))
             if pos is None:
                 continue
             color = ov.palette.hint
-            theme.alpha_disc(surface, color, pos, r, 215 if i == 0 else 140)
-            theme.disc(surface, theme.shade(color, 1.5) if i == 0 else color, pos, r, width=2)
+            theme.alpha_disc(surface, (10, 14, 20), (pos[0], pos[1] + 2), r, 90)
+            theme.alpha_disc(surface, color, pos, r, 235 if best else 150)
+            theme.disc(surface, theme.shade(color, 1.45) if best else color, pos, r, width=2)
             label = f"{round(100 * h.get('share', 0))}%"
-            theme.text(surface, label, pos, size, (15, 20, 28), bold=True, anchor="center")
+            theme.text(surface, label, pos, size, (12, 18, 26) if best else (236, 242, 248), bold=True,
+                       anchor="center")
 
     def side_colors(self, pal: Palette) -> tuple:
         """The two sides' colours, for win-rate bars and labels."""

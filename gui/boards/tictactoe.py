@@ -17,25 +17,41 @@ def thick_line(surface, color, a, b, width: float) -> None:
         pygame.draw.circle(surface, color, (int(p[0]), int(p[1])), max(1, w // 2))
 
 
+_MARKS: dict = {}
+SUPERSAMPLE = 3
+
+
+def _mark_surface(player: int, size: int, colorblind: bool) -> pygame.Surface:
+    """X or O drawn large and scaled down smoothly (pygame has no anti-aliased thick lines)."""
+    key = (player, size, colorblind)
+    surf = _MARKS.get(key)
+    if surf is None:
+        color = (X_COLORS if player == 0 else O_COLORS)[colorblind]
+        big = size * SUPERSAMPLE
+        layer = pygame.Surface((big, big), pygame.SRCALPHA)
+        c = big / 2
+        w = max(3, big * 0.1)
+        if player == 0:
+            d = big * 0.27
+            thick_line(layer, color, (c - d, c - d), (c + d, c + d), w)
+            thick_line(layer, color, (c - d, c + d), (c + d, c - d), w)
+        else:
+            pygame.draw.circle(layer, color, (c, c), big * 0.29, int(w))
+        surf = pygame.transform.smoothscale(layer, (size, size))
+        if len(_MARKS) > 64:
+            _MARKS.clear()
+        _MARKS[key] = surf
+    return surf
+
+
 def draw_mark(surface, player: int, center, size: float, colorblind: bool, alpha: int = 255) -> None:
     """X (player 0) or O (player 1) of ``size`` (the cell's width) at ``center``."""
-    color = (X_COLORS if player == 0 else O_COLORS)[colorblind]
     s = max(4, int(size))
-    layer = pygame.Surface((s, s), pygame.SRCALPHA)
-    c = s / 2
-    w = max(3, s * 0.1)
-    if player == 0:
-        d = s * 0.27
-        thick_line(layer, color, (c - d, c - d), (c + d, c + d), w)
-        thick_line(layer, color, (c - d, c + d), (c + d, c - d), w)
-    else:
-        r = int(s * 0.29)
-        pygame.draw.circle(layer, color, (int(c), int(c)), r, int(w))
-        pygame.draw.aacircle(layer, color, (int(c), int(c)), r, 1)
-        pygame.draw.aacircle(layer, color, (int(c), int(c)), r - int(w) + 1, 1)
+    img = _mark_surface(player, s, colorblind)
     if alpha < 255:
-        layer.set_alpha(alpha)
-    surface.blit(layer, (int(center[0] - c), int(center[1] - c)))
+        img = img.copy()
+        img.set_alpha(alpha)
+    surface.blit(img, (int(center[0] - s / 2), int(center[1] - s / 2)))
 
 
 def winning_line(board, length: int):

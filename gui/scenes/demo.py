@@ -50,6 +50,9 @@ class DemoScene(Scene):
                                        size=14))
             y += 42
         self.status_y = y + 10
+        if self.c.error:
+            self.buttons.append(Button(pygame.Rect(p.right - 110, self.status_y - 4, 110, 28), t("play.retry"),
+                                       self.c.retry, size=14))
         half = (p.width - gap) // 2
         home = pygame.Rect(p.x, p.bottom - bh, p.width, bh)
         row2 = home.y - gap - bh
@@ -128,9 +131,10 @@ class DemoScene(Scene):
         y = self.status_y
         status = pygame.Rect(p.x, y, p.width, 60)
         if c.error:
-            theme.text(surface, t("play.ai_problem"), (p.x, y), 16, pal.bad, bold=True)
+            theme.text(surface, theme.fit_text(t("play.ai_problem"), 16, p.width - 120, True), (p.x, y), 16,
+                       pal.bad, bold=True)
             for i, line in enumerate(theme.wrap_text(c.error, 13, p.width)[:2]):
-                theme.text(surface, line, (p.x, y + 22 + i * 17), 13, pal.text_dim)
+                theme.text(surface, theme.fit_text(line, 13, p.width), (p.x, y + 30 + i * 17), 13, pal.text_dim)
         elif c.over:
             theme.text(surface, t("demo.over"), (p.x, y + 6), 18, pal.text, bold=True)
         elif c.ai_thinking:

@@ -136,13 +136,17 @@ class HomeScene(Scene):
             game = self._game(gid)
             if game is None or size[0] < 8 or size[1] < 8:
                 return None
-            surf = pygame.Surface(size, pygame.SRCALPHA)
+            # drawn at twice the size and scaled down: small boards stay crisp and smooth
+            big = pygame.Surface((size[0] * 2, size[1] * 2), pygame.SRCALPHA)
             try:
                 cls = renderer_class(gid)
                 renderer = cls(game, animations=False)
-                renderer.thumbnail(surf, surf.get_rect(), sample_state(game, getattr(cls, "THUMB_MOVES", 4)), self.pal)
+                renderer.thumbnail(big, big.get_rect(), sample_state(game, getattr(cls, "THUMB_MOVES", 4)), self.pal)
             except Exception:
-                surf.fill((0, 0, 0, 0))
+                if self.app.strict:
+                    raise
+                big.fill((0, 0, 0, 0))
+            surf = pygame.transform.smoothscale(big, size)
             if len(self._thumbs) > 24:
                 self._thumbs.clear()
             self._thumbs[key] = surf

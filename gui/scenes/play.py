@@ -124,7 +124,7 @@ class PlayScene(Scene):
             label = t("play.pass_button", move=self.c.state.action_to_display(extra[0], language()))
             self.buttons.append(Button(self.pass_rect, label, self.pass_move, kind="primary", hint="Space"))
         if self.c.error:
-            self.retry_rect = pygame.Rect(p.x, p.y + 112, 110, 30)
+            self.retry_rect = pygame.Rect(p.right - 110, p.y + 62, 110, 28)
             self.buttons.append(Button(self.retry_rect, t("play.retry"), self.retry, size=14))
         if self.c.over:
             ob = self.overlay_rect()
@@ -236,9 +236,10 @@ class PlayScene(Scene):
         status = pygame.Rect(p.x, y, p.width, 60)
         r = self.view.renderer
         if c.error:
-            theme.text(surface, t("play.ai_problem"), (p.x, y), 16, pal.bad, bold=True)
+            theme.text(surface, theme.fit_text(t("play.ai_problem"), 16, p.width - 120, True), (p.x, y), 16,
+                       pal.bad, bold=True)
             for i, line in enumerate(theme.wrap_text(c.error, 13, p.width)[:2]):
-                theme.text(surface, line, (p.x, y + 22 + i * 17), 13, pal.text_dim)
+                theme.text(surface, theme.fit_text(line, 13, p.width), (p.x, y + 30 + i * 17), 13, pal.text_dim)
         elif c.over:
             text, color = self.result_text()
             theme.text(surface, text, (p.x, y + 6), 20, color, bold=True)

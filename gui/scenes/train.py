@@ -124,7 +124,17 @@ class TrainScene(Scene):
         else:
             status, color = t("train.idle"), pal.text_dim
         room = (self.model_rect.x - 200 if self.model_rect else self.top.right - 20) - x - 20
-        theme.text(surface, theme.fit_text(status, 15, room), (x, self.start_rect.centery), 15, color, anchor="midleft")
+        theme.text(surface, theme.fit_text(status, 15, room), (x, self.start_rect.centery - (6 if tr.selfplay and own else 0)),
+                   15, color, anchor="midleft")
+        # the running generation's self-play
+        sp = tr.selfplay if own and tr.running else {}
+        if sp.get("of"):
+            bar = pygame.Rect(x, self.start_rect.bottom - 6, min(360, room), 6)
+            from gui.widgets import progress_bar
+            progress_bar(surface, pal, bar, (sp.get("games") or 0) / max(1, sp["of"]), pal.good)
+            theme.text(surface, t("train.selfplay", generation=(sp.get("generation") or 0),
+                                  games=sp.get("games") or 0, of=sp["of"]),
+                       (bar.right + 10, bar.centery), 12, pal.text_faint, anchor="midleft")
         # numbers
         last = tr.latest() if own else {}
         stats = [(t("train.games"), last.get("games")), (t("train.generation"), last.get("generation")),

@@ -484,6 +484,17 @@ class UCIEnginePlayer:
             if done(line.strip()):
                 return lines
 
+    def _drain(self) -> None:
+        """Drop lines left over from earlier commands (a late ``bestmove`` after a ``stop``)."""
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None:
+                self._lines.put(None)
+                return
+
     def _sync(self) -> None:
         self._send("isready")
         self._read_until(lambda l: l == "readyok", self.timeout)
@@ -525,10 +536,10 @@ class UCIEnginePlayer:
         start = self.game.initial_state()
         self._send("position startpos")
         self._send("go perft 1")
-        try:
-            lines = self._read_until(lambda l: l.startswith("Nodes searched"), 5.0)
-        except UCIEngineError:
-            self._send("stop")  # an engine without perft may have started an ordinary search
+        self._send("isready")
+        lines = self._perft_lines()
+        if lines is None:  # no perft here: in case it took "go perft" for an ordinary search, end that
+            self._send("stop")
             self._sync()
             return 0
         theirs = {m.group(1) for l in lines if (m := re.match(r"^(\S+): \d+$", l.strip()))}
@@ -541,6 +552,32 @@ class UCIEnginePlayer:
                                  f"start position ({', '.join(sorted(theirs)[:6])}, ...) are not ours "
                                  f"({', '.join(sorted(ours)[:6])}, ...)")
         return 0
+
+    def _perft_lines(self, grace: float = 0.5) -> list[str] | None:
+        """Lines up to ``Nodes searched``; None when none came within ``grace`` seconds after
+        ``readyok`` (perft runs in the search thread, so its output may follow the readyok)."""
+        lines: list[str] = []
+        deadline = time.monotonic() + self.timeout
+        ready_at = None
+        while True:
+            now = time.monotonic()
+            left = (ready_at + grace - now) if ready_at is not None else (deadline - now)
+            if left <= 0:
+                return None
+            try:
+                line = self._lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line is None:
+                self._lines.put(None)
+                raise UCIEngineError(f"engine {self.engine_name!r} exited unexpectedly")
+            line = line.strip()
+            if line == "readyok":
+                ready_at = time.monotonic()
+            elif line.startswith("Nodes searched"):
+                return lines
+            else:
+                lines.append(line)
 
     # --- the player API -----------------------------------------------------------
     def reset(self) -> None:
@@ -570,6 +607,7 @@ class UCIEnginePlayer:
     def choose(self, state, on_progress=None, should_stop=None) -> SearchResult:
         from games.base import NotationError
         start = time.perf_counter()
+        self._drain()
         self._send(self.position_command(state))
         self._send(f"go movetime {self.movetime_ms}")
         lines = self._read_until(lambda l: l.startswith("bestmove"), self.movetime_ms / 1000.0 + self.timeout)

@@ -1,0 +1,151 @@
+"""analyse, arena and bench print valid JSON; bad arguments exit with code 2 and say why."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.baselines import SpecError, has_heuristic, player_from_spec
+from engine.cli import analyse_main, arena_main, bench_main, position_from_line
+from games import get_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    import torch
+    from engine.checkpoint import save_checkpoint
+    from engine.network import NetConfig, PolicyValueNet
+    game = get_game("tictactoe")
+    torch.manual_seed(0)
+    path = tmp_path_factory.mktemp("model") / "tictactoe.pt"
+    save_checkpoint(path, PolicyValueNet(NetConfig.for_game(game, blocks=1, channels=8)), game, generation=2)
+    return path
+
+
+def json_lines(capsys) -> list[dict]:
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+# --- analyse --------------------------------------------------------------------------------
+
+def test_analyse_prints_the_move_value_and_top_moves(capsys, model):
+    assert analyse_main(["--game", "tictactoe", "--position", "a1 b2 a2", "--sims", "200",
+                         "--model", str(model), "--top", "3"]) == 0
+    [rec] = json_lines(capsys)
+    assert rec["position"] == "a1 b2 a2" and rec["move"] == "a3"  # the only move that does not lose
+    assert -1 <= rec["value"] <= 1 and rec["sims"] == 200
+    assert len(rec["top"]) == 3 and rec["top"][0]["move"] == "a3"
+    assert set(rec["top"][0]) == {"move", "visits", "q", "prior"}
+    assert sum(m["visits"] for m in rec["top"]) <= 199
+
+
+def test_analyse_a_positions_file_reports_bad_lines_and_goes_on(capsys, tmp_path):
+    lines = ["4453 12 6   (the rest of a line is ignored)", "", "# a comment", "44444444", "1212121 x",
+             "1234567"]
+    f = tmp_path / "positions.txt"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert analyse_main(["--game", "connect4", "--positions-file", str(f), "--sims", "30", "--batch", "2"]) == 0
+    recs = json_lines(capsys)
+    assert [r["position"] for r in recs] == ["4453", "44444444", "1212121", "1234567"]
+    assert "move" in recs[0] and "move" in recs[3]
+    assert "full" in recs[1]["error"]
+    assert "over" in recs[2]["error"]  # the first player has won: nothing to search
+
+
+@pytest.mark.skipif(importlib.util.find_spec("games.xiangqi") is None, reason="xiangqi has not landed yet")
+def test_xiangqi_positions_take_the_whole_line_up_to_a_tab(capsys, tmp_path):
+    fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    assert position_from_line(fen + "\tcomment\n", whole_line=True) == fen
+    f = tmp_path / "xq.txt"
+    f.write_text(f"{fen}\tstart\n{fen} moves h2e2\nnot a fen\n", encoding="utf-8")
+    assert analyse_main(["--game", "xiangqi", "--positions-file", str(f), "--sims", "8"]) == 0
+    recs = json_lines(capsys)
+    assert recs[0]["position"] == fen and "move" in recs[0]
+    assert recs[1]["position"] == fen + " moves h2e2" and "move" in recs[1]
+    assert "error" in recs[2]
+
+
+def test_analyse_with_a_bad_model_or_arguments_exits_2(capsys, tmp_path):
+    junk = tmp_path / "junk.pt"
+    junk.write_bytes(b"not a model")
+    assert analyse_main(["--game", "tictactoe", "--model", str(junk)]) == 2
+    assert str(junk) in capsys.readouterr().err
+    assert analyse_main(["--game", "tictactoe", "--sims", "0"]) == 2
+    assert analyse_main(["--game", "chess"]) == 2
+    assert analyse_main(["--game", "tictactoe", "--positions-file", str(tmp_path / "absent.txt")]) == 2
+    assert analyse_main(["--game", "tictactoe", "--sims", "5", "--movetime", "5"]) == 2
+    assert "unknown game" in capsys.readouterr().err
+
+
+# --- arena ------------------------------------------------------------------------------------
+
+def test_arena_random_against_random(capsys):
+    assert arena_main(["--game", "tictactoe", "--a", "random", "--b", "random", "--games", "6"]) == 0
+    [out] = json_lines(capsys)
+    assert out["wins"] + out["draws"] + out["losses"] == out["games"] == 6
+    assert out["elo_low"] <= out["elo"] <= out["elo_high"]
+    assert 0 <= out["score"] <= 1
+
+
+def test_arena_with_model_policy_rollout_and_solver_specs(capsys, model):
+    assert arena_main(["--game", "tictactoe", "--a", f"model:{model}@16", "--b", f"policy:{model}",
+                       "--games", "2"]) == 0
+    assert json_lines(capsys)[0]["games"] == 2
+    assert arena_main(["--game", "connect2", "--a", "solver", "--b", "rollout:20", "--games", "4"]) == 0
+    out = json_lines(capsys)[0]
+    assert out["losses"] <= 2  # the perfect player can only lose the games it does not start
+
+
+@pytest.mark.parametrize("spec", ["bogus", "model:", "model:/no/such/model.pt", "rollout:x", "rollout:0",
+                                  "level:godlike", "uci:", "uci:/no/such/engine", "greedy", "solver"])
+def test_arena_bad_specs_exit_2_with_a_message(capsys, spec):
+    game = "connect4"  # no heuristic (greedy) and too big to solve (solver)
+    if spec == "greedy" and has_heuristic(get_game(game)):
+        pytest.skip("connect4 gained a heuristic")
+    assert arena_main(["--game", game, "--a", spec, "--b", "random", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() and "Traceback" not in err
+
+
+def test_greedy_player_needs_the_games_heuristic():
+    for game_id in ("othello", "xiangqi"):
+        if importlib.util.find_spec(f"games.{game_id}") is None:
+            continue
+        game = get_game(game_id)
+        if not has_heuristic(game):
+            with pytest.raises(SpecError, match="heuristic"):
+                player_from_spec(game, "greedy")
+            continue
+        player = player_from_spec(game, "greedy", seed=1)
+        state = game.initial_state()
+        for _ in range(6):
+            state = state.play(player.choose(state).action)
+
+
+def test_main_exits_2_for_bad_arguments():
+    proc = subprocess.run([sys.executable, str(ROOT / "main.py"), "arena", "--game", "tictactoe", "--a", "nope",
+                           "--b", "random"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert proc.returncode == 2 and "nope" in proc.stderr
+    proc = subprocess.run([sys.executable, str(ROOT / "main.py"), "bench"], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+    assert proc.returncode == 2 and "--game" in proc.stderr
+
+
+# --- bench ------------------------------------------------------------------------------------
+
+def test_bench_prints_one_json_line_with_the_figures(capsys):
+    assert bench_main(["--game", "tictactoe", "--seconds", "0.05", "--tree-nodes", "400"]) == 0
+    [out] = json_lines(capsys)
+    for key in ("net_positions_per_s", "batched_sims_per_s", "single_sims_per_s", "single_unbatched_sims_per_s",
+                "batched_efficiency", "leaf_batching_speedup", "tree_100k_mb", "torch_threads", "net_batch"):
+        assert key in out, key
+    assert out["torch_threads"] == 1
+    assert out["net_positions_per_s"] > 0 and out["single_unbatched_sims_per_s"] > 0
+    assert out["tree_nodes"] >= 400 and out["tree_total_mb"] > out["tree_arrays_mb"] > 0
+    assert out["batched_efficiency"] == pytest.approx(out["batched_sims_per_s"] / out["net_positions_per_s"], rel=0.01)

@@ -1,0 +1,77 @@
+"""Strength suites: connect2's exhaustive check runs end to end; connect4's benchmark on a few positions."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine import evaluate
+from engine.evaluate import SUITES
+from engine.paths import resource_root
+from games import get_game
+
+CONNECT4_BENCH = (resource_root() / SUITES["connect4"]["folder"]).resolve()
+
+
+def run(capsys, *argv) -> tuple[int, dict | None, str]:
+    code = evaluate.main(list(argv))
+    out = capsys.readouterr()
+    return code, (json.loads(out.out) if out.out.strip() else None), out.err
+
+
+@pytest.fixture(scope="module")
+def connect2_model(tmp_path_factory):
+    import torch
+    from engine.checkpoint import save_checkpoint
+    from engine.network import NetConfig, PolicyValueNet
+    game = get_game("connect2")
+    torch.manual_seed(0)
+    path = tmp_path_factory.mktemp("model") / "connect2.pt"
+    save_checkpoint(path, PolicyValueNet(NetConfig.for_game(game, blocks=1, channels=8)), game, generation=5)
+    return path
+
+
+def test_connect2_suite_checks_every_position_and_never_loses(capsys, tmp_path, connect2_model):
+    out_file = tmp_path / "connect2.json"
+    code, report, _ = run(capsys, "--game", "connect2", "--model", str(connect2_model), "--games", "6",
+                          "--out", str(out_file))
+    assert code == 0
+    results = report["results"]
+    assert report["suite"] == "solved" and report["level"] == "strong" and report["sims"] == 800
+    assert results["positions"] == results["reachable_positions"] > 0
+    assert results["non_optimal"] == 0 and results["never_lost"]
+    assert results["vs_solver"]["games"] == 6 and results["vs_random"]["games"] == 6
+    assert report["model"]["generation"] == 5 and report["model"]["created"]
+    assert report["machine"]["cores"] >= 1 and report["wall_seconds"] >= 0
+    assert report["summary"].startswith("Perfect play")
+    assert json.loads(out_file.read_text(encoding="utf-8")) == report
+
+
+@pytest.mark.skipif(not CONNECT4_BENCH.is_dir(), reason=f"the connect4 benchmark positions are not at "
+                                                         f"{CONNECT4_BENCH} (shared folder absent)")
+def test_connect4_benchmark_on_a_few_positions_per_file(capsys):
+    code, report, err = run(capsys, "--game", "connect4", "--limit", "3", "--sims", "40")
+    assert code == 0, err
+    sets = report["results"]["sets"]
+    assert [s["file"] for s in sets] == ["Test_L3_R1.labels", "Test_L2_R1.labels", "Test_L1_R1.labels",
+                                         "Test_L2_R2.labels"]
+    for s in sets:
+        assert s["positions"] == 3 and 0 <= s["errors"] <= 3
+        assert s["error_rate"] == pytest.approx(s["errors"] / 3, abs=1e-4)
+    assert report["summary"].startswith("Benchmark error rate")
+
+
+def test_a_missing_benchmark_folder_is_a_clear_error(capsys, tmp_path):
+    code, report, err = run(capsys, "--game", "connect4", "--limit", "1", "--bench-dir", str(tmp_path / "nowhere"))
+    assert code == 1 and report is None
+    assert "nowhere" in err and "missing" in err
+
+
+def test_labelled_positions_are_read_with_their_optimal_moves(tmp_path):
+    game = get_game("connect4")
+    f = tmp_path / "t.labels"
+    f.write_text("4453 12 6\n44444444 0 1\n1 2\n12 -3 17\n", encoding="utf-8")
+    states, optimal, bad = evaluate.read_labelled_positions(game, f, None)
+    assert [s.to_text() for s in states] == ["4453", "12"]
+    assert optimal == [{5}, {0, 6}] and bad == 2

@@ -124,6 +124,8 @@ class TrainingRun:
         self._queue = None
         self._stop_event = None
         self._ray = None
+        import threading
+        self._local_stop = threading.Event()  # has is_set(), like the pool's Event
         if self.state_path.exists():
             self.state = json.loads(self.state_path.read_text())
             if self.state.get("game_key") != game.key:
@@ -160,6 +162,8 @@ class TrainingRun:
 
     # --- self-play --------------------------------------------------------------
     def _ensure_pool(self):
+        if self.backend == "local" and self.workers == 1:
+            return
         if self.backend == "ray":
             if self._ray is None:
                 from .ray_backend import RaySelfPlay
@@ -183,6 +187,7 @@ class TrainingRun:
 
     def request_stop(self) -> None:
         self._stop = True
+        self._local_stop.set()
         if self._stop_event is not None:
             self._stop_event.set()
 
@@ -197,6 +202,14 @@ class TrainingRun:
         t0 = time.perf_counter()
         if self.backend == "ray":
             results = self._ray.run(self.game.key, ckpt, settings, shares, seeds)
+        elif self.workers == 1:
+            # one worker: play in this process (no spawn, no copies)
+            global _worker_queue, _worker_stop
+            _worker_queue, _worker_stop = None, self._local_stop
+            try:
+                results = [selfplay_job(self.game.key, ckpt, settings, n_games, seeds[0])]
+            finally:
+                _worker_stop = None
         else:
             futs = [self._pool.submit(selfplay_job, self.game.key, ckpt, settings, n, s)
                     for n, s in zip(shares, seeds) if n > 0]

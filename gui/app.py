@@ -52,7 +52,9 @@ class App:
         pygame.display.init()
         pygame.font.init()
         self.size = size or _preset_size(self.settings["window"])
-        self.screen = self._open_window(self.size)
+        self.window = self._open_window(self.size)  # the real window (or off-screen surface)
+        self.screen = self.window  # what scenes draw on; larger than a too-small window
+        self._fit_canvas()
         self.clock = pygame.time.Clock()
         self.time = 0.0
         self.frame_times: deque = deque(maxlen=1200)  # ms between frames
@@ -86,12 +88,33 @@ class App:
         return screen
 
     def resize(self, size) -> None:
-        w, h = max(MIN_SIZE[0], int(size[0])), max(MIN_SIZE[1], int(size[1]))
         if self.headless:
-            self.screen = pygame.Surface((w, h))
+            self.window = pygame.Surface((max(1, int(size[0])), max(1, int(size[1]))))
         else:
-            self.screen = pygame.display.get_surface() or self.screen
+            self.window = pygame.display.get_surface() or self.window
+        self._fit_canvas()
+
+    def _fit_canvas(self) -> None:
+        """Scenes are laid out for at least MIN_SIZE; a smaller window shows them scaled down."""
+        w, h = self.window.get_size()
+        if w >= MIN_SIZE[0] and h >= MIN_SIZE[1]:
+            self.screen = self.window
+        else:
+            size = (max(w, MIN_SIZE[0]), max(h, MIN_SIZE[1]))
+            if self.screen is self.window or self.screen.get_size() != size:
+                self.screen = pygame.Surface(size)
         self.size = self.screen.get_size()
+        cw, ch = self.size
+        self._scale = min(w / cw, h / ch)
+        self._offset = ((w - cw * self._scale) / 2, (h - ch * self._scale) / 2)
+
+    def _to_canvas(self, ev):
+        """A mouse event with its position moved from window to canvas coordinates."""
+        if self.screen is self.window or not hasattr(ev, "pos"):
+            return ev
+        x, y = ev.pos
+        pos = (int((x - self._offset[0]) / self._scale), int((y - self._offset[1]) / self._scale))
+        return pygame.event.Event(ev.type, {**ev.dict, "pos": pos})
 
     def mouse_pos(self):
         return self._mouse
@@ -215,14 +238,14 @@ class App:
         if self.headless:
             self.resize(size)
         else:
-            self.screen = self._open_window(size)
-            self.size = self.screen.get_size()
+            self.window = self._open_window(size)
+            self._fit_canvas()
 
     def set_fullscreen(self, on: bool) -> None:
         self.settings.set("fullscreen", on)
         if not self.headless:
-            self.screen = self._open_window(_preset_size(self.settings["window"]))
-            self.size = self.screen.get_size()
+            self.window = self._open_window(_preset_size(self.settings["window"]))
+            self._fit_canvas()
 
     # --- messages --------------------------------------------------------------------------
     def toast(self, text: str, error: bool = False, seconds: float = 3.5) -> None:
@@ -251,6 +274,7 @@ class App:
 
     # --- frames --------------------------------------------------------------------------------
     def handle_event(self, ev) -> None:
+        ev = self._to_canvas(ev)
         if hasattr(ev, "pos") and ev.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self._mouse = ev.pos
         if ev.type == pygame.QUIT:
@@ -291,6 +315,11 @@ class App:
         surface.fill(self.palette.bg)
         self.scene.draw(surface)
         self._draw_toasts(surface)
+        if surface is not self.window:
+            w, h = self.screen.get_size()
+            size = (max(1, int(w * self._scale)), max(1, int(h * self._scale)))
+            self.window.fill((0, 0, 0))
+            self.window.blit(pygame.transform.smoothscale(surface, size), (int(self._offset[0]), int(self._offset[1])))
 
     def _report(self, exc: Exception) -> None:
         """Log an unexpected error, tell the person, and go back to a safe screen."""

@@ -226,6 +226,16 @@ class GameSession:
             return 1 - self.resigned_by
         return self.state.winner()
 
+    def end_reason(self) -> str | None:
+        """Why the game ended, when the rules say (xiangqi's checkmate, repetition...)."""
+        if self.resigned_by is not None or not self.state.is_terminal():
+            return None
+        try:
+            reason = self.state.end_reason()
+        except (AttributeError, TypeError):
+            return None
+        return reason if isinstance(reason, str) and reason else None
+
     def last_action(self) -> int | None:
         moves = self.state.moves
         return moves[-1] if moves else None

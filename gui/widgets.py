@@ -125,10 +125,15 @@ def winrate_bar(surface, pal: Palette, rect, p0: float | None, colors=None, labe
         pygame.draw.rect(surface, c0, left, border_top_left_radius=radius, border_bottom_left_radius=radius)
     pygame.draw.line(surface, pal.panel, (rect.x + w, rect.y), (rect.x + w, rect.bottom - 1), 2)
     size = max(9, int(rect.height * 0.62))
-    theme.text(surface, f"{labels[0]} {round(100 * p0)}%".strip(), (rect.x + 8, rect.centery),
-               size, theme.readable_on(c0), bold=True, anchor="midleft")
-    theme.text(surface, f"{round(100 * (1 - p0))}% {labels[1]}".strip(), (rect.right - 8, rect.centery),
-               size, theme.readable_on(c1), bold=True, anchor="midright")
+    left = f"{labels[0]} {round(100 * p0)}%".strip()
+    right = f"{round(100 * (1 - p0))}% {labels[1]}".strip()
+    # each label takes the colour that reads on the part of the bar it actually sits on
+    lw = theme.FONTS.size(left, size, True)[0] + 8
+    rw = theme.FONTS.size(right, size, True)[0] + 8
+    theme.text(surface, left, (rect.x + 8, rect.centery), size,
+               theme.readable_on(c0 if lw + 4 <= w else c1), bold=True, anchor="midleft")
+    theme.text(surface, right, (rect.right - 8, rect.centery), size,
+               theme.readable_on(c1 if rect.width - w >= rw + 4 else c0), bold=True, anchor="midright")
 
 
 def line_chart(surface, pal: Palette, rect, values: list, color, title: str, fmt: str = "{:.3g}",

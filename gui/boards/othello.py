@@ -29,7 +29,7 @@ def stone(surface, color, center, radius: float, xscale: float = 1.0, alpha: int
     pygame.draw.ellipse(layer, color, inner)
     hi = pygame.Rect(0, 0, max(1, int(inner.width * 0.5)), max(1, int(inner.height * 0.35)))
     hi.center = (inner.centerx - inner.width * 0.12, inner.centery - inner.height * 0.2)
-    pygame.draw.ellipse(layer, theme.mix(color, theme.shade(color, 1.12 if light else 2.2), 0.45), hi)
+    pygame.draw.ellipse(layer, theme.mix(color, theme.shade(color, 1.12 if light else 2.2), 0.45 if light else 0.3), hi)
     if alpha < 255:
         layer.set_alpha(alpha)
     surface.blit(layer, (int(center[0]) - r - 3, int(center[1]) - r - 3))

@@ -34,7 +34,7 @@ class Scene:
         elif ev.type == pygame.MOUSEBUTTONDOWN and ev.button in (4, 5):
             self.on_wheel(1 if ev.button == 4 else -1, getattr(ev, "pos", (0, 0)))
         elif ev.type == pygame.MOUSEWHEEL:
-            self.on_wheel(int(ev.y), pygame.mouse.get_pos())
+            self.on_wheel(int(ev.y), self.app.mouse_pos())
         elif ev.type == pygame.MOUSEMOTION:
             self.on_motion(ev.pos)
         elif ev.type == pygame.KEYDOWN:

@@ -12,7 +12,7 @@ from gui.scenes.boardview import BoardView
 from gui.scenes.home import game_name
 from gui.scenes.play import panel_width
 from gui.scenes.setup import level_name, side_name
-from gui.scenes.sidepanel import MoveList, evaluation, thinking_block
+from gui.scenes.sidepanel import MoveList, evaluation, reason_text, thinking_block
 from gui.widgets import Button, hit_buttons, panel, segmented
 
 
@@ -116,7 +116,11 @@ class DemoScene(Scene):
             theme.alpha_rect(surface, (16, 18, 22), r, 225, 16)
             w = c.winner()
             text = t("play.draw") if w is None else t("demo.wins", side=side_name(c.game.id, w))
-            theme.text(surface, text, r.center, 28, pal.text, bold=True, anchor="center")
+            reason = reason_text(c.end_reason())
+            theme.text(surface, text, (r.centerx, r.centery - (10 if reason else 0)), 28, pal.text, bold=True,
+                       anchor="center")
+            if reason:
+                theme.text(surface, reason, (r.centerx, r.centery + 24), 15, pal.text_dim, anchor="center")
         panel(surface, pal, self.panel_rect, 16)
         p = self.panel_rect.inflate(-36, -36)
         theme.text(surface, theme.fit_text(f"{t('demo.title')} · {game_name(c.game.id)}", 22, p.width, True),

@@ -15,12 +15,12 @@ from gui.scenes.boardview import BoardView
 from gui.scenes.home import game_name
 from gui.scenes.loaddialog import LoadDialog
 from gui.scenes.setup import level_name, side_name
-from gui.scenes.sidepanel import MoveList, evaluation, thinking_block
+from gui.scenes.sidepanel import MoveList, evaluation, reason_text, thinking_block
 from gui.widgets import Button, panel
 
 
 def panel_width(w: int) -> int:
-    return max(280, min(400, int(w * 0.3)))
+    return max(300, min(400, int(w * 0.3)))
 
 
 class PlayScene(Scene):
@@ -133,7 +133,7 @@ class PlayScene(Scene):
             self.buttons.append(Button(nb, t("play.new"), self.new_game, kind="primary", hint="N"))
 
     def overlay_rect(self) -> pygame.Rect:
-        r = pygame.Rect(0, 0, min(440, self.board_rect.width - 40), 140)
+        r = pygame.Rect(0, 0, min(440, self.board_rect.width - 40), 150)
         r.center = self.board_rect.center
         return r
 
@@ -220,7 +220,11 @@ class PlayScene(Scene):
         r = self.overlay_rect()
         theme.alpha_rect(surface, (16, 18, 22), r, 225, 16)
         text, color = self.result_text()
-        theme.text(surface, text, (r.centerx, r.y + 40), 30, color, bold=True, anchor="center")
+        theme.text(surface, text, (r.centerx, r.y + 36), 30, color, bold=True, anchor="center")
+        reason = reason_text(self.c.end_reason())
+        if reason:
+            theme.text(surface, theme.fit_text(reason, 15, r.width - 30), (r.centerx, r.y + 66), 15, self.pal.text_dim,
+                       anchor="center")
 
     def draw_panel(self, surface):
         pal = self.pal
@@ -242,7 +246,9 @@ class PlayScene(Scene):
                 theme.text(surface, theme.fit_text(line, 13, p.width), (p.x, y + 30 + i * 17), 13, pal.text_dim)
         elif c.over:
             text, color = self.result_text()
-            theme.text(surface, text, (p.x, y + 6), 20, color, bold=True)
+            reason = reason_text(c.end_reason())
+            theme.text(surface, theme.fit_text(text + (f" · {reason}" if reason else ""), 20, p.width, True),
+                       (p.x, y + 6), 20, color, bold=True)
             theme.text(surface, t("play.press_new"), (p.x, y + 36), 13, pal.text_faint)
         elif c.ai_thinking:
             thinking_block(surface, pal, status, self.app, c.thinking, self.app.ai.status, t("play.ai_thinking"))

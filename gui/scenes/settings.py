@@ -39,7 +39,10 @@ class SettingsScene(Scene):
             self.buttons += segmented(rect, options, value, setter, size=14)
             y += 58
         self.info_y = y + 4
-        self.card.height = self.info_y + 60 - self.card.y
+        self.info = [t("settings.data", path=str(user_data_dir())), t("settings.version", version=__version__)]
+        if s["sound"] and self.app.sound._tried and not self.app.sound.available:
+            self.info.append(t("settings.no_audio"))
+        self.card.height = self.info_y + 20 * len(self.info) + 22 - self.card.y
 
     def draw(self, surface):
         pal = self.pal
@@ -47,10 +50,7 @@ class SettingsScene(Scene):
         panel(surface, pal, self.card, 18)
         for label, rect in self.rows:
             theme.text(surface, label, (self.card.x + 28, rect.centery), 16, pal.text_dim, anchor="midleft")
-        info = [t("settings.data", path=str(user_data_dir())), t("settings.version", version=__version__)]
-        if self.app.settings["sound"] and not self.app.sound.available and self.app.sound._tried:
-            info.append(t("settings.no_audio"))
-        for i, line in enumerate(info):
+        for i, line in enumerate(self.info):
             theme.text(surface, theme.fit_text(line, 13, self.card.width - 56), (self.card.x + 28, self.info_y + i * 20),
                        13, pal.text_faint)
         self.draw_buttons(surface)

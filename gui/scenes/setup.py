@@ -82,7 +82,9 @@ class SetupScene(Scene):
         self.card.midtop = (w // 2, 84)
         x0 = self.card.x + 28
         inner = self.card.width - 56
-        label_w = min(190, inner // 3)
+        labels = [t(k) for k in ("setup.mode", "setup.game", "setup.board", "setup.you_play", "setup.level")]
+        labels += [side_name(self.game_id, 0), side_name(self.game_id, 1)]
+        label_w = min(inner // 4, max(theme.FONTS.size(s, 16)[0] for s in labels) + 32)
         cx = x0 + label_w
         cw = inner - label_w
         y = self.card.y + 24

@@ -78,3 +78,12 @@ def evaluation(surface, pal, rect, value0, colors, labels) -> None:
     theme.text(surface, t("play.evaluation"), (rect.x, rect.y), 13, pal.text_faint)
     p0 = None if value0 is None else (value0 + 1) / 2
     winrate_bar(surface, pal, (rect.x, rect.y + 20, rect.width, 22), p0, colors, labels)
+
+
+def reason_text(reason: str | None) -> str:
+    """The end reason in the UI language (the rules' own words when there is no translation)."""
+    if not reason:
+        return ""
+    key = f"reason.{reason}"
+    text = t(key)
+    return reason if text == key else text

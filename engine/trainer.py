@@ -1,0 +1,141 @@
+"""The background trainer the app uses: continued self-play training of one game in a child
+process, with a CPU budget (worker count), progress events, and improved models saved to
+the user's data directory (the shipped model is never touched).
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import queue as queue_mod
+import time
+import traceback
+from pathlib import Path
+
+#: every this many generations the newest network plays the model in use; it is saved
+#: for the player only when it scores at least PROMOTE_SCORE over PROMOTE_GAMES games
+PROMOTE_EVERY = 2
+PROMOTE_GAMES = 20
+PROMOTE_SCORE = 0.55
+
+
+def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events, stop_event):
+    """Child-process entry point (top level: spawn-safe)."""
+    def emit(e):
+        try:
+            events.put(e)
+        except Exception:
+            pass
+    try:
+        import threading
+        from games import game_from_key
+        from .arena import play_match
+        from .checkpoint import load_network, save_checkpoint
+        from .evaluators import NetworkEvaluator
+        from .network import configure_threads
+        from .paths import user_model_path
+        from .players import MCTSPlayer
+        from .train import TrainingRun
+        configure_threads(1)
+        game = game_from_key(game_key)
+        best_path = Path(init_model) if init_model else None
+        holder = {}
+
+        def on_event(e):
+            emit(e)
+            g = e.get("generation", 0)
+            if e.get("type") != "progress" or g % PROMOTE_EVERY:
+                return
+            run = holder["run"]
+            net, _ = load_network(run.ckpt_path(g), game)
+            if best_path is None or not best_path.exists():
+                better, score = True, None
+            else:
+                best, _ = load_network(best_path, game)
+                a = MCTSPlayer(game, NetworkEvaluator(net), sims=50, temperature=1.0, temperature_plies=4)
+                b = MCTSPlayer(game, NetworkEvaluator(best), sims=50, temperature=1.0, temperature_plies=4)
+                r = play_match(game, a, b, PROMOTE_GAMES)
+                score = r.score
+                better = score >= PROMOTE_SCORE
+                emit({"type": "log", "message": f"generation {g} vs the model in use: {r.wins}-{r.draws}-{r.losses}"})
+            if better:
+                target = user_model_path(game.key)
+                save_checkpoint(target, net, game, generation=g,
+                                evaluation={"vs_previous_model": score} if score is not None else {},
+                                extra={"trained_from": str(init_model or "random")})
+                emit({"type": "model", "path": str(target), "generation": g, "score": score})
+
+        run = TrainingRun(game, run_dir, workers=workers, init_model=init_model, progress=False, on_event=on_event)
+        holder["run"] = run
+
+        def watch():
+            stop_event.wait()
+            run.request_stop()
+        threading.Thread(target=watch, daemon=True).start()
+        emit({"type": "log", "message": f"training {game.key} in {run_dir} from generation {run.state['generation']}"})
+        run.run(hours=24 * 365)
+        emit({"type": "stopped", "generation": run.state["generation"]})
+    except Exception as e:  # report, never die silently
+        emit({"type": "error", "message": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()})
+
+
+class BackgroundTrainer:
+    """start() / stop() / poll() continued training of one game, in a child process."""
+
+    def __init__(self, game_id: str, workers: int = 1, model_path=None, variant: dict | None = None,
+                 run_dir=None):
+        from games import get_game
+        from .paths import shipped_model_path, user_data_dir, user_model_path
+        self.game = get_game(game_id, **(variant or {}))
+        self.workers = max(1, int(workers))
+        if model_path is None:
+            user = user_model_path(self.game.key)
+            model_path = user if user.exists() else shipped_model_path(self.game.key)
+        self.model_path = model_path
+        self.run_dir = Path(run_dir) if run_dir else user_data_dir() / "runs" / self.game.key
+        self._ctx = mp.get_context("spawn")
+        self._proc = None
+        self._events = None
+        self._stop = None
+
+    @property
+    def is_running(self) -> bool:
+        return self._proc is not None and self._proc.is_alive()
+
+    def start(self) -> None:
+        if self.is_running:
+            return
+        self._events = self._ctx.Queue()
+        self._stop = self._ctx.Event()
+        init = str(self.model_path) if self.model_path else None
+        if (self.run_dir / "state.json").exists():
+            init = None  # resume the run where it stopped
+        self._proc = self._ctx.Process(target=_trainer_main, name=f"trainer-{self.game.key}", daemon=False,
+                                       args=(self.game.key, str(self.run_dir), init, self.workers,
+                                             self._events, self._stop))
+        self._proc.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Ask the run to stop at the next move boundary; kill it if it does not within ``timeout``."""
+        if self._proc is None:
+            return
+        self._stop.set()
+        self._proc.join(timeout)
+        if self._proc.is_alive():
+            self._proc.terminate()
+            self._proc.join(2)
+            if self._proc.is_alive():
+                self._proc.kill()
+
+    def poll(self) -> list[dict]:
+        """Events since the last call (never blocks)."""
+        out = []
+        if self._events is None:
+            return out
+        while True:
+            try:
+                out.append(self._events.get_nowait())
+            except (queue_mod.Empty, OSError, EOFError, ValueError):
+                break
+        if self._proc is not None and not self._proc.is_alive() and self._proc.exitcode not in (0, None):
+            out.append({"type": "error", "message": f"the trainer process ended with code {self._proc.exitcode}"})
+            self._proc = None
+        return out

@@ -1,0 +1,146 @@
+"""Self-play training: learning from scratch, resumability under kill -9, the Ray backend,
+and the background trainer the app uses."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.checkpoint import load_network
+from engine.config import load_config
+from engine.evaluators import NetworkEvaluator
+from engine.players import PolicyPlayer
+from engine.replay import ReplayBuffer
+from engine.solver import Solver, reachable_states
+from engine.train import TrainingRun
+from games import get_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_connect2_from_scratch_reaches_perfect_play_within_a_minute(tmp_path):
+    game = get_game("connect2")
+    # CPU time of this process, so a busy shared machine does not decide the result
+    start = time.process_time()
+    run = TrainingRun(game, tmp_path / "run", load_config(game), workers=1, progress=False)
+    run.run(generations=8)
+    elapsed = time.process_time() - start
+    net, meta = load_network(tmp_path / "run" / "latest.pt", game)
+    assert meta["generation"] == 8
+    # the network alone, without search, must play the optimal move everywhere
+    player = PolicyPlayer(game, NetworkEvaluator(net))
+    solver = Solver()
+    wrong = [s.to_text() for s in reachable_states(game) if player.choose(s).action not in solver.optimal_actions(s)]
+    assert wrong == []
+    assert elapsed < 60, f"took {elapsed:.1f} CPU seconds"
+
+
+def test_replay_sampling_applies_symmetries_consistently(tmp_path):
+    """A sampled (planes, policy) pair stays consistent under the random symmetry."""
+    import numpy as np
+    from engine.selfplay import GameRecord, SamplesBatch
+    game = get_game("tictactoe")
+    s = game.state_from_text("a1 b2")
+    rec = GameRecord()
+    legal = s.legal_actions()
+    rec.planes.append(s.encode())
+    rec.policy_idx.append(np.array(legal, np.int16))
+    rec.policy_val.append(np.full(len(legal), 1.0 / len(legal), np.float16))
+    rec.players.append(s.current_player)
+    rec.policy_weight.append(1.0)
+    buf = ReplayBuffer(tmp_path / "buf", game, 100)
+    buf.save(1, SamplesBatch.from_records([rec], (game.num_planes, *game.board_shape)))
+    assert buf.load() == 1
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        planes, policy, z, pw = buf.sample(1, rng)
+        occupied = planes[0, :2].sum(axis=0).reshape(-1) > 0
+        # policy mass sits exactly on the empty cells of the transformed board
+        assert np.all((policy[0] > 0) == ~occupied)
+        assert abs(policy[0].sum() - 1.0) < 1e-3
+
+
+def _train_cmd(run_dir, generations, resume):
+    cmd = [sys.executable, str(ROOT / "main.py"), "train", "--game", "connect2", "--run-dir", str(run_dir),
+           "--generations", str(generations), "--workers", "1", "--quiet"]
+    return cmd + (["--resume"] if resume else [])
+
+
+def test_resume_after_kill_9_loses_nothing(tmp_path):
+    run_dir = tmp_path / "run"
+    rng = random.Random(1)
+    target = 12
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    # kill the run at random moments (during self-play, training, saving), then resume
+    for attempt in range(4):
+        proc = subprocess.Popen(_train_cmd(run_dir, target, resume=attempt > 0) if attempt == 0 else
+                                _train_cmd(run_dir, target, resume=True), env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        time.sleep(rng.uniform(3.0, 7.0))
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    state = json.loads((run_dir / "state.json").read_text())
+    done = state["generation"]
+    # --generations counts from where the run stands, so finish the remainder
+    remaining = target - done
+    if remaining > 0:
+        subprocess.run(_train_cmd(run_dir, remaining, resume=True), check=True, timeout=180, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    state = json.loads((run_dir / "state.json").read_text())
+    assert state["generation"] >= target
+    game = get_game("connect2")
+    for g in range(state["generation"] + 1):  # every checkpoint loads
+        load_network(run_dir / "checkpoints" / f"gen_{g:06d}.pt", game)
+    lines = [json.loads(l) for l in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    assert [l["generation"] for l in lines] == list(range(1, state["generation"] + 1))
+    buf = ReplayBuffer(run_dir / "buffer", game, 10**6)
+    assert buf.load() > 0
+    assert not list(run_dir.rglob("*.tmp")) or all(p.stat().st_size >= 0 for p in run_dir.rglob("*.tmp"))
+
+
+def test_ray_backend_runs_one_small_generation_of_tictactoe(tmp_path):
+    pytest.importorskip("ray", reason="Ray is an optional extra (pip install -r requirements-ray.txt)")
+    game = get_game("tictactoe")
+    cfg = load_config(game)
+    cfg.selfplay.games_per_generation = 8
+    cfg.selfplay.sims = 16
+    cfg.train.min_buffer = 10
+    cfg.train.steps_per_generation = 5
+    cfg.train.arena_games = 2
+    cfg.train.arena_sims = 8
+    run = TrainingRun(game, tmp_path / "run", cfg, workers=2, backend="ray", progress=False)
+    state = run.run(generations=1)
+    assert state["generation"] == 1 and state["games"] == 8
+    load_network(tmp_path / "run" / "latest.pt", game)
+    line = json.loads((tmp_path / "run" / "metrics.jsonl").read_text().splitlines()[0])
+    assert line["selfplay"]["games"] == 8
+
+
+def test_background_trainer_reports_progress_saves_a_model_and_stops(tmp_path, monkeypatch):
+    monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path / "home"))
+    from engine.trainer import BackgroundTrainer
+    t = BackgroundTrainer("connect2", workers=1, model_path=None, run_dir=tmp_path / "run")
+    t.model_path = None  # from scratch: the first evaluated generation is saved
+    t.start()
+    events = []
+    deadline = time.time() + 90
+    while time.time() < deadline and not any(e["type"] == "model" for e in events):
+        events += t.poll()
+        assert not any(e["type"] == "error" for e in events), events
+        time.sleep(0.2)
+    assert any(e["type"] == "progress" for e in events)
+    model = [e for e in events if e["type"] == "model"]
+    assert model, events
+    assert Path(model[0]["path"]).exists()
+    assert Path(model[0]["path"]).is_relative_to(tmp_path / "home")
+    t0 = time.time()
+    t.stop(timeout=15)
+    assert not t.is_running
+    assert time.time() - t0 < 20

@@ -30,6 +30,12 @@ MIN_SIZE = (800, 560)
 FPS = 60
 
 
+def render_all_scenes(out_dir, **options):
+    """Render every scene off-screen into ``out_dir`` as PNGs; see `gui.selftest.render_all_scenes`."""
+    from gui.selftest import render_all_scenes as render
+    return render(out_dir, **options)
+
+
 def _preset_size(preset: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in preset.lower().split("x"))
@@ -175,7 +181,7 @@ class App:
         from gui.scenes.play import PlayScene
         game = get_game(game_id, **(variant or {}))
         c = PlayController(self.ai, game, pick_side(side), level, self.model_path_for,
-                           hints_on=self.settings["hints"])
+                           hints_on=self.settings["hints"], side_choice=side)
         if state is not None:
             c.load(state)
         self.goto(PlayScene(self, c))
@@ -394,81 +400,6 @@ def _icon() -> pygame.Surface:
     pygame.draw.circle(s, (30, 30, 34), (24, 24), 12)
     pygame.draw.circle(s, (245, 243, 238), (40, 40), 12)
     return s
-
-
-# --- self-test rendering -----------------------------------------------------------------------
-
-def render_all_scenes(out_dir, games=None, langs=("en", "zh"), size=(1280, 800), colorblind=(False,)) -> list[Path]:
-    """Render every scene for every game and language off-screen into ``out_dir`` as PNGs.
-
-    No AI process is started. Returns the written paths; raises on any drawing error.
-    """
-    from gui.scenes.loaddialog import LoadDialog
-    from gui.scenes.home import sample_state
-    from gui.boards import renderer_class
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    settings = Settings.in_memory()
-    app = App(size, headless=True, ai_enabled=False, settings=settings, strict=True)
-    written = []
-
-    def shot(name):
-        app.step((), 1 / FPS)
-        path = out / f"{name}.png"
-        pygame.image.save(app.screen, str(path))
-        written.append(path)
-
-    games = [g for g in (games or GAME_IDS)]
-    for cb in colorblind:
-        app.set_colorblind(cb)
-        suffix = "-cb" if cb else ""
-        for lang in langs:
-            app.set_language(lang)
-            app.toasts.clear()
-            app.go_home()
-            shot(f"home-{lang}{suffix}")
-            app.open_settings()
-            shot(f"settings-{lang}{suffix}")
-            for gid in games:
-                try:
-                    get_game(gid)
-                except Exception:
-                    continue  # a game whose rules are not there yet
-                app.open_setup(gid, "play")
-                shot(f"setup-{gid}-{lang}{suffix}")
-                app.open_setup(gid, "demo")
-                shot(f"setup-demo-{gid}-{lang}{suffix}")
-                app.start_play(gid, "first", "strong")
-                c = app.scene.c
-                cls = renderer_class(gid)
-                mid = sample_state(c.game, max(4, getattr(cls, "THUMB_MOVES", 6)))
-                c.load(mid)
-                c.human = mid.current_player
-                legal = mid.legal_actions()
-                c.hints_on = True
-                c.hint_for = c.state
-                c.hint.top = [{"action": a, "visits": 100 - 20 * i, "q": 0.1, "prior": 0.2}
-                              for i, a in enumerate(legal[:3])]
-                c.value0 = 0.24
-                app.scene.view.renderer.animations = False
-                shot(f"play-{gid}-{lang}{suffix}")
-                app.scene.dialog = LoadDialog(app, on_pick=lambda p: None, on_close=lambda: None)
-                shot(f"load-{gid}-{lang}{suffix}")
-                app.scene.dialog = None
-                c.resign()
-                shot(f"play-over-{gid}-{lang}{suffix}")
-                app.start_demo(gid, ("hard", "strong"))
-                from gui.records import history_of
-                app.scene.c.history = history_of(mid)
-                app.scene.c.paused = True
-                app.scene.c.value0 = -0.1
-                shot(f"demo-{gid}-{lang}{suffix}")
-                app.open_train()
-                app.scene.game_id = gid
-                shot(f"train-{gid}-{lang}{suffix}")
-    app.go_home()
-    app.shutdown()
-    return written
 
 
 # --- entry points ---------------------------------------------------------------------------

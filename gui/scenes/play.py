@@ -52,7 +52,7 @@ class PlayScene(Scene):
 
     def new_game(self):
         from gui.controller import pick_side
-        self.c.new_game(pick_side(self.app.settings["side"]))
+        self.c.new_game(pick_side(self.c.side_choice))
         self.view.set_flipped(self._flip())
 
     def resign(self):

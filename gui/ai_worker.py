@@ -30,6 +30,7 @@ from collections import deque
 
 DEFAULT_FACTORY = "engine.players:make_player"
 PROGRESS_INTERVAL = 0.1  # seconds between progress replies
+MAX_PLAYERS = 6  # players (with their networks) kept loaded for quick reuse
 
 
 def _load(spec: str):
@@ -116,11 +117,18 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
             if state.is_terminal():
                 replies.put({"type": "error", "id": rid, "message": "the game is over"})
                 continue
-            key = (game.key, msg.get("level"), msg.get("model_path"))
-            player = players.get(key)
+            model_path = msg.get("model_path")
+            try:  # a model file replaced by the trainer is loaded afresh
+                stamp = os.path.getmtime(model_path) if model_path else None
+            except OSError:
+                stamp = None
+            key = (game.key, msg.get("level"), model_path, stamp)
+            player = players.pop(key, None)
             if player is None:
-                player = factory(game, level=msg.get("level"), model_path=msg.get("model_path"))
-                players[key] = player
+                player = factory(game, level=msg.get("level"), model_path=model_path)
+            players[key] = player  # most recently used last
+            while len(players) > MAX_PLAYERS:
+                players.pop(next(iter(players)))
             if sessions.get(key) != msg.get("session"):
                 sessions[key] = msg.get("session")
                 if hasattr(player, "reset"):

@@ -303,6 +303,8 @@ class App:
         try:
             self.ai.poll()
             self.trainer.poll()
+            while self.trainer.announcements:
+                self.toast(t("train.new_model", generation=self.trainer.announcements.pop(0)), seconds=6)
             size = self.screen.get_size()
             self.scene.build(size)
             for ev in events:

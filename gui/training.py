@@ -26,6 +26,7 @@ class TrainController:
         self.log: list[str] = []
         self.models: list[dict] = []  # {"path", "generation"} as new models arrive
         self.selfplay: dict = {}  # the running generation's self-play: {"generation", "games", "of"}
+        self.announcements: list = []  # generations of newly saved models, for the app to announce
         self._ctx = multiprocessing.get_context("spawn")
         self._process = None
         self._commands = None
@@ -108,6 +109,7 @@ class TrainController:
             self.selfplay = {k: ev.get(k) for k in ("generation", "games", "of")}
         elif kind == "model":
             self.models.append({"path": ev.get("path"), "generation": ev.get("generation")})
+            self.announcements.append(ev.get("generation"))
             self.log.append(f"new model: generation {ev.get('generation')}")
         elif kind == "log":
             self.log.append(str(ev.get("message", "")))

@@ -93,7 +93,8 @@ class FakeTrainer:
             return [{"type": "selfplay", "generation": self.n // 4 + 1, "games": self.n % 4, "of": 4}]
         return [{"type": "progress", "games": self.n, "generation": self.n // 4, "positions": 40 * self.n,
                  "loss": 2.0 / (1 + self.n), "elo": 10.0 * self.n, "wall_seconds": 0.25 * self.n},
-                {"type": "log", "message": f"generation {self.n // 4} done"}]
+                {"type": "log", "message": f"generation {self.n // 4} done"}] + (
+                    [{"type": "model", "path": "/nonexistent/model.pt", "generation": self.n // 4}] if self.n == 8 else [])
 
 
 # --- helpers for driving the app headless ------------------------------------------------

@@ -23,6 +23,7 @@ def test_training_starts_reports_progress_and_stops(tmp_path, monkeypatch):
         assert run_until(app, lambda: len(tr.points) >= 2 and tr.selfplay, 30)
         assert tr.status == "running"
         assert tr.points[-1]["elo"] > tr.points[0]["elo"]
+        assert tr.models and any("generation 2" in text for text, _, _ in app.toasts)
         app.go_home()  # training goes on while the person does something else
         app.step()
         assert tr.running

@@ -249,11 +249,12 @@ def arena_main(argv: list[str]) -> int:
 # --- bench ------------------------------------------------------------------------
 
 def sample_positions(game, count: int, seed: int = 0) -> list:
-    """``count`` non-terminal positions from random play (various depths), for benchmarks."""
+    """``count`` non-terminal positions from random play in the first quarter of a game (deeper
+    ones reach the end so soon that their simulations are mostly free terminal visits)."""
     import random
     rng = random.Random(seed)
     out = []
-    limit = max(2, (game.max_game_length or 60) // 2)
+    limit = max(2, (game.max_game_length or 60) // 4)
     while len(out) < count:
         state = game.initial_state()
         for _ in range(rng.randrange(limit)):
@@ -265,18 +266,25 @@ def sample_positions(game, count: int, seed: int = 0) -> list:
     return out
 
 
-def _search_rate(mcts, positions: list, trees_per_search: int, visits: int, leaf_batch: int, seconds: float) -> float:
-    """Simulations per second of searches of ``trees_per_search`` fresh trees each, for ``seconds``."""
+#: each throughput figure is the best of this many windows (robust to other load on the machine)
+WINDOWS = 5
+
+
+def _search_rate(mcts, positions: list, trees_per_search: int, visits: int, leaf_batch: int,
+                 seconds: float) -> tuple[float, float]:
+    """(simulations per second, share of simulations that needed the network) of searches of
+    ``trees_per_search`` fresh trees each, for ``seconds``."""
     from .mcts import Tree
     mcts.search([Tree(positions[0])], min(visits, 16), leaf_batch=leaf_batch)  # warm-up
     sims, k = 0, 0
+    evaluated = mcts.evaluator.positions
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
         trees = [Tree(positions[(k + j) % len(positions)]) for j in range(trees_per_search)]
         k += trees_per_search
         sims += mcts.search(trees, visits, deadline=deadline, leaf_batch=leaf_batch)
-    return sims / (time.perf_counter() - start)
+    return sims / (time.perf_counter() - start), (mcts.evaluator.positions - evaluated) / max(sims, 1)
 
 
 def deep_size(objects, exclude=()) -> int:
@@ -332,12 +340,15 @@ def bench_main(argv: list[str]) -> int:
         "Measure, with one torch thread: the network alone at self-play's batch (parallel_games * leaf_batch), "
         "batched multi-game search (parallel_games trees of selfplay.sims visits), one game's search at the "
         "strong level's visits with leaf batching (8) and without (1), and the memory of a search tree. "
+        "Each figure is the best of 5 windows of --seconds/5 (other load on the machine only slows "
+        "windows down). Searches start from positions of random play's first quarter; *_net_share is the share of simulations "
+        "that needed the network (the rest reached a finished game). "
         "Without --model a random network of the game's configured shape is used."))
     parser.add_argument("--game", required=True, help="game id")
     parser.add_argument("--size", type=int, help="board size for games with variants")
     parser.add_argument("--model", help="model file (default: a random network of the configured shape)")
     parser.add_argument("--seconds", type=float, default=5.0,
-                        help="length of each of the four throughput measurements (default: %(default)s)")
+                        help="time spent on each of the four throughput figures (default: %(default)s)")
     parser.add_argument("--tree-nodes", type=int, default=100_000,
                         help="nodes of the tree whose memory is measured (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0)
@@ -373,16 +384,22 @@ def bench_main(argv: list[str]) -> int:
 
         planes = np.stack([positions[i % len(positions)].encode() for i in range(net_batch)])
         evaluator.infer(planes)  # warm-up
-        calls, start = 0, time.perf_counter()
-        while time.perf_counter() - start < args.seconds:
-            evaluator.infer(planes)
-            calls += 1
-        net_rate = calls * net_batch / (time.perf_counter() - start)
+        window = args.seconds / WINDOWS
+
+        def net_window():
+            calls, start = 0, time.perf_counter()
+            while time.perf_counter() - start < window:
+                evaluator.infer(planes)
+                calls += 1
+            return calls * net_batch / (time.perf_counter() - start), 1.0
 
         mcts = MCTS(evaluator, SearchConfig(cpuct=sp.cpuct))
-        batched = _search_rate(mcts, positions, sp.parallel_games, sp.sims, sp.leaf_batch, args.seconds)
-        single = _search_rate(mcts, positions, 1, single_visits, 8, args.seconds)
-        unbatched = _search_rate(mcts, positions, 1, single_visits, 1, args.seconds)
+        net_rate, _ = max(net_window() for _ in range(WINDOWS))
+        batched, batched_share = max(_search_rate(mcts, positions, sp.parallel_games, sp.sims, sp.leaf_batch,
+                                                  window) for _ in range(WINDOWS))
+        single, single_share = max(_search_rate(mcts, positions, 1, single_visits, 8, window)
+                                   for _ in range(WINDOWS))
+        unbatched, _ = max(_search_rate(mcts, positions, 1, single_visits, 1, window) for _ in range(WINDOWS))
         memory = measure_tree_memory(game, args.tree_nodes)
         nc = net.cfg
         out = {"game": game.key, "model": args.model or "random weights",
@@ -396,6 +413,7 @@ def bench_main(argv: list[str]) -> int:
                "single_sims_per_s": round(single, 1), "single_unbatched_sims_per_s": round(unbatched, 1),
                "batched_efficiency": round(batched / net_rate, 3) if net_rate else None,
                "leaf_batching_speedup": round(single / unbatched, 3) if unbatched else None,
+               "batched_net_share": round(batched_share, 3), "single_net_share": round(single_share, 3),
                **memory, "seconds_per_measurement": args.seconds, "wall_s": round(time.perf_counter() - wall, 1)}
         print(json.dumps(out), flush=True)
         return 0

@@ -49,9 +49,12 @@ SUITES: dict[str, dict] = {
     "connect4": {"kind": "benchmark", "folder": "../shared/connect4", "sims": 800,
                  "sets": (("Test_L3_R1", "end-easy"), ("Test_L2_R1", "middle-easy"),
                           ("Test_L1_R1", "begin-easy"), ("Test_L2_R2", "middle-medium"))},
-    "othello": {"kind": "matches", "games": 100, "opponents": ("rollout:1000", "greedy")},
-    "gomoku": {"kind": "matches", "games": 100, "opponents": ("rollout:2000",)},
-    "xiangqi": {"kind": "matches", "games": 20, "opponents": ("random", "greedy", "stockfish")},
+    "othello": {"kind": "matches", "games": 100,
+                "opponents": (("rollout:1000", "rollout MCTS (1000 playouts)"), ("greedy", "greedy disc count"))},
+    "gomoku": {"kind": "matches", "games": 100, "opponents": (("rollout:2000", "rollout MCTS (2000 playouts)"),)},
+    "xiangqi": {"kind": "matches", "games": 20,
+                "opponents": (("random", "random moves"), ("greedy", "greedy material"),
+                              ("stockfish", "fairy-stockfish at its weakest"))},
 }
 #: fairy-stockfish's thinking time per move in the xiangqi suite
 STOCKFISH_MOVETIME_MS = 100
@@ -126,7 +129,15 @@ def play_batched_match(game, mcts: MCTS, sims: int, make_opponent, games: int, o
         for g in live:
             while not over(g) and g.state.current_player != g.ai:
                 g.state = g.state.play(g.opponent.choose(g.state).action)
-        turn = [g for g in live if not over(g)]
+        turn = []
+        for g in live:
+            if over(g):
+                continue
+            legal = g.state.legal_actions()
+            if len(legal) == 1:  # a forced move (othello's pass) needs no search
+                g.state, g.tree = g.state.play(legal[0]), None
+            else:
+                turn.append(g)
         if turn:
             trees = [_reuse_tree(g.tree, g.state) for g in turn]
             mcts.search(trees, sims)
@@ -291,7 +302,7 @@ def run_match_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
     spec = SUITES[game.id]
     games = args.games or spec["games"]
     out, notes = [], []
-    for k, opponent in enumerate(spec["opponents"]):
+    for k, (opponent, label) in enumerate(spec["opponents"]):
         try:
             make, close, resolved = _opponent_factory(game, opponent, seed + 1000 * k)
         except (SpecError, EvaluationError) as e:
@@ -306,9 +317,9 @@ def run_match_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
                 on_game=lambda r: _log(f"  {r.games}/{games}: +{r.wins} ={r.draws} -{r.losses}"))
         finally:
             close()
-        out.append({"opponent": opponent, "spec": resolved, **result.to_dict(),
+        out.append({"opponent": opponent, "label": label, "spec": resolved, **result.to_dict(),
                     "seconds": round(time.perf_counter() - t0, 1)})
-        notes.append(f"{100 * result.score:.0f}% vs {opponent}")
+        notes.append(f"{100 * result.score:.0f}% vs {label}")
     played = [o for o in out if "games" in o]
     summary = (f"Scores {', '.join(notes)} ({games} games each)" if played
                else "No baseline opponent was available")

@@ -523,13 +523,27 @@ class UCIEnginePlayer:
             if decl is None:
                 offered = ", ".join(d["name"] for d in self.options.values()) or "none"
                 raise UCIEngineError(f"engine {self.engine_name!r} has no option {name!r} (it offers: {offered})")
-            value = str(value)
-            if value.lower() in ("min", "max"):
-                if value.lower() not in decl:
-                    raise UCIEngineError(f"option {decl['name']!r} declares no {value.lower()} value")
-                value = decl[value.lower()]
+            value = self._checked_value(decl, str(value))
             self._send(f"setoption name {decl['name']} value {value}")
         self._sync()
+
+    def _checked_value(self, decl: dict, value: str) -> str:
+        """``value`` for a declared option, with ``min``/``max`` resolved; UCIEngineError when the
+        engine would not accept it (a spin outside its bounds, a combo value it does not list)."""
+        name, kind = decl["name"], decl["type"]
+        if value.lower() in ("min", "max"):
+            if value.lower() not in decl:
+                raise UCIEngineError(f"option {name!r} declares no {value.lower()} value")
+            return decl[value.lower()]
+        if kind == "spin":
+            lo, hi = int(decl.get("min", -2**63)), int(decl.get("max", 2**63))
+            if not re.fullmatch(r"-?\d+", value) or not lo <= int(value) <= hi:
+                raise UCIEngineError(f"option {name!r} takes a whole number from {lo} to {hi}, not {value!r}")
+        elif kind == "check" and value.lower() not in ("true", "false"):
+            raise UCIEngineError(f"option {name!r} takes true or false, not {value!r}")
+        elif kind == "combo" and decl["vars"] and value not in decl["vars"]:
+            raise UCIEngineError(f"option {name!r} takes one of {', '.join(decl['vars'][:12])}, not {value!r}")
+        return value
 
     def _detect_rank_offset(self) -> int:
         """0, +1 or -1: how the engine's rank numbers differ from ours (by ``go perft 1``)."""

@@ -216,3 +216,5 @@ def test_fairy_stockfish_plays_xiangqi_with_one_based_ranks():
         fen_state = game.state_from_text(game.state_from_text("startpos moves h2e2 h9g7").fen())
         assert sf.position_command(fen_state).startswith("position fen ")
         assert fen_state.apply(sf.choose(fen_state).action) is not None
+    with pytest.raises(UCIEngineError, match="1350"):  # below the lowest Elo it accepts
+        UCIEnginePlayer(game, STOCKFISH, 30, {"UCI_LimitStrength": "true", "UCI_Elo": "500"})

@@ -26,8 +26,12 @@ def go_stone(surface, color, center, radius: float, alpha: int = 255) -> None:
     pygame.draw.aacircle(layer, (0, 0, 0, 60), (c[0] + 1, c[1] + 2), r)
     pygame.draw.aacircle(layer, theme.shade(color, 0.78) if light else theme.shade(color, 1.5), c, r)
     pygame.draw.aacircle(layer, color, c, max(1, r - max(1, r // 10)))
-    hi = (c[0] - int(r * 0.3), c[1] - int(r * 0.32))
-    pygame.draw.aacircle(layer, theme.mix(color, theme.shade(color, 1.1 if light else 2.8), 0.45), hi, max(1, int(r * 0.32)))
+    hi = (c[0] - int(r * 0.32), c[1] - int(r * 0.34))
+    if light:
+        pygame.draw.aacircle(layer, theme.mix(color, (255, 255, 255), 0.5), hi, max(1, int(r * 0.3)))
+    else:  # a soft sheen: two rings fading towards the stone's colour
+        pygame.draw.aacircle(layer, theme.mix(color, (120, 120, 128), 0.35), hi, max(1, int(r * 0.3)))
+        pygame.draw.aacircle(layer, theme.mix(color, (150, 150, 158), 0.45), hi, max(1, int(r * 0.16)))
     if alpha < 255:
         layer.set_alpha(alpha)
     surface.blit(layer, (int(center[0]) - r - 3, int(center[1]) - r - 3))

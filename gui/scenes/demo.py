@@ -112,7 +112,7 @@ class DemoScene(Scene):
         self.view.draw(surface, self.board_rect, c.state, ov)
         if c.over and self.view.renderer.anim is None:
             r = pygame.Rect(0, 0, min(440, self.board_rect.width - 40), 96)
-            r.center = self.board_rect.center
+            r.midbottom = (self.board_rect.centerx, self.board_rect.bottom - self.board_rect.height // 8)
             theme.alpha_rect(surface, (16, 18, 22), r, 225, 16)
             w = c.winner()
             text = t("play.draw") if w is None else t("demo.wins", side=side_name(c.game.id, w))

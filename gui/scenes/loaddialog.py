@@ -78,8 +78,12 @@ class LoadDialog:
             name = game_name(rec.game_id) if rec.game_id else t("load.unreadable")
             if rec.variant:
                 name += " " + "×".join(str(v) for v in rec.variant.values())
-            theme.text(surface, name, (row.x + 12, row.centery), 15, pal.text if rec.game_id else pal.bad,
-                       bold=True, anchor="midleft")
+            r = theme.text(surface, name, (row.x + 12, row.centery), 15, pal.text if rec.game_id else pal.bad,
+                           bold=True, anchor="midleft")
+            level = rec.meta.get("level", "")
+            if level:
+                theme.text(surface, t(f"level.{level}") if t(f"level.{level}") != f"level.{level}" else level,
+                           (r.right + 12, row.centery), 13, pal.text_dim, anchor="midleft")
             theme.text(surface, theme.fit_text(rec.date or rec.path.name, 13, row.width // 2), (row.right - 12, row.centery),
                        13, pal.text_dim, anchor="midright")
         surface.set_clip(clip)

@@ -33,6 +33,7 @@ class PlayScene(Scene):
         self.confirm_resign_until = 0.0
         self.board_rect = pygame.Rect(0, 0, 0, 0)
         self.panel_rect = pygame.Rect(0, 0, 0, 0)
+        self.result_dismissed = False  # a click on the board hides the result banner
 
     def _flip(self) -> bool:
         return bool(self.view_cls_flip() and self.c.human == 1)
@@ -126,15 +127,18 @@ class PlayScene(Scene):
         if self.c.error:
             self.retry_rect = pygame.Rect(p.right - 110, p.y + 62, 110, 28)
             self.buttons.append(Button(self.retry_rect, t("play.retry"), self.retry, size=14))
-        if self.c.over:
+        if not self.c.over:
+            self.result_dismissed = False
+        if self.c.over and not self.result_dismissed:
             ob = self.overlay_rect()
             nb = pygame.Rect(0, 0, 200, 40)
             nb.midbottom = (ob.centerx, ob.bottom - 16)
             self.buttons.append(Button(nb, t("play.new"), self.new_game, kind="primary", hint="N"))
 
     def overlay_rect(self) -> pygame.Rect:
+        """The result banner: low on the board, so the final position (a winning line) stays visible."""
         r = pygame.Rect(0, 0, min(440, self.board_rect.width - 40), 150)
-        r.center = self.board_rect.center
+        r.midbottom = (self.board_rect.centerx, self.board_rect.bottom - self.board_rect.height // 8)
         return r
 
     def handle_event(self, ev):
@@ -145,6 +149,9 @@ class PlayScene(Scene):
 
     def on_click(self, pos):
         if super_hit(self, pos):
+            return
+        if self.c.over and self.board_rect.collidepoint(pos):
+            self.result_dismissed = True
             return
         target = self.view.hit(pos)
         if target is None or not self.c.human_to_move:
@@ -200,7 +207,7 @@ class PlayScene(Scene):
                       hover=mouse if can_move and self.board_rect.collidepoint(mouse) else None,
                       lang=language(), game_over=self.c.over)
         self.view.draw(surface, self.board_rect, state, ov)
-        if self.c.over and self.view.renderer.anim is None:
+        if self.c.over and self.view.renderer.anim is None and not self.result_dismissed:
             self.draw_result(surface)
         self.draw_panel(surface)
         self.draw_buttons(surface)
@@ -218,7 +225,7 @@ class PlayScene(Scene):
 
     def draw_result(self, surface):
         r = self.overlay_rect()
-        theme.alpha_rect(surface, (16, 18, 22), r, 225, 16)
+        theme.alpha_rect(surface, (16, 18, 22), r, 215, 16)
         text, color = self.result_text()
         theme.text(surface, text, (r.centerx, r.y + 36), 30, color, bold=True, anchor="center")
         reason = reason_text(self.c.end_reason())

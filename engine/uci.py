@@ -426,7 +426,9 @@ class UCIEnginePlayer:
     """An external UCI engine as a player (``choose(state)`` like the other players).
 
     ``options`` are sent as ``setoption`` commands; a value ``min`` or ``max`` takes the bound
-    the engine declares for that option. Call `close` (or use ``with``) to end the process.
+    the engine declares for that option, and a value the engine's declaration rules out (a spin
+    outside its bounds, an unlisted combo value, an unknown option) raises UCIEngineError.
+    Call `close` (or use ``with``) to end the process.
     """
 
     def __init__(self, game, command, movetime_ms: int = 100, options: dict | None = None,
@@ -436,6 +438,8 @@ class UCIEnginePlayer:
         self.movetime_ms = int(movetime_ms)
         self.timeout = timeout
         argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not argv:
+            raise UCIEngineError("no engine command given")
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL, text=True, bufsize=1)

@@ -38,6 +38,8 @@ def render_all_scenes(out_dir, games=None, langs=("en", "zh"), size=(1280, 800),
             app.set_language(lang)
             app.toasts.clear()
             app.go_home()
+            for _ in range(8):  # the home cards draw one board picture per frame
+                app.step((), 1 / FPS)
             shot(f"home-{lang}{suffix}")
             app.open_settings()
             shot(f"settings-{lang}{suffix}")

@@ -73,6 +73,8 @@ class HomeScene(Scene):
         self.cards: list[tuple[pygame.Rect, str]] = []
         self._thumbs: dict = {}
         self._games: dict = {}
+        self._frames = 0
+        self._budget = 0  # thumbnails still to draw this frame: none in the very first one
         self.hover = None
 
     def _game(self, game_id):
@@ -133,9 +135,12 @@ class HomeScene(Scene):
         key = (gid, size, self.pal.colorblind)
         surf = self._thumbs.get(key)
         if surf is None:
+            if self._budget <= 0:
+                return None  # one picture per frame, so the first frame appears at once
             game = self._game(gid)
             if game is None or size[0] < 8 or size[1] < 8:
                 return None
+            self._budget -= 1
             # drawn at twice the size and scaled down: small boards stay crisp and smooth
             big = pygame.Surface((size[0] * 2, size[1] * 2), pygame.SRCALPHA)
             try:
@@ -154,6 +159,8 @@ class HomeScene(Scene):
 
     def draw(self, surface):
         pal = self.pal
+        self._budget = 1 if self._frames else 0
+        self._frames += 1
         self.header(surface, "", "")
         theme.text(surface, t("home.tagline"), (28 + theme.FONTS.size("ZeroBoard", 24, True)[0] + 16, 27), 16,
                    pal.text_dim)
@@ -171,6 +178,10 @@ class HomeScene(Scene):
                 thumb = self._thumbnail(gid, pic.size)
                 if thumb is not None:
                     surface.blit(thumb, pic.topleft)
+                else:  # still to be drawn: a quiet placeholder
+                    ph = pygame.Rect(0, 0, min(pic.width, pic.height), min(pic.width, pic.height))
+                    ph.center = pic.center
+                    theme.rounded_rect(surface, pal.card_hover if not hover else pal.button, ph, 12)
             name_y = rect.bottom - 88
             theme.text(surface, theme.fit_text(game_name(gid), 21, rect.width - 40, True), (rect.x + 18, name_y), 21,
                        pal.text, bold=True)

@@ -162,7 +162,8 @@ class Connect4Renderer(BoardRenderer):
         return DISCS[pal.colorblind]
 
     def side_icon(self, surface, center, radius, player, pal):
-        shaded_disc(surface, DISCS[pal.colorblind][player], center, radius)
+        from gui.boards.base import Overlays
+        self._disc(surface, DISCS[pal.colorblind], 1 if player == 0 else -1, center, radius, Overlays(palette=pal))
 
 
 RENDERER = Connect4Renderer

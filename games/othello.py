@@ -112,6 +112,11 @@ class OthelloState(State):
         mine, theirs = self._me.bit_count(), self._opp.bit_count()
         return (mine, theirs) if self._player == 0 else (theirs, mine)
 
+    def heuristic(self, player: int) -> float:
+        """Disc difference for ``player`` (the greedy baseline's evaluation)."""
+        d = self.discs()
+        return float(d[player] - d[1 - player])
+
     def legal_mask(self) -> int:
         """Bitboard of the squares the player to move may play on (0 when it must pass)."""
         if self._mask < 0:

@@ -108,6 +108,7 @@ _ZOBRIST = tuple(tuple(_rng.getrandbits(64) if code != 7 else 0 for _ in range(N
 _ZOBRIST_BLACK = _rng.getrandbits(64)
 _PLANE_CODES = np.array([1, 2, 3, 4, 5, 6, 7, -1, -2, -3, -4, -5, -6, -7], dtype=np.int8)[:, None, None]
 _SIDE_NAMES = ("Red", "Black")
+_MATERIAL = (0.0, 0.0, 2.0, 2.0, 4.0, 9.0, 4.5, 1.0)  # by piece code; the general is priceless
 
 
 def _zobrist(board, player: int) -> int:
@@ -250,6 +251,22 @@ class XiangqiState(State):
     def captured(self, action: int) -> int:
         """Code of the piece the action captures (0 when it captures nothing)."""
         return self.board[_MOVE_OF[self._player][action][1]]
+
+    def heuristic(self, player: int) -> float:
+        """Material balance for ``player`` in conventional piece values (the greedy baseline's
+        evaluation): chariot 9, cannon 4.5, horse 4, advisor and elephant 2, soldier 1 (2 once across
+        the river); a lost general counts as -1000 (only checkmate positions reach it by rule)."""
+        total = 0.0
+        for sq, code in enumerate(self.board):
+            if code:
+                kind = abs(code)
+                v = _MATERIAL[kind]
+                if kind == 7 and ((code > 0 and sq // 9 >= 5) or (code < 0 and sq // 9 <= 4)):
+                    v = 2.0
+                total += v if code > 0 else -v
+        if self.is_terminal() and self.winner() is not None:
+            total += 1000.0 if self.winner() == 0 else -1000.0
+        return total if player == 0 else -total
 
     def repetitions(self) -> int:
         """How often the current position has occurred since the last capture (1 = first time)."""

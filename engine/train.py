@@ -127,6 +127,8 @@ class TrainingRun:
         import threading
         self._local_stop = threading.Event()  # has is_set(), like the pool's Event
         if self.state_path.exists():
+            for leftover in self.dir.rglob("*.tmp"):  # half-written files of a killed run
+                leftover.unlink(missing_ok=True)
             self.state = json.loads(self.state_path.read_text())
             if self.state.get("game_key") != game.key:
                 raise ValueError(f"{run_dir}: this run trains {self.state.get('game_key')!r}, not {game.key!r}")

@@ -40,7 +40,7 @@ import numpy as np
 
 from .arena import MatchResult
 from .cli import ArgParser, UsageError, evaluator_from_args, game_from_args, run_command
-from .mcts import MCTS, SearchConfig, Tree, select_action
+from .mcts import MCTS, SearchConfig, Tree, reuse_tree, select_action
 
 #: the one place that decides each game's suite
 SUITES: dict[str, dict] = {
@@ -80,20 +80,6 @@ def best_moves(mcts: MCTS, states: list, sims: int, chunk: int = SEARCH_CHUNK) -
         mcts.search(trees, sims)
         out.extend(t.stats(limit=1)[0].action for t in trees)
     return out
-
-
-def _reuse_tree(tree: Tree | None, state) -> Tree:
-    """The subtree of ``tree`` for ``state`` when it is one or two plies on, else a fresh tree."""
-    if tree is not None:
-        k = len(tree.root_state.moves)
-        extra = state.moves[k:]
-        if 0 < len(extra) <= 2 and state.moves[:k] == tree.root_state.moves:
-            t = tree
-            for a in extra:
-                t = t.child_tree(a) if t is not None else None
-            if t is not None and t.root_state.key() == state.key():
-                return t
-    return Tree(state)
 
 
 @dataclass
@@ -139,7 +125,7 @@ def play_batched_match(game, mcts: MCTS, sims: int, make_opponent, games: int, o
             else:
                 turn.append(g)
         if turn:
-            trees = [_reuse_tree(g.tree, g.state) for g in turn]
+            trees = [reuse_tree(g.tree, g.state) for g in turn]
             mcts.search(trees, sims)
             for g, t in zip(turn, trees):
                 if len(g.state.moves) < opening_plies:

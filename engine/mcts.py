@@ -285,6 +285,24 @@ class Tree:
         return new
 
 
+def reuse_tree(tree: "Tree | None", state) -> Tree:
+    """The subtree of ``tree`` for ``state`` when ``state`` is the root or one or two plies
+    after it (tree reuse between moves), else a fresh tree."""
+    if tree is not None:
+        root = tree.root_state
+        if root.moves == state.moves and root.key() == state.key():
+            return tree
+        k = len(root.moves)
+        extra = state.moves[k:]
+        if 0 < len(extra) <= 2 and state.moves[:k] == root.moves:
+            t = tree
+            for a in extra:
+                t = t.child_tree(a) if t is not None else None
+            if t is not None and t.root_state.key() == state.key():
+                return t
+    return Tree(state)
+
+
 def select_action(actions: np.ndarray, visits: np.ndarray, temperature: float, rng: np.random.Generator) -> int:
     """Temperature 0: the most visited move; otherwise sample visits^(1/T)."""
     if temperature <= 1e-3 or visits.sum() <= 0:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, select_action
+from .mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, reuse_tree, select_action
 
 __all__ = ["LEVELS", "DEFAULT_LEVEL", "Level", "make_player", "load_evaluator", "MCTSPlayer", "PolicyPlayer",
            "RandomPlayer", "SearchResult", "MoveStat"]
@@ -77,27 +77,11 @@ class MCTSPlayer:
     def reset(self) -> None:
         self.tree = None
 
-    def _tree_for(self, state) -> Tree:
-        old = self.tree
-        if self.reuse and old is not None:
-            root = old.root_state
-            if root.key() == state.key() and root.moves == state.moves:
-                return old
-            k = len(root.moves)
-            extra = state.moves[k:]
-            if 0 < len(extra) <= 2 and state.moves[:k] == root.moves:
-                t = old
-                for a in extra:
-                    t = t.child_tree(a) if t is not None else None
-                if t is not None and t.root_state.key() == state.key():
-                    return t
-        return Tree(state)
-
     def choose(self, state, on_progress=None, should_stop=None) -> SearchResult:
         if state.is_terminal():
             raise ValueError("the game is over; there is no move to choose")
         start = time.perf_counter()
-        tree = self._tree_for(state)
+        tree = reuse_tree(self.tree if self.reuse else None, state)
         self.tree = tree
         deadline = start + self.seconds if self.seconds else None
         progress_cb = None

@@ -70,6 +70,10 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
     factory_error = None
     try:
         factory = _load(factory_spec)
+        try:  # load torch now, while the person looks at the first screens, not at the first AI move
+            import engine.network  # noqa: F401
+        except Exception:
+            pass
     except Exception as exc:  # the engine may be missing or broken; report, keep answering
         factory_error = _short_error(exc)
         replies.put({"type": "fatal", "message": factory_error})

@@ -216,7 +216,7 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
         return _with_opening(rollout_player(game, _positive_int(rest, spec, "the playout count"), seed=seed),
                              opening_plies)
     if kind == "uci":
-        from .uci import UCIEngineError, UCIEnginePlayer
+        from .uci_client import UCIEngineError, UCIEnginePlayer
         command, movetime, options = parse_uci_spec(rest)
         try:
             return UCIEnginePlayer(game, command, movetime, options)

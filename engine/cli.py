@@ -210,7 +210,7 @@ def arena_main(argv: list[str]) -> int:
     def body(args) -> int:
         from .arena import play_match
         from .baselines import SpecError, close_player, player_from_spec
-        from .uci import UCIEngineError
+        from .uci_client import UCIEngineError
         if args.games <= 0:
             raise UsageError(f"--games must be positive, not {args.games}")
         if args.opening_plies < 0:

@@ -16,7 +16,8 @@ import pytest
 
 from engine.baselines import find_fairy_stockfish, parse_uci_spec, SpecError
 from engine.evaluators import UniformEvaluator
-from engine.uci import UCIEngine, UCIEngineError, UCIEnginePlayer, cp_to_value, shift_ranks, value_to_cp
+from engine.uci import UCIEngine, cp_to_value, value_to_cp
+from engine.uci_client import UCIEngineError, UCIEnginePlayer, shift_ranks
 from games import get_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -188,13 +189,15 @@ def test_rank_shifting_maps_iccs_to_one_based_ranks():
 
 def test_the_client_drives_our_own_server_as_an_external_engine():
     game = get_game("tictactoe")
-    with UCIEnginePlayer(game, [sys.executable, str(ROOT / "main.py"), "uci", "--game", "tictactoe"], 50) as p:
+    # a generous timeout: the server imports torch, which is slow on a busy shared machine
+    with UCIEnginePlayer(game, [sys.executable, str(ROOT / "main.py"), "uci", "--game", "tictactoe"], 50,
+                         timeout=60) as p:
         assert p.engine_name.startswith("ZeroBoard") and p.rank_offset == 0
         state = game.state_from_text("a1 b2 a2")
         assert game.initial_state().action_to_text(p.choose(state).action) == "a3"  # the only block
         with pytest.raises(UCIEngineError):
             UCIEnginePlayer(game, [sys.executable, str(ROOT / "main.py"), "uci", "--game", "tictactoe"], 50,
-                            {"No Such Option": "1"})
+                            {"No Such Option": "1"}, timeout=60)
 
 
 def test_a_missing_engine_is_a_clear_error():

@@ -18,6 +18,16 @@ FORMAT = "zeroboard-checkpoint"
 FORMAT_VERSION = 1
 
 
+def _read_umask() -> int:
+    # read once at import: os.umask() can only be read by setting it, which races with other threads
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()
+
+
 class CheckpointError(Exception):
     """A model file that cannot be used; the message names the file and the problem."""
 
@@ -28,9 +38,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
-        _umask = os.umask(0)
-        os.umask(_umask)
-        os.chmod(tmp, 0o666 & ~_umask)  # mkstemp makes 0600; give the file the usual permissions
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the file the usual permissions
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

@@ -25,17 +25,41 @@ def usage() -> str:
     lines = ["usage: python main.py [COMMAND] [options]", "",
              "With no command the app opens. Commands:"]
     lines += [f"  {name:<9} {help_}" for name, (_, _, help_) in COMMANDS.items()]
+    lines.append("  --selftest [DIR]  check without a display that the app works (JSON summary; scenes kept in DIR)")
     lines.append("\n'python main.py COMMAND --help' describes a command's options.")
     return "\n".join(lines)
 
 
+def _opens_window(argv: list[str]) -> bool:
+    """True for the app itself (no command, play, demo), whose fatal errors get a window."""
+    if not argv:
+        return True
+    return argv[0] in ("play", "demo") or argv[0].startswith("--") and argv[0] not in ("--help", "-h", "--selftest")
+
+
+def _show_error(summary: str, log_path) -> None:
+    from desktop.crash import show_error
+    show_error(summary, log_path)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    # before anything else: a windowed app on Windows has no stdout/stderr (they go to the log),
+    # and an uncaught error is logged and, for the app, shown in a window instead of vanishing
+    from engine import logsetup
+    logsetup.ensure_streams(copy_stderr=bool(getattr(sys, "frozen", False)))
     import multiprocessing
-    multiprocessing.freeze_support()
+    multiprocessing.freeze_support()  # in the packaged app: run a spawned AI/trainer process and exit
+    logsetup.install_excepthook(show=_show_error if _opens_window(argv) else None)
+    if argv[:1] == ["--selftest"]:
+        from desktop.selftest import main as selftest_main
+        return selftest_main(argv[1:])
     if not argv or argv[0].startswith("--") and argv[0] not in ("--help", "-h"):
         from gui.app import app_main
-        return app_main(argv)
+        code = app_main(argv)
+        if code == 1 and getattr(sys, "frozen", False):  # e.g. no window could be opened
+            _show_error("ZeroBoard could not open its window.", logsetup.writable_log_path())
+        return code
     if argv[0] in ("-h", "--help", "help"):
         print(usage())
         return 0

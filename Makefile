@@ -16,9 +16,11 @@ play: install
 test: install-dev
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PYTHON) -m pytest -q -x --durations=15 tests
 
-package: install
-	$(PIP) install -q pyinstaller==6.22.3
+# the windowed one-folder app dist/ZeroBoard/ZeroBoard (see README, "Packaging")
+package:
+	$(PIP) install -q -r requirements-package.txt
 	$(PYTHON) -m PyInstaller --noconfirm build.spec
 
+# the packaged app checks itself without a display and prints a JSON summary
 selftest: package
 	dist/ZeroBoard/ZeroBoard --selftest

@@ -50,6 +50,22 @@ def _worker_init(queue, stop_event):
     _worker_queue, _worker_stop = queue, stop_event
     from .network import configure_threads
     configure_threads(1)
+    import threading
+    threading.Thread(target=_exit_with_parent, daemon=True).start()
+
+
+def _exit_with_parent():
+    """End this pool worker when the training process is gone (killed), instead of waiting
+    forever for work that will not come."""
+    import multiprocessing
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        parent.join()
+        os._exit(0)
+
+
+class _Stopped(Exception):
+    """request_stop() arrived in the middle of learning or evaluation."""
 
 
 def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, seed: int):
@@ -271,6 +287,8 @@ class TrainingRun:
         totals = {"loss": 0.0, "policy_loss": 0.0, "value_loss": 0.0}
         steps = t.steps_per_generation
         for _ in range(steps):
+            if self._stop:
+                raise _Stopped()  # this generation is redone on resume (its self-play is kept)
             planes, policy, z, pw = self.buffer.sample(t.batch_size, self.rng)
             x = torch.from_numpy(planes).to(self.device)
             pi = torch.from_numpy(policy).to(self.device)
@@ -300,7 +318,6 @@ class TrainingRun:
     def _evaluate(self, generation: int, net) -> dict:
         from .arena import play_match
         from .evaluators import NetworkEvaluator
-        from .mcts import SearchConfig
         from .players import MCTSPlayer, rollout_player
         t = self.cfg.train
         out = {}
@@ -311,15 +328,19 @@ class TrainingRun:
                            temperature_plies=opening)
             b = MCTSPlayer(self.game, NetworkEvaluator(prev), sims=t.arena_sims, temperature=1.0,
                            temperature_plies=opening)
-            r = play_match(self.game, a, b, t.arena_games)
+            r = play_match(self.game, a, b, t.arena_games, on_game=self._check_stop)
             out["vs_previous"] = r.to_dict()
         if t.baseline_games > 0 and generation % max(1, t.baseline_every) == 0:
             a = MCTSPlayer(self.game, NetworkEvaluator(net), sims=t.arena_sims, temperature=1.0,
                            temperature_plies=opening)
             b = rollout_player(self.game, t.baseline_playouts)
-            r = play_match(self.game, a, b, t.baseline_games)
+            r = play_match(self.game, a, b, t.baseline_games, on_game=self._check_stop)
             out["vs_rollout"] = r.to_dict() | {"playouts": t.baseline_playouts}
         return out
+
+    def _check_stop(self, *_) -> None:
+        if self._stop:
+            raise _Stopped()
 
     # --- the loop --------------------------------------------------------------------
     def run(self, hours: float | None = None, generations: int | None = None) -> dict:
@@ -351,14 +372,17 @@ class TrainingRun:
                     self.buffer.save(g, new)
                 n_buf = self.buffer.load(up_to=g)
                 net, _ = load_network(self.ckpt_path(g - 1), self.game)
-                if n_buf >= self.cfg.train.min_buffer:
-                    self.progress.update(f"gen {g} training on {n_buf} positions ...")
-                    losses = self._train(g, net)
-                else:
-                    losses = {"skipped": f"buffer {n_buf} < min_buffer {self.cfg.train.min_buffer}"}
-                save_checkpoint(self.ckpt_path(g), net, self.game, generation=g)
-                self.progress.update(f"gen {g} evaluating ...")
-                evaluation = self._evaluate(g, net)
+                try:
+                    if n_buf >= self.cfg.train.min_buffer:
+                        self.progress.update(f"gen {g} training on {n_buf} positions ...")
+                        losses = self._train(g, net)
+                    else:
+                        losses = {"skipped": f"buffer {n_buf} < min_buffer {self.cfg.train.min_buffer}"}
+                    save_checkpoint(self.ckpt_path(g), net, self.game, generation=g)
+                    self.progress.update(f"gen {g} evaluating ...")
+                    evaluation = self._evaluate(g, net)
+                except _Stopped:
+                    break
                 elo = self.state["elo"] + evaluation.get("vs_previous", {}).get("elo", 0.0)
                 dt = time.perf_counter() - t_gen
                 gen_times.append(dt)

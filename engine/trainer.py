@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import queue as queue_mod
-import time
 import traceback
 from pathlib import Path
 
@@ -36,10 +35,20 @@ def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events,
         from .train import TrainingRun
         configure_threads(1)
         game = game_from_key(game_key)
-        best_path = Path(init_model) if init_model else None
+        user_path = user_model_path(game.key)
+        # the model the player uses now: the user's newest if any, else the one training started from
+        best_path = user_path if user_path.exists() else (Path(init_model) if init_model else None)
         holder = {}
 
+        class Stop(Exception):
+            pass
+
+        def check_stop(*_):
+            if stop_event.is_set():
+                raise Stop()
+
         def on_event(e):
+            nonlocal best_path
             emit(e)
             g = e.get("generation", 0)
             if e.get("type") != "progress" or g % PROMOTE_EVERY:
@@ -52,16 +61,20 @@ def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events,
                 best, _ = load_network(best_path, game)
                 a = MCTSPlayer(game, NetworkEvaluator(net), sims=50, temperature=1.0, temperature_plies=4)
                 b = MCTSPlayer(game, NetworkEvaluator(best), sims=50, temperature=1.0, temperature_plies=4)
-                r = play_match(game, a, b, PROMOTE_GAMES)
+                try:
+                    r = play_match(game, a, b, PROMOTE_GAMES, on_game=check_stop)
+                except Stop:
+                    return
                 score = r.score
                 better = score >= PROMOTE_SCORE
                 emit({"type": "log", "message": f"generation {g} vs the model in use: {r.wins}-{r.draws}-{r.losses}"})
             if better:
-                target = user_model_path(game.key)
+                target = user_path
                 save_checkpoint(target, net, game, generation=g,
                                 evaluation={"vs_previous_model": score} if score is not None else {},
                                 extra={"trained_from": str(init_model or "random")})
                 emit({"type": "model", "path": str(target), "generation": g, "score": score})
+                best_path = target
 
         run = TrainingRun(game, run_dir, workers=workers, init_model=init_model, progress=False, on_event=on_event)
         holder["run"] = run

@@ -38,7 +38,7 @@ def _opens_window(argv: list[str]) -> bool:
 
 
 def _show_error(summary: str, log_path) -> None:
-    from desktop.crash import show_error
+    from gui.crash import show_error
     show_error(summary, log_path)
 
 
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     multiprocessing.freeze_support()  # in the packaged app: run a spawned AI/trainer process and exit
     logsetup.install_excepthook(show=_show_error if _opens_window(argv) else None)
     if argv[:1] == ["--selftest"]:
-        from desktop.selftest import main as selftest_main
+        from gui.selftest_run import main as selftest_main
         return selftest_main(argv[1:])
     if not argv or argv[0].startswith("--") and argv[0] not in ("--help", "-h"):
         from gui.app import app_main

@@ -1,4 +1,4 @@
-"""The engine's part of the app's self-test (`main.py --selftest`, see desktop.selftest): every
+"""The engine's part of the app's self-test (`main.py --selftest`, see gui.selftest_run): every
 shipped model loads, every game can be played by the real AI players at a low visit count, and
 a generation of training completes.
 """

@@ -60,7 +60,7 @@ def test_an_error_in_a_thread_is_logged(tmp_path):
 
 
 def test_the_error_window_stays_away_without_a_display(monkeypatch):
-    from desktop import crash
+    from gui import crash
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     assert not crash.can_show()
     crash.show_error("ValueError: nothing to see", Path("zeroboard.log"))  # returns at once
@@ -69,7 +69,7 @@ def test_the_error_window_stays_away_without_a_display(monkeypatch):
 def test_the_error_window_wraps_long_paths_and_messages():
     import pygame
     pygame.font.init()
-    from desktop.crash import _font, _wrap
+    from gui.crash import _font, _wrap
     font = _font(15)
     lines = _wrap(font, "x" * 400 + "\n" + "棋" * 200, 300, 5)
     assert len(lines) == 5 and lines[-1].endswith("…")
@@ -78,9 +78,9 @@ def test_the_error_window_wraps_long_paths_and_messages():
 
 def test_main_routes_selftest_before_the_app(monkeypatch):
     import main
-    import desktop.selftest
+    import gui.selftest_run
     seen = []
-    monkeypatch.setattr(desktop.selftest, "main", lambda argv: seen.append(argv) or 0)
+    monkeypatch.setattr(gui.selftest_run, "main", lambda argv: seen.append(argv) or 0)
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # main installs its own hooks; undone after the test
     monkeypatch.setattr(threading, "excepthook", threading.excepthook)
     assert main.main(["--selftest", "screens"]) == 0
@@ -118,7 +118,7 @@ def test_a_quick_game_is_played_by_the_real_players():
 
 def test_the_process_start_time_is_in_the_recent_past():
     import time
-    from desktop.selftest import process_started_at
+    from gui.selftest_run import process_started_at
     assert time.time() - 600 < process_started_at() <= time.time()
 
 

@@ -75,7 +75,12 @@ class RolloutEvaluator:
         return 0.0 if w is None else (1.0 if w == me else -1.0)
 
     def evaluate(self, states, legal):
-        priors = [np.full(len(a), 1.0 / len(a)) for a in legal]
+        # near-uniform priors with a tiny random tilt: untried moves are taken in random order
+        # (exact ties would make the search try moves in index order, a1 a2 a3 ...)
+        priors = []
+        for a in legal:
+            p = 1.0 + 1e-3 * np.array([self.rng.random() for _ in a])
+            priors.append(p / p.sum())
         values = np.array([sum(self.playout(s) for _ in range(self.rollouts)) / self.rollouts for s in states])
         return priors, values
 

@@ -324,7 +324,7 @@ def _model_info(game, model: str | None) -> dict | None:
     if path is None:
         return None
     meta = metadata(path)
-    return {"path": str(path), "generation": meta.get("generation"), "created": meta.get("created"),
+    return {"file": path.name, "generation": meta.get("generation"), "created": meta.get("created"),
             "game_key": meta.get("game_key")}
 
 

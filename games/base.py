@@ -194,6 +194,24 @@ class State(ABC):
         return f"<{self.game.key} {self.to_text()!r}>"
 
 
+class AlternatingState(State):
+    """A State for games whose players strictly alternate: the move list decides who is to
+    move, and the winner is fixed when the position is made. Subclasses add their board."""
+
+    __slots__ = ("game", "_moves", "_winner")
+
+    @property
+    def current_player(self) -> int:
+        return len(self._moves) & 1
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        return self._moves
+
+    def winner(self) -> int | None:
+        return self._winner
+
+
 def split_move_list(text: str, single_chars: bool = False) -> list[str]:
     """Split a move list on whitespace and commas; with ``single_chars`` also split
     runs like ``4453`` into single characters (connect2, connect4)."""

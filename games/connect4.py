@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Game, NotationError, State, replay, split_move_list
+from .base import AlternatingState, Game, NotationError, replay, split_move_list
 
 WIDTH = 7
 HEIGHT = 6
@@ -62,10 +62,10 @@ def winning_cells(stones: int, mask: int) -> int:
     return r & (BOARD ^ mask)
 
 
-class Connect4State(State):
+class Connect4State(AlternatingState):
     """A Connect Four position: the stones of the player to move and all stones, as bitboards."""
 
-    __slots__ = ("game", "_cur", "_mask", "_moves", "_winner")
+    __slots__ = ("_cur", "_mask")
 
     def __init__(self, game: "Connect4", cur: int = 0, mask: int = 0, moves: tuple[int, ...] = (),
                  winner: int | None = None):
@@ -74,14 +74,6 @@ class Connect4State(State):
         self._mask = mask
         self._moves = moves
         self._winner = winner
-
-    @property
-    def current_player(self) -> int:
-        return len(self._moves) & 1
-
-    @property
-    def moves(self) -> tuple[int, ...]:
-        return self._moves
 
     def legal_actions(self) -> list[int]:
         if self._winner is not None:
@@ -97,9 +89,6 @@ class Connect4State(State):
 
     def is_terminal(self) -> bool:
         return self._winner is not None or self._mask == BOARD
-
-    def winner(self) -> int | None:
-        return self._winner
 
     def _planes(self, first: int, second: int) -> np.ndarray:
         raw = np.frombuffer(first.to_bytes(_BYTES, "little") + second.to_bytes(_BYTES, "little"), np.uint8)

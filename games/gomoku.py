@@ -15,7 +15,7 @@ import re
 
 import numpy as np
 
-from .base import Game, NotationError, State, dihedral_symmetries, replay, split_move_list
+from .base import AlternatingState, Game, NotationError, dihedral_symmetries, replay, split_move_list
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 WIN_LENGTH = 5
@@ -39,10 +39,10 @@ def five_through(stones: int, windows: tuple[tuple[int, int], ...]) -> bool:
     return False
 
 
-class GomokuState(State):
+class GomokuState(AlternatingState):
     """A gomoku position: black's (player 0) and white's stones as bitboards."""
 
-    __slots__ = ("game", "_black", "_white", "_moves", "_winner")
+    __slots__ = ("_black", "_white")
 
     def __init__(self, game: "Gomoku", black: int = 0, white: int = 0, moves: tuple[int, ...] = (),
                  winner: int | None = None):
@@ -51,14 +51,6 @@ class GomokuState(State):
         self._white = white
         self._moves = moves
         self._winner = winner
-
-    @property
-    def current_player(self) -> int:
-        return len(self._moves) & 1
-
-    @property
-    def moves(self) -> tuple[int, ...]:
-        return self._moves
 
     def _unpack(self, *boards: int) -> np.ndarray:
         g = self.game
@@ -86,9 +78,6 @@ class GomokuState(State):
 
     def is_terminal(self) -> bool:
         return self._winner is not None or len(self._moves) == self.game.cells
-
-    def winner(self) -> int | None:
-        return self._winner
 
     def encode(self) -> np.ndarray:
         """Planes: the stones of the player to move, the opponent's, the last move, and

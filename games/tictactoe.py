@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from .base import Game, NotationError, State, dihedral_symmetries, replay, split_move_list
+from .base import AlternatingState, Game, NotationError, dihedral_symmetries, replay, split_move_list
 
 N = 3
 CELLS = N * N
@@ -46,10 +46,10 @@ def cell_name(action: int) -> str:
     return f"{COLUMNS[action % N]}{action // N + 1}"
 
 
-class TicTacToeState(State):
+class TicTacToeState(AlternatingState):
     """A tic-tac-toe position: two 9-bit bitboards (player 0's X, player 1's O)."""
 
-    __slots__ = ("game", "_x", "_o", "_moves", "_winner")
+    __slots__ = ("_x", "_o")
 
     def __init__(self, game: "TicTacToe", x: int = 0, o: int = 0, moves: tuple[int, ...] = (),
                  winner: int | None = None):
@@ -58,14 +58,6 @@ class TicTacToeState(State):
         self._o = o
         self._moves = moves
         self._winner = winner
-
-    @property
-    def current_player(self) -> int:
-        return len(self._moves) & 1
-
-    @property
-    def moves(self) -> tuple[int, ...]:
-        return self._moves
 
     def legal_actions(self) -> list[int]:
         if self._winner is not None:
@@ -85,9 +77,6 @@ class TicTacToeState(State):
 
     def is_terminal(self) -> bool:
         return self._winner is not None or (self._x | self._o) == FULL
-
-    def winner(self) -> int | None:
-        return self._winner
 
     def encode(self) -> np.ndarray:
         """Plane 0: the stones of the player to move; plane 1: the opponent's."""

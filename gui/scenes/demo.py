@@ -10,7 +10,7 @@ from gui.i18n import language, t
 from gui.scenes.base import Scene
 from gui.scenes.boardview import BoardView
 from gui.scenes.home import game_name
-from gui.scenes.play import panel_width
+from gui.scenes.play import board_and_panel
 from gui.scenes.setup import level_name, side_name
 from gui.scenes.sidepanel import MoveList, evaluation, reason_text, thinking_block
 from gui.widgets import Button, hit_buttons, panel, segmented
@@ -32,11 +32,7 @@ class DemoScene(Scene):
 
     def build(self, size):
         super().build(size)
-        w, h = size
-        m = 24
-        pw = panel_width(w)
-        self.panel_rect = pygame.Rect(w - m - pw, m, pw, h - 2 * m)
-        self.board_rect = pygame.Rect(m, m, w - 3 * m - pw, h - 2 * m)
+        self.board_rect, self.panel_rect = board_and_panel(size)
         p = self.panel_rect.inflate(-36, -36)
         bh, gap = 38, 8
         # each side's level: a button that cycles through the levels

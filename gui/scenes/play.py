@@ -23,6 +23,15 @@ def panel_width(w: int) -> int:
     return max(300, min(400, int(w * 0.3)))
 
 
+def board_and_panel(size, margin: int = 24) -> tuple[pygame.Rect, pygame.Rect]:
+    """The board area on the left and the side panel on the right of a window of ``size``."""
+    w, h = size
+    pw = panel_width(w)
+    panel_rect = pygame.Rect(w - margin - pw, margin, pw, h - 2 * margin)
+    board_rect = pygame.Rect(margin, margin, w - 3 * margin - pw, h - 2 * margin)
+    return board_rect, panel_rect
+
+
 class PlayScene(Scene):
     def __init__(self, app, controller: PlayController):
         super().__init__(app)
@@ -91,11 +100,7 @@ class PlayScene(Scene):
         super().build(size)
         if self.dialog is not None:
             self.dialog.build(size)
-        w, h = size
-        m = 24
-        pw = panel_width(w)
-        self.panel_rect = pygame.Rect(w - m - pw, m, pw, h - 2 * m)
-        self.board_rect = pygame.Rect(m, m, w - 3 * m - pw, h - 2 * m)
+        self.board_rect, self.panel_rect = board_and_panel(size)
         p = self.panel_rect.inflate(-36, -36)
         bh, gap = 38, 8
         half = (p.width - gap) // 2

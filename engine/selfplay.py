@@ -25,7 +25,6 @@ class GameRecord:
     winner: int | None = None
     resigned: bool = False
     would_resign: int | None = None   # set in played-out games whose loser would have resigned
-    plies: int = 0
 
 
 @dataclass
@@ -143,23 +142,22 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 rec.players.append(state.current_player)
                 rec.policy_weight.append(1.0 if is_full else 0.0)
             value = tree.root_value()
-            if value < settings.resign_threshold and rec.plies >= 2:
+            if value < settings.resign_threshold and len(rec.moves) >= 2:
                 if may_resign:
                     rec.winner = 1 - state.current_player
                     rec.resigned = True
                 elif rec.would_resign is None:
                     rec.would_resign = state.current_player  # played out to check false resignations
             if not rec.resigned:
-                temp = 1.0 if rec.plies < settings.temperature_moves else 0.0
+                temp = 1.0 if len(rec.moves) < settings.temperature_moves else 0.0
                 action = select_action(actions, visits, temp, rng)
                 rec.moves.append(action)
-                rec.plies += 1
                 nxt = tree.child_tree(action)
                 if nxt is None:
                     nxt = Tree(state.apply(action))
                 tree = nxt
             s = tree.root_state
-            done = rec.resigned or s.is_terminal() or rec.plies >= max_plies
+            done = rec.resigned or s.is_terminal() or len(rec.moves) >= max_plies
             if done:
                 if not rec.resigned:
                     rec.winner = s.winner() if s.is_terminal() else None
@@ -169,7 +167,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                     if rec.winner == wr or rec.winner is None:
                         stats.false_resign += 1
                 stats.games += 1
-                stats.plies += rec.plies
+                stats.plies += len(rec.moves)
                 stats.positions += len(rec.planes)
                 stats.resigned += rec.resigned
                 if rec.winner is None:

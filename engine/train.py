@@ -160,18 +160,16 @@ class TrainingRun:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.ckpt_dir.mkdir(exist_ok=True)
         if init_model:
-            net, meta = load_network(init_model, self.game)
-            start_elo = 0.0
+            net, _ = load_network(init_model, self.game)
         else:
             n = self.cfg.net
             net = PolicyValueNet(NetConfig.for_game(self.game, n.blocks, n.channels, n.value_hidden))
-            start_elo = 0.0
         save_checkpoint(self.ckpt_path(0), net, self.game, generation=0, extra={"init": str(init_model or "random")})
         _json_dump_atomic(self.dir / "run.json", {"game_key": self.game.key, "config": config_to_dict(self.cfg),
                                                  "init": str(init_model or "random"),
                                                  "created": time.strftime("%Y-%m-%dT%H:%M:%S")})
         self.state = {"game_key": self.game.key, "generation": 0, "games": 0, "positions": 0,
-                      "wall_seconds": 0.0, "elo": start_elo, "steps": 0}
+                      "wall_seconds": 0.0, "elo": 0.0, "steps": 0}
         _json_dump_atomic(self.state_path, self.state)
 
     def _emit(self, event: dict) -> None:

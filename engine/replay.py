@@ -25,6 +25,7 @@ class ReplayBuffer:
         self.game = game
         self.capacity = capacity
         self.data: SamplesBatch | None = None
+        self._loaded: dict[int, SamplesBatch] = {}  # generation -> samples, so each file is read once
         syms = game.symmetries()
         self.cell_perms = np.stack([c for c, _ in syms])
         inv = []
@@ -44,6 +45,7 @@ class ReplayBuffer:
         buf = io.BytesIO()
         np.savez(buf, planes=batch.planes, pi_idx=batch.pi_idx, pi_val=batch.pi_val, z=batch.z, pw=batch.pw)
         atomic_write_bytes(self.path_for(generation), buf.getvalue())
+        self._loaded[generation] = batch
 
     @staticmethod
     def read(path: Path) -> SamplesBatch:
@@ -58,13 +60,16 @@ class ReplayBuffer:
         gens = [g for g in self.generations() if up_to is None or g <= up_to]
         chosen, total = [], 0
         for g in reversed(gens):
-            b = self.read(self.path_for(g))
+            b = self._loaded.get(g)
+            if b is None:
+                b = self._loaded[g] = self.read(self.path_for(g))
             chosen.append(b)
             total += len(b)
             if total >= self.capacity:
                 break
         for g in gens[:max(0, len(gens) - len(chosen))]:
             self.path_for(g).unlink(missing_ok=True)  # slid out of the window
+            self._loaded.pop(g, None)
         self.data = SamplesBatch.concat(chosen[::-1]) if chosen else None
         if self.data is not None and len(self.data) > self.capacity:
             d = self.data

@@ -25,6 +25,7 @@ class GameRecord:
     winner: int | None = None
     resigned: bool = False
     would_resign: int | None = None   # set in played-out games whose loser would have resigned
+    adjudicated: float | None = None  # value for player 0 of an undecided game, scored by heuristic
 
 
 @dataclass
@@ -37,11 +38,13 @@ class SelfPlayStats:
     resigned: int = 0
     resign_checked: int = 0
     false_resign: int = 0
+    adjudicated: int = 0
     sims: int = 0
     seconds: float = 0.0
 
     def add(self, other: "SelfPlayStats") -> None:
-        for k in ("games", "positions", "plies", "draws", "resigned", "resign_checked", "false_resign", "sims", "seconds"):
+        for k in ("games", "positions", "plies", "draws", "resigned", "resign_checked", "false_resign", "adjudicated",
+                  "sims", "seconds"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
 
@@ -73,7 +76,7 @@ class SamplesBatch:
             for ix, val, player, weight in zip(r.policy_idx, r.policy_val, r.players, r.policy_weight):
                 pi_idx[i, :len(ix)] = ix
                 pi_val[i, :len(val)] = val
-                z[i] = 0.0 if r.winner is None else (1.0 if r.winner == player else -1.0)
+                z[i] = _outcome(r, player)
                 pw[i] = weight
                 i += 1
         return cls(planes, pi_idx, pi_val, z, pw)
@@ -95,6 +98,25 @@ class SamplesBatch:
                    np.concatenate([pad(b.pi_idx, -1) for b in batches]),
                    np.concatenate([pad(b.pi_val, 0) for b in batches]),
                    np.concatenate([b.z for b in batches]), np.concatenate([b.pw for b in batches]))
+
+
+def _outcome(rec: GameRecord, player: int) -> float:
+    """The value target of ``player`` in a finished game: +1 win, -1 loss, 0 draw, or the
+    adjudicated score of an undecided game (drawn, or stopped at the ply cap)."""
+    if rec.winner is not None:
+        return 1.0 if rec.winner == player else -1.0
+    if rec.adjudicated is not None:
+        return rec.adjudicated if player == 0 else -rec.adjudicated
+    return 0.0
+
+
+def adjudicate(state, scale: float) -> float | None:
+    """Score an undecided game for player 0 as tanh(heuristic / scale), or None when
+    adjudication is off (scale <= 0) or the game has no position heuristic."""
+    h = getattr(state, "heuristic", None)
+    if scale <= 0 or not callable(h):
+        return None
+    return float(np.tanh(h(0) / scale))
 
 
 def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
@@ -161,6 +183,9 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
             if done:
                 if not rec.resigned:
                     rec.winner = s.winner() if s.is_terminal() else None
+                    if rec.winner is None:
+                        rec.adjudicated = adjudicate(s, settings.adjudicate_scale)
+                        stats.adjudicated += rec.adjudicated is not None
                 wr = rec.would_resign
                 if wr is not None:
                     stats.resign_checked += 1

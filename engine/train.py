@@ -396,7 +396,8 @@ class TrainingRun:
                     line["selfplay"] = {"games": sp_stats.games, "positions": sp_stats.positions,
                                         "plies": sp_stats.plies, "wins": sp_stats.wins, "draws": sp_stats.draws,
                                         "resigned": sp_stats.resigned, "false_resign": sp_stats.false_resign,
-                                        "resign_checked": sp_stats.resign_checked, "sims": sp_stats.sims,
+                                        "resign_checked": sp_stats.resign_checked,
+                                        "adjudicated": sp_stats.adjudicated, "sims": sp_stats.sims,
                                         "seconds": round(sp_stats.seconds, 1),
                                         "positions_per_s": round(sp_stats.positions / max(sp_stats.seconds, 1e-9), 1)}
                 with open(metrics_path, "a") as f:

@@ -143,3 +143,34 @@ def test_background_trainer_reports_progress_saves_a_model_and_stops(tmp_path, m
     t.stop(timeout=15)
     assert not t.is_running
     assert time.time() - t0 < 20
+
+
+def test_undecided_games_are_scored_by_the_heuristic_when_asked():
+    import math
+
+    from engine.config import SelfPlaySettings
+    from engine.evaluators import UniformEvaluator
+    from engine.selfplay import SamplesBatch, play_games
+
+    game = get_game("xiangqi")
+    shape = (game.num_planes, *game.board_shape)
+    base = dict(sims=4, games_per_generation=6, parallel_games=6, leaf_batch=1, max_plies=30,
+                temperature_moves=30, resign_threshold=0)
+    # off (the default): a capped game is a draw and teaches 0
+    recs, stats = play_games(game, UniformEvaluator(), SelfPlaySettings(**base), 6, seed=3)
+    assert stats.adjudicated == 0
+    assert all(r.adjudicated is None for r in recs)
+    assert not SamplesBatch.from_records([r for r in recs if r.winner is None], shape).z.any()
+    # on: the value target of each side is tanh(material / scale), opposite for the two players
+    recs, stats = play_games(game, UniformEvaluator(), SelfPlaySettings(**base, adjudicate_scale=10.0), 6, seed=3)
+    capped = [r for r in recs if r.winner is None]
+    assert capped and stats.adjudicated == len(capped)
+    for r in capped:
+        s = game.initial_state()
+        for a in r.moves:
+            s = s.apply(a)
+        assert r.adjudicated == pytest.approx(math.tanh(s.heuristic(0) / 10.0))
+        z = SamplesBatch.from_records([r], shape).z
+        for zi, player in zip(z, r.players):
+            assert zi == pytest.approx(r.adjudicated if player == 0 else -r.adjudicated, abs=1e-6)
+    assert any(abs(r.adjudicated) > 0 for r in capped), "30 random plies capture something"

@@ -62,6 +62,10 @@ class RolloutEvaluator:
     def playout(self, state) -> float:
         """Play random moves to the end; the result for the player to move at ``state``."""
         me = state.current_player
+        fast = getattr(state, "random_playout", None)   # a game's own allocation-free playout
+        if fast is not None:
+            finished, w = fast(self.rng, self.max_plies)
+            return 0.0 if not finished or w is None else (1.0 if w == me else -1.0)
         s = state
         choice = self.rng.choice
         for _ in range(self.max_plies):

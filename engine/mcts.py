@@ -53,26 +53,34 @@ class SearchResult:
 
 
 class Tree:
-    """One search tree, rooted at ``root_state``."""
+    """One search tree, rooted at ``root_state``.
+
+    Memory: wide games (gomoku: ~220 legal moves a node) hold far more edges than nodes, so
+    an edge is only a float16 prior and an int32 child index (6 bytes). Its action is not
+    stored: edge j of a node is ``legal_actions()[j]`` of the node's state, which the game
+    API promises to list in the same order every time. Visit statistics live on the child
+    node instead: ``n_visits``/``n_wsum`` of a node are those of the edge that leads to it,
+    the value sum from the point of view of the player who chose that edge (``n_owner``).
+    An edge without a child points at index -1, which is always a spare, all-zero node
+    slot, so gathering the statistics of a node's edges needs no mask.
+    """
 
     def __init__(self, root_state, node_capacity: int = 64, edge_capacity: int = 512):
         self.root_state = root_state
-        # node arrays
+        # node arrays (the last slot is the spare all-zero node that unexpanded edges point at)
         self.n_start = np.zeros(node_capacity, np.int32)
         self.n_count = np.zeros(node_capacity, np.int32)       # 0: not expanded
         self.n_player = np.zeros(node_capacity, np.int8)
+        self.n_owner = np.zeros(node_capacity, np.int8)        # who chose the edge to this node
         self.n_term = np.full(node_capacity, np.nan, np.float32)  # value for n_player when terminal
-        self.n_parent_edge = np.full(node_capacity, -1, np.int32)
+        self.n_visits = np.zeros(node_capacity, np.float32)
+        self.n_wsum = np.zeros(node_capacity, np.float32)
         self.states: list = []
         self.pending: set[int] = set()
         self.num_nodes = 0
         # edge arrays
-        self.e_prior = np.zeros(edge_capacity, np.float32)
-        self.e_action = np.zeros(edge_capacity, np.int32)
+        self.e_prior = np.zeros(edge_capacity, np.float16)
         self.e_child = np.full(edge_capacity, -1, np.int32)
-        self.e_n = np.zeros(edge_capacity, np.float32)
-        self.e_w = np.zeros(edge_capacity, np.float32)
-        self.e_owner = np.zeros(edge_capacity, np.int8)
         self.num_edges = 0
         # the root has no parent edge: its visits and value sum live here
         self.root_n = 0.0
@@ -80,45 +88,48 @@ class Tree:
         self.noised = False
         self._new_node(root_state, -1)
 
+    _NODE_FILLS = (("n_start", 0), ("n_count", 0), ("n_player", 0), ("n_owner", 0), ("n_term", np.nan),
+                   ("n_visits", 0), ("n_wsum", 0))
+    _EDGE_FILLS = (("e_prior", 0), ("e_child", -1))
+
     # --- storage ----------------------------------------------------------
     def _grow_nodes(self):
         cap = len(self.n_start) * 2
-        for name, fill in (("n_start", 0), ("n_count", 0), ("n_player", 0), ("n_term", np.nan), ("n_parent_edge", -1)):
+        for name, fill in self._NODE_FILLS:
             old = getattr(self, name)
             new = np.full(cap, fill, old.dtype)
-            new[:len(old)] = old
+            new[:self.num_nodes] = old[:self.num_nodes]
             setattr(self, name, new)
 
     def _grow_edges(self, need: int):
         cap = len(self.e_prior)
         while cap < need:
-            cap *= 2
-        for name, fill in (("e_prior", 0), ("e_action", 0), ("e_child", -1), ("e_n", 0), ("e_w", 0), ("e_owner", 0)):
+            cap = cap * 2 if cap < (1 << 20) else cap + cap // 8   # large trees grow by an eighth
+        for name, fill in self._EDGE_FILLS:
             old = getattr(self, name)
             new = np.full(cap, fill, old.dtype)
             new[:len(old)] = old
             setattr(self, name, new)
 
-    def _new_node(self, state, parent_edge: int) -> int:
-        if self.num_nodes == len(self.n_start):
+    def _new_node(self, state, parent_node: int) -> int:
+        if self.num_nodes >= len(self.n_start) - 1:   # keep the spare slot at the end
             self._grow_nodes()
         n = self.num_nodes
         self.num_nodes += 1
         self.states.append(state)
         self.n_player[n] = state.current_player
-        self.n_parent_edge[n] = parent_edge
+        self.n_owner[n] = self.n_player[parent_node] if parent_node >= 0 else state.current_player
         if state.is_terminal():
             self.n_term[n] = state.terminal_value()
         return n
 
     def expand(self, node: int, actions: list[int], priors: np.ndarray) -> None:
+        """Give ``node`` one edge per legal action (``actions`` is its state's legal_actions())."""
         k = len(actions)
         s = self.num_edges
         if s + k > len(self.e_prior):
             self._grow_edges(s + k)
         self.e_prior[s:s + k] = priors
-        self.e_action[s:s + k] = actions
-        self.e_owner[s:s + k] = self.n_player[node]
         self.n_start[node] = s
         self.n_count[node] = k
         self.num_edges = s + k
@@ -138,15 +149,23 @@ class Tree:
     def root_value(self) -> float:
         return self.root_w / self.root_n if self.root_n > 0 else 0.0
 
+    def edges(self, node: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(actions, visits, value sums, priors, child nodes) of ``node``'s edges; value sums
+        are from the point of view of the player to move at ``node``; child -1: not created."""
+        s, k = int(self.n_start[node]), int(self.n_count[node])
+        kids = self.e_child[s:s + k]
+        actions = np.asarray(self.states[node].legal_actions() if k else [], np.int64)
+        return (actions, self.n_visits[kids].copy(), self.n_wsum[kids].copy(),
+                self.e_prior[s:s + k].astype(np.float32), kids.copy())
+
     def visit_counts(self) -> tuple[np.ndarray, np.ndarray]:
         """(actions, visits) of the root's children."""
-        sl = self.root_edges()
-        return self.e_action[sl].copy(), self.e_n[sl].copy()
+        a, n, _, _, _ = self.edges(0)
+        return a, n
 
     def stats(self, limit: int | None = None) -> list[MoveStat]:
         """Root moves, most visited first."""
-        sl = self.root_edges()
-        n, w, p, a = self.e_n[sl], self.e_w[sl], self.e_prior[sl], self.e_action[sl]
+        a, n, w, p, _ = self.edges(0)
         order = np.lexsort((-p, -n))
         if limit is not None:
             order = order[:limit]
@@ -157,18 +176,18 @@ class Tree:
         k = sl.stop - sl.start
         if k > 1:
             noise = rng.dirichlet([alpha] * k)
-            self.e_prior[sl] = (1 - eps) * self.e_prior[sl] + eps * noise
+            self.e_prior[sl] = (1 - eps) * self.e_prior[sl].astype(np.float32) + eps * noise
         self.noised = True
 
     def memory_bytes(self) -> int:
-        arrays = (self.n_start, self.n_count, self.n_player, self.n_term, self.n_parent_edge,
-                  self.e_prior, self.e_action, self.e_child, self.e_n, self.e_w, self.e_owner)
+        arrays = [getattr(self, name) for name, _ in self._NODE_FILLS + self._EDGE_FILLS]
         return sum(a.nbytes for a in arrays)
 
     # --- search steps ---------------------------------------------------------
     def select_leaf(self, cfg: SearchConfig):
-        """Walk down by PUCT. Returns ("eval", node, path), ("terminal", node, path) or ("collision", node, path)."""
-        e_n, e_w, e_prior, e_child = self.e_n, self.e_w, self.e_prior, self.e_child
+        """Walk down by PUCT. Returns ("eval", node, path), ("terminal", node, path) or
+        ("collision", node, path); ``path`` lists the nodes below the root that were walked through."""
+        n_visits, n_wsum, e_prior, e_child = self.n_visits, self.n_wsum, self.e_prior, self.e_child
         node = 0
         path: list[int] = []
         parent_n = self.root_n
@@ -180,18 +199,19 @@ class Tree:
             if k == 0:
                 return ("collision" if node in self.pending else "eval"), node, path
             s = int(self.n_start[node])
-            n = e_n[s:s + k]
-            w = e_w[s:s + k]
+            kids = e_child[s:s + k]
+            n = n_visits[kids]
+            w = n_wsum[kids]
             fpu = q_node - cfg.fpu_reduction
             q = np.where(n > 0, w / np.maximum(n, 1.0), fpu)
             score = q + (cfg.cpuct * math.sqrt(parent_n + 1e-8)) * e_prior[s:s + k] / (1.0 + n)
             j = int(score.argmax())
-            edge = s + j
-            path.append(edge)
-            child = int(e_child[edge])
+            child = int(kids[j])
             if child < 0:
-                child = self._new_node(self.states[node].apply(int(self.e_action[edge])), edge)
-                e_child[edge] = child
+                st = self.states[node]
+                child = self._new_node(st.apply(st.legal_actions()[j]), node)
+                e_child[s + j] = child
+            path.append(child)
             parent_n = float(n[j])
             q_node = float(w[j] / n[j]) if n[j] > 0 else fpu
             if self.n_player[child] != self.n_player[node]:
@@ -201,17 +221,17 @@ class Tree:
     def apply_virtual_loss(self, path: list[int], vl: float) -> None:
         if path:
             idx = np.array(path)
-            self.e_n[idx] += vl
-            self.e_w[idx] -= vl
+            self.n_visits[idx] += vl
+            self.n_wsum[idx] -= vl
         self.root_n += vl
 
     def backup(self, path: list[int], value: float, leaf_player: int, vl: float = 0.0) -> None:
         """Add ``value`` (for ``leaf_player``) along ``path``, removing virtual loss ``vl``."""
         if path:
             idx = np.array(path)
-            signs = np.where(self.e_owner[idx] == leaf_player, value, -value)
-            self.e_w[idx] += signs + vl
-            self.e_n[idx] += 1.0 - vl
+            signs = np.where(self.n_owner[idx] == leaf_player, value, -value)
+            self.n_wsum[idx] += signs + vl
+            self.n_visits[idx] += 1.0 - vl
         self.root_n += 1.0 - vl
         self.root_w += value if self.n_player[0] == leaf_player else -value
 
@@ -220,12 +240,10 @@ class Tree:
         """The subtree after ``action`` as a new compact tree, or None when it was never visited."""
         if not self.root_expanded:
             return None
-        sl = self.root_edges()
-        hits = np.nonzero(self.e_action[sl] == action)[0]
-        if len(hits) == 0:
+        legal = self.states[0].legal_actions()
+        if action not in legal:
             return None
-        edge = sl.start + int(hits[0])
-        child = int(self.e_child[edge])
+        child = int(self.e_child[int(self.n_start[0]) + legal.index(action)])
         if child < 0 or child in self.pending:
             return None
         # breadth-first order keeps each node's edges contiguous in the copy
@@ -247,9 +265,7 @@ class Tree:
         new_start = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         edge_idx = np.concatenate([np.arange(s, s + c) for s, c in zip(self.n_start[node_idx].astype(np.int64), counts)]) \
             if counts.sum() else np.zeros(0, np.int64)
-        edge_map = np.full(max(self.num_edges, 1), -1, np.int64)
-        edge_map[edge_idx] = np.arange(len(edge_idx))
-        cap_n = max(64, 1 << int(len(nodes)).bit_length())
+        cap_n = max(64, 1 << int(len(nodes) + 1).bit_length())
         cap_e = max(512, 1 << int(len(edge_idx)).bit_length())
 
         def take(arr, idx, cap, fill):
@@ -257,30 +273,23 @@ class Tree:
             out[:len(idx)] = arr[idx]
             return out
 
-        new.n_start = take(self.n_start, node_idx, cap_n, 0)
+        for name, fill in self._NODE_FILLS:
+            setattr(new, name, take(getattr(self, name), node_idx, cap_n, fill))
         new.n_start[:len(nodes)] = np.where(counts > 0, new_start, 0)
-        new.n_count = take(self.n_count, node_idx, cap_n, 0)
-        new.n_player = take(self.n_player, node_idx, cap_n, 0)
-        new.n_term = take(self.n_term, node_idx, cap_n, np.nan)
-        pe = self.n_parent_edge[node_idx]
-        new.n_parent_edge = np.full(cap_n, -1, np.int32)
-        new.n_parent_edge[1:len(nodes)] = edge_map[pe[1:]]
+        new.n_visits[0] = new.n_wsum[0] = 0.0   # the new root's statistics live in root_n/root_w
+        new.n_owner[0] = new.n_player[0]
         new.states = [self.states[n] for n in nodes]
         new.pending = set()
         new.num_nodes = len(nodes)
         new.e_prior = take(self.e_prior, edge_idx, cap_e, 0)
-        new.e_action = take(self.e_action, edge_idx, cap_e, 0)
         ch = self.e_child[edge_idx]
         new.e_child = np.full(cap_e, -1, np.int32)
         new.e_child[:len(edge_idx)] = np.where(ch >= 0, node_map[np.maximum(ch, 0)], -1)
-        new.e_n = take(self.e_n, edge_idx, cap_e, 0)
-        new.e_w = take(self.e_w, edge_idx, cap_e, 0)
-        new.e_owner = take(self.e_owner, edge_idx, cap_e, 0)
         new.num_edges = len(edge_idx)
         new.root_state = self.states[child]
-        new.root_n = float(self.e_n[edge])
-        w = float(self.e_w[edge])  # from the point of view of the player who moved
-        new.root_w = w if self.e_owner[edge] == self.n_player[child] else -w
+        new.root_n = float(self.n_visits[child])
+        w = float(self.n_wsum[child])  # from the point of view of the player who moved
+        new.root_w = w if self.n_owner[child] == self.n_player[child] else -w
         new.noised = False
         return new
 

@@ -35,6 +35,8 @@ import sys
 import threading
 import time
 
+import numpy as np
+
 from .mcts import SearchResult
 
 #: most visits one ``go`` may spend (bounds ``go infinite``'s memory: ~200 bytes a node)
@@ -65,18 +67,18 @@ def principal_variation(tree, first_action: int | None = None, max_len: int = 24
     node = 0
     action = first_action
     while len(pv) < max_len and tree.n_count[node] > 0:
-        s, k = int(tree.n_start[node]), int(tree.n_count[node])
+        actions, visits, _, _, kids = tree.edges(node)
         if action is None:
-            j = int(tree.e_n[s:s + k].argmax())
-            if tree.e_n[s + j] <= 0:
+            j = int(visits.argmax())
+            if visits[j] <= 0:
                 break
         else:
-            hits = [i for i in range(k) if int(tree.e_action[s + i]) == action]
-            if not hits:
+            hits = np.nonzero(actions == action)[0]
+            if not len(hits):
                 break
-            j = hits[0]
-        pv.append(tree.states[node].action_to_text(int(tree.e_action[s + j])))
-        node = int(tree.e_child[s + j])
+            j = int(hits[0])
+        pv.append(tree.states[node].action_to_text(int(actions[j])))
+        node = int(kids[j])
         action = None
         if node < 0:
             break

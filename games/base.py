@@ -104,7 +104,8 @@ class State(ABC):
 
     @abstractmethod
     def legal_actions(self) -> list[int]:
-        """Legal actions, sorted ascending; empty exactly when the game is over."""
+        """Legal actions, sorted ascending; empty exactly when the game is over. (The search
+        stores a node's edges by their position in this list, so the order must not vary.)"""
 
     @abstractmethod
     def apply(self, action: int) -> "State":

@@ -147,6 +147,34 @@ class OthelloState(State):
         return OthelloState(g, self._opp ^ flipped, self._me | flipped | bit, 1 - self._player,
                             self._moves + (action,))
 
+    def random_playout(self, rng, max_plies: int) -> tuple[bool, int | None]:
+        """Play uniformly random legal moves from here on bitboards alone (no State objects):
+        (finished, winner), the rollout evaluator's fast path. ``rng`` is a `random.Random`;
+        from the same seed this plays the very game the generic playout would."""
+        g = self.game
+        full, shifts, up, down = g.full, g.shifts, g.up_rays, g.down_rays
+        me, opp, player = self._me, self._opp, self._player
+        for _ in range(max_plies):
+            mask = move_mask(me, opp, full, shifts)
+            if not mask:
+                if not move_mask(opp, me, full, shifts):
+                    break
+                rng.randrange(1)   # as choosing among one legal action: the same random stream as a generic playout
+                me, opp, player = opp, me, 1 - player   # a pass
+                continue
+            for _ in range(rng.randrange(mask.bit_count())):
+                mask &= mask - 1
+            square = (mask & -mask).bit_length() - 1
+            flipped = flips(me, opp, square, up, down)
+            me, opp, player = opp ^ flipped, me | flipped | (1 << square), 1 - player
+        else:
+            if move_mask(me, opp, full, shifts) or move_mask(opp, me, full, shifts):
+                return False, None
+        mine, theirs = me.bit_count(), opp.bit_count()
+        if mine == theirs:
+            return True, None
+        return True, player if mine > theirs else 1 - player
+
     def is_terminal(self) -> bool:
         return not self._legal_tuple()
 

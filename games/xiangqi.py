@@ -42,6 +42,7 @@ Notation (see `games.xiangqi_notation`): positions are FEN, optionally followed 
 from __future__ import annotations
 
 import random
+from array import array
 
 import numpy as np
 
@@ -191,11 +192,14 @@ class XiangqiState(State):
     def legal_actions(self) -> list[int]:
         if self._legal is None:
             if self._outcome()[0]:
-                self._legal = []
+                self._legal = array("H")
             else:
                 table = _ACTION_OF[self._player]
-                self._legal = sorted(table[mv] for mv in self._legal_moves())
-        return self._legal
+                self._legal = array("H", sorted(table[mv] for mv in self._legal_moves()))
+            # search trees keep every state they reach: hold the moves as 2-byte actions, not
+            # as (from, to) tuples (recomputed on demand if notation parsing needs them)
+            self._legal_ft = None
+        return list(self._legal)
 
     def apply(self, action: int) -> "XiangqiState":
         me = self._player

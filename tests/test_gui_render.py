@@ -35,3 +35,37 @@ def test_the_colour_blind_palette_and_a_small_window_render(tmp_path, monkeypatc
     paths = render_all_scenes(SCREENS / "small", langs=("en",), size=(800, 560), colorblind=(True,))
     assert len(paths) == 2 + 7 * len(GAME_IDS)
     assert pygame.image.load(str(paths[0])).get_size() == (800, 560)
+
+
+def test_home_card_strength_notes_follow_the_interface_language(tmp_path, monkeypatch):
+    import json
+    import shutil
+
+    from games import get_game
+    from gui import i18n
+    from gui.scenes import home
+
+    for gid in GAME_IDS:
+        shutil.copy(Path("models") / f"{gid}.json", tmp_path / f"{gid}.json")
+    (tmp_path / "othello.json").unlink()                 # a model without its report
+    (tmp_path / "othello.pt").write_bytes(b"weights")
+    bad = json.loads((tmp_path / "gomoku.json").read_text())
+    bad["results"] = {"matches": "garbled"}              # unexpected figures: the English summary is the fallback
+    (tmp_path / "gomoku.json").write_text(json.dumps(bad))
+    monkeypatch.setattr(home, "models_dir", lambda: tmp_path)
+    monkeypatch.setattr(home, "_reports", {})
+    notes = {}
+    try:
+        for lang in ("en", "zh"):
+            i18n.set_language(lang)
+            notes[lang] = {gid: home.model_note(get_game(gid)) for gid in GAME_IDS}
+    finally:
+        i18n.set_language("en")
+    cjk = lambda s: any("\u4e00" <= ch <= "\u9fff" for ch in s)  # noqa: E731
+    for gid in ("tictactoe", "connect2", "connect4", "xiangqi"):
+        assert not cjk(notes["en"][gid]) and cjk(notes["zh"][gid]), (gid, notes)
+        assert notes["en"][gid] != notes["zh"][gid]
+    assert "4,520" in notes["zh"]["tictactoe"]
+    assert notes["en"]["othello"] == i18n.catalogue("en")["home.unmeasured"]
+    assert notes["zh"]["othello"] == i18n.catalogue("zh")["home.unmeasured"]
+    assert notes["zh"]["gomoku"] == bad["summary"]

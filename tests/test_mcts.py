@@ -46,11 +46,8 @@ def edge_consistency(tree: Tree) -> None:
         k = int(tree.n_count[node])
         if not k:
             continue
-        s = int(tree.n_start[node])
-        incoming = tree.e_n[int(tree.n_parent_edge[node])]
-        assert tree.e_n[s:s + k].sum() == pytest.approx(incoming - 1)
-    s, k = int(tree.n_start[0]), int(tree.n_count[0])
-    assert tree.e_n[s:s + k].sum() == pytest.approx(tree.root_n - 1)
+        assert tree.edges(node)[1].sum() == pytest.approx(tree.n_visits[node] - 1)
+    assert tree.edges(0)[1].sum() == pytest.approx(tree.root_n - 1)
 
 
 # --- tactics -------------------------------------------------------------------------
@@ -132,10 +129,8 @@ def test_a_terminal_root_is_not_searched():
 # --- noise and move choice -----------------------------------------------------------------
 
 def _priors(tree: Tree):
-    sl = tree.root_edges()
-    root = tree.e_prior[sl].copy()
-    others = np.concatenate([tree.e_prior[int(tree.n_start[n]):int(tree.n_start[n] + tree.n_count[n])]
-                             for n in range(1, tree.num_nodes) if tree.n_count[n]])
+    root = tree.edges(0)[3]
+    others = np.concatenate([tree.edges(n)[3] for n in range(1, tree.num_nodes) if tree.n_count[n]])
     return root, others
 
 
@@ -145,9 +140,9 @@ def test_dirichlet_noise_changes_only_the_root_priors():
     MCTS(UniformEvaluator(), SearchConfig(dirichlet_alpha=0.3), seed=1).search([tree], 200, noise=True)
     root, others = _priors(tree)
     assert not np.allclose(root, 1 / 9)
-    assert root.sum() == pytest.approx(1.0, abs=1e-5)
+    assert root.sum() == pytest.approx(1.0, abs=2e-3)   # priors are stored as float16
     counts = [int(tree.n_count[n]) for n in range(1, tree.num_nodes) if tree.n_count[n]]
-    assert np.allclose(others, np.concatenate([np.full(k, 1.0 / k) for k in counts]))
+    assert np.allclose(others, np.concatenate([np.full(k, 1.0 / k) for k in counts]), atol=1e-3)
 
 
 def test_no_noise_unless_asked():
@@ -155,7 +150,7 @@ def test_no_noise_unless_asked():
     for noise, alpha in ((False, 0.3), (True, None)):
         tree = Tree(g.initial_state())
         MCTS(UniformEvaluator(), SearchConfig(dirichlet_alpha=alpha), seed=1).search([tree], 100, noise=noise)
-        assert np.allclose(_priors(tree)[0], 1 / 9)
+        assert np.allclose(_priors(tree)[0], 1 / 9, atol=1e-3)
 
 
 def test_temperature_zero_picks_the_most_visited_move():
@@ -179,11 +174,10 @@ def test_child_tree_keeps_the_subtree_statistics():
     assert child.root_state == g.initial_state().apply(top.action)
     edge_consistency(child)
     for node in range(child.num_nodes):  # every stored state is its parent's state after the edge's action
-        pe = int(child.n_parent_edge[node])
-        if pe >= 0:
-            parent = [n for n in range(child.num_nodes)
-                      if child.n_start[n] <= pe < child.n_start[n] + child.n_count[n]][0]
-            assert child.states[node] == child.states[parent].apply(int(child.e_action[pe]))
+        actions, _, _, _, kids = child.edges(node)
+        for a, kid in zip(actions, kids):
+            if kid >= 0:
+                assert child.states[kid] == child.states[node].apply(int(a))
     MCTS(UniformEvaluator()).search([child], top.visits + 300)
     assert child.root_n == top.visits + 300
     edge_consistency(child)

@@ -14,21 +14,69 @@ from gui.i18n import t
 from gui.scenes.base import Scene
 from gui.widgets import Button
 
-_summaries: dict[str, str | None] = {}
+_reports: dict[str, dict | None] = {}
 
 
-def model_summary(game) -> str | None:
-    """The one-line strength note of the shipped model (models/<key>.json), or None."""
-    if game.key not in _summaries:
-        summary = None
+def model_report(game) -> dict | None:
+    """The shipped model's strength report (models/<key>.json), or None when absent or unreadable."""
+    if game.key not in _reports:
+        report = None
         try:
             data = json.loads((models_dir() / f"{game.key}.json").read_text(encoding="utf-8"))
-            if isinstance(data, dict) and isinstance(data.get("summary"), str):
-                summary = data["summary"].strip() or None
+            if isinstance(data, dict):
+                report = data
         except (OSError, ValueError):
             pass
-        _summaries[game.key] = summary
-    return _summaries[game.key]
+        _reports[game.key] = report
+    return _reports[game.key]
+
+
+def _opponent(spec: str, label: str) -> str:
+    kind, _, arg = str(spec).partition(":")
+    if kind == "rollout" and arg.isdigit():
+        return t("opponent.rollout", n=int(arg))
+    if kind in ("random", "greedy", "solver"):
+        return t(f"opponent.{kind}")
+    if kind == "uci":
+        return t("opponent.uci")
+    return str(label or spec)
+
+
+def _pct(x) -> str:
+    v = 100 * float(x)
+    return f"{v:.0f}%" if abs(v - round(v)) < 1e-6 else f"{v:.1f}%"
+
+
+def model_note(game) -> str:
+    """The home card's one-line strength note, in the interface language, built from the
+    report's figures (its English ``summary`` is the fallback for suites this does not know)."""
+    report = model_report(game)
+    if report is None:
+        return t("home.unmeasured") if (models_dir() / f"{game.key}.pt").is_file() else t("home.untrained")
+    results = report.get("results")
+    try:
+        suite = report.get("suite")
+        if suite == "solved" and results["non_optimal"] == 0:
+            return t("home.note.solved", n=f"{int(results['positions']):,}")
+        if suite == "solved":
+            return t("home.note.solved_partly", good=f"{int(results['positions']) - int(results['non_optimal']):,}",
+                     n=f"{int(results['positions']):,}")
+        if suite == "benchmark":
+            rates = ", ".join(f"{s['set']} {100 * float(s['error_rate']):.1f}%" for s in results["sets"])
+            return t("home.note.benchmark", rates=rates)
+        if suite == "matches" and results["matches"]:
+            ms = results["matches"]
+            scores = t("home.note.sep").join(t("home.note.score", pct=_pct(m["score"]),
+                                                opponent=_opponent(m.get("spec", ""), m.get("label", "")))
+                                             for m in ms)
+            games = {int(m["games"]) for m in ms}
+            key = "home.note.matches_one" if len(ms) == 1 else "home.note.matches"
+            return t(key, scores=scores, games=games.pop() if len(games) == 1 else "/".join(
+                str(int(m["games"])) for m in ms))
+    except (KeyError, TypeError, ValueError):
+        pass
+    summary = report.get("summary")
+    return summary.strip() if isinstance(summary, str) and summary.strip() else t("home.unmeasured")
 
 
 def sample_state(game, moves: int, seed: int = 7):
@@ -189,7 +237,7 @@ class HomeScene(Scene):
                 note = t("home.unavailable")
                 color = pal.bad
             else:
-                note = model_summary(game) or t("home.untrained")
+                note = model_note(game)
                 color = pal.text_dim
             lines = theme.wrap_text(note, 14, rect.width - 36 - 110)[:2]
             for i, line in enumerate(lines):

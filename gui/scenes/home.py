@@ -115,6 +115,7 @@ def game_name(game_id: str) -> str:
 
 class HomeScene(Scene):
     CARD_MIN_W = 260
+    NAME_FROM_BOTTOM = 98   # the game name's top, above up to three lines of strength note
 
     def __init__(self, app):
         super().__init__(app)
@@ -158,7 +159,8 @@ class HomeScene(Scene):
             rect = pygame.Rect(round(side + c * (cw + gap)), round(top + r * (ch + gap)), round(cw), round(ch))
             self.cards.append((rect, gid))
             if self._game(gid) is not None:
-                wb = pygame.Rect(rect.right - 14 - 96, rect.bottom - 14 - 32, 96, 32)
+                # beside the game's name, so that the strength note below can use the card's width
+                wb = pygame.Rect(rect.right - 14 - 96, rect.bottom - self.NAME_FROM_BOTTOM - 5, 96, 30)
                 self.buttons.append(Button(wb, t("home.watch"), lambda g=gid: self.app.open_setup(g, "demo"),
                                            kind="ghost", size=14))
 
@@ -220,7 +222,7 @@ class HomeScene(Scene):
             theme.rounded_rect(surface, pal.card_hover if hover else pal.card, rect, 16)
             if hover:
                 theme.rounded_rect(surface, pal.accent, rect, 16, 2)
-            pic_h = rect.height - 110
+            pic_h = rect.height - self.NAME_FROM_BOTTOM - 26   # clear of the name row and its button
             pic = pygame.Rect(rect.x + 14, rect.y + 14, rect.width - 28, pic_h)
             if pic_h > 30:
                 thumb = self._thumbnail(gid, pic.size)
@@ -230,8 +232,8 @@ class HomeScene(Scene):
                     ph = pygame.Rect(0, 0, min(pic.width, pic.height), min(pic.width, pic.height))
                     ph.center = pic.center
                     theme.rounded_rect(surface, pal.card_hover if not hover else pal.button, ph, 12)
-            name_y = rect.bottom - 88
-            theme.text(surface, theme.fit_text(game_name(gid), 21, rect.width - 40, True), (rect.x + 18, name_y), 21,
+            name_y = rect.bottom - self.NAME_FROM_BOTTOM
+            theme.text(surface, theme.fit_text(game_name(gid), 21, rect.width - 36 - 110, True), (rect.x + 18, name_y), 21,
                        pal.text, bold=True)
             if game is None:
                 note = t("home.unavailable")
@@ -239,10 +241,10 @@ class HomeScene(Scene):
             else:
                 note = model_note(game)
                 color = pal.text_dim
-            lines = theme.wrap_text(note, 14, rect.width - 36 - 110)[:2]
+            lines = theme.wrap_text(note, 13, rect.width - 36)[:3]
             for i, line in enumerate(lines):
-                theme.text(surface, theme.fit_text(line, 14, rect.width - 36 - 110), (rect.x + 18, name_y + 32 + i * 19),
-                           14, color)
+                theme.text(surface, theme.fit_text(line, 13, rect.width - 36), (rect.x + 18, name_y + 31 + i * 17),
+                           13, color)
             if training == gid:
                 badge = t("home.training_badge")
                 bw = theme.FONTS.size(badge, 12, True)[0] + 16

@@ -37,7 +37,7 @@ class SelfPlaySettings:
     resign_check_share: float = 0.1  # share of games played out to measure false resignations
     max_plies: int = 0               # 0: the game's own bound
     # An undecided game (a draw by rule, or stopped at max_plies) teaches the value 0 unless
-    # this is > 0: then its value target is tanh(heuristic / adjudicate_scale) from the game's
+    # this is > 0: then its value target is 0.8 tanh(heuristic / adjudicate_scale) from the game's
     # optional position heuristic (xiangqi: material), read at its last position. Early
     # xiangqi self-play almost never ends in mate, so without this the value head learns
     # nothing but "draw"; with it, it learns material first and mates later.

@@ -110,13 +110,18 @@ def _outcome(rec: GameRecord, player: int) -> float:
     return 0.0
 
 
+#: the most an adjudicated game is worth: less than a real win, so that the value head keeps
+#: a reason to prefer mating over merely being ahead (and the search a reason to finish games)
+ADJUDICATED_MAX = 0.8
+
+
 def adjudicate(state, scale: float) -> float | None:
-    """Score an undecided game for player 0 as tanh(heuristic / scale), or None when
-    adjudication is off (scale <= 0) or the game has no position heuristic."""
+    """Score an undecided game for player 0 as ADJUDICATED_MAX * tanh(heuristic / scale), or
+    None when adjudication is off (scale <= 0) or the game has no position heuristic."""
     h = getattr(state, "heuristic", None)
     if scale <= 0 or not callable(h):
         return None
-    return float(np.tanh(h(0) / scale))
+    return float(ADJUDICATED_MAX * np.tanh(h(0) / scale))
 
 
 def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,

@@ -150,7 +150,7 @@ def test_undecided_games_are_scored_by_the_heuristic_when_asked():
 
     from engine.config import SelfPlaySettings
     from engine.evaluators import UniformEvaluator
-    from engine.selfplay import SamplesBatch, play_games
+    from engine.selfplay import ADJUDICATED_MAX, SamplesBatch, play_games
 
     game = get_game("xiangqi")
     shape = (game.num_planes, *game.board_shape)
@@ -161,7 +161,7 @@ def test_undecided_games_are_scored_by_the_heuristic_when_asked():
     assert stats.adjudicated == 0
     assert all(r.adjudicated is None for r in recs)
     assert not SamplesBatch.from_records([r for r in recs if r.winner is None], shape).z.any()
-    # on: the value target of each side is tanh(material / scale), opposite for the two players
+    # on: the value target of each side is 0.8 tanh(material / scale), opposite for the two players
     recs, stats = play_games(game, UniformEvaluator(), SelfPlaySettings(**base, adjudicate_scale=10.0), 6, seed=3)
     capped = [r for r in recs if r.winner is None]
     assert capped and stats.adjudicated == len(capped)
@@ -169,7 +169,8 @@ def test_undecided_games_are_scored_by_the_heuristic_when_asked():
         s = game.initial_state()
         for a in r.moves:
             s = s.apply(a)
-        assert r.adjudicated == pytest.approx(math.tanh(s.heuristic(0) / 10.0))
+        assert r.adjudicated == pytest.approx(ADJUDICATED_MAX * math.tanh(s.heuristic(0) / 10.0))
+        assert abs(r.adjudicated) < 1.0   # never worth a real win
         z = SamplesBatch.from_records([r], shape).z
         for zi, player in zip(z, r.players):
             assert zi == pytest.approx(r.adjudicated if player == 0 else -r.adjudicated, abs=1e-6)

@@ -10,7 +10,9 @@ values stay right through passes and terminal positions, whoever moves next.
 Batching: `MCTS.search` takes many trees (many games) and, per round, gathers up
 to ``leaf_batch`` leaves from each (virtual loss keeps the leaves of one tree
 apart), evaluates all of them in one evaluator call and backs them up. Terminal
-positions are scored by the rules, never by the network.
+positions are scored by the rules, never by the network; so are positions whose result
+the game proves at once (the optional ``State.proven_value`` hook: a win in one, or two
+threats the mover cannot both stop), which are then never expanded.
 """
 from __future__ import annotations
 
@@ -67,6 +69,8 @@ class Tree:
 
     def __init__(self, root_state, node_capacity: int = 64, edge_capacity: int = 512):
         self.root_state = root_state
+        # the game's optional exact shortcut: State.proven_value() -> 1.0 / -1.0 / None
+        self._proven = getattr(type(root_state), "proven_value", None)
         # node arrays (the last slot is the spare all-zero node that unexpanded edges point at)
         self.n_start = np.zeros(node_capacity, np.int32)
         self.n_count = np.zeros(node_capacity, np.int32)       # 0: not expanded
@@ -121,6 +125,12 @@ class Tree:
         self.n_owner[n] = self.n_player[parent_node] if parent_node >= 0 else state.current_player
         if state.is_terminal():
             self.n_term[n] = state.terminal_value()
+        elif parent_node >= 0 and self._proven is not None:
+            # a result the rules prove at once (a win in one, or two threats against the mover):
+            # scored like a finished game, never expanded (the root always is searched)
+            v = self._proven(state)
+            if v is not None:
+                self.n_term[n] = v
         return n
 
     def expand(self, node: int, actions: list[int], priors: np.ndarray) -> None:
@@ -278,6 +288,9 @@ class Tree:
         new.n_start[:len(nodes)] = np.where(counts > 0, new_start, 0)
         new.n_visits[0] = new.n_wsum[0] = 0.0   # the new root's statistics live in root_n/root_w
         new.n_owner[0] = new.n_player[0]
+        new._proven = self._proven
+        if not self.states[child].is_terminal():
+            new.n_term[0] = np.nan   # a proven position becomes an ordinary root, to be searched
         new.states = [self.states[n] for n in nodes]
         new.pending = set()
         new.num_nodes = len(nodes)

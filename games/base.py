@@ -16,6 +16,16 @@ Conventions shared by every game:
   plane ``a // (H*W)`` and cell ``a % (H*W)`` of the board grid (row-major, row 0 at
   the top of the encoded planes), so a convolutional policy head can produce it;
   actions from ``policy_planes*H*W`` upward (othello's pass) are "extra" actions.
+
+Optional State hooks the engine uses when a game offers them:
+- ``heuristic(player) -> float``: a position score (the greedy baseline; self-play
+  adjudication when a game's config asks for it);
+- ``proven_value() -> 1.0 | -1.0 | None``: an exact result the rules show at once for
+  the player to move (a win in one; or no win in one while the opponent has two, of
+  which one move can stop only one); the search scores such positions like finished
+  games instead of asking the network;
+- ``random_playout(rng, max_plies) -> (finished, winner)``: a fast random game for the
+  rollout evaluator, drawing from ``rng`` exactly as the generic playout would.
 """
 from __future__ import annotations
 

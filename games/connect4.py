@@ -22,6 +22,7 @@ CELLS = WIDTH * HEIGHT
 BOTTOM: tuple[int, ...] = tuple(1 << (c * STRIDE) for c in range(WIDTH))
 TOP: tuple[int, ...] = tuple(1 << (c * STRIDE + HEIGHT - 1) for c in range(WIDTH))
 TOP_ROW = sum(TOP)
+BOTTOM_ROW = sum(BOTTOM)
 BOARD = sum(((1 << HEIGHT) - 1) << (c * STRIDE) for c in range(WIDTH))
 
 #: top-row occupancy -> the columns that are not full, ascending
@@ -86,6 +87,23 @@ class Connect4State(AlternatingState):
         mover = self._cur | (new_mask ^ mask)
         winner = len(self._moves) & 1 if has_four(mover) else None
         return Connect4State(self.game, mover ^ new_mask, new_mask, self._moves + (action,), winner)
+
+    def proven_value(self) -> float | None:
+        """1.0 when the side to move connects four at once; -1.0 when it cannot but the
+        opponent could in two columns (one stone blocks only one); None otherwise."""
+        mask = self._mask
+        if self._winner is not None or mask == BOARD:
+            return None
+        playable = (mask + BOTTOM_ROW) & BOARD   # the lowest empty cell of each open column
+        cur, opp = self._cur, self._cur ^ mask
+        threats = 0
+        while playable:
+            cell = playable & -playable
+            playable ^= cell
+            if has_four(cur | cell):
+                return 1.0
+            threats += has_four(opp | cell)
+        return -1.0 if threats >= 2 else None
 
     def is_terminal(self) -> bool:
         return self._winner is not None or self._mask == BOARD

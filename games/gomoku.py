@@ -39,18 +39,37 @@ def five_through(stones: int, windows: tuple[tuple[int, int], ...]) -> bool:
     return False
 
 
-class GomokuState(AlternatingState):
-    """A gomoku position: black's (player 0) and white's stones as bitboards."""
+def winning_points(stones: int, empty: int, windows: tuple[tuple[int, int], ...]) -> int:
+    """Bitboard of the ``empty`` points on the ``windows``' lines where one more stone
+    would give ``stones`` five in a row."""
+    found = 0
+    for mask, d in windows:
+        if (stones & mask).bit_count() < WIN_LENGTH - 1:
+            continue
+        cand = empty & mask
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            if five_through(stones | low, ((mask, d),)):
+                found |= low
+    return found
 
-    __slots__ = ("_black", "_white")
+
+class GomokuState(AlternatingState):
+    """A gomoku position: black's (player 0) and white's stones as bitboards, and for each
+    side the points where it would make five (kept up to date move by move: a point
+    joins when a stone makes it a winning point; filled points are masked out on use)."""
+
+    __slots__ = ("_black", "_white", "_wins")
 
     def __init__(self, game: "Gomoku", black: int = 0, white: int = 0, moves: tuple[int, ...] = (),
-                 winner: int | None = None):
+                 winner: int | None = None, wins: tuple[int, int] = (0, 0)):
         self.game = game
         self._black = black
         self._white = white
         self._moves = moves
         self._winner = winner
+        self._wins = wins
 
     def _unpack(self, *boards: int) -> np.ndarray:
         g = self.game
@@ -66,15 +85,34 @@ class GomokuState(AlternatingState):
 
     def apply(self, action: int) -> "GomokuState":
         bit = 1 << action
-        windows = self.game.windows[action]
+        g = self.game
+        windows = g.windows[action]
         black, white = self._black, self._white
+        wins_black, wins_white = self._wins
         if len(self._moves) & 1:
             white |= bit
             winner = 1 if five_through(white, windows) else None
+            if winner is None:
+                wins_white |= winning_points(white, g.full ^ (black | white), windows)
         else:
             black |= bit
             winner = 0 if five_through(black, windows) else None
-        return GomokuState(self.game, black, white, self._moves + (action,), winner)
+            if winner is None:
+                wins_black |= winning_points(black, g.full ^ (black | white), windows)
+        return GomokuState(g, black, white, self._moves + (action,), winner, (wins_black, wins_white))
+
+    def proven_value(self) -> float | None:
+        """1.0 when the side to move makes five at once; -1.0 when it cannot but the opponent
+        has two or more points to make five (one stone blocks only one); None otherwise."""
+        if self._winner is not None:
+            return None
+        empty = self.game.full ^ (self._black | self._white)
+        me = len(self._moves) & 1
+        if self._wins[me] & empty:
+            return 1.0
+        if (self._wins[1 - me] & empty).bit_count() >= 2:
+            return -1.0
+        return None
 
     def is_terminal(self) -> bool:
         return self._winner is not None or len(self._moves) == self.game.cells

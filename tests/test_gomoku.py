@@ -139,3 +139,56 @@ def test_board_array_and_render(game):
     assert board[4, 0] == 1 and board[0, 4] == -1 and board.dtype == np.int8
     lines = s.render().splitlines()
     assert lines[0] == "  a b c d e" and lines[1] == "5 . . . . O" and lines[5] == "1 X . . . ."
+
+
+def _brute_proven(s):
+    """proven_value by trying every move: win in one, else two or more opponent wins in one."""
+    if s.is_terminal():
+        return None
+    me = s.current_player
+    if any(s.apply(a).winner() == me for a in s.legal_actions()):
+        return 1.0
+    # the opponent's winning points: put its stone there as if it were its turn
+    g = s.game
+    black, white = s._black, s._white
+    empty = g.full ^ (black | white)
+    theirs = white if me == 0 else black
+    from games.gomoku import five_through
+    wins = sum(1 for a in range(g.cells) if empty >> a & 1 and five_through(theirs | 1 << a, g.windows[a]))
+    return -1.0 if wins >= 2 else None
+
+
+@pytest.mark.parametrize("size", [15, 7])
+def test_proven_value_matches_trying_every_move(size):
+    import random
+    game = get_game("gomoku", size=size)
+    rng = random.Random(size)
+    seen = {1.0: 0, -1.0: 0, None: 0}
+    for _ in range(30 if size == 15 else 60):
+        s = game.initial_state()
+        while not s.is_terminal():
+            v = s.proven_value()
+            assert v == _brute_proven(s), s.to_text()
+            seen[v] += 1
+            legal = s.legal_actions()
+            # play near earlier stones, so that lines form as in real games
+            near = [a for a in legal if any(abs(a // size - m // size) <= 1 and abs(a % size - m % size) <= 1
+                                            for m in s.moves[-6:])] or legal
+            s = s.apply(rng.choice(near))
+    assert seen[1.0] and seen[-1.0] and seen[None], seen
+
+
+def test_search_blocks_an_open_four_it_has_never_seen():
+    from engine.evaluators import UniformEvaluator
+    from engine.mcts import MCTS, Tree
+    game = get_game("gomoku", size=9)
+    # black has four in a row with one open end (c5-f5, g5 open; b5 blocked by white): white must block g5.
+    # With uniform priors and values the only information is the proven one: after any other
+    # white move black makes five at once.
+    s = game.state_from_text("c5 b5 d5 a1 e5 a2 f5")
+    assert s.current_player == 1
+    tree = Tree(s)
+    MCTS(UniformEvaluator()).search([tree], 400)
+    best = tree.stats(limit=1)[0]
+    assert s.action_to_text(best.action) == "g5"
+    assert best.q > -1.0 and all(m.q == -1.0 for m in tree.stats()[1:] if m.visits)

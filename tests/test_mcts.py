@@ -250,3 +250,18 @@ def test_values_flip_correctly_across_an_othello_pass():
         assert tree.stats()[0].q == pytest.approx(expected)
         passes += 1
     assert passes, "no forced pass was found"
+
+
+def test_a_proven_position_becomes_a_searchable_root():
+    g = get_game("connect4")
+    # X (to move) can win at once in column 1: a proven child of any position before it
+    before = g.state_from_text("121212")
+    tree = search(before, 300)
+    win = [m for m in tree.stats() if m.action == 0][0]
+    assert win.q == 1.0
+    other = next(m for m in tree.stats() if m.action not in (0, 1) and m.visits)
+    assert other.q == -1.0                     # then O to move wins at once in column 2: proven
+    child = tree.child_tree(other.action)      # ... yet not finished: as a root it is searched
+    assert not child.is_root_terminal()
+    MCTS(UniformEvaluator()).search([child], 200)
+    assert child.root_n >= 200 and child.root_expanded

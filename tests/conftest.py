@@ -1,7 +1,20 @@
-"""Puts the repository root on sys.path, so tests import `games` and `engine` wherever pytest runs from."""
+"""Puts the repository root on sys.path, so tests import `games` and `engine` wherever pytest
+runs from; and holds brute-force helpers several game tests share."""
 import sys
 from pathlib import Path
 
 ROOT = str(Path(__file__).resolve().parent.parent)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+
+
+def win_in_one(state) -> bool:
+    """True when some legal move wins at once for the player to move (by trying them all)."""
+    me = state.current_player
+    return any(state.apply(a).winner() == me for a in state.legal_actions())
+
+
+def lost_in_two(state) -> bool:
+    """True when every legal move lets the opponent win at once (by trying them all)."""
+    legal = state.legal_actions()
+    return bool(legal) and all(win_in_one(state.apply(a)) for a in legal)

@@ -155,24 +155,12 @@ def test_immediate_wins_agree_with_the_solver_scores_of_the_benchmark_positions(
     assert checked >= 1000
 
 
-def _brute_proven(s):
-    if s.is_terminal():
-        return None
-    me = s.current_player
-    if any(s.apply(a).winner() == me for a in s.legal_actions()):
-        return 1.0
-    # columns where the opponent would connect four if it were its move
-    from games.connect4 import has_four
-    opp = s._cur ^ s._mask
-    threats = 0
-    for a in s.legal_actions():
-        cell = (s._mask | (s._mask + (1 << (a * 7)))) ^ s._mask
-        threats += has_four(opp | cell)
-    return -1.0 if threats >= 2 else None
-
-
-def test_proven_value_matches_trying_every_move():
+def test_proven_value_is_sound():
+    """1.0 exactly when a move wins at once; -1.0 only when every move lets the opponent win
+    at once (not always then: a threat stacked on the cell the block fills is not counted)."""
     import random
+
+    from conftest import lost_in_two, win_in_one
     game = get_game("connect4")
     rng = random.Random(4)
     seen = {1.0: 0, -1.0: 0, None: 0}
@@ -180,7 +168,9 @@ def test_proven_value_matches_trying_every_move():
         s = game.initial_state()
         while not s.is_terminal():
             v = s.proven_value()
-            assert v == _brute_proven(s), s.to_text()
+            assert (v == 1.0) == win_in_one(s), s.to_text()
+            if v == -1.0:
+                assert lost_in_two(s), s.to_text()
             seen[v] += 1
             s = s.apply(rng.choice(s.legal_actions()))
     assert all(seen.values()), seen

@@ -101,6 +101,26 @@ class GomokuState(AlternatingState):
                 wins_black |= winning_points(black, g.full ^ (black | white), windows)
         return GomokuState(g, black, white, self._moves + (action,), winner, (wins_black, wins_white))
 
+    def random_playout(self, rng, max_plies: int) -> tuple[bool, int | None]:
+        """Uniformly random moves on bitboards alone (no State objects): (finished, winner),
+        the rollout evaluator's fast path; from the same ``rng`` state it plays the very
+        game the generic playout would."""
+        if self.is_terminal():
+            return True, self._winner
+        windows = self.game.windows
+        empties = self.legal_actions()   # ascending, as the generic playout chooses from
+        stones = [self._black, self._white]
+        player = len(self._moves) & 1
+        for _ in range(max_plies):
+            if not empties:
+                return True, None
+            a = empties.pop(rng.randrange(len(empties)))
+            stones[player] |= 1 << a
+            if five_through(stones[player], windows[a]):
+                return True, player
+            player ^= 1
+        return not empties, None
+
     def proven_value(self) -> float | None:
         """1.0 when the side to move makes five at once; -1.0 when it cannot but the opponent
         has two or more points to make five (one stone blocks only one); None otherwise."""

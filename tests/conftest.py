@@ -18,3 +18,18 @@ def lost_in_two(state) -> bool:
     """True when every legal move lets the opponent win at once (by trying them all)."""
     legal = state.legal_actions()
     return bool(legal) and all(win_in_one(state.apply(a)) for a in legal)
+
+
+def generic_playout(ev, state) -> float:
+    """The rollout evaluator's playout without a game's fast path (State objects all the
+    way), to check a fast ``random_playout`` hook against."""
+    me, s = state.current_player, state
+    for _ in range(ev.max_plies):
+        acts = s.legal_actions()
+        if not acts:
+            break
+        s = s.apply(ev.rng.choice(acts))
+    if not s.is_terminal():
+        return 0.0
+    w = s.winner()
+    return 0.0 if w is None else (1.0 if w == me else -1.0)

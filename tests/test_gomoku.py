@@ -180,3 +180,26 @@ def test_search_blocks_an_open_four_it_has_never_seen():
     best = tree.stats(limit=1)[0]
     assert s.action_to_text(best.action) == "g5"
     assert best.q > -1.0 and all(m.q == -1.0 for m in tree.stats()[1:] if m.visits)
+
+
+def test_fast_random_playout_plays_the_same_games_as_the_generic_one():
+    import random
+
+    from conftest import generic_playout
+    from engine.evaluators import RolloutEvaluator
+    for game in (get_game("gomoku"), get_game("gomoku", size=5)):   # 5x5: full-board draws happen
+        rng = random.Random(3)
+        starts = []
+        for _ in range(8):
+            s = game.initial_state()
+            while not s.is_terminal():
+                starts.append(s)
+                s = s.apply(rng.choice(s.legal_actions()))
+            starts.append(s)
+        results = set()
+        for seed, start in enumerate(starts[::4]):
+            for plies in (400, 9):
+                fast = RolloutEvaluator(max_plies=plies, seed=seed).playout(start)
+                assert fast == generic_playout(RolloutEvaluator(max_plies=plies, seed=seed), start), (seed, plies)
+                results.add(fast)
+        assert results == {-1.0, 0.0, 1.0}

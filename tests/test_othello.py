@@ -259,6 +259,7 @@ def test_perft_counts_passes_as_plies(game):
 
 
 def test_fast_random_playout_plays_the_same_games_as_the_generic_one():
+    from conftest import generic_playout
     from engine.evaluators import RolloutEvaluator
 
     passes = 0
@@ -274,20 +275,7 @@ def test_fast_random_playout_plays_the_same_games_as_the_generic_one():
         for seed, start in enumerate(starts[::5]):
             for plies in (200, 7):
                 fast = RolloutEvaluator(max_plies=plies, seed=seed).playout(start)
-                generic = _generic_playout(RolloutEvaluator(max_plies=plies, seed=seed), start)
+                generic = generic_playout(RolloutEvaluator(max_plies=plies, seed=seed), start)
                 assert fast == generic, (game.key, seed, plies)
     assert passes, "the sample should include positions where the only move is a pass"
 
-
-def _generic_playout(ev, state):
-    """The rollout evaluator's generic playout (State objects all the way)."""
-    me, s = state.current_player, state
-    for _ in range(ev.max_plies):
-        acts = s.legal_actions()
-        if not acts:
-            break
-        s = s.apply(ev.rng.choice(acts))
-    if not s.is_terminal():
-        return 0.0
-    w = s.winner()
-    return 0.0 if w is None else (1.0 if w == me else -1.0)

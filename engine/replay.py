@@ -69,6 +69,7 @@ class ReplayBuffer:
                 break
         for g in gens[:max(0, len(gens) - len(chosen))]:
             self.path_for(g).unlink(missing_ok=True)  # slid out of the window
+            self.path_for(g).with_suffix(".stats.json").unlink(missing_ok=True)
             self._loaded.pop(g, None)
         self.data = SamplesBatch.concat(chosen[::-1]) if chosen else None
         if self.data is not None and len(self.data) > self.capacity:

@@ -26,6 +26,7 @@ import shutil
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -359,14 +360,20 @@ class TrainingRun:
                 if deadline is not None and time.time() >= deadline:
                     break
                 t_gen = time.perf_counter()
+                stats_path = self.buffer.path_for(g).with_suffix(".stats.json")
                 if self.buffer.has(g):
-                    sp_stats = None  # saved before an interruption: reuse it
+                    # played before an interruption: reuse the games, and count them
                     new = ReplayBuffer.read(self.buffer.path_for(g))
+                    try:
+                        sp_stats = SelfPlayStats(**json.loads(stats_path.read_text()))
+                    except (OSError, ValueError, TypeError):
+                        sp_stats = None   # a buffer written before the statistics were kept beside it
                 else:
                     res = self._selfplay(g)
                     if res is None:
                         break
                     new, sp_stats = res
+                    _json_dump_atomic(stats_path, asdict(sp_stats))   # first: a saved buffer always has them
                     self.buffer.save(g, new)
                 n_buf = self.buffer.load(up_to=g)
                 net, _ = load_network(self.ckpt_path(g - 1), self.game)

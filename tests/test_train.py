@@ -99,6 +99,10 @@ def test_resume_after_kill_9_loses_nothing(tmp_path):
         load_network(run_dir / "checkpoints" / f"gen_{g:06d}.pt", game)
     lines = [json.loads(l) for l in (run_dir / "metrics.jsonl").read_text().splitlines()]
     assert [l["generation"] for l in lines] == list(range(1, state["generation"] + 1))
+    # games played before a kill and reused after it are counted once
+    per_generation = load_config(game).selfplay.games_per_generation
+    assert state["games"] == state["generation"] * per_generation
+    assert [l["games"] for l in lines] == [g * per_generation for g in range(1, state["generation"] + 1)]
     buf = ReplayBuffer(run_dir / "buffer", game, 10**6)
     assert buf.load() > 0
     assert not list(run_dir.rglob("*.tmp"))  # the resume cleared half-written files

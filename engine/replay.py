@@ -1,12 +1,14 @@
 """The replay buffer: a sliding window of recent self-play positions, kept on disk.
 
 Each generation's samples are one ``.npz`` file written atomically, so a resumed run
-loses nothing and a killed one never leaves half a file. Symmetry augmentation is
+loses nothing and a killed one never leaves half a file; the self-play statistics of
+those games sit beside it (``.stats.json``, written first), so a resumed run counts them. Symmetry augmentation is
 applied when sampling, one random symmetry per position.
 """
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -41,11 +43,26 @@ class ReplayBuffer:
     def has(self, generation: int) -> bool:
         return self.path_for(generation).exists()
 
-    def save(self, generation: int, batch: SamplesBatch) -> None:
+    def stats_path_for(self, generation: int) -> Path:
+        return self.path_for(generation).with_suffix(".stats.json")
+
+    def save(self, generation: int, batch: SamplesBatch, stats: dict | None = None) -> None:
+        """Write a generation's samples, and first (so that saved samples always have them)
+        the statistics of the games that produced them."""
+        if stats is not None:
+            atomic_write_bytes(self.stats_path_for(generation), json.dumps(stats).encode())
         buf = io.BytesIO()
         np.savez(buf, planes=batch.planes, pi_idx=batch.pi_idx, pi_val=batch.pi_val, z=batch.z, pw=batch.pw)
         atomic_write_bytes(self.path_for(generation), buf.getvalue())
         self._loaded[generation] = batch
+
+    def read_stats(self, generation: int) -> dict | None:
+        """The statistics saved with a generation's samples, or None (older runs have none)."""
+        try:
+            stats = json.loads(self.stats_path_for(generation).read_text())
+        except (OSError, ValueError):
+            return None
+        return stats if isinstance(stats, dict) else None
 
     @staticmethod
     def read(path: Path) -> SamplesBatch:
@@ -69,7 +86,7 @@ class ReplayBuffer:
                 break
         for g in gens[:max(0, len(gens) - len(chosen))]:
             self.path_for(g).unlink(missing_ok=True)  # slid out of the window
-            self.path_for(g).with_suffix(".stats.json").unlink(missing_ok=True)
+            self.stats_path_for(g).unlink(missing_ok=True)
             self._loaded.pop(g, None)
         self.data = SamplesBatch.concat(chosen[::-1]) if chosen else None
         if self.data is not None and len(self.data) > self.capacity:

@@ -360,21 +360,20 @@ class TrainingRun:
                 if deadline is not None and time.time() >= deadline:
                     break
                 t_gen = time.perf_counter()
-                stats_path = self.buffer.path_for(g).with_suffix(".stats.json")
                 if self.buffer.has(g):
                     # played before an interruption: reuse the games, and count them
                     new = ReplayBuffer.read(self.buffer.path_for(g))
+                    saved = self.buffer.read_stats(g)   # None: written before statistics were kept
                     try:
-                        sp_stats = SelfPlayStats(**json.loads(stats_path.read_text()))
-                    except (OSError, ValueError, TypeError):
-                        sp_stats = None   # a buffer written before the statistics were kept beside it
+                        sp_stats = SelfPlayStats(**saved) if saved else None
+                    except TypeError:   # statistics of another version
+                        sp_stats = None
                 else:
                     res = self._selfplay(g)
                     if res is None:
                         break
                     new, sp_stats = res
-                    _json_dump_atomic(stats_path, asdict(sp_stats))   # first: a saved buffer always has them
-                    self.buffer.save(g, new)
+                    self.buffer.save(g, new, stats=asdict(sp_stats))
                 n_buf = self.buffer.load(up_to=g)
                 net, _ = load_network(self.ckpt_path(g - 1), self.game)
                 try:

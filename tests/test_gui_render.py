@@ -54,6 +54,7 @@ def test_home_card_strength_notes_follow_the_interface_language(tmp_path, monkey
     (tmp_path / "gomoku.json").write_text(json.dumps(bad))
     monkeypatch.setattr(home, "models_dir", lambda: tmp_path)
     monkeypatch.setattr(home, "_reports", {})
+    monkeypatch.setattr(home, "_notes", {})
     notes = {}
     try:
         for lang in ("en", "zh"):

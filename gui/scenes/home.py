@@ -10,7 +10,7 @@ from engine.paths import models_dir
 from games import GAME_IDS, get_game
 from gui import theme
 from gui.boards import renderer_class
-from gui.i18n import t
+from gui.i18n import language, t
 from gui.scenes.base import Scene
 from gui.widgets import Button
 
@@ -47,9 +47,20 @@ def _pct(x) -> str:
     return f"{v:.0f}%" if abs(v - round(v)) < 1e-6 else f"{v:.1f}%"
 
 
+_notes: dict[tuple[str, str], str] = {}
+
+
 def model_note(game) -> str:
     """The home card's one-line strength note, in the interface language, built from the
-    report's figures (its English ``summary`` is the fallback for suites this does not know)."""
+    report's figures (its English ``summary`` is the fallback for suites this does not know).
+    Built once per game and language: the cards are drawn every frame."""
+    key = (game.key, language())
+    if key not in _notes:
+        _notes[key] = _build_note(game)
+    return _notes[key]
+
+
+def _build_note(game) -> str:
     report = model_report(game)
     if report is None:
         return t("home.unmeasured") if (models_dir() / f"{game.key}.pt").is_file() else t("home.untrained")

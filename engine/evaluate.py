@@ -23,7 +23,8 @@ is decided in `SUITES` below and nowhere else:
   when it is not installed; ``greedy`` is skipped when the game has no heuristic.
 
 In matches the AI's moves of all running games are searched together, so their
-leaves share network calls.
+leaves share network calls. ``--workers N`` spreads the games (or benchmark positions)
+over N processes, one core each; the figures measure the same thing, only sooner.
 """
 from __future__ import annotations
 
@@ -92,15 +93,17 @@ class _Game:
 
 
 def play_batched_match(game, mcts: MCTS, sims: int, make_opponent, games: int, opening_plies: int = 0,
-                       seed: int = 0, window: int = 64, on_game=None) -> tuple[MatchResult, list]:
-    """The AI (``mcts`` at ``sims`` visits) against ``make_opponent(i)`` in ``games`` games, the AI
-    starting the even ones; up to ``window`` games run at once and the AI's searches in them share
-    network calls. Returns the result for the AI and (AI's player number, final state) of each game it lost."""
+                       seed: int = 0, window: int = 64, on_game=None,
+                       indices: list[int] | None = None) -> tuple[MatchResult, list]:
+    """The AI (``mcts`` at ``sims`` visits) against ``make_opponent(i)`` in games ``i`` of
+    ``indices`` (default ``range(games)``), the AI starting the even ones; up to ``window`` games
+    run at once and the AI's searches in them share network calls. Returns the result for the AI
+    and (AI's player number, final state) of each game it lost."""
     rng = np.random.default_rng(seed)
     max_plies = game.max_game_length or 10_000
     result = MatchResult()
     lost: list = []
-    waiting = list(range(games))
+    waiting = list(range(games)) if indices is None else list(indices)
     live: list[_Game] = []
 
     def over(g: _Game) -> bool:
@@ -152,6 +155,63 @@ def play_batched_match(game, mcts: MCTS, sims: int, make_opponent, games: int, o
                 on_game(result)
         live = still
     return result, lost
+
+
+# --- several processes ---------------------------------------------------------------
+
+def _worker_mcts(game_key: str, model: str | None, seed: int):
+    from games import game_from_key
+    from .network import configure_threads
+    from .players import load_evaluator
+    configure_threads(1)
+    game = game_from_key(game_key)
+    evaluator, _ = load_evaluator(game, model)
+    return game, MCTS(evaluator, SearchConfig(), seed=seed)
+
+
+def _best_moves_job(game_key: str, model: str | None, seed: int, sims: int, texts: list[str]) -> list[int]:
+    """A worker process: the chosen move of each position (given as text)."""
+    game, mcts = _worker_mcts(game_key, model, seed)
+    return best_moves(mcts, [game.state_from_text(t) for t in texts], sims)
+
+
+def _match_job(worker: int, game_key: str, model: str | None, seed: int, sims: int, opponent: str,
+               opponent_seed: int, indices: list[int], opening_plies: int) -> dict:
+    """A worker process: the AI's games ``indices`` against ``opponent``; returns the result's counts."""
+    game, mcts = _worker_mcts(game_key, model, seed)
+    make, close, _ = _opponent_factory(game, opponent, opponent_seed)
+    n = len(indices)
+    try:
+        result, _ = play_batched_match(
+            game, mcts, sims, make, n, opening_plies=opening_plies, seed=seed, indices=indices,
+            on_game=lambda r: _log(f"  [process {worker + 1}] {r.games}/{n}: +{r.wins} ={r.draws} -{r.losses}"))
+    finally:
+        close()
+    return {"wins": result.wins, "draws": result.draws, "losses": result.losses, "games": result.games}
+
+
+def _pool(workers: int):
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+    return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"))
+
+
+def _split_pairs(games: int, parts: int) -> list[list[int]]:
+    """Game indices in ``parts`` slices of whole pairs (games 2k and 2k+1 swap who starts), so
+    that every slice has as many games with each side starting."""
+    slices = [[i for i in range(games) if (i // 2) % parts == p] for p in range(parts)]
+    return [s for s in slices if s]
+
+
+def best_moves_parallel(game, model: str | None, states: list, sims: int, workers: int, seed: int) -> list[int]:
+    """`best_moves` over ``workers`` processes (contiguous slices, results in order)."""
+    texts = [s.to_text() for s in states]
+    size = -(-len(texts) // workers) if texts else 0
+    slices = [texts[i:i + size] for i in range(0, len(texts), size)] if size else []
+    with _pool(workers) as pool:
+        futures = [pool.submit(_best_moves_job, game.key, model, seed + w, sims, part)
+                   for w, part in enumerate(slices)]
+        return [a for f in futures for a in f.result()]
 
 
 # --- suites -------------------------------------------------------------------------
@@ -257,7 +317,10 @@ def run_benchmark_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
             raise EvaluationError(f"benchmark file missing: {path}")
         states, optimal, bad = read_labelled_positions(game, path, args.limit)
         t0 = time.perf_counter()
-        chosen = best_moves(mcts, states, sims)
+        if args.workers > 1:
+            chosen = best_moves_parallel(game, args.model, states, sims, args.workers, seed)
+        else:
+            chosen = best_moves(mcts, states, sims)
         errors = sum(a not in best for a, best in zip(chosen, optimal))
         rate = errors / len(states) if states else 0.0
         sets.append({"file": path.name, "set": label, "positions": len(states), "errors": errors,
@@ -296,13 +359,18 @@ def run_match_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
             _log(f"{game.key} vs {opponent}: skipped ({e})")
             continue
         t0 = time.perf_counter()
-        _log(f"{game.key} vs {opponent}: {games} games")
-        try:
-            result, lost = play_batched_match(
-                game, mcts, sims, make, games, opening_plies=OPENING_PLIES, seed=seed + k,
-                on_game=lambda r: _log(f"  {r.games}/{games}: +{r.wins} ={r.draws} -{r.losses}"))
-        finally:
-            close()
+        _log(f"{game.key} vs {opponent}: {games} games" + (f" in {args.workers} processes" if args.workers > 1 else ""))
+        if args.workers > 1:
+            close()  # the workers make their own opponents
+            result = _parallel_match(game, args.model, sims, opponent, seed + 1000 * k, games, args.workers,
+                                     seed + k)
+        else:
+            try:
+                result, lost = play_batched_match(
+                    game, mcts, sims, make, games, opening_plies=OPENING_PLIES, seed=seed + k,
+                    on_game=lambda r: _log(f"  {r.games}/{games}: +{r.wins} ={r.draws} -{r.losses}"))
+            finally:
+                close()
         out.append({"opponent": opponent, "label": label, "spec": resolved, **result.to_dict(),
                     "seconds": round(time.perf_counter() - t0, 1)})
         notes.append(f"{100 * result.score:.0f}% vs {label}")
@@ -310,6 +378,25 @@ def run_match_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
     summary = (f"Scores {', '.join(notes)} ({games} games each)" if played
                else "No baseline opponent was available")
     return {"opening_plies": OPENING_PLIES, "matches": out}, summary
+
+
+def _parallel_match(game, model, sims: int, opponent: str, opponent_seed: int, games: int, workers: int,
+                    seed: int) -> MatchResult:
+    from concurrent.futures import as_completed
+    from .baselines import OPENING_PLIES
+    total = MatchResult()
+    slices = _split_pairs(games, workers)
+    with _pool(workers) as pool:
+        futures = [pool.submit(_match_job, w, game.key, model, seed + 7919 * w, sims, opponent, opponent_seed,
+                               part, OPENING_PLIES) for w, part in enumerate(slices)]
+        for f in as_completed(futures):
+            r = f.result()
+            total.wins += r["wins"]
+            total.draws += r["draws"]
+            total.losses += r["losses"]
+            total.games += r["games"]
+            _log(f"  {total.games}/{games}: +{total.wins} ={total.draws} -{total.losses}")
+    return total
 
 
 RUNNERS = {"solved": run_solved_suite, "benchmark": run_benchmark_suite, "matches": run_match_suite}
@@ -350,11 +437,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, help="games per opponent (default: the suite's)")
     parser.add_argument("--bench-dir", help="folder of benchmark positions (default: the suite's)")
     parser.add_argument("--out", help="also write the JSON here (e.g. models/<game>.json)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes to spread matches and benchmark positions over (default: 1)")
     parser.add_argument("--seed", type=int, default=0)
 
     def body(args) -> int:
         from .checkpoint import CheckpointError, atomic_write_bytes
-        for name in ("sims", "limit", "games"):
+        for name in ("sims", "limit", "games", "workers"):
             value = getattr(args, name)
             if value is not None and value <= 0:
                 raise UsageError(f"--{name} must be positive, not {value}")
@@ -377,7 +466,8 @@ def main(argv: list[str]) -> int:
             print(f"evaluate: {e}", file=sys.stderr)
             return 1
         report = {"game": game.key, "suite": spec["kind"], "model": model, "evaluator": description,
-                  "level": args.level, "sims": sims, "machine": _machine(), "started": started,
+                  "level": args.level, "sims": sims, "machine": _machine(), "workers": args.workers,
+                  "started": started,
                   "wall_seconds": round(time.perf_counter() - t0, 1), "results": results, "summary": summary}
         text = json.dumps(report, indent=2, ensure_ascii=False)
         print(text, flush=True)

@@ -13,7 +13,9 @@ command per line on stdin, replies on stdout, each line flushed.
   pv ...`` lines (``nodes``: the root's visits, reused ones included; ``depth``: the length of
   the principal variation) and ``bestmove M`` (``bestmove (none)`` when the game is over).
   ``depth`` limits are ignored (MCTS has no depth); ``infinite`` runs until ``stop``.
-- ``stop``, ``quit``; ``setoption name Level value hard``, ``setoption name Model value PATH``;
+- ``stop``, ``quit``; ``setoption name Level value hard``, ``setoption name Model value PATH``,
+  ``setoption name Hash value MB`` (the search tree's memory budget; a search stops growing
+  the tree at the node count that fits, from the game's measured bytes per node);
   ``d`` prints the board as ``info string`` lines.
 
 Unknown or malformed commands and illegal moves are answered with one
@@ -39,9 +41,14 @@ import numpy as np
 
 from .mcts import SearchResult
 
-#: most visits one ``go`` may spend (bounds ``go infinite``'s memory: a node costs 0.35 KB
-#: in connect4 to 1.7 KB in gomoku, README's tree figures)
-DEFAULT_NODE_CAP = 2_000_000
+#: the search tree's memory budget (the ``Hash`` option, MB): ``go infinite`` and clock
+#: searches stop at the node count that fits. A node costs ~0.3 KB in connect4 to ~2 KB in
+#: gomoku (README's tree figures), so one budget gives each game its own node cap.
+DEFAULT_HASH_MB = 1024
+HASH_MB_RANGE = (16, 65536)
+#: nodes built to measure a game's bytes per node (the first nodes, with the widest fan-out,
+#: cost the most, so the estimate errs on the safe side)
+MEASURE_NODES = 500
 CP_LIMIT = 2000
 #: interim ``info`` lines during a search, at most this often (seconds)
 INFO_INTERVAL = 1.0
@@ -92,10 +99,13 @@ class UCIEngine:
     so that ``stop`` and ``isready`` are answered during a search."""
 
     def __init__(self, game, model_path=None, level: str | None = None, evaluator=None,
-                 node_cap: int = DEFAULT_NODE_CAP, seed: int | None = None):
+                 node_cap: int | None = None, seed: int | None = None):
+        """``node_cap`` fixes the most visits of one search; by default it follows ``Hash``."""
         from .players import DEFAULT_LEVEL, LEVEL_SETTINGS, MCTSPlayer, load_evaluator
         self.game = game
-        self.node_cap = node_cap
+        self._fixed_cap = node_cap
+        self.hash_mb = DEFAULT_HASH_MB
+        self._bytes_per_node: int | None = None
         self._level_settings = LEVEL_SETTINGS
         if evaluator is None:
             evaluator, self.evaluator_description = load_evaluator(game, model_path)
@@ -108,18 +118,22 @@ class UCIEngine:
         self.state = game.initial_state()
         self.quit_requested = False
         self._stop = threading.Event()
+        self._infinite = False
+        self._waitable = False  # True while a go runs in its own thread (`start_go`): stop can arrive
 
     # --- entry points -------------------------------------------------------
     def handle_line(self, line: str) -> list[str]:
         """Process one command synchronously; the reply lines (``go`` included) in order."""
         out: list[str] = []
         self._stop.clear()
+        self._waitable = False  # nobody can send stop while this call runs
         self.run_line(line, out.append)
         return out
 
     def start_go(self, line: str, emit) -> threading.Thread:
         """Run a ``go`` command in a thread (for `serve`); `stop` ends it early."""
         self._stop.clear()
+        self._waitable = True
         thread = threading.Thread(target=self.run_line, args=(line, emit), daemon=True)
         thread.start()
         return thread
@@ -159,7 +173,18 @@ class UCIEngine:
         levels = " ".join(f"var {name}" for name in self._level_settings)
         emit(f"option name Level type combo default {self.level} {levels}")
         emit(f"option name Model type string default {self.model_path or '<empty>'}")
+        emit(f"option name Hash type spin default {DEFAULT_HASH_MB} min {HASH_MB_RANGE[0]} max {HASH_MB_RANGE[1]}")
         emit("uciok")
+
+    @property
+    def node_cap(self) -> int:
+        """Most visits one search may spend: the fixed cap, else what fits in ``Hash`` MB."""
+        if self._fixed_cap is not None:
+            return self._fixed_cap
+        if self._bytes_per_node is None:  # measured once, on the first search that needs it
+            from .cli import measure_tree_memory
+            self._bytes_per_node = max(measure_tree_memory(self.game, MEASURE_NODES)["tree_bytes_per_node"], 1)
+        return max(1000, self.hash_mb * (1 << 20) // self._bytes_per_node)
 
     def _cmd_quit(self, tokens, emit) -> None:
         self._stop.set()
@@ -235,9 +260,20 @@ class UCIEngine:
             self.player.reset()
             self.model_path, self.evaluator_description = value, desc
             emit(f"info string using {desc}")
+        elif name == "hash":
+            lo, hi = HASH_MB_RANGE
+            try:
+                mb = int(value)
+            except ValueError:
+                mb = None
+            if mb is None or not lo <= mb <= hi:
+                emit(f"info string error setoption: Hash must be a whole number of MB from {lo} to {hi}, "
+                     f"not {value[:40]!r}")
+                return
+            self.hash_mb = mb
         else:
             emit(f"info string error setoption: unknown option {' '.join(tokens[2:vi])[:40]!r} "
-                 "(options: Level, Model)")
+                 "(options: Level, Model, Hash)")
 
     def _apply_level(self, name: str) -> None:
         lv = self._level_settings[name]
@@ -271,11 +307,11 @@ class UCIEngine:
                 emit(f"info string error go: {key} must be positive")
                 return None
         notes = ["depth limits are not supported; using the other limits"] if "depth" in limits else []
-        cap = self.node_cap
+        self._infinite = infinite
         if infinite:
-            return cap, None, notes
+            return self.node_cap, None, notes
         if "nodes" in limits or "movetime" in limits:
-            sims = min(limits.get("nodes", cap), cap)
+            sims = min(limits.get("nodes", self.node_cap), self.node_cap)
             seconds = limits["movetime"] / 1000.0 if "movetime" in limits else None
             return sims, seconds, notes
         clock = limits.get("wtime" if self.state.current_player == 0 else "btime")
@@ -283,8 +319,8 @@ class UCIEngine:
             inc = limits.get("winc" if self.state.current_player == 0 else "binc", 0)
             moves_left = max(limits.get("movestogo", 30), 1)
             budget = min(max(clock, 0) / moves_left + 0.8 * max(inc, 0), 0.5 * max(clock, 0)) / 1000.0
-            return cap, max(budget, 0.01), notes
-        return min(self.level_sims, cap), self.level_seconds, notes
+            return self.node_cap, max(budget, 0.01), notes
+        return self.level_sims, self.level_seconds, notes  # a level's budget is small
 
     def _cmd_go(self, tokens, emit) -> None:
         parsed = self._parse_go(tokens, emit)
@@ -311,6 +347,9 @@ class UCIEngine:
         result = player.choose(self.state, on_progress=on_progress, should_stop=self._stop.is_set)
         elapsed = time.perf_counter() - start
         emit(self._info_line(player.tree, result, elapsed, result.sims))
+        if self._infinite and self._waitable and not self._stop.is_set():
+            emit(f"info string node cap {self.node_cap} reached (Hash {self.hash_mb} MB); waiting for stop")
+            self._stop.wait()  # the protocol: after go infinite, bestmove only once stop (or quit) arrives
         emit(f"bestmove {self.state.action_to_text(result.action)}")
 
     def _info_line(self, tree, result: SearchResult, elapsed: float, sims_run: int | None) -> str:

@@ -75,3 +75,39 @@ def test_labelled_positions_are_read_with_their_optimal_moves(tmp_path):
     states, optimal, bad = evaluate.read_labelled_positions(game, f, None)
     assert [s.to_text() for s in states] == ["4453", "12"]
     assert optimal == [{5}, {0, 6}] and bad == 2
+
+
+def test_games_are_split_into_whole_pairs_so_each_process_starts_half_its_games():
+    slices = evaluate._split_pairs(10, 3)
+    assert sorted(i for s in slices for i in s) == list(range(10))
+    for s in slices:
+        assert sum(i % 2 == 0 for i in s) == sum(i % 2 == 1 for i in s)
+    assert evaluate._split_pairs(2, 4) == [[0, 1]]  # no empty slices
+
+
+@pytest.fixture(scope="module")
+def connect4_model(tmp_path_factory):
+    import torch
+    from engine.checkpoint import save_checkpoint
+    from engine.network import NetConfig, PolicyValueNet
+    game = get_game("connect4")
+    torch.manual_seed(1)
+    path = tmp_path_factory.mktemp("model") / "connect4.pt"
+    save_checkpoint(path, PolicyValueNet(NetConfig.for_game(game, blocks=1, channels=8)), game, generation=2)
+    return path
+
+
+def test_positions_searched_in_two_processes_get_the_moves_one_process_chooses(connect4_model):
+    from engine.mcts import MCTS, SearchConfig
+    from engine.players import load_evaluator
+    game = get_game("connect4")
+    states = [game.state_from_text(t) for t in ("", "4", "44", "4453", "1234567", "3344")]
+    evaluator, _ = load_evaluator(game, str(connect4_model))
+    alone = evaluate.best_moves(MCTS(evaluator, SearchConfig(), seed=0), states, 24)
+    assert evaluate.best_moves_parallel(game, str(connect4_model), states, 24, 2, seed=0) == alone
+
+
+def test_a_match_in_two_processes_plays_every_game_once(connect4_model):
+    game = get_game("connect4")
+    result = evaluate._parallel_match(game, str(connect4_model), 4, "random", 5, games=6, workers=2, seed=0)
+    assert result.games == 6 and result.wins + result.draws + result.losses == 6

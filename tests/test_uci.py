@@ -221,3 +221,32 @@ def test_fairy_stockfish_plays_xiangqi_with_one_based_ranks():
         assert fen_state.apply(sf.choose(fen_state).action) is not None
     with pytest.raises(UCIEngineError, match="1350"):  # below the lowest Elo it accepts
         UCIEnginePlayer(game, STOCKFISH, 30, {"UCI_LimitStrength": "true", "UCI_Elo": "500"})
+
+
+def test_hash_sets_each_games_node_cap_from_its_measured_bytes_per_node():
+    caps = {}
+    for game_id in ("connect4", "gomoku"):
+        engine = UCIEngine(get_game(game_id), evaluator=UniformEvaluator(), seed=0)
+        assert any(l.startswith("option name Hash type spin default 1024") for l in engine.handle_line("uci"))
+        caps[game_id] = engine.node_cap
+        assert engine.handle_line("setoption name Hash value 64") == []
+        assert engine.node_cap == pytest.approx(caps[game_id] / 16, rel=0.01)
+        for bad in ("0", "lots", "999999"):
+            reply = engine.handle_line(f"setoption name Hash value {bad}")
+            assert len(reply) == 1 and reply[0].startswith("info string error setoption: Hash")
+        assert engine.hash_mb == 64
+    # a gomoku node (a 225-point position and its wide fan-out) costs several times a connect4 node
+    assert caps["connect4"] > 4 * caps["gomoku"] > 4 * 200_000
+
+
+def test_go_infinite_stops_growing_the_tree_at_the_cap_and_waits_for_stop():
+    engine = UCIEngine(get_game("tictactoe"), evaluator=UniformEvaluator(), node_cap=300, seed=0)
+    lines: list[str] = []
+    thread = engine.start_go("go infinite", lines.append)
+    thread.join(timeout=0.5)
+    assert thread.is_alive()  # infinite: no bestmove before stop, even with the cap reached
+    engine.stop()
+    thread.join(timeout=10)
+    assert lines[-1].startswith("bestmove ")
+    nodes = [int(l.split(" nodes ")[1].split()[0]) for l in lines if " nodes " in l]
+    assert nodes and max(nodes) <= 300

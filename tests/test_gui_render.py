@@ -67,6 +67,7 @@ def test_home_card_strength_notes_follow_the_interface_language(tmp_path, monkey
         assert not cjk(notes["en"][gid]) and cjk(notes["zh"][gid]), (gid, notes)
         assert notes["en"][gid] != notes["zh"][gid]
     assert "4,520" in notes["zh"]["tictactoe"]
+    assert "middle-medium" in notes["en"]["connect4"] and "middle-medium" not in notes["zh"]["connect4"]
     assert notes["en"]["othello"] == i18n.catalogue("en")["home.unmeasured"]
     assert notes["zh"]["othello"] == i18n.catalogue("zh")["home.unmeasured"]
     assert notes["zh"]["gomoku"] == bad["summary"]

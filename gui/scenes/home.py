@@ -42,6 +42,13 @@ def _opponent(spec: str, label: str) -> str:
     return str(label or spec)
 
 
+def _bench_set(name: str) -> str:
+    """A benchmark set's name in the interface language (a set without a translation keeps its name)."""
+    key = f"benchset.{name}"
+    text = t(key)
+    return str(name) if text == key else text
+
+
 def _pct(x) -> str:
     v = 100 * float(x)
     return f"{v:.0f}%" if abs(v - round(v)) < 1e-6 else f"{v:.1f}%"
@@ -73,7 +80,8 @@ def _build_note(game) -> str:
             return t("home.note.solved_partly", good=f"{int(results['positions']) - int(results['non_optimal']):,}",
                      n=f"{int(results['positions']):,}")
         if suite == "benchmark":
-            rates = ", ".join(f"{s['set']} {100 * float(s['error_rate']):.1f}%" for s in results["sets"])
+            rates = t("home.note.sep").join(f"{_bench_set(s['set'])} {100 * float(s['error_rate']):.1f}%"
+                                            for s in results["sets"])
             return t("home.note.benchmark", rates=rates)
         if suite == "matches" and results["matches"]:
             ms = results["matches"]

@@ -17,12 +17,18 @@ class Evaluator(Protocol):
 
 
 class NetworkEvaluator:
-    """The policy/value network, called once per batch in inference mode."""
+    """The policy/value network, called once per batch in inference mode.
+
+    It evaluates a frozen copy of ``net`` made for inference (`network.inference_copy`:
+    batch norms folded, channels-last), so later changes to ``net`` (training) do not reach
+    it: make a new evaluator for new weights."""
 
     def __init__(self, net, device: str = "cpu"):
         import torch
+        from .network import inference_copy
         self.torch = torch
         self.net = net.to(device).eval()
+        self.fast_net = inference_copy(self.net)
         self.device = device
         self.calls = 0
         self.positions = 0
@@ -31,8 +37,8 @@ class NetworkEvaluator:
         """Raw network outputs (logits, values) for stacked input planes."""
         torch = self.torch
         with torch.inference_mode():
-            x = torch.from_numpy(planes).to(self.device)
-            logits, values = self.net(x)
+            x = torch.from_numpy(planes).to(self.device).contiguous(memory_format=torch.channels_last)
+            logits, values = self.fast_net(x)
             return logits.float().cpu().numpy(), values.float().cpu().numpy()
 
     def evaluate(self, states, legal):

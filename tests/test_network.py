@@ -1,0 +1,67 @@
+"""The network's inference copy (batch norms folded, channels-last) computes what the network does."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from engine.evaluators import NetworkEvaluator
+from engine.network import NetConfig, PolicyValueNet, inference_copy
+from games import get_game
+
+
+def trained_looking_net(game, seed: int) -> PolicyValueNet:
+    """A network whose batch norms have non-trivial statistics and affine weights, as after training."""
+    torch.manual_seed(seed)
+    net = PolicyValueNet(NetConfig.for_game(game, blocks=2, channels=16))
+    for m in net.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            with torch.no_grad():
+                m.running_mean.uniform_(-0.5, 0.5)
+                m.running_var.uniform_(0.3, 3.0)
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.3, 0.3)
+    return net.eval()
+
+
+@pytest.mark.parametrize("game_id", ["tictactoe", "connect4", "othello", "gomoku", "xiangqi"])
+def test_the_inference_copy_gives_the_networks_outputs(game_id):
+    game = get_game(game_id)
+    net = trained_looking_net(game, seed=3)
+    fast = inference_copy(net)
+    for batch in (1, 5, 33):
+        x = torch.randn(batch, game.num_planes, *game.board_shape)
+        with torch.inference_mode():
+            logits, values = net(x)
+            f_logits, f_values = fast(x.contiguous(memory_format=torch.channels_last))
+        assert f_logits.shape == logits.shape and f_values.shape == values.shape
+        assert torch.allclose(f_logits, logits, atol=1e-4, rtol=1e-4)
+        assert torch.allclose(f_values, values, atol=1e-5)
+    assert not any(isinstance(m, torch.nn.BatchNorm2d) for m in fast.modules())
+
+
+def test_the_copy_leaves_the_network_trainable_and_unchanged():
+    game = get_game("connect4")
+    net = trained_looking_net(game, seed=4)
+    before = {k: v.clone() for k, v in net.state_dict().items()}
+    inference_copy(net)
+    after = net.state_dict()
+    assert before.keys() == after.keys() and all(torch.equal(before[k], after[k]) for k in before)
+    assert all(p.requires_grad for p in net.parameters())
+
+
+def test_the_evaluator_uses_the_copy_and_matches_the_network_on_real_positions():
+    game = get_game("othello")
+    net = trained_looking_net(game, seed=5)
+    ev = NetworkEvaluator(net)
+    states = [game.initial_state()]
+    for _ in range(3):
+        states.append(states[-1].apply(states[-1].legal_actions()[0]))
+    legal = [s.legal_actions() for s in states]
+    priors, values = ev.evaluate(states, legal)
+    with torch.inference_mode():
+        logits, v = net(torch.from_numpy(np.stack([s.encode() for s in states])))
+    np.testing.assert_allclose(values, v.numpy(), atol=1e-5)
+    for p, row, acts in zip(priors, logits.numpy(), legal):
+        z = np.exp(row[acts] - row[acts].max())
+        np.testing.assert_allclose(p, z / z.sum(), atol=1e-5)

@@ -55,6 +55,58 @@ def winning_points(stones: int, empty: int, windows: tuple[tuple[int, int], ...]
     return found
 
 
+#: the longest victory by continuous fours (VCF) `proven_value` looks for, in attacker moves,
+#: and the most attacker moves it tries in one call (a bounded proof search: when it runs out
+#: it reports nothing rather than guess)
+VCF_DEPTH = 8
+VCF_BUDGET = 48
+
+
+def _bits(board: int):
+    while board:
+        low = board & -board
+        yield low
+        board ^= low
+
+
+def _vcf(game: "Gomoku", a: int, d: int, a_wins: int, d_wins: int, empty: int, depth: int,
+         budget: list[int]) -> int | None:
+    """A victory by continuous fours for ``a`` (to move) against ``d``: the bit of its first
+    move, or None. Every attacker move makes a four, so the defender's reply is forced (the
+    one point that stops five); the attacker wins when a move makes two fours at once, or
+    when a forced block leaves it five. A defender's four must be blocked first, and only by
+    a move that is itself a four; a defender five ends the line. ``budget[0]`` counts down
+    the attacker moves tried."""
+    if a_wins & empty:
+        return a_wins & empty & -(a_wins & empty)
+    forced = d_wins & empty
+    if forced & (forced - 1):
+        return None  # two defender fours: no single four answers both
+    candidates = game.four_points(a, d, empty)
+    if forced:
+        candidates &= forced
+    windows = game.windows
+    for p in _bits(candidates):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        e2 = empty ^ p
+        a2 = a | p
+        action = p.bit_length() - 1
+        new = winning_points(a2, e2, windows[action])
+        if not new or d_wins & e2:
+            continue
+        if new & (new - 1):
+            return p  # two points to make five: the defender stops one
+        if depth > 1:
+            e3 = e2 ^ new
+            d2 = d | new
+            d_wins2 = d_wins | winning_points(d2, e3, windows[new.bit_length() - 1])
+            if _vcf(game, a2, d2, a_wins | new, d_wins2, e3, depth - 1, budget) is not None:
+                return p
+    return None
+
+
 class GomokuState(AlternatingState):
     """A gomoku position: black's (player 0) and white's stones as bitboards, and for each
     side the points where it would make five (kept up to date move by move: a point
@@ -122,8 +174,9 @@ class GomokuState(AlternatingState):
         return not empties, None
 
     def proven_value(self) -> float | None:
-        """1.0 when the side to move makes five at once; -1.0 when it cannot but the opponent
-        has two or more points to make five (one stone blocks only one); None otherwise."""
+        """1.0 when the side to move makes five at once, or wins by continuous fours (`vcf`);
+        -1.0 when it cannot make five but the opponent has two or more points to make five
+        (one stone blocks only one); None otherwise."""
         if self._winner is not None:
             return None
         empty = self.game.full ^ (self._black | self._white)
@@ -132,7 +185,19 @@ class GomokuState(AlternatingState):
             return 1.0
         if (self._wins[1 - me] & empty).bit_count() >= 2:
             return -1.0
-        return None
+        return 1.0 if self.vcf() is not None else None
+
+    def vcf(self, depth: int = VCF_DEPTH, budget: int = VCF_BUDGET) -> int | None:
+        """The first move of a victory by continuous fours for the side to move (found within
+        ``depth`` attacker moves and ``budget`` tried moves), or None. Exact when found: every
+        defender move but the forced block loses at once."""
+        if self._winner is not None:
+            return None
+        me = len(self._moves) & 1
+        stones = (self._black, self._white)
+        empty = self.game.full ^ (self._black | self._white)
+        bit = _vcf(self.game, stones[me], stones[1 - me], self._wins[me], self._wins[1 - me], empty, depth, [budget])
+        return None if bit is None else bit.bit_length() - 1
 
     def is_terminal(self) -> bool:
         return self._winner is not None or len(self._moves) == self.game.cells
@@ -213,6 +278,42 @@ class Gomoku(Game):
         self.full = (1 << self.cells) - 1
         self.plane_bytes = (self.cells + 7) // 8
         self.windows = tuple(self._windows(a) for a in range(self.cells))
+        self._segments = self._segment_starts()
+
+    def _segment_starts(self) -> tuple[tuple[int, int], ...]:
+        """Per direction: (bit step, bitboard of the points where a five-point segment starts)."""
+        n, out = self.size, []
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            starts = 0
+            for r in range(n):
+                for c in range(n):
+                    if 0 <= r + 4 * dr < n and 0 <= c + 4 * dc < n:
+                        starts |= 1 << (r * n + c)
+            out.append((dr * n + dc, starts))
+        return tuple(out)
+
+    def four_points(self, mine: int, theirs: int, empty: int) -> int:
+        """Bitboard of the empty points where one more of ``mine`` makes a four: a five-point
+        segment with four of ``mine``, one empty point and none of ``theirs``. Counted for all
+        segments at once, bit-sliced (each segment's count lives at its start point)."""
+        found = 0
+        for d, starts in self._segments:
+            ones = twos = fours = 0
+            blocked = 0
+            for k in range(WIN_LENGTH):
+                x = (mine >> (k * d)) & starts
+                carry = ones & x
+                ones ^= x
+                fours |= twos & carry
+                twos ^= carry
+                blocked |= theirs >> (k * d)
+            three = ones & twos & ~fours & ~blocked & starts
+            if three:
+                spread = 0
+                for k in range(WIN_LENGTH):
+                    spread |= three << (k * d)
+                found |= spread & empty
+        return found
 
     def _windows(self, action: int) -> tuple[tuple[int, int], ...]:
         """The four lines through ``action``, each clipped to four points either side."""

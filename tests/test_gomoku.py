@@ -141,29 +141,102 @@ def test_board_array_and_render(game):
     assert lines[0] == "  a b c d e" and lines[1] == "5 . . . . O" and lines[5] == "1 X . . . ."
 
 
-@pytest.mark.parametrize("size", [9, 7])
-def test_proven_value_is_exactly_win_in_one_or_lost_in_two(size):
-    """In gomoku one stone cannot make the opponent a new five, so "every move lets the
-    opponent make five" is exactly "the opponent has two points to make five"."""
+def _clustered_positions(size: int, games: int, seed: int):
+    """Every position of ``games`` random games played near the last stones, as lines form in real games."""
     import random
-
-    from conftest import lost_in_two, win_in_one
     game = get_game("gomoku", size=size)
-    rng = random.Random(size)
-    seen = {1.0: 0, -1.0: 0, None: 0}
-    for _ in range(12):
+    rng = random.Random(seed)
+    for _ in range(games):
         s = game.initial_state()
         while not s.is_terminal():
-            v = s.proven_value()
-            expect = 1.0 if win_in_one(s) else (-1.0 if lost_in_two(s) else None)
-            assert v == expect, s.to_text()
-            seen[v] += 1
+            yield s
             legal = s.legal_actions()
-            # play near the last stones, so that lines form as in real games
             near = [a for a in legal if any(abs(a // size - m // size) <= 1 and abs(a % size - m % size) <= 1
                                             for m in s.moves[-6:])] or legal
             s = s.apply(rng.choice(near))
-    assert seen[1.0] and seen[-1.0] and seen[None], seen
+
+
+@pytest.mark.parametrize("size", [9, 7])
+def test_proven_value_is_win_in_one_lost_in_two_or_a_victory_by_fours(size):
+    """In gomoku one stone cannot make the opponent a new five, so "every move lets the
+    opponent make five" is exactly "the opponent has two points to make five"; beyond win in
+    one, a proven win is a victory by continuous fours (checked move by move below)."""
+    from conftest import lost_in_two, win_in_one
+    seen = {"one": 0, "vcf": 0, -1.0: 0, None: 0}
+    for s in _clustered_positions(size, 12, size):
+        v = s.proven_value()
+        if win_in_one(s):
+            assert v == 1.0, s.to_text()
+            seen["one"] += 1
+        elif lost_in_two(s):
+            assert v == -1.0, s.to_text()
+            seen[-1.0] += 1
+        else:
+            assert v == (1.0 if s.vcf() is not None else None), s.to_text()
+            seen["vcf" if v == 1.0 else None] += 1
+    assert all(seen.values()), seen
+
+
+def _assert_forced_win(s, plies_left: int = 40) -> None:
+    """``s.vcf()``'s move wins against every defence, checked with the rules alone: each
+    defender reply either loses at once (the attacker then has a five to make) or is the
+    block, after which the attacker has a victory by fours again."""
+    assert plies_left > 0
+    attacker = s.current_player
+    move = s.vcf()
+    assert move is not None, s.to_text()
+    t = s.apply(move)
+    if t.is_terminal():
+        assert t.winner() == attacker
+        return
+    for reply in t.legal_actions():
+        u = t.apply(reply)
+        assert not u.is_terminal(), (s.to_text(), "the defender made five or filled the board")
+        if any(u.apply(a).winner() == attacker for a in u.legal_actions()):
+            continue
+        _assert_forced_win(u, plies_left - 2)
+
+
+def test_every_victory_by_fours_found_is_a_forced_win():
+    from conftest import win_in_one
+    checked = deeper = 0
+    for s in _clustered_positions(9, 40, 5):
+        if win_in_one(s) or s.proven_value() != 1.0:
+            continue
+        _assert_forced_win(s)
+        # a single four (the defender is not lost in two): the win takes more than one four
+        deeper += s.apply(s.vcf()).proven_value() != -1.0
+        checked += 1
+        if checked >= 40:
+            break
+    assert checked >= 10 and deeper >= 3, (checked, deeper)
+
+
+@pytest.mark.parametrize("size", [15, 9])
+def test_four_points_are_the_points_that_make_a_four(size):
+    """Bit-sliced `four_points` against the definition, segment by segment on coordinates."""
+    game = get_game("gomoku", size=size)
+    n = size
+    segments = []
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                if 0 <= r + 4 * dr < n and 0 <= c + 4 * dc < n:
+                    segments.append([(r + k * dr) * n + c + k * dc for k in range(5)])
+    count = 0
+    for s in _clustered_positions(size, 6, 11):
+        board = s.board_array().reshape(-1)
+        for me, mine_v in ((0, 1), (1, -1)):
+            expect = set()
+            for seg in segments:
+                vals = [board[i] for i in seg]
+                if vals.count(mine_v) == 3 and vals.count(-mine_v) == 0:
+                    expect.update(i for i in seg if board[i] == 0)
+            bits = (s._black, s._white)
+            got = game.four_points(bits[me], bits[1 - me], game.full ^ (s._black | s._white))
+            assert {i for i in range(n * n) if got >> i & 1} == expect, s.to_text()
+            count += len(expect)
+    assert count > 0
 
 
 def test_search_blocks_an_open_four_it_has_never_seen():

@@ -198,12 +198,13 @@ class Tree:
         """Walk down by PUCT. Returns ("eval", node, path), ("terminal", node, path) or
         ("collision", node, path); ``path`` lists the nodes below the root that were walked through."""
         n_visits, n_wsum, e_prior, e_child = self.n_visits, self.n_wsum, self.e_prior, self.e_child
+        n_term, n_player = self.n_term, self.n_player
         node = 0
         path: list[int] = []
         parent_n = self.root_n
         q_node = self.root_value()
         while True:
-            if not math.isnan(self.n_term[node]):
+            if not math.isnan(self.n_term[node]):   # self.: creating a child may have grown the arrays
                 return "terminal", node, path
             k = int(self.n_count[node])
             if k == 0:
@@ -215,6 +216,15 @@ class Tree:
             fpu = q_node - cfg.fpu_reduction
             q = np.where(n > 0, w / np.maximum(n, 1.0), fpu)
             score = q + (cfg.cpuct * math.sqrt(parent_n + 1e-8)) * e_prior[s:s + k] / (1.0 + n)
+            # a child known lost for the mover (finished, or proven) is never chosen again while
+            # another is open: otherwise, once the parent's value sinks towards -1, its visited
+            # losses outrank the unvisited moves (valued below them by first-play urgency) and
+            # the one defence that holds may never be tried
+            term = n_term[kids]           # nan where unfinished or not yet created (the spare slot)
+            if not np.isnan(term).all():
+                lost = np.where(n_player[kids] == n_player[node], term, -term) <= -1.0
+                if lost.any() and not lost.all():
+                    score[lost] = -np.inf
             j = int(score.argmax())
             child = int(kids[j])
             if child < 0:

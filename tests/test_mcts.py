@@ -265,3 +265,36 @@ def test_a_proven_position_becomes_a_searchable_root():
     assert not child.is_root_terminal()
     MCTS(UniformEvaluator()).search([child], 200)
     assert child.root_n >= 200 and child.root_expanded
+
+
+class MisguidedPriors:
+    """Almost all prior on moves other than ``avoid`` (1e-4 each there), values 0: a network
+    that has not learnt the defence."""
+
+    def __init__(self, avoid: set[int]):
+        self.avoid = avoid
+
+    def evaluate(self, states, legal):
+        priors = []
+        for acts in legal:
+            p = np.array([1e-4 if a in self.avoid else 1.0 for a in acts])
+            priors.append(p / p.sum())
+        return priors, np.zeros(len(states))
+
+
+def test_the_only_defence_is_found_though_the_network_ignores_it():
+    """White must stop black's open three at once (every other move loses to an open four,
+    which the rules prove). The network puts almost no prior on the two blocks and the losses
+    drag the root's value towards -1; known losses must not keep outranking the unvisited moves."""
+    game = get_game("gomoku", size=9)
+    s = game.state_from_text("d5 a9 e5 a8 f5")   # black d5 e5 f5, open at both ends
+    assert s.current_player == 1
+    blocks = {s.parse_action("c5"), s.parse_action("g5")}
+    losing = [a for a in s.legal_actions() if s.apply(a).proven_value() == 1.0]
+    assert set(s.legal_actions()) - set(losing) == blocks  # every other move is proven lost
+    for leaf_batch in (1, 8):
+        tree = Tree(s)
+        MCTS(MisguidedPriors(blocks), SearchConfig(leaf_batch=leaf_batch)).search([tree], 400)
+        assert best(tree) in blocks, s.action_to_text(best(tree))
+        lost_visits = [m.visits for m in tree.stats() if m.action in losing]
+        assert max(lost_visits) <= 1  # each known loss is tried once

@@ -12,7 +12,8 @@ to ``leaf_batch`` leaves from each (virtual loss keeps the leaves of one tree
 apart), evaluates all of them in one evaluator call and backs them up. Terminal
 positions are scored by the rules, never by the network; so are positions whose result
 the game proves at once (the optional ``State.proven_value`` hook: a win in one, or two
-threats the mover cannot both stop), which are then never expanded.
+threats the mover cannot both stop), which are then never expanded. Selection never
+returns to a child known lost for the mover while another move is still open.
 """
 from __future__ import annotations
 

@@ -33,3 +33,17 @@ def generic_playout(ev, state) -> float:
         return 0.0
     w = s.winner()
     return 0.0 if w is None else (1.0 if w == me else -1.0)
+
+
+def tiny_model_file(folder, game_id: str, seed: int = 0, generation: int = 1):
+    """A checkpoint of a 1-block, 8-channel random network for ``game_id`` in ``folder``."""
+    import torch
+
+    from engine.checkpoint import save_checkpoint
+    from engine.network import NetConfig, PolicyValueNet
+    from games import get_game
+    game = get_game(game_id)
+    torch.manual_seed(seed)
+    path = folder / f"{game_id}.pt"
+    save_checkpoint(path, PolicyValueNet(NetConfig.for_game(game, blocks=1, channels=8)), game, generation=generation)
+    return path

@@ -18,14 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def model(tmp_path_factory):
-    import torch
-    from engine.checkpoint import save_checkpoint
-    from engine.network import NetConfig, PolicyValueNet
-    game = get_game("tictactoe")
-    torch.manual_seed(0)
-    path = tmp_path_factory.mktemp("model") / "tictactoe.pt"
-    save_checkpoint(path, PolicyValueNet(NetConfig.for_game(game, blocks=1, channels=8)), game, generation=2)
-    return path
+    from conftest import tiny_model_file
+    return tiny_model_file(tmp_path_factory.mktemp("model"), "tictactoe", seed=0, generation=2)
 
 
 def json_lines(capsys) -> list[dict]:

@@ -22,14 +22,8 @@ def run(capsys, *argv) -> tuple[int, dict | None, str]:
 
 @pytest.fixture(scope="module")
 def connect2_model(tmp_path_factory):
-    import torch
-    from engine.checkpoint import save_checkpoint
-    from engine.network import NetConfig, PolicyValueNet
-    game = get_game("connect2")
-    torch.manual_seed(0)
-    path = tmp_path_factory.mktemp("model") / "connect2.pt"
-    save_checkpoint(path, PolicyValueNet(NetConfig.for_game(game, blocks=1, channels=8)), game, generation=5)
-    return path
+    from conftest import tiny_model_file
+    return tiny_model_file(tmp_path_factory.mktemp("model"), "connect2", seed=0, generation=5)
 
 
 def test_connect2_suite_checks_every_position_and_never_loses(capsys, tmp_path, connect2_model):
@@ -87,14 +81,8 @@ def test_games_are_split_into_whole_pairs_so_each_process_starts_half_its_games(
 
 @pytest.fixture(scope="module")
 def connect4_model(tmp_path_factory):
-    import torch
-    from engine.checkpoint import save_checkpoint
-    from engine.network import NetConfig, PolicyValueNet
-    game = get_game("connect4")
-    torch.manual_seed(1)
-    path = tmp_path_factory.mktemp("model") / "connect4.pt"
-    save_checkpoint(path, PolicyValueNet(NetConfig.for_game(game, blocks=1, channels=8)), game, generation=2)
-    return path
+    from conftest import tiny_model_file
+    return tiny_model_file(tmp_path_factory.mktemp("model"), "connect4", seed=1, generation=2)
 
 
 def test_positions_searched_in_two_processes_get_the_moves_one_process_chooses(connect4_model):

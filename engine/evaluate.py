@@ -20,7 +20,8 @@ is decided in `SUITES` below and nowhere else:
   (`engine.baselines.OPENING_PLIES`, temperature 1) so that games differ; opponents play
   as they are. ``stockfish`` means fairy-stockfish at its weakest settings
   (UCI_LimitStrength, the lowest UCI_Elo it accepts, 100 ms a move) and is skipped
-  when it is not installed; ``greedy`` is skipped when the game has no heuristic.
+  when it is not installed; ``greedy`` is skipped when the game has no heuristic. Each
+  match keeps the transcripts of the first few games the AI lost (``lost_games``).
 
 In matches the AI's moves of all running games are searched together, so their
 leaves share network calls. ``--workers N`` spreads the games (or benchmark positions)
@@ -61,6 +62,8 @@ SUITES: dict[str, dict] = {
 STOCKFISH_MOVETIME_MS = 100
 #: trees searched together
 SEARCH_CHUNK = 128
+#: lost games a match report keeps (as transcripts), to study the AI's mistakes
+KEPT_LOSSES = 5
 
 
 class EvaluationError(Exception):
@@ -182,12 +185,13 @@ def _match_job(worker: int, game_key: str, model: str | None, seed: int, sims: i
     make, close, _ = _opponent_factory(game, opponent, opponent_seed)
     n = len(indices)
     try:
-        result, _ = play_batched_match(
+        result, lost = play_batched_match(
             game, mcts, sims, make, n, opening_plies=opening_plies, seed=seed, indices=indices,
             on_game=lambda r: _log(f"  [process {worker + 1}] {r.games}/{n}: +{r.wins} ={r.draws} -{r.losses}"))
     finally:
         close()
-    return {"wins": result.wins, "draws": result.draws, "losses": result.losses, "games": result.games}
+    return {"wins": result.wins, "draws": result.draws, "losses": result.losses, "games": result.games,
+            "lost_games": _lost_records(lost)}
 
 
 def _pool(workers: int):
@@ -362,8 +366,8 @@ def run_match_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
         _log(f"{game.key} vs {opponent}: {games} games" + (f" in {args.workers} processes" if args.workers > 1 else ""))
         if args.workers > 1:
             close()  # the workers make their own opponents
-            result = _parallel_match(game, args.model, sims, opponent, seed + 1000 * k, games, args.workers,
-                                     seed + k)
+            result, lost_games = _parallel_match(game, args.model, sims, opponent, seed + 1000 * k, games,
+                                                 args.workers, seed + k)
         else:
             try:
                 result, lost = play_batched_match(
@@ -371,8 +375,9 @@ def run_match_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
                     on_game=lambda r: _log(f"  {r.games}/{games}: +{r.wins} ={r.draws} -{r.losses}"))
             finally:
                 close()
+            lost_games = _lost_records(lost)
         out.append({"opponent": opponent, "label": label, "spec": resolved, **result.to_dict(),
-                    "seconds": round(time.perf_counter() - t0, 1)})
+                    "lost_games": lost_games, "seconds": round(time.perf_counter() - t0, 1)})
         notes.append(f"{100 * result.score:.0f}% vs {label}")
     played = [o for o in out if "games" in o]
     summary = (f"Scores {', '.join(notes)} ({games} games each)" if played
@@ -381,10 +386,10 @@ def run_match_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
 
 
 def _parallel_match(game, model, sims: int, opponent: str, opponent_seed: int, games: int, workers: int,
-                    seed: int) -> MatchResult:
+                    seed: int) -> tuple[MatchResult, list[dict]]:
     from concurrent.futures import as_completed
     from .baselines import OPENING_PLIES
-    total = MatchResult()
+    total, lost = MatchResult(), []
     slices = _split_pairs(games, workers)
     with _pool(workers) as pool:
         futures = [pool.submit(_match_job, w, game.key, model, seed + 7919 * w, sims, opponent, opponent_seed,
@@ -395,8 +400,21 @@ def _parallel_match(game, model, sims: int, opponent: str, opponent_seed: int, g
             total.draws += r["draws"]
             total.losses += r["losses"]
             total.games += r["games"]
+            lost.extend(r["lost_games"])
             _log(f"  {total.games}/{games}: +{total.wins} ={total.draws} -{total.losses}")
-    return total
+    return total, lost[:KEPT_LOSSES]
+
+
+def _lost_records(lost: list) -> list[dict]:
+    """The first `KEPT_LOSSES` lost games as {"ai": side, "moves": transcript, "end": reason}."""
+    out = []
+    for ai, state in lost[:KEPT_LOSSES]:
+        record = {"ai": ai, "moves": state.to_text()}
+        reason = getattr(state, "end_reason", None)
+        if callable(reason):
+            record["end"] = reason()
+        out.append(record)
+    return out
 
 
 RUNNERS = {"solved": run_solved_suite, "benchmark": run_benchmark_suite, "matches": run_match_suite}

@@ -97,5 +97,9 @@ def test_positions_searched_in_two_processes_get_the_moves_one_process_chooses(c
 
 def test_a_match_in_two_processes_plays_every_game_once(connect4_model):
     game = get_game("connect4")
-    result = evaluate._parallel_match(game, str(connect4_model), 4, "random", 5, games=6, workers=2, seed=0)
-    assert result.games == 6 and result.wins + result.draws + result.losses == 6
+    result, lost = evaluate._parallel_match(game, str(connect4_model), 2, "random", 5, games=8, workers=2, seed=0)
+    assert result.games == 8 and result.wins + result.draws + result.losses == 8
+    assert len(lost) == min(result.losses, evaluate.KEPT_LOSSES)
+    for record in lost:  # each kept loss replays to a finished game the AI lost
+        final = game.state_from_text(record["moves"])
+        assert final.is_terminal() and final.winner() == 1 - record["ai"]

@@ -78,6 +78,7 @@ class Tree:
         self.n_player = np.zeros(node_capacity, np.int8)
         self.n_owner = np.zeros(node_capacity, np.int8)        # who chose the edge to this node
         self.n_term = np.full(node_capacity, np.nan, np.float32)  # value for n_player when terminal
+        self.n_lost = np.zeros(node_capacity, np.int16)        # children known lost for this node's mover
         self.n_visits = np.zeros(node_capacity, np.float32)
         self.n_wsum = np.zeros(node_capacity, np.float32)
         self.states: list = []
@@ -94,7 +95,7 @@ class Tree:
         self._new_node(root_state, -1)
 
     _NODE_FILLS = (("n_start", 0), ("n_count", 0), ("n_player", 0), ("n_owner", 0), ("n_term", np.nan),
-                   ("n_visits", 0), ("n_wsum", 0))
+                   ("n_lost", 0), ("n_visits", 0), ("n_wsum", 0))
     _EDGE_FILLS = (("e_prior", 0), ("e_child", -1))
 
     # --- storage ----------------------------------------------------------
@@ -132,6 +133,9 @@ class Tree:
             v = self._proven(state)
             if v is not None:
                 self.n_term[n] = v
+        term = self.n_term[n]
+        if parent_node >= 0 and (term if self.n_owner[n] == self.n_player[n] else -term) <= -1.0:
+            self.n_lost[parent_node] += 1   # a loss for the parent's mover, known for good
         return n
 
     def expand(self, node: int, actions: list[int], priors: np.ndarray) -> None:
@@ -199,7 +203,7 @@ class Tree:
         """Walk down by PUCT. Returns ("eval", node, path), ("terminal", node, path) or
         ("collision", node, path); ``path`` lists the nodes below the root that were walked through."""
         n_visits, n_wsum, e_prior, e_child = self.n_visits, self.n_wsum, self.e_prior, self.e_child
-        n_term, n_player = self.n_term, self.n_player
+        n_term, n_owner, n_player, n_lost = self.n_term, self.n_owner, self.n_player, self.n_lost
         node = 0
         path: list[int] = []
         parent_n = self.root_n
@@ -221,11 +225,9 @@ class Tree:
             # another is open: otherwise, once the parent's value sinks towards -1, its visited
             # losses outrank the unvisited moves (valued below them by first-play urgency) and
             # the one defence that holds may never be tried
-            term = n_term[kids]           # nan where unfinished or not yet created (the spare slot)
-            if not np.isnan(term).all():
-                lost = np.where(n_player[kids] == n_player[node], term, -term) <= -1.0
-                if lost.any() and not lost.all():
-                    score[lost] = -np.inf
+            if 0 < n_lost[node] < k:
+                term = n_term[kids]       # nan where unfinished or not yet created (the spare slot)
+                score[np.where(n_owner[kids] == n_player[kids], term, -term) <= -1.0] = -np.inf
             j = int(score.argmax())
             child = int(kids[j])
             if child < 0:

@@ -298,3 +298,4 @@ def test_the_only_defence_is_found_though_the_network_ignores_it():
         assert best(tree) in blocks, s.action_to_text(best(tree))
         lost_visits = [m.visits for m in tree.stats() if m.action in losing]
         assert max(lost_visits) <= 1  # each known loss is tried once
+        assert tree.n_lost[0] == sum(lost_visits)  # and counted once on its parent

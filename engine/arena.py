@@ -30,6 +30,13 @@ class MatchResult:
         half = math.sqrt(z2 * var / n + z2 * z2 / (4 * n * n)) / (1 + z2 / n)
         return score_to_elo(s, n), score_to_elo(centre - half, n), score_to_elo(centre + half, n)
 
+    def add(self, other: "MatchResult") -> None:
+        """Count ``other``'s games in this result (a match played in parts)."""
+        self.wins += other.wins
+        self.draws += other.draws
+        self.losses += other.losses
+        self.games += other.games
+
     def to_dict(self) -> dict:
         d = asdict(self)
         e, lo, hi = self.elo()

@@ -179,8 +179,8 @@ def _best_moves_job(game_key: str, model: str | None, seed: int, sims: int, text
 
 
 def _match_job(worker: int, game_key: str, model: str | None, seed: int, sims: int, opponent: str,
-               opponent_seed: int, indices: list[int], opening_plies: int) -> dict:
-    """A worker process: the AI's games ``indices`` against ``opponent``; returns the result's counts."""
+               opponent_seed: int, indices: list[int], opening_plies: int) -> tuple[MatchResult, list[dict]]:
+    """A worker process: the AI's games ``indices`` against ``opponent``; the result and the lost games kept."""
     game, mcts = _worker_mcts(game_key, model, seed)
     make, close, _ = _opponent_factory(game, opponent, opponent_seed)
     n = len(indices)
@@ -190,8 +190,7 @@ def _match_job(worker: int, game_key: str, model: str | None, seed: int, sims: i
             on_game=lambda r: _log(f"  [process {worker + 1}] {r.games}/{n}: +{r.wins} ={r.draws} -{r.losses}"))
     finally:
         close()
-    return {"wins": result.wins, "draws": result.draws, "losses": result.losses, "games": result.games,
-            "lost_games": _lost_records(lost)}
+    return result, _lost_records(lost)
 
 
 def _pool(workers: int):
@@ -395,12 +394,9 @@ def _parallel_match(game, model, sims: int, opponent: str, opponent_seed: int, g
         futures = [pool.submit(_match_job, w, game.key, model, seed + 7919 * w, sims, opponent, opponent_seed,
                                part, OPENING_PLIES) for w, part in enumerate(slices)]
         for f in as_completed(futures):
-            r = f.result()
-            total.wins += r["wins"]
-            total.draws += r["draws"]
-            total.losses += r["losses"]
-            total.games += r["games"]
-            lost.extend(r["lost_games"])
+            part, part_lost = f.result()
+            total.add(part)
+            lost.extend(part_lost)
             _log(f"  {total.games}/{games}: +{total.wins} ={total.draws} -{total.losses}")
     return total, lost[:KEPT_LOSSES]
 

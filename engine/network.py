@@ -107,29 +107,20 @@ class PolicyValueNet(nn.Module):
         return logits, value
 
 
-def _fold(conv: nn.Conv2d, bn: nn.BatchNorm2d) -> nn.Conv2d:
-    """One convolution computing ``bn(conv(x))`` with ``bn``'s running statistics (inference only)."""
-    scale = bn.weight / torch.sqrt(bn.running_var + bn.eps)
-    fused = nn.Conv2d(conv.in_channels, conv.out_channels, conv.kernel_size, stride=conv.stride,
-                      padding=conv.padding, dilation=conv.dilation, groups=conv.groups, bias=True)
-    bias = conv.bias if conv.bias is not None else torch.zeros_like(bn.running_mean)
-    fused.weight.copy_(conv.weight * scale.reshape(-1, 1, 1, 1))
-    fused.bias.copy_(bn.bias + (bias - bn.running_mean) * scale)
-    return fused
-
-
 def inference_copy(net: PolicyValueNet) -> PolicyValueNet:
     """A copy of ``net`` for inference only, the same function ~1.3x faster on a CPU: each
     batch normalisation folded into the convolution before it, and the weights in the
     channels-last layout oneDNN prefers (feed it channels-last inputs). ``net`` is untouched."""
     import copy
+
+    from torch.nn.utils import fuse_conv_bn_eval
     with torch.no_grad():
         fast = copy.deepcopy(net).eval()
         for seq in (fast.stem, fast.policy_conv, fast.value_conv):
-            seq[0], seq[1] = _fold(seq[0], seq[1]), nn.Identity()
+            seq[0], seq[1] = fuse_conv_bn_eval(seq[0], seq[1]), nn.Identity()
         for block in fast.tower:
-            block.conv1, block.bn1 = _fold(block.conv1, block.bn1), nn.Identity()
-            block.conv2, block.bn2 = _fold(block.conv2, block.bn2), nn.Identity()
+            block.conv1, block.bn1 = fuse_conv_bn_eval(block.conv1, block.bn1), nn.Identity()
+            block.conv2, block.bn2 = fuse_conv_bn_eval(block.conv2, block.bn2), nn.Identity()
         for p in fast.parameters():
             p.requires_grad_(False)
     return fast.to(memory_format=torch.channels_last)

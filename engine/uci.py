@@ -311,7 +311,8 @@ class UCIEngine:
         if infinite:
             return self.node_cap, None, notes
         if "nodes" in limits or "movetime" in limits:
-            sims = min(limits.get("nodes", self.node_cap), self.node_cap)
+            cap = self.node_cap
+            sims = min(limits.get("nodes", cap), cap)
             seconds = limits["movetime"] / 1000.0 if "movetime" in limits else None
             return sims, seconds, notes
         clock = limits.get("wtime" if self.state.current_player == 0 else "btime")

@@ -185,7 +185,10 @@ class GomokuState(AlternatingState):
             return 1.0
         if (self._wins[1 - me] & empty).bit_count() >= 2:
             return -1.0
-        return 1.0 if self.vcf() is not None else None
+        stones = (self._black, self._white)
+        found = _vcf(self.game, stones[me], stones[1 - me], self._wins[me], self._wins[1 - me], empty,
+                     VCF_DEPTH, [VCF_BUDGET])
+        return 1.0 if found is not None else None
 
     def vcf(self, depth: int = VCF_DEPTH, budget: int = VCF_BUDGET) -> int | None:
         """The first move of a victory by continuous fours for the side to move (found within

@@ -10,7 +10,7 @@ from engine.paths import models_dir
 from games import GAME_IDS, get_game
 from gui import theme
 from gui.boards import renderer_class
-from gui.i18n import language, t
+from gui.i18n import has, language, t
 from gui.scenes.base import Scene
 from gui.widgets import Button
 
@@ -45,8 +45,7 @@ def _opponent(spec: str, label: str) -> str:
 def _bench_set(name: str) -> str:
     """A benchmark set's name in the interface language (a set without a translation keeps its name)."""
     key = f"benchset.{name}"
-    text = t(key)
-    return str(name) if text == key else text
+    return t(key) if has(key) else str(name)
 
 
 def _pct(x) -> str:

@@ -252,6 +252,46 @@ def test_perft_matches_the_published_counts(game):
     assert perft(game.initial_state(), 5, use_fast=False) == expected[:5]
 
 
+def reference_perft(board: np.ndarray, player: int, depth: int) -> list[int]:
+    """Perft by `reference_moves` on plain arrays: a pass is a ply, a finished game has no children."""
+    nodes = [0] * depth
+
+    def walk(b: np.ndarray, p: int, ply: int) -> None:
+        if ply == depth:
+            return
+        moves = reference_moves(b, p)
+        if not moves:
+            if reference_moves(b, 1 - p):  # a pass
+                nodes[ply] += 1
+                walk(b, 1 - p, ply + 1)
+            return
+        nodes[ply] += len(moves)
+        for square, flipped in moves.items():
+            child = b.reshape(-1).copy()
+            child[flipped + [square]] = 1 if p == 0 else -1
+            walk(child.reshape(b.shape), 1 - p, ply + 1)
+
+    walk(board, player, 0)
+    return nodes
+
+
+def test_six_by_six_perft_agrees_with_the_square_by_square_reference():
+    # no published 6x6 counts exist (the 8x8 ones are checked above), so the bitboard walker and
+    # the public API are checked against an independent array walker, from the start and from a
+    # random midgame (where passes and finished games occur)
+    g = get_game("othello", size=6)
+    start = g.initial_state()
+    expected = reference_perft(start.board_array(), 0, 6)
+    assert expected[:3] == [4, 12, 56]  # the centre start matches 8x8's first plies
+    assert perft(start, 6) == expected
+    assert perft(start, 4, use_fast=False) == expected[:4]
+    rng = random.Random(11)
+    s = start
+    while len(s.moves) < 22:
+        s = s.apply(rng.choice(s.legal_actions()))
+    assert perft(s, 5) == reference_perft(s.board_array(), s.current_player, 5)
+
+
 def test_perft_counts_passes_as_plies(game):
     s = game.state_from_text(GAME_WITH_PASS[:-8])  # just before white's pass
     assert perft(s, 3) == perft(s, 3, use_fast=False)

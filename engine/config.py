@@ -42,6 +42,10 @@ class SelfPlaySettings:
     # xiangqi self-play almost never ends in mate, so without this the value head learns
     # nothing but "draw"; with it, it learns material first and mates later.
     adjudicate_scale: float = 0.0
+    # The search's value of a drawn finished game for the side whose move drew it (contempt when
+    # < 0): steers self-play away from drawing by repetition while the value head knows nothing
+    # better. The game's value target is unchanged (0, or adjudicated).
+    draw_value: float = 0.0
 
 
 @dataclass

@@ -36,6 +36,10 @@ class SearchConfig:
     #: Dirichlet noise at the root (self-play only): alpha None disables it
     dirichlet_alpha: float | None = None
     dirichlet_eps: float = 0.25
+    #: a finished, drawn game's value for the player whose move drew it. Below 0 ("contempt")
+    #: each side avoids drawing moves unless the alternatives look worse (self-play only: xiangqi's
+    #: early self-play otherwise settles into repeating positions). Play keeps 0, the true value.
+    draw_value: float = 0.0
 
 
 @dataclass
@@ -378,7 +382,11 @@ class MCTS:
                 for _ in range(max(want, 0)):
                     kind, node, path = t.select_leaf(cfg)
                     if kind == "terminal":
-                        t.backup(path, float(t.n_term[node]), int(t.n_player[node]))
+                        v = float(t.n_term[node])
+                        if v == 0.0 and cfg.draw_value:
+                            t.backup(path, cfg.draw_value, int(t.n_owner[node]))
+                        else:
+                            t.backup(path, v, int(t.n_player[node]))
                         sims += 1
                         continue
                     if kind == "collision":

@@ -133,7 +133,8 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
     """
     rng = np.random.default_rng(seed)
     cfg = SearchConfig(cpuct=settings.cpuct, leaf_batch=settings.leaf_batch,
-                       dirichlet_alpha=settings.dirichlet_alpha, dirichlet_eps=settings.dirichlet_eps)
+                       dirichlet_alpha=settings.dirichlet_alpha, dirichlet_eps=settings.dirichlet_eps,
+                       draw_value=settings.draw_value)
     mcts = MCTS(evaluator, cfg, seed=None if seed is None else seed + 1)
     max_plies = settings.max_plies or game.max_game_length or 10_000
     stats = SelfPlayStats()

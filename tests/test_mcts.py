@@ -299,3 +299,26 @@ def test_the_only_defence_is_found_though_the_network_ignores_it():
         lost_visits = [m.visits for m in tree.stats() if m.action in losing]
         assert max(lost_visits) <= 1  # each known loss is tried once
         assert tree.n_lost[0] == sum(lost_visits)  # and counted once on its parent
+
+
+class MoverIsAhead:
+    """Uniform priors; every unfinished position is worth +0.2 to the player to move."""
+
+    def evaluate(self, states, legal):
+        return [np.full(len(a), 1.0 / len(a)) for a in legal], np.full(len(states), 0.2)
+
+
+def test_draw_contempt_steers_the_search_away_from_a_drawing_repetition():
+    g = get_game("xiangqi")
+    # the horses go out and back twice: black's i7g9 would repeat the start a third time (a draw)
+    state = g.state_from_text(g.initial_state().to_text() + " moves h0i2 g9i7 i2h0 i7g9 h0i2 g9i7 i2h0")
+    draw = state.parse_action("i7g9")
+    assert state.apply(draw).is_terminal() and state.apply(draw).winner() is None
+    # every other move hands the opponent a position worth +0.2 to them, so the true draw (0) is best
+    plain = search(state, 400, MoverIsAhead())
+    assert best(plain) == draw
+    assert [m.q for m in plain.stats() if m.action == draw] == [0.0]
+    # with contempt the drawing move is worth -0.5 to the side that plays it, worse than -0.2
+    contempt = search(state, 400, MoverIsAhead(), draw_value=-0.5)
+    assert best(contempt) != draw
+    assert [m.q for m in contempt.stats() if m.action == draw] == [pytest.approx(-0.5)]

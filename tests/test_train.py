@@ -179,3 +179,24 @@ def test_undecided_games_are_scored_by_the_heuristic_when_asked():
         for zi, player in zip(z, r.players):
             assert zi == pytest.approx(r.adjudicated if player == 0 else -r.adjudicated, abs=1e-6)
     assert any(abs(r.adjudicated) > 0 for r in capped), "30 random plies capture something"
+
+
+def test_self_play_searches_with_the_configured_draw_contempt(monkeypatch):
+    import engine.selfplay as selfplay
+    from engine.config import SelfPlaySettings
+    from engine.evaluators import UniformEvaluator
+
+    seen = []
+
+    class Recording(selfplay.MCTS):
+        def __init__(self, evaluator, config=None, seed=None):
+            seen.append(config.draw_value)
+            super().__init__(evaluator, config, seed)
+
+    monkeypatch.setattr(selfplay, "MCTS", Recording)
+    game = get_game("tictactoe")
+    settings = dict(sims=4, parallel_games=2, leaf_batch=1, resign_threshold=0)
+    selfplay.play_games(game, UniformEvaluator(), SelfPlaySettings(**settings), 2, seed=1)
+    selfplay.play_games(game, UniformEvaluator(), SelfPlaySettings(**settings, draw_value=-0.6), 2, seed=1)
+    assert seen == [0.0, -0.6]
+    assert load_config(get_game("xiangqi")).selfplay.draw_value == 0.0  # off unless a run asks for it

@@ -149,12 +149,35 @@ class TrainingRun:
             self.state = json.loads(self.state_path.read_text())
             if self.state.get("game_key") != game.key:
                 raise ValueError(f"{run_dir}: this run trains {self.state.get('game_key')!r}, not {game.key!r}")
+            self._note_config_change()
         else:
             self._create(init_model)
 
     # --- files ------------------------------------------------------------
     def ckpt_path(self, generation: int) -> Path:
         return self.ckpt_dir / f"gen_{generation:06d}.pt"
+
+    def _note_config_change(self) -> None:
+        """A run resumed with other settings (a changed --config or game config) says so in
+        run.json: ``config_changes`` lists each new config and the first generation it made,
+        so the run stays reproducible. Settings added to the code since the run began count as
+        their defaults, which is what the run used before they existed."""
+        from .config import GameConfig
+        path = self.dir / "run.json"
+        try:
+            info = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return
+        changes = info.setdefault("config_changes", [])
+        before = changes[-1]["config"] if changes else info.get("config") or {}
+        defaults = config_to_dict(GameConfig(self.game.id))
+        before = {k: ({**v, **before.get(k, {})} if isinstance(v, dict) else before.get(k, v))
+                  for k, v in defaults.items()}
+        now = config_to_dict(self.cfg)
+        if now != before:
+            changes.append({"from_generation": self.state["generation"] + 1, "config": now,
+                            "at": time.strftime("%Y-%m-%dT%H:%M:%S")})
+            _json_dump_atomic(path, info)
 
     def _create(self, init_model) -> None:
         from .network import NetConfig, PolicyValueNet

@@ -200,3 +200,24 @@ def test_self_play_searches_with_the_configured_draw_contempt(monkeypatch):
     selfplay.play_games(game, UniformEvaluator(), SelfPlaySettings(**settings, draw_value=-0.6), 2, seed=1)
     assert seen == [0.0, -0.6]
     assert load_config(get_game("xiangqi")).selfplay.draw_value == 0.0  # off unless a run asks for it
+
+
+def test_a_run_resumed_with_other_settings_records_them_in_run_json(tmp_path):
+    from dataclasses import replace
+
+    game = get_game("connect2")
+    cfg = load_config(game)
+    TrainingRun(game, tmp_path, cfg, progress=False)
+    info = json.loads((tmp_path / "run.json").read_text())
+    # a setting added to the code after the run began counts as its default: no change
+    del info["config"]["selfplay"]["draw_value"]
+    (tmp_path / "run.json").write_text(json.dumps(info))
+    TrainingRun(game, tmp_path, cfg, progress=False)
+    assert "config_changes" not in json.loads((tmp_path / "run.json").read_text())
+    hotter = replace(cfg, selfplay=replace(cfg.selfplay, temperature_moves=9, draw_value=-0.5))
+    for _ in range(2):  # the second resume with the same settings adds nothing
+        TrainingRun(game, tmp_path, hotter, progress=False)
+    changes = json.loads((tmp_path / "run.json").read_text())["config_changes"]
+    assert len(changes) == 1 and changes[0]["from_generation"] == 1
+    assert changes[0]["config"]["selfplay"]["temperature_moves"] == 9
+    assert changes[0]["config"]["selfplay"]["draw_value"] == -0.5

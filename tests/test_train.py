@@ -199,7 +199,8 @@ def test_self_play_searches_with_the_configured_draw_contempt(monkeypatch):
     selfplay.play_games(game, UniformEvaluator(), SelfPlaySettings(**settings), 2, seed=1)
     selfplay.play_games(game, UniformEvaluator(), SelfPlaySettings(**settings, draw_value=-0.6), 2, seed=1)
     assert seen == [0.0, -0.6]
-    assert load_config(get_game("xiangqi")).selfplay.draw_value == 0.0  # off unless a run asks for it
+    assert load_config(get_game("tictactoe")).selfplay.draw_value == 0.0  # off unless a game asks for it
+    assert load_config(get_game("xiangqi")).selfplay.draw_value < 0
 
 
 def test_a_run_resumed_with_other_settings_records_them_in_run_json(tmp_path):

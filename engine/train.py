@@ -162,7 +162,6 @@ class TrainingRun:
         run.json: ``config_changes`` lists each new config and the first generation it made,
         so the run stays reproducible. Settings added to the code since the run began count as
         their defaults, which is what the run used before they existed."""
-        from .config import GameConfig
         path = self.dir / "run.json"
         try:
             info = json.loads(path.read_text())

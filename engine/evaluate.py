@@ -62,6 +62,8 @@ SUITES: dict[str, dict] = {
 STOCKFISH_MOVETIME_MS = 100
 #: trees searched together
 SEARCH_CHUNK = 128
+#: wrong answers a benchmark report lists per set (position, move chosen, optimal moves)
+ERROR_EXAMPLES = 10
 #: lost games a match report keeps (as transcripts), to study the AI's mistakes
 KEPT_LOSSES = 5
 
@@ -324,11 +326,16 @@ def run_benchmark_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
             chosen = best_moves_parallel(game, args.model, states, sims, args.workers, seed)
         else:
             chosen = best_moves(mcts, states, sims)
-        errors = sum(a not in best for a, best in zip(chosen, optimal))
+        wrong = [(s, a, best) for s, a, best in zip(states, chosen, optimal) if a not in best]
+        errors = len(wrong)
         rate = errors / len(states) if states else 0.0
         sets.append({"file": path.name, "set": label, "positions": len(states), "errors": errors,
                      "error_rate": round(rate, 4), "unreadable_lines": bad,
-                     "seconds": round(time.perf_counter() - t0, 1)})
+                     "seconds": round(time.perf_counter() - t0, 1),
+                     # the first few, to study: the position, the move chosen, the optimal ones
+                     "error_examples": [{"position": s.to_text(), "move": s.action_to_text(a),
+                                         "optimal": sorted(s.action_to_text(b) for b in best)}
+                                        for s, a, best in wrong[:ERROR_EXAMPLES]]})
         _log(f"{game.key} {name} ({label}): {errors}/{len(states)} errors ({100 * rate:.1f}%)")
     summary = "Benchmark error rate: " + ", ".join(f"{s['set']} {100 * s['error_rate']:.1f}%" for s in sets)
     return {"folder": str(folder), "sets": sets}, summary

@@ -12,8 +12,13 @@ to ``leaf_batch`` leaves from each (virtual loss keeps the leaves of one tree
 apart), evaluates all of them in one evaluator call and backs them up. Terminal
 positions are scored by the rules, never by the network; so are positions whose result
 the game proves at once (the optional ``State.proven_value`` hook: a win in one, or two
-threats the mover cannot both stop), which are then never expanded. Selection never
-returns to a child known lost for the mover while another move is still open.
+threats the mover cannot both stop), which are then never expanded.
+
+Known results travel up the tree (an MCTS-Solver in the manner of Winands et al.): a
+position with a child that is won for its mover is won; one whose children are all lost
+for its mover is lost. A proven position is then scored like a finished game, its parent
+never again chooses a child known lost while another move is still open, and a root with a
+proven win plays it. Only wins and losses are proven; draws are left to the averages.
 """
 from __future__ import annotations
 
@@ -96,6 +101,7 @@ class Tree:
         self.root_n = 0.0
         self.root_w = 0.0   # from the root player's point of view
         self.noised = False
+        self.root_win = -1   # a root child known won for the root's mover, else -1
         self._new_node(root_state, -1)
 
     _NODE_FILLS = (("n_start", 0), ("n_count", 0), ("n_player", 0), ("n_owner", 0), ("n_term", np.nan),
@@ -137,10 +143,32 @@ class Tree:
             v = self._proven(state)
             if v is not None:
                 self.n_term[n] = v
-        term = self.n_term[n]
-        if parent_node >= 0 and (term if self.n_owner[n] == self.n_player[n] else -term) <= -1.0:
-            self.n_lost[parent_node] += 1   # a loss for the parent's mover, known for good
         return n
+
+    def _settle(self, path: list[int]) -> None:
+        """``path[-1]`` (walked to through ``path``) was just found won or lost: pass the
+        result up for as long as it decides the position above."""
+        nodes = [0] + path
+        for i in range(len(nodes) - 1, 0, -1):
+            child, parent = nodes[i], nodes[i - 1]
+            t = float(self.n_term[child])
+            v = t if self.n_player[child] == self.n_player[parent] else -t   # for the parent's mover
+            if v <= -1.0:
+                self.n_lost[parent] += 1
+                if self.n_lost[parent] < self.n_count[parent]:
+                    return            # the mover still has other moves to try
+                won = False
+            elif v >= 1.0:
+                won = True
+            else:
+                return                # a draw or an estimate: nothing proven
+            if parent == 0:
+                if won:
+                    self.root_win = child
+                return                # the root stays open: it must still choose a move
+            if not math.isnan(self.n_term[parent]):
+                return                # already decided (another leaf got there first)
+            self.n_term[parent] = 1.0 if won else -1.0
 
     def expand(self, node: int, actions: list[int], priors: np.ndarray) -> None:
         """Give ``node`` one edge per legal action (``actions`` is its state's legal_actions())."""
@@ -183,9 +211,10 @@ class Tree:
         return a, n
 
     def stats(self, limit: int | None = None) -> list[MoveStat]:
-        """Root moves, most visited first."""
-        a, n, w, p, _ = self.edges(0)
-        order = np.lexsort((-p, -n))
+        """Root moves: a proven win first, then the most visited."""
+        a, n, w, p, kids = self.edges(0)
+        won = (kids == self.root_win) if self.root_win >= 0 else np.zeros(len(kids), bool)
+        order = np.lexsort((-p, -n, ~won))
         if limit is not None:
             order = order[:limit]
         return [MoveStat(int(a[i]), int(n[i]), float(w[i] / n[i]) if n[i] > 0 else 0.0, float(p[i])) for i in order]
@@ -218,6 +247,10 @@ class Tree:
             k = int(self.n_count[node])
             if k == 0:
                 return ("collision" if node in self.pending else "eval"), node, path
+            if node == 0 and self.root_win >= 0:   # a proven win: nothing else is worth a visit
+                path.append(self.root_win)
+                node = self.root_win
+                continue
             s = int(self.n_start[node])
             kids = e_child[s:s + k]
             n = n_visits[kids]
@@ -238,7 +271,11 @@ class Tree:
                 st = self.states[node]
                 child = self._new_node(st.apply(st.legal_actions()[j]), node)
                 e_child[s + j] = child
-            path.append(child)
+                path.append(child)
+                if not math.isnan(self.n_term[child]):
+                    self._settle(path)
+            else:
+                path.append(child)
             parent_n = float(n[j])
             q_node = float(w[j] / n[j]) if n[j] > 0 else fpu
             if self.n_player[child] != self.n_player[node]:
@@ -321,6 +358,14 @@ class Tree:
         w = float(self.n_wsum[child])  # from the point of view of the player who moved
         new.root_w = w if self.n_owner[child] == self.n_player[child] else -w
         new.noised = False
+        new.root_win = -1
+        if new.num_nodes > 1 and new.n_count[0] > 0:
+            kids = new.e_child[:new.n_count[0]]
+            kids = kids[kids >= 0]
+            t = new.n_term[kids]
+            won = np.where(new.n_player[kids] == new.n_player[0], t, -t) >= 1.0
+            if won.any():
+                new.root_win = int(kids[int(np.argmax(won))])
         return new
 
 

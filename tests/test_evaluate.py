@@ -53,7 +53,22 @@ def test_connect4_benchmark_on_a_few_positions_per_file(capsys):
     for s in sets:
         assert s["positions"] == 3 and 0 <= s["errors"] <= 3
         assert s["error_rate"] == pytest.approx(s["errors"] / 3, abs=1e-4)
+        assert len(s["error_examples"]) == s["errors"]
+        assert all(e["move"] not in e["optimal"] for e in s["error_examples"])
     assert report["summary"].startswith("Benchmark error rate")
+
+
+def test_benchmark_errors_are_listed_with_the_position_and_the_moves(capsys, tmp_path):
+    # X (to move) wins at once in column 1; the labels claim column 7 is the only good move
+    names = ["Test_L3_R1", "Test_L2_R1", "Test_L1_R1", "Test_L2_R2"]
+    for name in names:
+        (tmp_path / f"{name}.labels").write_text("121212 1 7\n4444 0 4\n", encoding="utf-8")
+    code, report, err = run(capsys, "--game", "connect4", "--sims", "60", "--bench-dir", str(tmp_path))
+    assert code == 0, err
+    for s in report["results"]["sets"]:
+        assert s["errors"] >= 1
+        wrong = [e for e in s["error_examples"] if e["position"] == "121212"]
+        assert wrong == [{"position": "121212", "move": "1", "optimal": ["7"]}]
 
 
 def test_a_missing_benchmark_folder_is_a_clear_error(capsys, tmp_path):

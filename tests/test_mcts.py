@@ -9,7 +9,7 @@ import pytest
 
 from engine.evaluators import UniformEvaluator
 from engine.mcts import MCTS, SearchConfig, Tree, select_action
-from engine.solver import Solver
+from engine.solver import Solver, reachable_states
 from games import get_game
 
 
@@ -88,6 +88,43 @@ def test_root_value_converges_to_minimax_in_tictactoe(text):
     tree = search(state, 4000)
     assert tree.root_value() == pytest.approx(exact, abs=0.15)
     assert best(tree) in Solver().optimal_actions(state)
+
+
+def test_every_result_the_search_proves_is_the_minimax_result():
+    g = get_game("tictactoe")
+    solver = Solver()
+    states = sorted(reachable_states(g), key=lambda st: st.key())
+    rng = np.random.default_rng(3)
+    proofs = root_wins = 0
+    for i in rng.choice(len(states), 250, replace=False):
+        state = states[i]
+        tree = search(state, 150)
+        for n in range(1, tree.num_nodes):
+            st = tree.states[n]
+            if not np.isnan(tree.n_term[n]) and not st.is_terminal():
+                assert tree.n_term[n] == solver.value(st), st.moves   # proven, not finished
+                proofs += 1
+        if tree.root_win >= 0:
+            root_wins += 1
+            assert solver.value(state) == 1
+            assert best(tree) in solver.optimal_actions(state)   # played, however few its visits
+    assert proofs > 200 and root_wins > 20, (proofs, root_wins)
+
+
+def test_a_lost_position_is_proven_from_its_children():
+    g = get_game("tictactoe")
+    # X has a fork: O (to move) can stop only one of the two lines
+    state = g.state_from_text("a1 b2 c3 a3 c1 b1")   # X: a1 c3 c1; O: b2 a3 b1 -> X to move wins
+    tree = search(state, 50)
+    assert tree.root_win >= 0
+    # one ply earlier O (to move) is lost whatever it plays: every child gets proven lost
+    before = g.state_from_text("a1 b2 c3 a3 c1")
+    assert Solver().value(before) == -1
+    tree = search(before, 400)
+    s, k = int(tree.n_start[0]), int(tree.n_count[0])
+    kids = tree.e_child[s:s + k]
+    assert tree.n_lost[0] == k and (kids >= 0).all()
+    assert all(tree.n_term[c] == 1.0 and tree.n_player[c] == 0 for c in kids)   # each a win for X
 
 
 def test_values_are_for_the_player_to_move_at_every_ply():
@@ -254,13 +291,13 @@ def test_values_flip_correctly_across_an_othello_pass():
 
 def test_a_proven_position_becomes_a_searchable_root():
     g = get_game("connect4")
-    # X (to move) can win at once in column 1: a proven child of any position before it
-    before = g.state_from_text("121212")
+    # O to move; X threatens to win in column 1, so every other O move loses at once
+    before = g.state_from_text("12121")
     tree = search(before, 300)
-    win = [m for m in tree.stats() if m.action == 0][0]
-    assert win.q == 1.0
-    other = next(m for m in tree.stats() if m.action not in (0, 1) and m.visits)
-    assert other.q == -1.0                     # then O to move wins at once in column 2: proven
+    block = [m for m in tree.stats() if m.action == 0][0]
+    assert block.visits > 250 and block.q > -1.0
+    other = next(m for m in tree.stats() if m.action != 0 and m.visits)
+    assert other.q == -1.0                     # X to move wins at once: proven
     child = tree.child_tree(other.action)      # ... yet not finished: as a root it is searched
     assert not child.is_root_terminal()
     MCTS(UniformEvaluator()).search([child], 200)

@@ -41,6 +41,10 @@ def _json_dump_atomic(path: Path, obj) -> None:
     atomic_write_bytes(path, (json.dumps(obj, indent=1) + "\n").encode())
 
 
+#: how long closing a run waits for idle self-play workers to leave before ending them
+POOL_EXIT_SECONDS = 2.0
+
+
 # --- self-play workers (top-level functions: spawn-safe, picklable) -------------------
 _worker_queue = None
 _worker_stop = None
@@ -218,8 +222,19 @@ class TrainingRun:
 
     def close(self) -> None:
         if self._pool is not None:
+            # the executor's own shutdown sometimes leaves idle workers waiting for a sentinel
+            # that never reaches them (seen on CPython 3.11), and this process then waits for
+            # them at exit: give them a moment, then end them (their work is done or cancelled)
+            procs = list((getattr(self._pool, "_processes", None) or {}).values())
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+            deadline = time.monotonic() + POOL_EXIT_SECONDS
+            for p in procs:
+                p.join(max(0.0, deadline - time.monotonic()))
+            for p in procs:
+                if p.is_alive():
+                    p.terminate()
+                    p.join(1.0)
         if self._ray is not None:
             self._ray.close()
             self._ray = None

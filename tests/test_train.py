@@ -126,6 +126,25 @@ def test_ray_backend_runs_one_small_generation_of_tictactoe(tmp_path):
     assert line["selfplay"]["games"] == 8
 
 
+def test_a_run_stopped_during_self_play_leaves_no_worker_behind(tmp_path):
+    # the pool's own shutdown sometimes left idle workers waiting, and the app's trainer
+    # process waited on them at exit until it was killed
+    game = get_game("connect2")
+    for i in range(2):
+        seen = {}
+
+        def on_event(e, seen=seen):
+            if e["type"] == "selfplay" and "procs" not in seen:
+                seen["procs"] = list(run._pool._processes.values())
+                run.request_stop()
+
+        run = TrainingRun(game, tmp_path / f"run{i}", workers=2, progress=False, on_event=on_event)
+        t0 = time.time()
+        run.run(hours=1)
+        assert seen["procs"] and time.time() - t0 < 60
+        assert not any(p.is_alive() for p in seen["procs"])
+
+
 def test_background_trainer_reports_progress_saves_a_model_and_stops(tmp_path, monkeypatch):
     monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path / "home"))
     from engine.trainer import BackgroundTrainer

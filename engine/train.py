@@ -235,6 +235,9 @@ class TrainingRun:
                 if p.is_alive():
                     p.terminate()
                     p.join(1.0)
+                if p.is_alive():
+                    p.kill()
+                    p.join(1.0)
         if self._ray is not None:
             self._ray.close()
             self._ray = None

@@ -194,7 +194,18 @@ class Tree:
         return slice(s, s + int(self.n_count[0]))
 
     def root_value(self) -> float:
+        """The root's value for its mover: +1 / -1 once proven won / lost, else the mean."""
+        proof = self.root_result()
+        if proof is not None:
+            return proof
         return self.root_w / self.root_n if self.root_n > 0 else 0.0
+
+    def root_result(self) -> float | None:
+        """+1.0 when a root move is proven to win, -1.0 when every move is proven to lose, else None."""
+        if self.root_win >= 0:
+            return 1.0
+        k = int(self.n_count[0])
+        return -1.0 if k and self.n_lost[0] >= k else None
 
     def edges(self, node: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(actions, visits, value sums, priors, child nodes) of ``node``'s edges; value sums
@@ -240,7 +251,7 @@ class Tree:
         node = 0
         path: list[int] = []
         parent_n = self.root_n
-        q_node = self.root_value()
+        q_node = self.root_w / self.root_n if self.root_n > 0 else 0.0
         while True:
             if not math.isnan(self.n_term[node]):   # self.: creating a child may have grown the arrays
                 return "terminal", node, path

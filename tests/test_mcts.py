@@ -104,6 +104,8 @@ def test_every_result_the_search_proves_is_the_minimax_result():
             if not np.isnan(tree.n_term[n]) and not st.is_terminal():
                 assert tree.n_term[n] == solver.value(st), st.moves   # proven, not finished
                 proofs += 1
+        if tree.root_result() is not None:
+            assert tree.root_value() == tree.root_result() == solver.value(state)
         if tree.root_win >= 0:
             root_wins += 1
             assert solver.value(state) == 1
@@ -124,6 +126,7 @@ def test_a_lost_position_is_proven_from_its_children():
     s, k = int(tree.n_start[0]), int(tree.n_count[0])
     kids = tree.e_child[s:s + k]
     assert tree.n_lost[0] == k and (kids >= 0).all()
+    assert tree.root_result() == tree.root_value() == -1.0
     assert all(tree.n_term[c] == 1.0 and tree.n_player[c] == 0 for c in kids)   # each a win for X
 
 
@@ -142,7 +145,8 @@ def test_value_flips_between_a_parent_and_its_child():
     tree = search(g.state_from_text("c3 b3"), 2000)
     top = tree.stats(limit=1)[0]
     child = tree.child_tree(top.action)
-    assert child.root_value() == pytest.approx(-top.q, abs=1e-6)
+    assert child.root_w / child.root_n == pytest.approx(-top.q, abs=1e-6)   # the means
+    assert tree.root_value() == 1.0 and child.root_value() == -1.0         # X's win is proven
 
 
 def test_terminal_positions_are_scored_by_the_rules_not_the_evaluator():

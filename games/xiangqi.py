@@ -48,7 +48,7 @@ import numpy as np
 
 from .base import Game, NotationError, State, replay, split_move_list
 from .xiangqi_moves import (ADVISOR, CANNON, CHARIOT, ELEPHANT, FILES, GENERAL, HORSE, NUM_SQUARES, RANKS, SIGN,
-                            SOLDIER, attacked, general_square, legal_moves, perft_counts, pseudo_moves)
+                            SOLDIER, attacked, count_legal, general_square, legal_moves, perft_counts, pseudo_moves)
 from .xiangqi_notation import (START_FEN, board_to_fen, canonical_move_name, looks_like_move_name, move_to_chinese,
                                move_to_iccs, move_to_wxf, parse_fen, parse_iccs, piece_description, square_name)
 
@@ -228,6 +228,25 @@ class XiangqiState(State):
         """Why the game ended: "checkmate", "stalemate", "perpetual check", "repetition",
         "no capture in 120 plies"; None while it goes on."""
         return self._outcome()[2]
+
+    def proven_value(self) -> float | None:
+        """1.0 when the side to move can mate at once (a check that leaves no legal reply),
+        else None: the search then knows a move that walks into a mate in one is lost
+        without having to find the mating reply itself."""
+        if self._outcome()[0]:
+            return None
+        me, other = self._player, 1 - self._player
+        b = list(self.board)
+        target = b.index(-GENERAL * SIGN[me])
+        s = SIGN[other]
+        for f, t in self._legal_moves():
+            p, q = b[f], b[t]
+            b[t], b[f] = p, 0
+            mate = attacked(b, target, s) and count_legal(b, other) == 0
+            b[f], b[t] = p, q
+            if mate:
+                return 1.0
+        return None
 
     # --- helpers for players and the GUI ----------------------------------
     def is_check(self) -> bool:

@@ -496,3 +496,37 @@ def test_fast_perft_agrees_with_the_state_api():
 
 def test_perft_depth_4_from_the_start():
     assert GAME.initial_state().perft_counts(4)[-1] == 3290240
+
+
+# --- proven results for the search --------------------------------------------
+
+def test_a_mate_in_one_is_proven_and_a_move_that_spoils_it_is_not():
+    g = get_game("xiangqi")
+    # red chariots on a1 and b8: a1a9 (and b8f8, a1f1) mate the lone black general
+    s = g.state_from_text("4k4/1R7/9/9/9/9/9/9/R8/3K5 w - - 0 1")
+    assert s.proven_value() == 1.0
+    assert s.apply(s.parse_action("a1a9")).end_reason() == "checkmate"
+    quiet = s.apply(s.parse_action("b8b7"))   # black to move, with nothing to mate with
+    assert quiet.proven_value() is None
+    # the chariot that covered rank 8 is gone: the check on a9 now has an answer (e9e8)
+    assert quiet.apply(quiet.parse_action("e9f9")).proven_value() is None
+
+
+def test_proven_value_agrees_with_trying_every_move():
+    g = get_game("xiangqi")
+    rng = random.Random(5)
+    mates = checked = 0
+    for _ in range(400):
+        s = g.initial_state()
+        for _ in range(rng.randrange(20, 160)):
+            if s.is_terminal():
+                break
+            s = s.apply(rng.choice(s.legal_actions()))
+        if s.is_terminal():
+            continue
+        fresh = g.state_from_text(s.to_text())   # nothing cached
+        brute = any(s.apply(a).end_reason() == "checkmate" for a in s.legal_actions())
+        assert (fresh.proven_value() == 1.0) == brute, s.to_text()
+        mates += brute
+        checked += 1
+    assert checked > 300 and mates >= 3, (checked, mates)

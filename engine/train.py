@@ -33,6 +33,7 @@ import numpy as np
 
 from .checkpoint import atomic_write_bytes, load_network, save_checkpoint
 from .config import GameConfig, config_to_dict, load_config
+from .processes import end_process
 from .replay import ReplayBuffer
 from .selfplay import SamplesBatch, SelfPlayStats
 
@@ -230,14 +231,7 @@ class TrainingRun:
             self._pool = None
             deadline = time.monotonic() + POOL_EXIT_SECONDS
             for p in procs:
-                p.join(max(0.0, deadline - time.monotonic()))
-            for p in procs:
-                if p.is_alive():
-                    p.terminate()
-                    p.join(1.0)
-                if p.is_alive():
-                    p.kill()
-                    p.join(1.0)
+                end_process(p, max(0.0, deadline - time.monotonic()), term_wait=1.0)
         if self._ray is not None:
             self._ray.close()
             self._ray = None

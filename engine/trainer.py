@@ -9,6 +9,8 @@ import queue as queue_mod
 import traceback
 from pathlib import Path
 
+from .processes import end_process
+
 #: every this many generations the newest network plays the model in use; it is saved
 #: for the player only when it scores at least PROMOTE_SCORE over PROMOTE_GAMES games
 PROMOTE_EVERY = 2
@@ -131,12 +133,7 @@ class BackgroundTrainer:
         if self._proc is None:
             return
         self._stop.set()
-        self._proc.join(timeout)
-        if self._proc.is_alive():
-            self._proc.terminate()
-            self._proc.join(2)
-            if self._proc.is_alive():
-                self._proc.kill()
+        end_process(self._proc, timeout)
 
     def poll(self) -> list[dict]:
         """Events since the last call (never blocks)."""

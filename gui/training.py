@@ -9,6 +9,7 @@ import multiprocessing
 import queue
 import time
 
+from engine.processes import end_process
 from gui.ai_worker import TRAINER_FACTORY, trainer_main
 
 MAX_POINTS = 2000
@@ -146,12 +147,6 @@ class TrainController:
             self._commands.put_nowait("stop")
         except Exception:
             pass
-        p.join(timeout)
-        if p.is_alive():
-            p.terminate()
-            p.join(3)
-        if p.is_alive():
-            p.kill()
-            p.join(1)
+        end_process(p, timeout, term_wait=3.0)
         self._release()
         self.status = "idle"

@@ -46,6 +46,10 @@ class SelfPlaySettings:
     # < 0): steers self-play away from drawing by repetition while the value head knows nothing
     # better. The game's value target is unchanged (0, or adjudicated).
     draw_value: float = 0.0
+    # The value target mixes in the search's own value of each position: (1 - w) * outcome +
+    # w * root value. The outcome alone blames every move of a lost game for one late blunder;
+    # the search's value (exact where the solver proved it) is a less noisy, if biased, target.
+    value_q_weight: float = 0.0
 
 
 @dataclass

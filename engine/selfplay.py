@@ -21,6 +21,7 @@ class GameRecord:
     policy_val: list = field(default_factory=list)
     players: list = field(default_factory=list)
     policy_weight: list = field(default_factory=list)
+    root_values: list = field(default_factory=list)  # the search's value for the player to move
     moves: list = field(default_factory=list)
     winner: int | None = None
     resigned: bool = False
@@ -59,7 +60,9 @@ class SamplesBatch:
         return len(self.z)
 
     @classmethod
-    def from_records(cls, records: list[GameRecord], num_planes_shape) -> "SamplesBatch":
+    def from_records(cls, records: list[GameRecord], num_planes_shape, q_weight: float = 0.0) -> "SamplesBatch":
+        """``q_weight`` > 0 mixes the search's root value into the value target:
+        (1 - q_weight) * outcome + q_weight * root value."""
         n = sum(len(r.planes) for r in records)
         if n == 0:
             c, h, w = num_planes_shape
@@ -73,10 +76,11 @@ class SamplesBatch:
         pw = np.zeros(n, np.float32)
         i = 0
         for r in records:
-            for ix, val, player, weight in zip(r.policy_idx, r.policy_val, r.players, r.policy_weight):
+            qs = r.root_values if q_weight > 0 else [0.0] * len(r.players)
+            for ix, val, player, weight, q in zip(r.policy_idx, r.policy_val, r.players, r.policy_weight, qs):
                 pi_idx[i, :len(ix)] = ix
                 pi_val[i, :len(val)] = val
-                z[i] = _outcome(r, player)
+                z[i] = (1.0 - q_weight) * _outcome(r, player) + q_weight * q
                 pw[i] = weight
                 i += 1
         return cls(planes, pi_idx, pi_val, z, pw)
@@ -170,6 +174,8 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 rec.players.append(state.current_player)
                 rec.policy_weight.append(1.0 if is_full else 0.0)
             value = tree.root_value()
+            if is_full or settings.record_fast:
+                rec.root_values.append(value)
             if value < settings.resign_threshold and len(rec.moves) >= 2:
                 if may_resign:
                     rec.winner = 1 - state.current_player

@@ -252,3 +252,28 @@ def test_a_run_resumed_with_other_settings_records_them_in_run_json(tmp_path):
     assert len(changes) == 1 and changes[0]["from_generation"] == 1
     assert changes[0]["config"]["selfplay"]["temperature_moves"] == 9
     assert changes[0]["config"]["selfplay"]["draw_value"] == -0.5
+
+
+def test_value_target_mixes_the_outcome_with_the_searchs_value():
+    from engine.config import SelfPlaySettings
+    from engine.evaluators import UniformEvaluator
+    import numpy as np
+
+    from engine.selfplay import SamplesBatch, _outcome, play_games
+
+    game = get_game("tictactoe")
+    shape = (game.num_planes, *game.board_shape)
+    settings = SelfPlaySettings(sims=40, parallel_games=8, leaf_batch=1, temperature_moves=9, resign_threshold=0)
+    recs, _ = play_games(game, UniformEvaluator(), settings, 8, seed=5)
+    won = [r for r in recs if r.winner is not None]
+    assert won, "8 random-ish games of tictactoe have a winner"
+    for r in recs:
+        assert len(r.root_values) == len(r.planes)
+        outcome = np.array([_outcome(r, p) for p in r.players], np.float32)
+        np.testing.assert_allclose(SamplesBatch.from_records([r], shape).z, outcome)   # off by default
+        mixed = SamplesBatch.from_records([r], shape, q_weight=0.5).z
+        np.testing.assert_allclose(mixed, 0.5 * outcome + 0.5 * np.array(r.root_values), atol=1e-6)
+    for r in won:
+        # the winner's last position has a win in one, which the search proves: its value is exact
+        assert r.players[-1] == r.winner and r.root_values[-1] == 1.0
+        assert SamplesBatch.from_records([r], shape, q_weight=0.5).z[-1] == pytest.approx(1.0)

@@ -122,6 +122,16 @@ def _fmt_time(s: float) -> str:
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
 
 
+#: the most opening plies the generation arena samples (temperature 1) before both sides play
+#: their best move. Half the self-play sampling phase, capped: xiangqi samples all 160 plies in
+#: self-play, and an arena that sampled 80 of them measured mostly noise.
+ARENA_OPENING_MAX = 8
+
+
+def arena_opening_plies(temperature_moves: int) -> int:
+    return max(2, min(ARENA_OPENING_MAX, temperature_moves // 2))
+
+
 class TrainingRun:
     """A resumable run in ``run_dir``."""
 
@@ -354,7 +364,7 @@ class TrainingRun:
         from .players import MCTSPlayer, rollout_player
         t = self.cfg.train
         out = {}
-        opening = max(2, self.cfg.selfplay.temperature_moves // 2)
+        opening = arena_opening_plies(self.cfg.selfplay.temperature_moves)
         if t.arena_games > 0 and generation > 0:
             prev, _ = load_network(self.ckpt_path(generation - 1), self.game)
             a = MCTSPlayer(self.game, NetworkEvaluator(net), sims=t.arena_sims, temperature=1.0,

@@ -277,3 +277,13 @@ def test_value_target_mixes_the_outcome_with_the_searchs_value():
         # the winner's last position has a win in one, which the search proves: its value is exact
         assert r.players[-1] == r.winner and r.root_values[-1] == 1.0
         assert SamplesBatch.from_records([r], shape, q_weight=0.5).z[-1] == pytest.approx(1.0)
+
+
+def test_the_generation_arena_samples_a_short_opening_only():
+    from engine.train import ARENA_OPENING_MAX, arena_opening_plies
+
+    assert arena_opening_plies(load_config(get_game("connect4")).selfplay.temperature_moves) == 4
+    # xiangqi self-play samples every move; its arena must not, or it measures noise
+    assert load_config(get_game("xiangqi")).selfplay.temperature_moves > 2 * ARENA_OPENING_MAX
+    assert arena_opening_plies(load_config(get_game("xiangqi")).selfplay.temperature_moves) == ARENA_OPENING_MAX
+    assert arena_opening_plies(0) == 2

@@ -182,15 +182,22 @@ class TrainingRun:
             info = json.loads(path.read_text())
         except (OSError, ValueError):
             return
-        changes = info.setdefault("config_changes", [])
+        changes = list(info.get("config_changes", []))
+        first = self.state["generation"] + 1
+        if changes and changes[-1]["from_generation"] == first:
+            changes.pop()   # that config made no generation: this one replaces it
         before = changes[-1]["config"] if changes else info.get("config") or {}
         defaults = config_to_dict(GameConfig(self.game.id))
         before = {k: ({**v, **before.get(k, {})} if isinstance(v, dict) else before.get(k, v))
                   for k, v in defaults.items()}
         now = config_to_dict(self.cfg)
         if now != before:
-            changes.append({"from_generation": self.state["generation"] + 1, "config": now,
-                            "at": time.strftime("%Y-%m-%dT%H:%M:%S")})
+            changes.append({"from_generation": first, "config": now, "at": time.strftime("%Y-%m-%dT%H:%M:%S")})
+        if changes != info.get("config_changes", []):
+            if changes:
+                info["config_changes"] = changes
+            else:
+                info.pop("config_changes", None)
             _json_dump_atomic(path, info)
 
     def _create(self, init_model) -> None:

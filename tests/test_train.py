@@ -252,13 +252,19 @@ def test_a_run_resumed_with_other_settings_records_them_in_run_json(tmp_path):
     assert len(changes) == 1 and changes[0]["from_generation"] == 1
     assert changes[0]["config"]["selfplay"]["temperature_moves"] == 9
     assert changes[0]["config"]["selfplay"]["draw_value"] == -0.5
+    # resumed once more before any generation was made with those settings: they made nothing,
+    # so the latest settings replace them (here the original ones, so no change remains)
+    TrainingRun(game, tmp_path, cfg, progress=False)
+    assert "config_changes" not in json.loads((tmp_path / "run.json").read_text())
+    TrainingRun(game, tmp_path, hotter, progress=False)
+    assert len(json.loads((tmp_path / "run.json").read_text())["config_changes"]) == 1
 
 
 def test_value_target_mixes_the_outcome_with_the_searchs_value():
-    from engine.config import SelfPlaySettings
-    from engine.evaluators import UniformEvaluator
     import numpy as np
 
+    from engine.config import SelfPlaySettings
+    from engine.evaluators import UniformEvaluator
     from engine.selfplay import SamplesBatch, _outcome, play_games
 
     game = get_game("tictactoe")

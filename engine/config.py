@@ -122,9 +122,27 @@ def load_config(game, path: str | Path | None = None) -> GameConfig:
     return cfg
 
 
+def config_from_dict(game, data: dict) -> tuple[GameConfig, list[str]]:
+    """Settings saved by a run (``run.json``) as a config: the game's defaults for anything the
+    saved settings lack (settings added to the code since), and the names of saved settings
+    this version no longer knows (dropped), so the caller can say so."""
+    cfg = _defaults(game)
+    dropped = []
+    for section in ("net", "selfplay", "train"):
+        values = data.get(section) or {}
+        if not isinstance(values, dict):
+            raise ValueError(f"saved settings: [{section}] is not a table")
+        obj = getattr(cfg, section)
+        known = {f.name for f in fields(obj)}
+        dropped += [f"{section}.{k}" for k in values if k not in known]
+        _merge(obj, {k: v for k, v in values.items() if k in known}, f"saved settings [{section}]")
+    return cfg, dropped
+
+
 def config_to_dict(cfg: GameConfig) -> dict:
     from dataclasses import asdict
     return asdict(cfg)
 
 
-__all__ = ["GameConfig", "NetSettings", "SelfPlaySettings", "TrainSettings", "load_config", "config_to_dict", "replace"]
+__all__ = ["GameConfig", "NetSettings", "SelfPlaySettings", "TrainSettings", "load_config", "config_from_dict",
+           "config_to_dict", "replace"]

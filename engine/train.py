@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from .checkpoint import atomic_write_bytes, load_network, save_checkpoint
-from .config import GameConfig, config_to_dict, load_config
+from .config import GameConfig, config_from_dict, config_to_dict, load_config
 from .processes import end_process
 from .replay import ReplayBuffer
 from .selfplay import SamplesBatch, SelfPlayStats
@@ -517,9 +517,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hours", type=float)
     p.add_argument("--generations", type=int)
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
-    p.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run in --run-dir, with the settings it last used unless --config is given")
     p.add_argument("--init", help="start from this model instead of a random network")
-    p.add_argument("--config", help="a TOML file overriding engine/configs/<game>.toml")
+    p.add_argument("--config", help="a TOML file overriding engine/configs/<game>.toml (with --resume: the run "
+                                     "goes on with these settings, recorded in run.json)")
     p.add_argument("--backend", choices=("local", "ray"), default="local")
     p.add_argument("--ray-address")
     p.add_argument("--device", help="torch device for learning (default: cuda when present, else cpu)")
@@ -527,12 +529,31 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def resumed_config(game, run_dir: Path) -> GameConfig:
+    """The settings a run last trained with (run.json: its latest ``config_changes`` entry, else
+    ``config``), so that ``--resume`` without ``--config`` goes on as it was, whatever
+    engine/configs/<game>.toml says now."""
+    try:
+        info = json.loads((run_dir / "run.json").read_text())
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{run_dir / 'run.json'}: unreadable ({e}); pass --config to choose settings") from None
+    if info.get("game_key") not in (None, game.key):
+        raise ValueError(f"{run_dir} holds a {info.get('game_key')} run, not {game.key}")
+    changes = info.get("config_changes") or []
+    saved = changes[-1]["config"] if changes else info.get("config")
+    if not isinstance(saved, dict):
+        raise ValueError(f"{run_dir / 'run.json'} holds no settings; pass --config to choose them")
+    cfg, dropped = config_from_dict(game, saved)
+    if dropped:
+        print(f"note: settings this version no longer has were ignored: {', '.join(dropped)}", file=sys.stderr)
+    return cfg
+
+
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     from games import get_game
     try:
         game = get_game(args.game, **({"size": args.size} if args.size else {}))
-        cfg = load_config(game, args.config)
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -543,6 +564,14 @@ def main(argv: list[str]) -> int:
     if (run_dir / "state.json").exists() and not args.resume:
         print(f"error: {run_dir} already holds a run; pass --resume to continue it or choose another --run-dir",
               file=sys.stderr)
+        return 2
+    try:
+        if args.resume and args.config is None and (run_dir / "run.json").exists():
+            cfg = resumed_config(game, run_dir)   # a run goes on with its own settings
+        else:
+            cfg = load_config(game, args.config)
+    except (ValueError, TypeError) as e:
+        print(f"error: {e}", file=sys.stderr)
         return 2
     run = TrainingRun(game, run_dir, cfg, workers=args.workers, init_model=args.init, backend=args.backend,
                       ray_address=args.ray_address, device=args.device, progress=not args.quiet)

@@ -260,6 +260,34 @@ def test_a_run_resumed_with_other_settings_records_them_in_run_json(tmp_path):
     assert len(json.loads((tmp_path / "run.json").read_text())["config_changes"]) == 1
 
 
+def test_resume_without_config_goes_on_with_the_runs_own_settings(tmp_path):
+    from dataclasses import replace
+
+    from engine.train import resumed_config
+
+    game = get_game("connect2")
+    cfg = load_config(game)
+    hotter = replace(cfg, selfplay=replace(cfg.selfplay, temperature_moves=9, value_q_weight=0.25))
+    TrainingRun(game, tmp_path, hotter, progress=False)
+    assert resumed_config(game, tmp_path) == hotter          # not engine/configs' settings
+    colder = replace(cfg, selfplay=replace(cfg.selfplay, temperature_moves=1))
+    TrainingRun(game, tmp_path, colder, progress=False)      # a resume with --config records it
+    assert resumed_config(game, tmp_path) == colder
+    # saved by an older version: a setting it lacked is the default, one it had and this
+    # version dropped is ignored (and named on stderr)
+    info = json.loads((tmp_path / "run.json").read_text())
+    del info["config_changes"][-1]["config"]["selfplay"]["value_q_weight"]
+    info["config_changes"][-1]["config"]["train"]["retired_setting"] = 3
+    (tmp_path / "run.json").write_text(json.dumps(info))
+    assert resumed_config(game, tmp_path) == colder
+    (tmp_path / "run.json").write_text("{not json")
+    with pytest.raises(ValueError, match="unreadable"):
+        resumed_config(game, tmp_path)
+    (tmp_path / "run.json").write_text(json.dumps({"game_key": "connect4", "config": {}}))
+    with pytest.raises(ValueError, match="connect4 run"):
+        resumed_config(game, tmp_path)
+
+
 def test_value_target_mixes_the_outcome_with_the_searchs_value():
     import numpy as np
 

@@ -186,10 +186,11 @@ class TrainingRun:
         first = self.state["generation"] + 1
         if changes and changes[-1]["from_generation"] == first:
             changes.pop()   # that config made no generation: this one replaces it
-        before = changes[-1]["config"] if changes else info.get("config") or {}
-        defaults = config_to_dict(GameConfig(self.game.id))
-        before = {k: ({**v, **before.get(k, {})} if isinstance(v, dict) else before.get(k, v))
-                  for k, v in defaults.items()}
+        try:
+            saved = config_from_dict(self.game, changes[-1]["config"] if changes else info.get("config") or {})[0]
+            before = config_to_dict(saved)
+        except (ValueError, TypeError, KeyError):
+            before = None   # unreadable saved settings: record the current ones
         now = config_to_dict(self.cfg)
         if now != before:
             changes.append({"from_generation": first, "config": now, "at": time.strftime("%Y-%m-%dT%H:%M:%S")})

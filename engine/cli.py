@@ -195,7 +195,7 @@ def arena_main(argv: list[str]) -> int:
     from .baselines import OPENING_PLIES, SPEC_HELP
     parser = ArgParser(prog="main.py arena", description=(
         "Play two players against each other, alternating who starts, and print one JSON object with "
-        "A's wins/draws/losses, score and Elo difference (95%% interval). Player specs: " + SPEC_HELP +
+        "A's wins/draws/losses, score and Elo difference (95% interval). Player specs: " + SPEC_HELP +
         ". MCTS players sample their first --opening-plies moves (temperature 1) so that games differ."))
     parser.add_argument("--game", required=True, help="game id")
     parser.add_argument("--size", type=int, help="board size for games with variants")

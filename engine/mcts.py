@@ -180,6 +180,33 @@ class Tree:
         self.n_start[node] = s
         self.n_count[node] = k
         self.num_edges = s + k
+        if node == 0:
+            self._find_root_win()
+
+    def _find_root_win(self) -> None:
+        """Find a root move that wins at once (where the game has the ``proven_value`` hook, only
+        when it proves the root won) instead of waiting for the search to visit it: a move the
+        network gives little prior could go unvisited in a short search, and the AI would miss
+        a win in one."""
+        if self.root_win >= 0 or self.n_count[0] == 0:
+            return
+        root = self.states[0]
+        if self._proven is not None and self._proven(root) != 1.0:
+            return   # without the hook, every move is tried: once a search, at the root only
+        s = int(self.n_start[0])
+        for j, action in enumerate(root.legal_actions()):
+            child = int(self.e_child[s + j])
+            if child < 0:
+                st = root.apply(action)
+                if not st.is_terminal():
+                    continue
+                child = self._new_node(st, 0)
+                self.e_child[s + j] = child
+            elif math.isnan(self.n_term[child]):
+                continue
+            self._settle([child])
+            if self.root_win >= 0:
+                return
 
     # --- queries --------------------------------------------------------------
     @property
@@ -377,6 +404,7 @@ class Tree:
             won = np.where(new.n_player[kids] == new.n_player[0], t, -t) >= 1.0
             if won.any():
                 new.root_win = int(kids[int(np.argmax(won))])
+        new._find_root_win()
         return new
 
 

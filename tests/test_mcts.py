@@ -349,6 +349,31 @@ class MoverIsAhead:
         return [np.full(len(a), 1.0 / len(a)) for a in legal], np.full(len(states), 0.2)
 
 
+@pytest.mark.parametrize("game_id, text, win", [
+    ("connect4", "121212", "1"),                 # the first player connects four in column 1
+    ("tictactoe", "a1 b1 a2 b2", "a3"),
+])
+def test_a_win_in_one_is_played_though_the_network_ignores_it(game_id, text, win):
+    """The rules prove the root won at once; the winning move must be played even when its
+    prior is tiny and the search too short to visit it by itself (a trained connect4 network
+    blocked column 2 here at 60 visits), and also in a tree reused from the move before."""
+    game = get_game(game_id)
+    state = game.state_from_text(text)
+    action = state.parse_action(win)
+    for sims in (2, 60):
+        tree = Tree(state)
+        MCTS(MisguidedPriors({action}), SearchConfig()).search([tree], sims)
+        assert best(tree) == action and tree.root_result() == 1.0
+    head, last = text.rsplit(" ", 1) if " " in text else (text[:-1], text[-1])
+    before = game.state_from_text(head)
+    tree = Tree(before)
+    MCTS(UniformEvaluator(), SearchConfig()).search([tree], 300)
+    reused = tree.child_tree(before.parse_action(last))
+    assert reused is not None
+    MCTS(MisguidedPriors({action}), SearchConfig()).search([reused], 2)
+    assert best(reused) == action and reused.root_result() == 1.0
+
+
 def test_draw_contempt_steers_the_search_away_from_a_drawing_repetition():
     g = get_game("xiangqi")
     # the horses go out and back twice: black's i7g9 would repeat the start a third time (a draw)

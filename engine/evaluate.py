@@ -356,6 +356,12 @@ def _opponent_factory(game, spec: str, seed: int):
     return (lambda i: player_from_spec(game, spec, seed=seed + i, opening_plies=0)), (lambda: None), spec
 
 
+def percent(share: float) -> str:
+    """A share as a percentage with at most one decimal: 0.925 -> "92.5%", 0.9 -> "90%"
+    (a score over 20 games moves in steps of 2.5%, which whole percents would round away)."""
+    return f"{100 * share:.1f}".removesuffix(".0") + "%"
+
+
 def run_match_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
     from .baselines import OPENING_PLIES, SpecError
     spec = SUITES[game.id]
@@ -384,7 +390,7 @@ def run_match_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
             lost_games = _lost_records(lost)
         out.append({"opponent": opponent, "label": label, "spec": resolved, **result.to_dict(),
                     "lost_games": lost_games, "seconds": round(time.perf_counter() - t0, 1)})
-        notes.append(f"{100 * result.score:.0f}% vs {label}")
+        notes.append(f"{percent(result.score)} vs {label}")
     played = [o for o in out if "games" in o]
     summary = (f"Scores {', '.join(notes)} ({games} games each)" if played
                else "No baseline opponent was available")

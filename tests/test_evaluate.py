@@ -118,3 +118,11 @@ def test_a_match_in_two_processes_plays_every_game_once(connect4_model):
     for record in lost:  # each kept loss replays to a finished game the AI lost
         final = game.state_from_text(record["moves"])
         assert final.is_terminal() and final.winner() == 1 - record["ai"]
+
+
+def test_match_scores_keep_their_half_points():
+    from engine.evaluate import percent
+
+    assert percent(18.5 / 20) == "92.5%"   # whole percents would round this to 92%
+    assert percent(0.9) == "90%" and percent(1.0) == "100%" and percent(0.0) == "0%"
+    assert percent(0.99) == "99%"

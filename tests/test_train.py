@@ -316,8 +316,8 @@ def test_value_target_mixes_the_outcome_with_the_searchs_value():
 def test_the_generation_arena_samples_a_short_opening_only():
     from engine.train import ARENA_OPENING_MAX, arena_opening_plies
 
-    assert arena_opening_plies(load_config(get_game("connect4")).selfplay.temperature_moves) == 4
-    # xiangqi self-play samples every move; its arena must not, or it measures noise
+    assert arena_opening_plies(load_config(get_game("connect4")).selfplay.temperature_moves) == 7   # 14 // 2
+    # xiangqi self-play samples 30 plies; its arena samples fewer, or it measures noise
     assert load_config(get_game("xiangqi")).selfplay.temperature_moves > 2 * ARENA_OPENING_MAX
     assert arena_opening_plies(load_config(get_game("xiangqi")).selfplay.temperature_moves) == ARENA_OPENING_MAX
     assert arena_opening_plies(0) == 2

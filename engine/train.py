@@ -123,8 +123,8 @@ def _fmt_time(s: float) -> str:
 
 
 #: the most opening plies the generation arena samples (temperature 1) before both sides play
-#: their best move. Half the self-play sampling phase, capped: xiangqi samples all 160 plies in
-#: self-play, and an arena that sampled 80 of them measured mostly noise.
+#: their best move. Half the self-play sampling phase, capped: xiangqi's third run sampled all
+#: 160 plies in self-play, and an arena that sampled 80 of them measured mostly noise.
 ARENA_OPENING_MAX = 8
 
 
@@ -187,7 +187,7 @@ class TrainingRun:
         if changes and changes[-1]["from_generation"] == first:
             changes.pop()   # that config made no generation: this one replaces it
         try:
-            saved = config_from_dict(self.game, changes[-1]["config"] if changes else info.get("config") or {})[0]
+            saved = config_from_dict(self.game, _latest_settings({**info, "config_changes": changes}) or {})[0]
             before = config_to_dict(saved)
         except (ValueError, TypeError, KeyError):
             before = None   # unreadable saved settings: record the current ones
@@ -530,6 +530,13 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _latest_settings(info: dict):
+    """The settings a run's ``run.json`` says it trained with last: its latest config change,
+    else the settings it began with."""
+    changes = info.get("config_changes") or []
+    return changes[-1]["config"] if changes else info.get("config")
+
+
 def resumed_config(game, run_dir: Path) -> GameConfig:
     """The settings a run last trained with (run.json: its latest ``config_changes`` entry, else
     ``config``), so that ``--resume`` without ``--config`` goes on as it was, whatever
@@ -540,8 +547,7 @@ def resumed_config(game, run_dir: Path) -> GameConfig:
         raise ValueError(f"{run_dir / 'run.json'}: unreadable ({e}); pass --config to choose settings") from None
     if info.get("game_key") not in (None, game.key):
         raise ValueError(f"{run_dir} holds a {info.get('game_key')} run, not {game.key}")
-    changes = info.get("config_changes") or []
-    saved = changes[-1]["config"] if changes else info.get("config")
+    saved = _latest_settings(info)
     if not isinstance(saved, dict):
         raise ValueError(f"{run_dir / 'run.json'} holds no settings; pass --config to choose them")
     cfg, dropped = config_from_dict(game, saved)

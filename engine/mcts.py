@@ -14,11 +14,14 @@ positions are scored by the rules, never by the network; so are positions whose 
 the game proves at once (the optional ``State.proven_value`` hook: a win in one, or two
 threats the mover cannot both stop), which are then never expanded.
 
-Known results travel up the tree (an MCTS-Solver in the manner of Winands et al.): a
-position with a child that is won for its mover is won; one whose children are all lost
-for its mover is lost. A proven position is then scored like a finished game, its parent
-never again chooses a child known lost while another move is still open, and a root with a
-proven win plays it. Only wins and losses are proven; draws are left to the averages.
+Known results travel up the tree (an MCTS-Solver in the manner of Winands et al., with the
+score bounds of Cazenave and Saffidine so that draws are proven too): a position with a
+child that is won for its mover is won; one whose children are all known is worth the best
+of them (a draw, say, or a loss). A proven position is then scored like a finished game. A
+position with some children known keeps their best as a floor for its mover: the search
+does not spend visits on known children while another move is still open (only an open
+move could do better), its parent never values it below that floor, and a root chooses a
+known draw over an open move that the search rates worse. A root with a proven win plays it.
 """
 from __future__ import annotations
 
@@ -88,6 +91,8 @@ class Tree:
         self.n_owner = np.zeros(node_capacity, np.int8)        # who chose the edge to this node
         self.n_term = np.full(node_capacity, np.nan, np.float32)  # value for n_player when terminal
         self.n_lost = np.zeros(node_capacity, np.int16)        # children known lost for this node's mover
+        self.n_done = np.zeros(node_capacity, np.int16)        # children known (won, lost, drawn...)
+        self.n_best = np.full(node_capacity, -2.0, np.float32)  # best known child for the mover (-2: none)
         self.n_visits = np.zeros(node_capacity, np.float32)
         self.n_wsum = np.zeros(node_capacity, np.float32)
         self.states: list = []
@@ -102,10 +107,13 @@ class Tree:
         self.root_w = 0.0   # from the root player's point of view
         self.noised = False
         self.root_win = -1   # a root child known won for the root's mover, else -1
+        #: a finished, drawn game's value for the side that drew it (the search's contempt):
+        #: how the root weighs a known draw against an open move
+        self.draw_value = 0.0
         self._new_node(root_state, -1)
 
     _NODE_FILLS = (("n_start", 0), ("n_count", 0), ("n_player", 0), ("n_owner", 0), ("n_term", np.nan),
-                   ("n_lost", 0), ("n_visits", 0), ("n_wsum", 0))
+                   ("n_lost", 0), ("n_done", 0), ("n_best", -2.0), ("n_visits", 0), ("n_wsum", 0))
     _EDGE_FILLS = (("e_prior", 0), ("e_child", -1))
 
     # --- storage ----------------------------------------------------------
@@ -146,29 +154,32 @@ class Tree:
         return n
 
     def _settle(self, path: list[int]) -> None:
-        """``path[-1]`` (walked to through ``path``) was just found won or lost: pass the
-        result up for as long as it decides the position above."""
+        """``path[-1]`` (walked to through ``path``) just got a known value (finished, or
+        proven): count it on its parent and pass the result up for as long as it decides the
+        position above. Each node is counted on its parent once, when it becomes known."""
         nodes = [0] + path
         for i in range(len(nodes) - 1, 0, -1):
             child, parent = nodes[i], nodes[i - 1]
             t = float(self.n_term[child])
             v = t if self.n_player[child] == self.n_player[parent] else -t   # for the parent's mover
+            self.n_done[parent] += 1
+            if v > self.n_best[parent]:
+                self.n_best[parent] = v
             if v <= -1.0:
                 self.n_lost[parent] += 1
-                if self.n_lost[parent] < self.n_count[parent]:
-                    return            # the mover still has other moves to try
-                won = False
-            elif v >= 1.0:
-                won = True
+            if v >= 1.0:
+                value = 1.0           # a winning move decides the position
+            elif self.n_done[parent] >= self.n_count[parent]:
+                value = float(self.n_best[parent])   # every move known: the best of them
             else:
-                return                # a draw or an estimate: nothing proven
+                return                # the mover still has open moves
             if parent == 0:
-                if won:
+                if value >= 1.0:
                     self.root_win = child
                 return                # the root stays open: it must still choose a move
             if not math.isnan(self.n_term[parent]):
                 return                # already decided (another leaf got there first)
-            self.n_term[parent] = 1.0 if won else -1.0
+            self.n_term[parent] = value
 
     def expand(self, node: int, actions: list[int], priors: np.ndarray) -> None:
         """Give ``node`` one edge per legal action (``actions`` is its state's legal_actions())."""
@@ -202,8 +213,8 @@ class Tree:
                     continue
                 child = self._new_node(st, 0)
                 self.e_child[s + j] = child
-            elif math.isnan(self.n_term[child]):
-                continue
+            else:
+                continue   # already in the tree: counted when it became known
             self._settle([child])
             if self.root_win >= 0:
                 return
@@ -225,14 +236,16 @@ class Tree:
         proof = self.root_result()
         if proof is not None:
             return proof
-        return self.root_w / self.root_n if self.root_n > 0 else 0.0
+        mean = self.root_w / self.root_n if self.root_n > 0 else 0.0
+        return max(mean, float(self.n_best[0]))   # a known draw is a floor
 
     def root_result(self) -> float | None:
-        """+1.0 when a root move is proven to win, -1.0 when every move is proven to lose, else None."""
+        """The root's exact value for its mover when known: +1.0 when a root move is proven
+        to win, else the best of its moves once every one is known; otherwise None."""
         if self.root_win >= 0:
             return 1.0
         k = int(self.n_count[0])
-        return -1.0 if k and self.n_lost[0] >= k else None
+        return float(self.n_best[0]) if k and self.n_done[0] >= k else None
 
     def edges(self, node: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(actions, visits, value sums, priors, child nodes) of ``node``'s edges; value sums
@@ -249,13 +262,33 @@ class Tree:
         return a, n
 
     def stats(self, limit: int | None = None) -> list[MoveStat]:
-        """Root moves: a proven win first, then the most visited."""
+        """Root moves, the one to play first: a proven win, else the most visited, except
+        that a known result (a draw) goes first when it has fewer visits than the most
+        visited open move only because the search stopped visiting it once it was known,
+        and that open move is rated worse."""
         a, n, w, p, kids = self.edges(0)
         won = (kids == self.root_win) if self.root_win >= 0 else np.zeros(len(kids), bool)
         order = np.lexsort((-p, -n, ~won))
+        q = np.where(n > 0, w / np.maximum(n, 1.0), 0.0)
+        if self.root_win < 0 and len(order) > 1 and self.n_done[0] > 0:
+            first = int(order[0])
+            known = self._known_values(kids)
+            if np.isnan(known[first]):
+                best = int(np.nanargmax(np.where(np.isnan(known), -np.inf, known))) \
+                    if not np.isnan(known).all() else -1
+                if best >= 0 and known[best] > -1.0 and q[first] < known[best]:
+                    order = np.concatenate([[best], order[order != best]])
         if limit is not None:
             order = order[:limit]
-        return [MoveStat(int(a[i]), int(n[i]), float(w[i] / n[i]) if n[i] > 0 else 0.0, float(p[i])) for i in order]
+        return [MoveStat(int(a[i]), int(n[i]), float(q[i]), float(p[i])) for i in order]
+
+    def _known_values(self, kids: np.ndarray) -> np.ndarray:
+        """The known values of root children for the root's mover (a draw at the search's
+        ``draw_value``), nan where open."""
+        t = self.n_term[kids].astype(np.float64)
+        v = np.where(self.n_player[kids] == self.n_player[0], t, -t)
+        v[kids < 0] = np.nan
+        return np.where(v == 0.0, self.draw_value, v)
 
     def add_root_noise(self, alpha: float, eps: float, rng: np.random.Generator) -> None:
         sl = self.root_edges()
@@ -274,7 +307,7 @@ class Tree:
         """Walk down by PUCT. Returns ("eval", node, path), ("terminal", node, path) or
         ("collision", node, path); ``path`` lists the nodes below the root that were walked through."""
         n_visits, n_wsum, e_prior, e_child = self.n_visits, self.n_wsum, self.e_prior, self.e_child
-        n_term, n_owner, n_player, n_lost = self.n_term, self.n_owner, self.n_player, self.n_lost
+        n_term, n_owner, n_player, n_done, n_best = self.n_term, self.n_owner, self.n_player, self.n_done, self.n_best
         node = 0
         path: list[int] = []
         parent_n = self.root_n
@@ -295,14 +328,18 @@ class Tree:
             w = n_wsum[kids]
             fpu = q_node - cfg.fpu_reduction
             q = np.where(n > 0, w / np.maximum(n, 1.0), fpu)
+            # a child whose mover has a known floor (a proven draw among its moves) is worth at
+            # most minus that floor to us, whatever its average says
+            floor = n_best[kids]
+            q = np.where(n_owner[kids] == n_player[kids], np.maximum(q, floor), np.minimum(q, -floor))
             score = q + (cfg.cpuct * math.sqrt(parent_n + 1e-8)) * e_prior[s:s + k] / (1.0 + n)
-            # a child known lost for the mover (finished, or proven) is never chosen again while
-            # another is open: otherwise, once the parent's value sinks towards -1, its visited
-            # losses outrank the unvisited moves (valued below them by first-play urgency) and
-            # the one defence that holds may never be tried
-            if 0 < n_lost[node] < k:
-                term = n_term[kids]       # nan where unfinished or not yet created (the spare slot)
-                score[np.where(n_owner[kids] == n_player[kids], term, -term) <= -1.0] = -np.inf
+            # a known child (finished, or proven) is never chosen again while another is open:
+            # its value is exact, and only an open move could do better. Above all, once the
+            # parent's value sinks towards -1, its visited losses would outrank the unvisited
+            # moves (valued below them by first-play urgency) and the one defence that holds
+            # might never be tried
+            if 0 < n_done[node] < k:
+                score[~np.isnan(n_term[kids]) & (kids >= 0)] = -np.inf
             j = int(score.argmax())
             child = int(kids[j])
             if child < 0:
@@ -397,6 +434,7 @@ class Tree:
         new.root_w = w if self.n_owner[child] == self.n_player[child] else -w
         new.noised = False
         new.root_win = -1
+        new.draw_value = self.draw_value
         if new.num_nodes > 1 and new.n_count[0] > 0:
             kids = new.e_child[:new.n_count[0]]
             kids = kids[kids >= 0]
@@ -455,6 +493,8 @@ class MCTS:
         batch = leaf_batch or cfg.leaf_batch
         vl = cfg.virtual_loss
         targets = visits if isinstance(visits, list) else [visits] * len(trees)
+        for t in trees:
+            t.draw_value = cfg.draw_value
         active = [i for i, t in enumerate(trees) if not t.is_root_terminal()]
         sims = 0
         last_report = time.perf_counter()

@@ -183,8 +183,10 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 elif rec.would_resign is None:
                     rec.would_resign = state.current_player  # played out to check false resignations
             if not rec.resigned:
-                temp = 1.0 if len(rec.moves) < settings.temperature_moves else 0.0
-                action = select_action(actions, visits, temp, rng)
+                if len(rec.moves) < settings.temperature_moves:
+                    action = select_action(actions, visits, 1.0, rng)
+                else:
+                    action = tree.stats(limit=1)[0].action   # as in play: a proven result first
                 rec.moves.append(action)
                 nxt = tree.child_tree(action)
                 if nxt is None:

@@ -95,7 +95,7 @@ def test_every_result_the_search_proves_is_the_minimax_result():
     solver = Solver()
     states = sorted(reachable_states(g), key=lambda st: st.key())
     rng = np.random.default_rng(3)
-    proofs = root_wins = 0
+    proofs = draws = root_wins = root_draws = 0
     for i in rng.choice(len(states), 250, replace=False):
         state = states[i]
         tree = search(state, 150)
@@ -104,13 +104,15 @@ def test_every_result_the_search_proves_is_the_minimax_result():
             if not np.isnan(tree.n_term[n]) and not st.is_terminal():
                 assert tree.n_term[n] == solver.value(st), st.moves   # proven, not finished
                 proofs += 1
+                draws += tree.n_term[n] == 0.0
         if tree.root_result() is not None:
             assert tree.root_value() == tree.root_result() == solver.value(state)
+            root_draws += tree.root_result() == 0.0
         if tree.root_win >= 0:
             root_wins += 1
             assert solver.value(state) == 1
             assert best(tree) in solver.optimal_actions(state)   # played, however few its visits
-    assert proofs > 200 and root_wins > 20, (proofs, root_wins)
+    assert proofs > 200 and draws > 50 and root_wins > 20 and root_draws > 20, (proofs, draws, root_wins, root_draws)
 
 
 def test_a_lost_position_is_proven_from_its_children():
@@ -342,6 +344,30 @@ def test_the_only_defence_is_found_though_the_network_ignores_it():
         assert tree.n_lost[0] == sum(lost_visits)  # and counted once on its parent
 
 
+def test_a_win_behind_drawn_moves_is_found_though_the_network_ignores_it():
+    """Tic-tac-toe positions with one winning move (a fork, not a win in one) and only draws
+    besides. The network gives the fork almost no prior and calls everything level; once the
+    other moves are proven draws the search must stop spending visits on them and try the
+    fork. (Before draws were proven, every one of these positions was drawn instead.)"""
+    g = get_game("tictactoe")
+    solver = Solver()
+    found = 0
+    for state in sorted(reachable_states(g), key=lambda st: st.key()):
+        if state.is_terminal() or solver.value(state) != 1 or len(solver.optimal_actions(state)) != 1:
+            continue
+        children = [state.apply(a) for a in state.legal_actions()]
+        if any(c.is_terminal() for c in children) or sorted(solver.value(c) for c in children)[0] != -1:
+            continue
+        if any(solver.value(c) == 1 for c in children):   # another move that loses: not this test
+            continue
+        (win,) = solver.optimal_actions(state)
+        tree = Tree(state)
+        MCTS(MisguidedPriors({win}), SearchConfig()).search([tree], 400)
+        assert best(tree) == win and tree.root_result() == 1.0, state.moves
+        found += 1
+    assert found > 50, found
+
+
 class MoverIsAhead:
     """Uniform priors; every unfinished position is worth +0.2 to the player to move."""
 
@@ -384,6 +410,10 @@ def test_draw_contempt_steers_the_search_away_from_a_drawing_repetition():
     plain = search(state, 400, MoverIsAhead())
     assert best(plain) == draw
     assert [m.q for m in plain.stats() if m.action == draw] == [0.0]
+    # a known result is not visited again while moves are open, so the draw is played though
+    # an open move (rated worse) has more visits
+    assert [m.visits for m in plain.stats() if m.action == draw] == [1]
+    assert max(m.visits for m in plain.stats()) > 1
     # with contempt the drawing move is worth -0.5 to the side that plays it, worse than -0.2
     contempt = search(state, 400, MoverIsAhead(), draw_value=-0.5)
     assert best(contempt) != draw

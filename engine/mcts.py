@@ -93,6 +93,7 @@ class Tree:
         self.n_lost = np.zeros(node_capacity, np.int16)        # children known lost for this node's mover
         self.n_done = np.zeros(node_capacity, np.int16)        # children known (won, lost, drawn...)
         self.n_best = np.full(node_capacity, -2.0, np.float32)  # best known child for the mover (-2: none)
+        self.n_floored = np.zeros(node_capacity, np.int8)     # 1: some child has a known child (a floor)
         self.n_visits = np.zeros(node_capacity, np.float32)
         self.n_wsum = np.zeros(node_capacity, np.float32)
         self.states: list = []
@@ -113,7 +114,7 @@ class Tree:
         self._new_node(root_state, -1)
 
     _NODE_FILLS = (("n_start", 0), ("n_count", 0), ("n_player", 0), ("n_owner", 0), ("n_term", np.nan),
-                   ("n_lost", 0), ("n_done", 0), ("n_best", -2.0), ("n_visits", 0), ("n_wsum", 0))
+                   ("n_lost", 0), ("n_done", 0), ("n_best", -2.0), ("n_floored", 0), ("n_visits", 0), ("n_wsum", 0))
     _EDGE_FILLS = (("e_prior", 0), ("e_child", -1))
 
     # --- storage ----------------------------------------------------------
@@ -163,6 +164,8 @@ class Tree:
             t = float(self.n_term[child])
             v = t if self.n_player[child] == self.n_player[parent] else -t   # for the parent's mover
             self.n_done[parent] += 1
+            if i >= 2:
+                self.n_floored[nodes[i - 2]] = 1
             if v > self.n_best[parent]:
                 self.n_best[parent] = v
             if v <= -1.0:
@@ -330,8 +333,9 @@ class Tree:
             q = np.where(n > 0, w / np.maximum(n, 1.0), fpu)
             # a child whose mover has a known floor (a proven draw among its moves) is worth at
             # most minus that floor to us, whatever its average says
-            floor = n_best[kids]
-            q = np.where(n_owner[kids] == n_player[kids], np.maximum(q, floor), np.minimum(q, -floor))
+            if self.n_floored[node]:
+                floor = n_best[kids]
+                q = np.where(n_owner[kids] == n_player[kids], np.maximum(q, floor), np.minimum(q, -floor))
             score = q + (cfg.cpuct * math.sqrt(parent_n + 1e-8)) * e_prior[s:s + k] / (1.0 + n)
             # a known child (finished, or proven) is never chosen again while another is open:
             # its value is exact, and only an open move could do better. Above all, once the

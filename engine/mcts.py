@@ -265,22 +265,25 @@ class Tree:
         return a, n
 
     def stats(self, limit: int | None = None) -> list[MoveStat]:
-        """Root moves, the one to play first: a proven win, else the most visited, except
-        that a known result (a draw) goes first when it has fewer visits than the most
-        visited open move only because the search stopped visiting it once it was known,
-        and that open move is rated worse."""
+        """Root moves, the one to play first, then the most visited. The one to play is a
+        proven win; else the best known move (a proven draw, say) when every move is known,
+        or when the most visited open move is rated worse and has more visits only because
+        the search stopped visiting the known one once it was known; else the most visited."""
         a, n, w, p, kids = self.edges(0)
         won = (kids == self.root_win) if self.root_win >= 0 else np.zeros(len(kids), bool)
         order = np.lexsort((-p, -n, ~won))
         q = np.where(n > 0, w / np.maximum(n, 1.0), 0.0)
         if self.root_win < 0 and len(order) > 1 and self.n_done[0] > 0:
-            first = int(order[0])
             known = self._known_values(kids)
-            if np.isnan(known[first]):
-                best = int(np.nanargmax(np.where(np.isnan(known), -np.inf, known))) \
-                    if not np.isnan(known).all() else -1
-                if best >= 0 and known[best] > -1.0 and q[first] < known[best]:
-                    order = np.concatenate([[best], order[order != best]])
+            is_open = np.isnan(known)
+            kv = np.where(is_open, -np.inf, known)
+            best_known = int(max(order[~is_open[order]], key=lambda j: kv[j]))   # ties: more visits
+            pick = best_known
+            if is_open.any():
+                best_open = int(order[is_open[order]][0])
+                if q[best_open] > kv[best_known] and (n[best_open] >= n[best_known] or kv[best_known] <= -1.0):
+                    pick = best_open
+            order = np.concatenate([[pick], order[order != pick]])
         if limit is not None:
             order = order[:limit]
         return [MoveStat(int(a[i]), int(n[i]), float(q[i]), float(p[i])) for i in order]

@@ -418,3 +418,52 @@ def test_draw_contempt_steers_the_search_away_from_a_drawing_repetition():
     contempt = search(state, 400, MoverIsAhead(), draw_value=-0.5)
     assert best(contempt) != draw
     assert [m.q for m in contempt.stats() if m.action == draw] == [pytest.approx(-0.5)]
+
+
+def _negamax(state, memo: dict) -> float:
+    """The exact value of ``state`` for its mover (small endgames only)."""
+    key = state.key()
+    if key not in memo:
+        if state.is_terminal():
+            memo[key] = state.terminal_value()
+        else:
+            best = -2.0
+            for a in state.legal_actions():
+                c = state.apply(a)
+                v = _negamax(c, memo)
+                best = max(best, v if c.current_player == state.current_player else -v)
+            memo[key] = best
+    return memo[key]
+
+
+def test_othello_endgames_are_proven_exactly_through_passes():
+    """Small 6x6 othello endgames (passes and drawn finishes included): every value the
+    search proves, at the root and below, is the exact minimax value, and a root known to
+    its end plays a best move."""
+    game = get_game("othello", size=6)
+    rng = np.random.default_rng(11)
+    memo: dict = {}
+    proven = draws = passes = roots = 0
+    for _ in range(40):
+        state = game.initial_state()
+        while not state.is_terminal() and 36 - bin(state.key()[0] | state.key()[1]).count("1") > 7:
+            legal = state.legal_actions()
+            state = state.apply(legal[rng.integers(len(legal))])
+        if state.is_terminal():
+            continue
+        tree = search(state, 800)
+        for n in range(tree.num_nodes):
+            st = tree.states[n]
+            passes += st.legal_actions() == [game.pass_action] if not st.is_terminal() else 0
+            if n and not np.isnan(tree.n_term[n]) and not st.is_terminal():
+                assert tree.n_term[n] == _negamax(st, memo), st.to_text()
+                proven += 1
+                draws += tree.n_term[n] == 0.0
+        exact = _negamax(state, memo)
+        if tree.root_result() is not None:
+            roots += 1
+            assert tree.root_result() == exact, state.to_text()
+            c = state.apply(best(tree))
+            v = _negamax(c, memo)
+            assert (v if c.current_player == state.current_player else -v) == exact, state.to_text()
+    assert proven > 1000 and draws > 30 and roots > 20 and passes > 0, (proven, draws, roots, passes)

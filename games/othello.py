@@ -175,6 +175,27 @@ class OthelloState(State):
             return True, None
         return True, player if mine > theirs else 1 - player
 
+    def proven_value(self) -> float | None:
+        """1.0 when the side to move can win at once: a move that takes every opposing disc,
+        or one that fills the board with a majority. None otherwise (a game that ends because
+        neither side can move, with squares left, is not looked for: it is rare, and checking
+        both sides' moves after every move would cost more than the search gains)."""
+        mask = self.legal_mask()
+        if not mask:
+            return None
+        g = self.game
+        me, opp = self._me, self._opp
+        fills = (me | opp).bit_count() == g.cells - 1
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            flipped = flips(me, opp, bit.bit_length() - 1, g.up_rays, g.down_rays)
+            if flipped == opp:
+                return 1.0   # a wipe-out
+            if fills and (me | flipped | bit).bit_count() * 2 > g.cells:
+                return 1.0
+        return None
+
     def is_terminal(self) -> bool:
         return not self._legal_tuple()
 

@@ -90,7 +90,6 @@ class Tree:
         self.n_player = np.zeros(node_capacity, np.int8)
         self.n_owner = np.zeros(node_capacity, np.int8)        # who chose the edge to this node
         self.n_term = np.full(node_capacity, np.nan, np.float32)  # value for n_player when terminal
-        self.n_lost = np.zeros(node_capacity, np.int16)        # children known lost for this node's mover
         self.n_done = np.zeros(node_capacity, np.int16)        # children known (won, lost, drawn...)
         self.n_best = np.full(node_capacity, -2.0, np.float32)  # best known child for the mover (-2: none)
         self.n_floored = np.zeros(node_capacity, np.int8)     # 1: some child has a known child (a floor)
@@ -114,7 +113,7 @@ class Tree:
         self._new_node(root_state, -1)
 
     _NODE_FILLS = (("n_start", 0), ("n_count", 0), ("n_player", 0), ("n_owner", 0), ("n_term", np.nan),
-                   ("n_lost", 0), ("n_done", 0), ("n_best", -2.0), ("n_floored", 0), ("n_visits", 0), ("n_wsum", 0))
+                   ("n_done", 0), ("n_best", -2.0), ("n_floored", 0), ("n_visits", 0), ("n_wsum", 0))
     _EDGE_FILLS = (("e_prior", 0), ("e_child", -1))
 
     # --- storage ----------------------------------------------------------
@@ -168,8 +167,6 @@ class Tree:
                 self.n_floored[nodes[i - 2]] = 1
             if v > self.n_best[parent]:
                 self.n_best[parent] = v
-            if v <= -1.0:
-                self.n_lost[parent] += 1
             if v >= 1.0:
                 value = 1.0           # a winning move decides the position
             elif self.n_done[parent] >= self.n_count[parent]:
@@ -209,15 +206,13 @@ class Tree:
             return   # without the hook, every move is tried: once a search, at the root only
         s = int(self.n_start[0])
         for j, action in enumerate(root.legal_actions()):
-            child = int(self.e_child[s + j])
-            if child < 0:
-                st = root.apply(action)
-                if not st.is_terminal():
-                    continue
-                child = self._new_node(st, 0)
-                self.e_child[s + j] = child
-            else:
+            if self.e_child[s + j] >= 0:
                 continue   # already in the tree: counted when it became known
+            st = root.apply(action)
+            if not st.is_terminal():
+                continue
+            child = self._new_node(st, 0)
+            self.e_child[s + j] = child
             self._settle([child])
             if self.root_win >= 0:
                 return

@@ -127,7 +127,7 @@ def test_a_lost_position_is_proven_from_its_children():
     tree = search(before, 400)
     s, k = int(tree.n_start[0]), int(tree.n_count[0])
     kids = tree.e_child[s:s + k]
-    assert tree.n_lost[0] == k and (kids >= 0).all()
+    assert tree.n_done[0] == k and tree.n_best[0] == -1.0 and (kids >= 0).all()
     assert tree.root_result() == tree.root_value() == -1.0
     assert all(tree.n_term[c] == 1.0 and tree.n_player[c] == 0 for c in kids)   # each a win for X
 
@@ -341,7 +341,9 @@ def test_the_only_defence_is_found_though_the_network_ignores_it():
         assert best(tree) in blocks, s.action_to_text(best(tree))
         lost_visits = [m.visits for m in tree.stats() if m.action in losing]
         assert max(lost_visits) <= 1  # each known loss is tried once
-        assert tree.n_lost[0] == sum(lost_visits)  # and counted once on its parent
+        kids = tree.edges(0)[4]
+        known = (kids >= 0) & ~np.isnan(tree.n_term[np.maximum(kids, 0)])
+        assert tree.n_done[0] == known.sum() >= len(losing)  # and counted once on its parent
 
 
 def test_a_win_behind_drawn_moves_is_found_though_the_network_ignores_it():

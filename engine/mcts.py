@@ -12,10 +12,7 @@ to ``leaf_batch`` leaves from each (virtual loss keeps the leaves of one tree
 apart), evaluates all of them in one evaluator call and backs them up. Terminal
 positions are scored by the rules, never by the network; so are positions whose result
 the game proves at once (the optional ``State.proven_value`` hook: a win in one, or two
-threats the mover cannot both stop), which are then never expanded. Where the game also
-names the moves that lose at once (``State.losing_actions``, say every column but the block
-in Connect Four), those children are created, and so proven, as soon as their parent is
-expanded: no visit is spent on them, and no loss of theirs inflates the parent's average.
+threats the mover cannot both stop), which are then never expanded.
 
 Known results travel up the tree (an MCTS-Solver in the manner of Winands et al., with the
 score bounds of Cazenave and Saffidine so that draws are proven too): a position with a
@@ -87,8 +84,6 @@ class Tree:
         self.root_state = root_state
         # the game's optional exact shortcut: State.proven_value() -> 1.0 / -1.0 / None
         self._proven = getattr(type(root_state), "proven_value", None)
-        # and the moves it shows to lose at once: State.losing_actions() -> list of actions
-        self._losing = getattr(type(root_state), "losing_actions", None)
         # node arrays (the last slot is the spare all-zero node that unexpanded edges point at)
         self.n_start = np.zeros(node_capacity, np.int32)
         self.n_count = np.zeros(node_capacity, np.int32)       # 0: not expanded
@@ -186,9 +181,8 @@ class Tree:
                 return                # already decided (another leaf got there first)
             self.n_term[parent] = value
 
-    def expand(self, node: int, actions: list[int], priors: np.ndarray, path: list[int] | None = None) -> None:
-        """Give ``node`` one edge per legal action (``actions`` is its state's legal_actions()).
-        ``path``: the nodes walked through from the root to ``node`` (as `select_leaf` gives it)."""
+    def expand(self, node: int, actions: list[int], priors: np.ndarray) -> None:
+        """Give ``node`` one edge per legal action (``actions`` is its state's legal_actions())."""
         k = len(actions)
         s = self.num_edges
         if s + k > len(self.e_prior):
@@ -197,26 +191,8 @@ class Tree:
         self.n_start[node] = s
         self.n_count[node] = k
         self.num_edges = s + k
-        if self._losing is not None and (node == 0 or path):
-            self._add_losing_children(node, actions, s, path or [])
         if node == 0:
             self._find_root_win()
-
-    def _add_losing_children(self, node: int, actions: list[int], s: int, path: list[int]) -> None:
-        """Create at once the children that the game says lose on the spot, so that the rules
-        score them (a finished game, or ``proven_value``) and the search never visits them."""
-        lose = self._losing(self.states[node])
-        if not lose:
-            return
-        st = self.states[node]
-        for a in lose:
-            j = actions.index(a)
-            if self.e_child[s + j] >= 0 or not math.isnan(self.n_term[node]):
-                continue
-            child = self._new_node(st.apply(a), node)
-            self.e_child[s + j] = child
-            if not math.isnan(self.n_term[child]):
-                self._settle(path + [child])
 
     def _find_root_win(self) -> None:
         """Find a root move that wins at once (where the game has the ``proven_value`` hook, only
@@ -444,7 +420,6 @@ class Tree:
         new.n_visits[0] = new.n_wsum[0] = 0.0   # the new root's statistics live in root_n/root_w
         new.n_owner[0] = new.n_player[0]
         new._proven = self._proven
-        new._losing = self._losing
         if not self.states[child].is_terminal():
             new.n_term[0] = np.nan   # a proven position becomes an ordinary root, to be searched
         new.states = [self.states[n] for n in nodes]
@@ -553,7 +528,7 @@ class MCTS:
                 for (i, node, path), acts, pri, v in zip(owners, legal, priors, values):
                     t = trees[i]
                     t.pending.discard(node)
-                    t.expand(node, acts, pri, path)
+                    t.expand(node, acts, pri)
                     if node == 0 and noise and cfg.dirichlet_alpha and not t.noised:
                         t.add_root_noise(cfg.dirichlet_alpha, cfg.dirichlet_eps, self.rng)
                     t.backup(path, float(v), int(t.n_player[node]), vl)

@@ -25,12 +25,6 @@ Optional State hooks the engine uses when a game offers them:
   the opponent has two, of which one move can stop only one); the search scores such
   positions like finished games instead of asking the network, and passes the results up
   its tree;
-- ``losing_actions() -> list[int]``: legal actions after which the opponent wins at once
-  (connect4: every column but the one block when the opponent threatens). The search
-  creates those children as soon as it expands the position, and the rules (finished game,
-  or ``proven_value``) score them, so it spends no visits on them and the position's value is
-  exact as soon as its one good move is; a claim the rules do not confirm just leaves the
-  child open, as if it had been visited;
 - ``random_playout(rng, max_plies) -> (finished, winner)``: a fast random game for the
   rollout evaluator, drawing from ``rng`` exactly as the generic playout would.
 """

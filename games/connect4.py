@@ -23,8 +23,7 @@ BOTTOM: tuple[int, ...] = tuple(1 << (c * STRIDE) for c in range(WIDTH))
 TOP: tuple[int, ...] = tuple(1 << (c * STRIDE + HEIGHT - 1) for c in range(WIDTH))
 TOP_ROW = sum(TOP)
 BOTTOM_ROW = sum(BOTTOM)
-COLUMN: tuple[int, ...] = tuple(((1 << HEIGHT) - 1) << (c * STRIDE) for c in range(WIDTH))
-BOARD = sum(COLUMN)
+BOARD = sum(((1 << HEIGHT) - 1) << (c * STRIDE) for c in range(WIDTH))
 
 #: top-row occupancy -> the columns that are not full, ascending
 _OPEN_COLUMNS: dict[int, tuple[int, ...]] = {
@@ -105,27 +104,6 @@ class Connect4State(AlternatingState):
                 return 1.0
             threats += has_four(opp | cell)
         return -1.0 if threats >= 2 else None
-
-    def losing_actions(self) -> list[int]:
-        """The columns after which the opponent connects four at once: it already has a
-        playable winning cell that this stone does not fill, or this stone opens the cell
-        above it to one. A column that connects four for the mover is never among them."""
-        mask = self._mask
-        if self._winner is not None or mask == BOARD:
-            return []
-        theirs = winning_cells(self._cur ^ mask, mask)
-        if not theirs:
-            return []
-        mine = winning_cells(self._cur, mask)
-        playable = (mask + BOTTOM_ROW) & BOARD
-        out = []
-        for c in _OPEN_COLUMNS[mask & TOP_ROW]:
-            cell = playable & COLUMN[c]
-            if cell & mine:
-                continue
-            if theirs & ((playable ^ cell) | ((cell << 1) & BOARD)):
-                out.append(c)
-        return out
 
     def is_terminal(self) -> bool:
         return self._winner is not None or self._mask == BOARD

@@ -301,14 +301,10 @@ def test_a_proven_position_becomes_a_searchable_root():
     before = g.state_from_text("12121")
     tree = search(before, 300)
     block = [m for m in tree.stats() if m.action == 0][0]
-    assert block.visits == tree.root_n - 1 and block.q > -1.0   # every visit but the root's own
-    # the losing moves were proven when the root was expanded (the game's losing_actions),
-    # so not one visit went to them
-    a, n, _, _, kids = tree.edges(0)
-    others = a != 0
-    assert (kids[others] >= 0).all() and (n[others] == 0).all()
-    assert (tree._known_values(kids)[others] == -1.0).all()   # X to move wins at once: proven
-    child = tree.child_tree(int(a[others][0]))   # ... yet not finished: as a root it is searched
+    assert block.visits > 250 and block.q > -1.0
+    other = next(m for m in tree.stats() if m.action != 0 and m.visits)
+    assert other.q == -1.0                     # X to move wins at once: proven
+    child = tree.child_tree(other.action)      # ... yet not finished: as a root it is searched
     assert not child.is_root_terminal()
     MCTS(UniformEvaluator()).search([child], 200)
     assert child.root_n >= 200 and child.root_expanded
@@ -469,36 +465,3 @@ def test_othello_endgames_are_proven_exactly_through_passes():
             assert tree.root_result() == solver.value(state), state.to_text()
             assert best(tree) in solver.optimal_actions(state), state.to_text()
     assert proven > 1000 and draws > 30 and roots > 20 and passes > 0, (proven, draws, roots, passes)
-
-
-def test_connect4_endgames_are_proven_exactly_with_the_losing_moves_skipped():
-    """Connect Four endgames with 10 empty cells: every value the search proves (with the
-    moves that lose at once created as known children, never visited) is the exact minimax
-    value, and a root known to its end plays a best move."""
-    game = get_game("connect4")
-    rng = np.random.default_rng(12)
-    solver = Solver()
-    proven = roots = skipped = positions = 0
-    while positions < 30:
-        state = game.initial_state()
-        while not state.is_terminal() and len(state.moves) < 32:
-            # random moves, but none that lets the opponent win at once where another exists:
-            # purely random games rarely last 32 plies
-            legal = state.legal_actions()
-            safe = [a for a in legal if a not in state.losing_actions()] or legal
-            state = state.apply(safe[rng.integers(len(safe))])
-        if state.is_terminal():
-            continue
-        positions += 1
-        tree = search(state, 800)
-        for n in range(tree.num_nodes):
-            st = tree.states[n]
-            if n and not np.isnan(tree.n_term[n]) and not st.is_terminal():
-                assert tree.n_term[n] == solver.value(st), st.to_text()
-                proven += 1
-            skipped += n > 0 and tree.n_visits[n] == 0 and not np.isnan(tree.n_term[n])
-        if tree.root_result() is not None:
-            roots += 1
-            assert tree.root_result() == solver.value(state), state.to_text()
-            assert best(tree) in solver.optimal_actions(state), state.to_text()
-    assert proven > 1000 and roots > 10 and skipped > 500, (proven, roots, skipped)

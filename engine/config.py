@@ -50,6 +50,11 @@ class SelfPlaySettings:
     # w * root value. The outcome alone blames every move of a lost game for one late blunder;
     # the search's value (exact where the solver proved it) is a less noisy, if biased, target.
     value_q_weight: float = 0.0
+    # The network's number format in self-play: "auto" uses bfloat16 where this machine runs
+    # it at least 1.3x as fast as float32 (CPUs with bfloat16 instructions: about 2x), else
+    # float32; "fp32" or "bf16" force one. On connect4 positions bfloat16 moved values by 0.003
+    # on average (0.03 at most) and changed the network's first choice in 0.3% of them.
+    precision: str = "auto"
 
 
 @dataclass
@@ -100,6 +105,17 @@ def _merge(obj, values: dict, where: str):
         setattr(obj, k, v)
 
 
+_CHOICES = {("selfplay", "precision"): ("auto", "fp32", "bf16")}
+
+
+def _check_choices(cfg: GameConfig, where: str) -> GameConfig:
+    for (section, name), allowed in _CHOICES.items():
+        value = getattr(getattr(cfg, section), name)
+        if value not in allowed:
+            raise ValueError(f"{where} [{section}]: {name} must be one of {', '.join(allowed)}, not {value!r}")
+    return cfg
+
+
 def load_config(game, path: str | Path | None = None) -> GameConfig:
     """The game's settings: defaults, then engine/configs/<id>.toml, then ``path`` if given."""
     cfg = _defaults(game)
@@ -119,6 +135,7 @@ def load_config(game, path: str | Path | None = None) -> GameConfig:
             if section not in ("net", "selfplay", "train") or not isinstance(values, dict):
                 raise ValueError(f"{f}: unknown section [{section}]")
             _merge(getattr(cfg, section), values, f"{f} [{section}]")
+        _check_choices(cfg, str(f))
     return cfg
 
 
@@ -136,6 +153,7 @@ def config_from_dict(game, data: dict) -> tuple[GameConfig, list[str]]:
         known = {f.name for f in fields(obj)}
         dropped += [f"{section}.{k}" for k in values if k not in known]
         _merge(obj, {k: v for k, v in values.items() if k in known}, f"saved settings [{section}]")
+    _check_choices(cfg, "saved settings")
     return cfg, dropped
 
 

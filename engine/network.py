@@ -126,6 +126,38 @@ def inference_copy(net: PolicyValueNet) -> PolicyValueNet:
     return fast.to(memory_format=torch.channels_last)
 
 
+_BF16_PAYS: dict[tuple, bool] = {}
+
+
+def bf16_pays(fast: PolicyValueNet, batch: int = 32, min_speedup: float = 1.3) -> bool:
+    """Whether bfloat16 runs this inference copy at least ``min_speedup`` times as fast as
+    float32 on this machine, at a self-play-sized batch. CPUs with bfloat16 instructions
+    (AVX512-BF16, AMX) run it about twice as fast, others far slower, and the flags do not
+    say which a given torch build uses, so it is timed: best of 3 short windows each, once
+    per network shape and process (about 0.1 s for connect4's 5x64 tower)."""
+    import copy
+    import time
+    c = fast.cfg
+    key = (c.in_planes, c.height, c.width, c.action_size, c.policy_planes, c.blocks, c.channels, c.value_hidden,
+           torch.get_num_threads())
+    if key not in _BF16_PAYS:
+        x = torch.rand(batch, c.in_planes, c.height, c.width).round().contiguous(memory_format=torch.channels_last)
+        half = copy.deepcopy(fast).to(torch.bfloat16)
+
+        def best(net, inp, reps: int = 3) -> float:
+            times = []
+            with torch.inference_mode():
+                net(inp)   # warm-up (oneDNN builds its kernels on the first call)
+                for _ in range(3):
+                    t = time.perf_counter()
+                    for _ in range(reps):
+                        net(inp)
+                    times.append(time.perf_counter() - t)
+            return min(times)
+        _BF16_PAYS[key] = best(fast, x) >= min_speedup * best(half, x.to(torch.bfloat16))
+    return _BF16_PAYS[key]
+
+
 def masked_priors(logits: np.ndarray, legal: list[int]) -> np.ndarray:
     """Softmax of one state's logits restricted to its legal actions (legal-move masking)."""
     z = logits[legal]

@@ -91,7 +91,8 @@ def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, s
             _worker_queue.put(("game", len(rec.planes)))
 
     stop = (lambda: _worker_stop.is_set()) if _worker_stop is not None else None
-    records, stats = play_games(game, NetworkEvaluator(net), sp, n_games, seed=seed, on_game_done=done, should_stop=stop)
+    evaluator = NetworkEvaluator(net, precision=sp.precision)
+    records, stats = play_games(game, evaluator, sp, n_games, seed=seed, on_game_done=done, should_stop=stop)
     batch = SamplesBatch.from_records(records, (game.num_planes, *game.board_shape), sp.value_q_weight)
     return (batch.planes, batch.pi_idx, batch.pi_val, batch.z, batch.pw), stats.__dict__
 

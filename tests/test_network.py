@@ -65,3 +65,43 @@ def test_the_evaluator_uses_the_copy_and_matches_the_network_on_real_positions()
     for p, row, acts in zip(priors, logits.numpy(), legal):
         z = np.exp(row[acts] - row[acts].max())
         np.testing.assert_allclose(p, z / z.sum(), atol=1e-5)
+
+
+def test_bf16_inference_stays_close_to_fp32_on_real_positions():
+    """The bfloat16 evaluator (self-play's choice where it pays) gives nearly the float32
+    values and priors, and the same network's outputs whatever the machine picks."""
+    game = get_game("connect4")
+    net = trained_looking_net(game, seed=7)
+    exact, half = NetworkEvaluator(net), NetworkEvaluator(net, precision="bf16")
+    assert half.dtype == torch.bfloat16 and exact.dtype == torch.float32
+    rng = np.random.default_rng(2)
+    states = []
+    while len(states) < 200:
+        s = game.initial_state()
+        for _ in range(int(rng.integers(2, 30))):
+            if s.is_terminal():
+                break
+            s = s.apply(s.legal_actions()[rng.integers(len(s.legal_actions()))])
+        if not s.is_terminal():
+            states.append(s)
+    legal = [s.legal_actions() for s in states]
+    p32, v32 = exact.evaluate(states, legal)
+    p16, v16 = half.evaluate(states, legal)
+    assert np.abs(v32 - v16).mean() < 0.01 and np.abs(v32 - v16).max() < 0.06
+    assert max(np.abs(a - b).max() for a, b in zip(p32, p16)) < 0.05
+    assert all(abs(p.sum() - 1) < 1e-5 for p in p16)
+    auto = NetworkEvaluator(net, precision="auto")
+    assert auto.dtype in (torch.float32, torch.bfloat16)
+    with pytest.raises(ValueError, match="precision"):
+        NetworkEvaluator(net, precision="fp16")
+
+
+def test_a_config_with_an_unknown_precision_is_refused(tmp_path):
+    from engine.config import load_config
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[selfplay]\nprecision = "fp16"\n')
+    with pytest.raises(ValueError, match="precision must be one of auto, fp32, bf16"):
+        load_config(get_game("connect4"), bad)
+    good = tmp_path / "good.toml"
+    good.write_text('[selfplay]\nprecision = "fp32"\n')
+    assert load_config(get_game("connect4"), good).selfplay.precision == "fp32"

@@ -339,7 +339,9 @@ def bench_main(argv: list[str]) -> int:
     parser = ArgParser(prog="main.py bench", description=(
         "Measure, with one torch thread: the network alone at self-play's batch (parallel_games * leaf_batch), "
         "batched multi-game search (parallel_games trees of selfplay.sims visits), one game's search at the "
-        "strong level's visits with leaf batching (8) and without (1), and the memory of a search tree. "
+        "strong level's visits with leaf batching (8) and without (1), and the memory of a search tree; "
+        "where self-play runs the network in bfloat16 on this machine (selfplay.precision), the network and "
+        "the batched search again in bfloat16. "
         "Each figure is the best of 5 windows of --seconds/5 (other load on the machine only slows "
         "windows down). Searches start from positions of random play's first quarter; *_net_share is the share of simulations "
         "that needed the network (the rest reached a finished game). "
@@ -386,20 +388,30 @@ def bench_main(argv: list[str]) -> int:
         evaluator.infer(planes)  # warm-up
         window = args.seconds / WINDOWS
 
-        def net_window():
+        def net_window(ev):
             calls, start = 0, time.perf_counter()
             while time.perf_counter() - start < window:
-                evaluator.infer(planes)
+                ev.infer(planes)
                 calls += 1
             return calls * net_batch / (time.perf_counter() - start), 1.0
 
         mcts = MCTS(evaluator, SearchConfig(cpuct=sp.cpuct))
-        net_rate, _ = max(net_window() for _ in range(WINDOWS))
+        net_rate, _ = max(net_window(evaluator) for _ in range(WINDOWS))
         batched, batched_share = max(_search_rate(mcts, positions, sp.parallel_games, sp.sims, sp.leaf_batch,
                                                   window) for _ in range(WINDOWS))
         single, single_share = max(_search_rate(mcts, positions, 1, single_visits, 8, window)
                                    for _ in range(WINDOWS))
         unbatched, _ = max(_search_rate(mcts, positions, 1, single_visits, 1, window) for _ in range(WINDOWS))
+        sp_eval = NetworkEvaluator(net, precision=sp.precision)
+        sp_figures = {"selfplay_precision": str(sp_eval.dtype).removeprefix("torch.")}
+        if sp_eval.dtype != torch.float32:
+            sp_eval.infer(planes)  # warm-up
+            sp_net, _ = max(net_window(sp_eval) for _ in range(WINDOWS))
+            sp_mcts = MCTS(sp_eval, SearchConfig(cpuct=sp.cpuct))
+            sp_batched, _ = max(_search_rate(sp_mcts, positions, sp.parallel_games, sp.sims, sp.leaf_batch, window)
+                                for _ in range(WINDOWS))
+            sp_figures.update(selfplay_net_positions_per_s=round(sp_net, 1),
+                              selfplay_batched_sims_per_s=round(sp_batched, 1))
         memory = measure_tree_memory(game, args.tree_nodes)
         nc = net.cfg
         out = {"game": game.key, "model": args.model or "random weights",
@@ -414,6 +426,7 @@ def bench_main(argv: list[str]) -> int:
                "batched_efficiency": round(batched / net_rate, 3) if net_rate else None,
                "leaf_batching_speedup": round(single / unbatched, 3) if unbatched else None,
                "batched_net_share": round(batched_share, 3), "single_net_share": round(single_share, 3),
+               **sp_figures,
                **memory, "seconds_per_measurement": args.seconds, "wall_s": round(time.perf_counter() - wall, 1)}
         print(json.dumps(out), flush=True)
         return 0

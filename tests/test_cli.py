@@ -143,3 +143,6 @@ def test_bench_prints_one_json_line_with_the_figures(capsys):
     assert out["net_positions_per_s"] > 0 and out["single_unbatched_sims_per_s"] > 0
     assert out["tree_nodes"] >= 400 and out["tree_total_mb"] > out["tree_arrays_mb"] > 0
     assert out["batched_efficiency"] == pytest.approx(out["batched_sims_per_s"] / out["net_positions_per_s"], rel=0.01)
+    assert out["selfplay_precision"] in ("float32", "bfloat16")
+    if out["selfplay_precision"] == "bfloat16":
+        assert out["selfplay_net_positions_per_s"] > 0 and out["selfplay_batched_sims_per_s"] > 0

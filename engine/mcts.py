@@ -485,9 +485,11 @@ class MCTS:
         self.rng = np.random.default_rng(seed)
 
     def search(self, trees: list[Tree], visits: int | list[int], deadline: float | None = None,
-               on_progress=None, should_stop=None, noise: bool = False, leaf_batch: int | None = None) -> int:
+               on_progress=None, should_stop=None, noise: bool = False, leaf_batch: int | None = None,
+               max_rounds: int | None = None) -> int:
         """Search until each root has ``visits`` visits in all (reused visits count), the
-        ``deadline`` (time.perf_counter value) passes, or ``should_stop()`` says so.
+        ``deadline`` (time.perf_counter value) passes, ``should_stop()`` says so, or
+        ``max_rounds`` rounds (one network call each) have run.
 
         Returns the number of simulations run.
         """
@@ -499,8 +501,12 @@ class MCTS:
             t.draw_value = cfg.draw_value
         active = [i for i, t in enumerate(trees) if not t.is_root_terminal()]
         sims = 0
+        rounds = 0
         last_report = time.perf_counter()
         while active:
+            if max_rounds is not None and rounds >= max_rounds:
+                break
+            rounds += 1
             states, legal, owners = [], [], []
             for i in active:
                 t = trees[i]

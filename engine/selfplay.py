@@ -134,6 +134,12 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
 
     ``settings`` is a `engine.config.SelfPlaySettings`. ``on_game_done(record)`` is
     called as each game ends; ``should_stop()`` ends the run early (finished games are kept).
+
+    The games' searches run one round at a time (a network call for all of them), and a
+    game whose search is done moves and starts its next search at once, so every live game
+    sends leaves to every call: with playout-cap randomisation the cheap searches end long
+    before the full ones, and games that waited for the slowest search of each move would
+    leave the calls a fraction of their size.
     """
     rng = np.random.default_rng(seed)
     cfg = SearchConfig(cpuct=settings.cpuct, leaf_batch=settings.leaf_batch,
@@ -145,25 +151,31 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
     t0 = time.perf_counter()
     finished: list[GameRecord] = []
     started = 0
-    live: list[tuple[Tree, GameRecord, bool]] = []  # (tree, record, may_resign)
+    live: list[list] = []  # [tree, record, may_resign, full search?]
 
     def start_game():
         nonlocal started
         started += 1
         may_resign = settings.resign_threshold != 0 and rng.random() >= settings.resign_check_share
-        return Tree(game.initial_state()), GameRecord(), may_resign
+        return [Tree(game.initial_state()), GameRecord(), may_resign, full_search()]
+
+    def full_search() -> bool:
+        # playout-cap randomisation: a full search on some moves, a cheap one elsewhere
+        return settings.fast_sims <= 0 or rng.random() < settings.full_search_prob
 
     while live or started < n_games:
         while len(live) < settings.parallel_games and started < n_games:
             live.append(start_game())
         if should_stop is not None and should_stop():
             break
-        # playout-cap randomisation: a full search on some moves, a cheap one elsewhere
-        full = [settings.fast_sims <= 0 or rng.random() < settings.full_search_prob for _ in live]
-        targets = [settings.sims if f else settings.fast_sims for f in full]
-        stats.sims += mcts.search([t for t, _, _ in live], targets, noise=True)
+        targets = [settings.sims if g[3] else settings.fast_sims for g in live]
+        stats.sims += mcts.search([g[0] for g in live], targets, noise=True, max_rounds=1)
         still = []
-        for (tree, rec, may_resign), is_full in zip(live, full):
+        for g, target in zip(live, targets):
+            tree, rec, may_resign, is_full = g
+            if tree.root_n < target:
+                still.append(g)      # its search goes on in the next round
+                continue
             state = tree.root_state
             actions, visits = tree.visit_counts()
             if is_full or settings.record_fast:
@@ -217,7 +229,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 if on_game_done is not None:
                     on_game_done(rec)
             else:
-                still.append((tree, rec, may_resign))
+                still.append([tree, rec, may_resign, full_search()])
         live = still
     stats.seconds = time.perf_counter() - t0
     return finished, stats

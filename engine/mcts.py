@@ -32,6 +32,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
+#: nodes with at most this many moves choose a child in plain Python (`Tree._pick_small`);
+#: wider ones (othello's middle game, gomoku, xiangqi) with numpy
+SMALL_NODE = 16
+
+
 @dataclass
 class SearchConfig:
     """Search parameters. Defaults suit play; self-play turns noise on."""
@@ -307,8 +312,7 @@ class Tree:
     def select_leaf(self, cfg: SearchConfig):
         """Walk down by PUCT. Returns ("eval", node, path), ("terminal", node, path) or
         ("collision", node, path); ``path`` lists the nodes below the root that were walked through."""
-        n_visits, n_wsum, e_prior, e_child = self.n_visits, self.n_wsum, self.e_prior, self.e_child
-        n_term, n_owner, n_player, n_done, n_best = self.n_term, self.n_owner, self.n_player, self.n_done, self.n_best
+        e_child = self.e_child   # edges grow only in expand(), never during a walk
         node = 0
         path: list[int] = []
         parent_n = self.root_n
@@ -325,25 +329,8 @@ class Tree:
                 continue
             s = int(self.n_start[node])
             kids = e_child[s:s + k]
-            n = n_visits[kids]
-            w = n_wsum[kids]
-            fpu = q_node - cfg.fpu_reduction
-            q = np.where(n > 0, w / np.maximum(n, 1.0), fpu)
-            # a child whose mover has a known floor (a proven draw among its moves) is worth at
-            # most minus that floor to us, whatever its average says
-            if self.n_floored[node]:
-                floor = n_best[kids]
-                q = np.where(n_owner[kids] == n_player[kids], np.maximum(q, floor), np.minimum(q, -floor))
-            score = q + (cfg.cpuct * math.sqrt(parent_n + 1e-8)) * e_prior[s:s + k] / (1.0 + n)
-            # a known child (finished, or proven) is never chosen again while another is open:
-            # its value is exact, and only an open move could do better. Above all, once the
-            # parent's value sinks towards -1, its visited losses would outrank the unvisited
-            # moves (valued below them by first-play urgency) and the one defence that holds
-            # might never be tried
-            if 0 < n_done[node] < k:
-                score[~np.isnan(n_term[kids]) & (kids >= 0)] = -np.inf
-            j = int(score.argmax())
-            child = int(kids[j])
+            pick = self._pick_small if k <= SMALL_NODE else self._pick_wide
+            j, child, parent_n, q_node = pick(node, s, k, kids, q_node - cfg.fpu_reduction, parent_n, cfg)
             if child < 0:
                 st = self.states[node]
                 child = self._new_node(st.apply(st.legal_actions()[j]), node)
@@ -353,11 +340,65 @@ class Tree:
                     self._settle(path)
             else:
                 path.append(child)
-            parent_n = float(n[j])
-            q_node = float(w[j] / n[j]) if n[j] > 0 else fpu
             if self.n_player[child] != self.n_player[node]:
                 q_node = -q_node
             node = child
+
+    def _pick_wide(self, node: int, s: int, k: int, kids: np.ndarray, fpu: float, parent_n: float,
+                   cfg: SearchConfig) -> tuple[int, int, float, float]:
+        """The PUCT choice among ``node``'s children (edges ``s``..``s+k``, child nodes ``kids``,
+        unvisited ones valued ``fpu``): (edge index, child node or -1, its visits, its mean
+        value for this node's mover, ``fpu`` when unvisited)."""
+        n = self.n_visits[kids]
+        w = self.n_wsum[kids]
+        q = np.where(n > 0, w / np.maximum(n, 1.0), fpu)
+        # a child whose mover has a known floor (a proven draw among its moves) is worth at
+        # most minus that floor to us, whatever its average says
+        if self.n_floored[node]:
+            floor = self.n_best[kids]
+            q = np.where(self.n_owner[kids] == self.n_player[kids], np.maximum(q, floor), np.minimum(q, -floor))
+        score = q + (cfg.cpuct * math.sqrt(parent_n + 1e-8)) * self.e_prior[s:s + k] / (1.0 + n)
+        # a known child (finished, or proven) is never chosen again while another is open:
+        # its value is exact, and only an open move could do better. Above all, once the
+        # parent's value sinks towards -1, its visited losses would outrank the unvisited
+        # moves (valued below them by first-play urgency) and the one defence that holds
+        # might never be tried
+        if 0 < self.n_done[node] < k:
+            score[~np.isnan(self.n_term[kids]) & (kids >= 0)] = -np.inf
+        j = int(score.argmax())
+        nj = float(n[j])
+        return j, int(kids[j]), nj, (float(w[j]) / nj if nj > 0 else fpu)
+
+    def _pick_small(self, node: int, s: int, k: int, kids: np.ndarray, fpu: float, parent_n: float,
+                    cfg: SearchConfig) -> tuple[int, int, float, float]:
+        """`_pick_wide`'s choice, the same rule in plain Python for a node with a few children
+        (numpy's cost per call outweighs its speed on a handful of numbers; the scores are
+        computed in double precision, so a near-tie may fall the other way)."""
+        kl = kids.tolist()
+        nl = self.n_visits[kids].tolist()
+        wl = self.n_wsum[kids].tolist()
+        pl = self.e_prior[s:s + k].tolist()
+        c = cfg.cpuct * math.sqrt(parent_n + 1e-8)
+        floors = owners_move = None
+        if self.n_floored[node]:
+            floors = self.n_best[kids].tolist()
+            owners_move = (self.n_owner[kids] == self.n_player[kids]).tolist()
+        known = None
+        if 0 < self.n_done[node] < k:   # known children wait while any child is open
+            known = [c_ >= 0 and t == t for c_, t in zip(kl, self.n_term[kids].tolist())]
+        best, j = -math.inf, 0
+        for i in range(k):
+            if known is not None and known[i]:
+                continue
+            ni = nl[i]
+            q = wl[i] / ni if ni > 0 else fpu
+            if floors is not None:
+                q = max(q, floors[i]) if owners_move[i] else min(q, -floors[i])
+            score = q + c * pl[i] / (1.0 + ni)
+            if score > best:
+                best, j = score, i
+        nj = nl[j]
+        return j, kl[j], nj, (wl[j] / nj if nj > 0 else fpu)
 
     def apply_virtual_loss(self, path: list[int], vl: float) -> None:
         if path:

@@ -497,3 +497,39 @@ def test_connect4_endgames_are_proven_exactly():
             assert tree.root_result() == solver.value(state), state.to_text()
             assert best(tree) in solver.optimal_actions(state), state.to_text()
     assert proven > 1000 and roots > 10, (proven, roots)
+
+
+@pytest.mark.parametrize("game_id", ["connect4", "othello", "tictactoe"])
+def test_the_plain_python_child_choice_is_the_numpy_one(game_id):
+    """At every expanded node of searched trees (known children, floors and unvisited moves
+    included), `_pick_small` chooses what `_pick_wide` does, up to near-ties of the scores."""
+    from engine.mcts import SMALL_NODE
+    game = get_game(game_id, size=6) if game_id == "othello" else get_game(game_id)
+    rng = np.random.default_rng(3)
+    cfg = SearchConfig()
+    compared = differ = 0
+    for _ in range(6):
+        state = game.initial_state()
+        for _ in range(int(rng.integers(0, 12))):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state = state.apply(legal[rng.integers(len(legal))])
+        if state.is_terminal():
+            continue
+        tree = search(state, 1500, MisguidedPriors(set()))
+        for node in range(tree.num_nodes):
+            k = int(tree.n_count[node])
+            if not k or k > SMALL_NODE or not np.isnan(tree.n_term[node]):
+                continue
+            s = int(tree.n_start[node])
+            kids = tree.e_child[s:s + k]
+            for parent_n, q_node in ((float(tree.n_visits[node]) or 1.0, 0.1), (3.0, -0.4)):
+                wide = tree._pick_wide(node, s, k, kids, q_node, parent_n, cfg)
+                small = tree._pick_small(node, s, k, kids, q_node, parent_n, cfg)
+                compared += 1
+                if wide[:2] != small[:2]:
+                    differ += 1
+                    continue
+                assert small[2] == wide[2] and small[3] == pytest.approx(wide[3], abs=1e-5)
+    assert compared > 500 and differ <= compared // 1000, (compared, differ)

@@ -105,15 +105,16 @@ def _merge(obj, values: dict, where: str):
         setattr(obj, k, v)
 
 
-_CHOICES = {("selfplay", "precision"): ("auto", "fp32", "bf16")}
+#: the network's number formats (`evaluators.NetworkEvaluator`'s precision)
+PRECISIONS = ("auto", "fp32", "bf16")
+_CHOICES = {("selfplay", "precision"): PRECISIONS}
 
 
-def _check_choices(cfg: GameConfig, where: str) -> GameConfig:
+def _check_choices(cfg: GameConfig, where: str) -> None:
     for (section, name), allowed in _CHOICES.items():
         value = getattr(getattr(cfg, section), name)
         if value not in allowed:
             raise ValueError(f"{where} [{section}]: {name} must be one of {', '.join(allowed)}, not {value!r}")
-    return cfg
 
 
 def load_config(game, path: str | Path | None = None) -> GameConfig:
@@ -162,5 +163,5 @@ def config_to_dict(cfg: GameConfig) -> dict:
     return asdict(cfg)
 
 
-__all__ = ["GameConfig", "NetSettings", "SelfPlaySettings", "TrainSettings", "load_config", "config_from_dict",
+__all__ = ["GameConfig", "PRECISIONS", "NetSettings", "SelfPlaySettings", "TrainSettings", "load_config", "config_from_dict",
            "config_to_dict", "replace"]

@@ -28,9 +28,10 @@ class NetworkEvaluator:
         on a CPU with bfloat16 instructions, far slower on one without); or "auto", bf16 only
         where a quick timing on this machine shows it pays (`network.bf16_pays`)."""
         import torch
+        from .config import PRECISIONS
         from .network import bf16_pays, inference_copy
-        if precision not in ("fp32", "bf16", "auto"):
-            raise ValueError(f"precision must be fp32, bf16 or auto, not {precision!r}")
+        if precision not in PRECISIONS:
+            raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
         self.torch = torch
         self.net = net.to(device).eval()
         self.fast_net = inference_copy(self.net)

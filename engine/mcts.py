@@ -385,7 +385,7 @@ class Tree:
             owners_move = (self.n_owner[kids] == self.n_player[kids]).tolist()
         known = None
         if 0 < self.n_done[node] < k:   # known children wait while any child is open
-            known = [c_ >= 0 and t == t for c_, t in zip(kl, self.n_term[kids].tolist())]
+            known = [kid >= 0 and not math.isnan(t) for kid, t in zip(kl, self.n_term[kids].tolist())]
         best, j = -math.inf, 0
         for i in range(k):
             if known is not None and known[i]:

@@ -11,8 +11,9 @@ Batching: `MCTS.search` takes many trees (many games) and, per round, gathers up
 to ``leaf_batch`` leaves from each (virtual loss keeps the leaves of one tree
 apart), evaluates all of them in one evaluator call and backs them up. Terminal
 positions are scored by the rules, never by the network; so are positions whose result
-the game proves at once (the optional ``State.proven_value`` hook: a win in one, or two
-threats the mover cannot both stop), which are then never expanded.
+the game proves at once (the optional ``State.proven_value`` hook: a win in one, two
+threats the mover cannot both stop, or a small endgame the game solves exactly), which are
+then never expanded.
 
 Known results travel up the tree (an MCTS-Solver in the manner of Winands et al., with the
 score bounds of Cazenave and Saffidine so that draws are proven too): a position with a
@@ -87,7 +88,7 @@ class Tree:
 
     def __init__(self, root_state, node_capacity: int = 64, edge_capacity: int = 512):
         self.root_state = root_state
-        # the game's optional exact shortcut: State.proven_value() -> 1.0 / -1.0 / None
+        # the game's optional exact shortcut: State.proven_value() -> 1.0 / 0.0 / -1.0 / None
         self._proven = getattr(type(root_state), "proven_value", None)
         # node arrays (the last slot is the spare all-zero node that unexpanded edges point at)
         self.n_start = np.zeros(node_capacity, np.int32)

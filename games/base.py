@@ -20,9 +20,10 @@ Conventions shared by every game:
 Optional State hooks the engine uses when a game offers them:
 - ``heuristic(player) -> float``: a position score (the greedy baseline; self-play
   adjudication when a game's config asks for it);
-- ``proven_value() -> 1.0 | -1.0 | None``: an exact result the rules show at once for
-  the player to move (a win in one, such as xiangqi's mate in one; or no win in one while
-  the opponent has two, of which one move can stop only one); the search scores such
+- ``proven_value() -> 1.0 | 0.0 | -1.0 | None``: an exact result the rules show at once
+  for the player to move (a win in one, such as xiangqi's mate in one; or no win in one
+  while the opponent has two, of which one move can stop only one; or, where a game can
+  afford it, an exact solution of a small endgame, such as connect4's); the search scores such
   positions like finished games instead of asking the network, and passes the results up
   its tree;
 - ``random_playout(rng, max_plies) -> (finished, winner)``: a fast random game for the

@@ -155,22 +155,106 @@ def test_immediate_wins_agree_with_the_solver_scores_of_the_benchmark_positions(
     assert checked >= 1000
 
 
+def brute_force(state) -> int:
+    """The exact result for the player to move (1, 0, -1), by trying every line to the end."""
+    best = -1
+    for a in state.legal_actions():
+        child = state.apply(a)
+        if child.is_terminal():
+            v = 0 if child.winner() is None else 1
+        else:
+            v = -brute_force(child)
+        best = max(best, v)
+        if best == 1:
+            break
+    return best
+
+
+def quiet_moves(state) -> list[int]:
+    """The moves that neither win at once nor let the opponent win at once: random games
+    played with them reach the endgames a search sees."""
+    from conftest import win_in_one
+    return [a for a in state.legal_actions()
+            if not state.apply(a).is_terminal() and not win_in_one(state.apply(a))]
+
+
 def test_proven_value_is_sound():
-    """1.0 exactly when a move wins at once; -1.0 only when every move lets the opponent win
-    at once (not always then: a threat stacked on the cell the block fills is not counted)."""
+    """With more than SOLVE_EMPTIES empty cells: 1.0 exactly when a move wins at once; -1.0 only
+    when every move lets the opponent win at once (not always then: a threat stacked on the cell
+    the block fills is not counted). With SOLVE_EMPTIES or fewer: the exact result, checked by
+    brute force at 8 empty cells or fewer, and above that by the rule that a position is worth
+    the best of its moves (so, cell by cell from the brute-forced ones, exact as well)."""
     import random
 
     from conftest import lost_in_two, win_in_one
+
+    import games.connect4 as c4
     game = get_game("connect4")
     rng = random.Random(4)
-    seen = {1.0: 0, -1.0: 0, None: 0}
-    for _ in range(300):
+    seen = {1.0: 0, 0.0: 0, -1.0: 0, None: 0}
+    brute = recurrence = 0
+    for _ in range(150):
         s = game.initial_state()
         while not s.is_terminal():
             v = s.proven_value()
-            assert (v == 1.0) == win_in_one(s), s.to_text()
-            if v == -1.0:
-                assert lost_in_two(s), s.to_text()
+            empty = 42 - len(s.moves)
+            if empty > c4.SOLVE_EMPTIES:
+                assert (v == 1.0) == win_in_one(s), s.to_text()
+                if v == -1.0:
+                    assert lost_in_two(s), s.to_text()
+            elif empty <= 8:
+                assert v == brute_force(s), s.to_text()
+                brute += 1
+            else:
+                kids = [s.apply(a) for a in s.legal_actions()]
+                best = max((0.0 if k.winner() is None else 1.0) if k.is_terminal() else -k.proven_value()
+                           for k in kids)
+                assert v == best, s.to_text()
+                recurrence += 1
             seen[v] += 1
+            s = s.apply(rng.choice(quiet_moves(s) or s.legal_actions()))
+    assert all(seen.values()) and brute > 300 and recurrence > 300, (seen, brute, recurrence)
+
+
+def test_the_endgame_solver_agrees_with_brute_force_from_a_cold_start():
+    """`solve` keeps results between calls; each position here is solved with that memory
+    emptied first, so no answer leans on an earlier one."""
+    import random
+
+    import games.connect4 as c4
+    game = get_game("connect4")
+    rng = random.Random(11)
+    checked = {1: 0, 0: 0, -1: 0}
+    while sum(checked.values()) < 200:
+        s = game.initial_state()
+        target = rng.randint(1, 9)
+        while 42 - len(s.moves) > target and not s.is_terminal():
             s = s.apply(rng.choice(s.legal_actions()))
-    assert all(seen.values()), seen
+        if s.is_terminal():
+            continue
+        c4._SOLVED.clear()
+        v = c4.solve(s._cur, s._mask)
+        assert v == brute_force(s), s.to_text()
+        checked[v] += 1
+    assert all(checked.values()), checked
+
+
+def test_the_endgame_solver_can_be_switched_off_for_measurements():
+    """ZEROBOARD_CONNECT4_SOLVE_EMPTIES=0 leaves the network and search alone (to measure them);
+    a value that is not a number keeps the default."""
+    import os
+    import subprocess
+    import sys
+    code = ("import games.connect4 as c; from games import get_game; "
+            "s = get_game('connect4').state_from_text('6325545234341241463145211613'); "
+            "print(c.SOLVE_EMPTIES, s.proven_value())")
+    root = str(Path(__file__).resolve().parent.parent)
+    out = {}
+    for value in ("0", "nonsense", None):
+        env = {k: v for k, v in os.environ.items() if k != "ZEROBOARD_CONNECT4_SOLVE_EMPTIES"}
+        if value is not None:
+            env["ZEROBOARD_CONNECT4_SOLVE_EMPTIES"] = value
+        out[value] = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True,
+                                    text=True, check=True).stdout.split()
+    assert out["0"] == ["0", "None"]   # off: 14 empty cells and no win in one for either side
+    assert out["nonsense"] == out[None] and out[None][0] == "14" and out[None][1] in ("1.0", "0.0", "-1.0")

@@ -467,10 +467,14 @@ def test_othello_endgames_are_proven_exactly_through_passes():
     assert proven > 1000 and draws > 30 and roots > 20 and passes > 0, (proven, draws, roots, passes)
 
 
-def test_connect4_endgames_are_proven_exactly():
+def test_connect4_endgames_are_proven_exactly(monkeypatch):
     """Connect Four endgames with 10 empty cells: every value the search proves is the exact
-    minimax value, and a root known to its end plays a best move."""
+    minimax value, and a root known to its end plays a best move. The game's own endgame
+    solver is switched off: the proofs here are the search's."""
     from conftest import win_in_one
+
+    import games.connect4 as c4
+    monkeypatch.setattr(c4, "SOLVE_EMPTIES", 0)
     game = get_game("connect4")
     rng = np.random.default_rng(12)
     solver = Solver()
@@ -533,3 +537,32 @@ def test_the_plain_python_child_choice_is_the_numpy_one(game_id):
                     continue
                 assert small[2] == wide[2] and small[3] == pytest.approx(wide[3], abs=1e-5)
     assert compared > 500 and differ <= compared // 1000, (compared, differ)
+
+
+def test_connect4_endgames_are_played_perfectly_though_the_network_prefers_the_losing_moves():
+    """From SOLVE_EMPTIES + 1 empty cells every position after a root move is solved by the game
+    at once, so a short search must choose an optimal move even when the network puts almost
+    no prior on the optimal moves (a zugzwang the network cannot see, say)."""
+    import random
+
+    import games.connect4 as c4
+    game = get_game("connect4")
+    rng = random.Random(2)
+    checked = 0
+    while checked < 40:
+        s = game.initial_state()
+        while 42 - len(s.moves) > c4.SOLVE_EMPTIES + 1 and not s.is_terminal():
+            safe = [a for a in s.legal_actions() if not s.apply(a).is_terminal()
+                    and s.apply(a).proven_value() != 1.0]
+            s = s.apply(rng.choice(safe or s.legal_actions()))
+        if s.is_terminal() or s.proven_value() is not None:
+            continue
+        values = {a: (1.0 if s.apply(a).is_terminal() else -s.apply(a).proven_value()) for a in s.legal_actions()}
+        optimal = {a for a, v in values.items() if v == max(values.values())}
+        if len(optimal) == len(values):
+            continue   # every move is as good: nothing to get wrong
+        tree = Tree(s)
+        MCTS(MisguidedPriors(optimal), SearchConfig()).search([tree], 30)
+        assert best(tree) in optimal, s.to_text()
+        assert tree.root_result() == max(values.values())
+        checked += 1

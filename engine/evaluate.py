@@ -493,7 +493,8 @@ def main(argv: list[str]) -> int:
             print(f"evaluate: {e}", file=sys.stderr)
             return 1
         report = {"game": game.key, "suite": spec["kind"], "model": model, "evaluator": description,
-                  "level": args.level, "sims": sims, "machine": _machine(), "workers": args.workers,
+                  "level": args.level, "sims": sims, "proofs": game.proofs, "machine": _machine(),
+                  "workers": args.workers,
                   "started": started,
                   "wall_seconds": round(time.perf_counter() - t0, 1), "results": results, "summary": summary}
         text = json.dumps(report, indent=2, ensure_ascii=False)

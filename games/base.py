@@ -64,6 +64,12 @@ class Game(ABC):
     max_game_length: int = 0
 
     @property
+    def proofs(self) -> str:
+        """What ``State.proven_value`` proves in this game, in a few words, for strength
+        reports ("" when the game has no such hook)."""
+        return ""
+
+    @property
     def variant(self) -> dict:
         """Parameters that distinguish this variant (e.g. ``{"size": 15}``); {} when none."""
         return {}

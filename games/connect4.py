@@ -285,6 +285,11 @@ class Connect4(Game):
     num_planes = 2
     action_size = WIDTH
     policy_planes = None  # actions are columns, not cells
+
+    @property
+    def proofs(self) -> str:
+        solved = f"; exact results with {SOLVE_EMPTIES} or fewer empty cells" if SOLVE_EMPTIES else ""
+        return "a win in one; two threats against the mover" + solved
     max_game_length = CELLS
 
     def initial_state(self) -> Connect4State:

@@ -268,6 +268,8 @@ class Gomoku(Game):
     name = "Gomoku"
     variant_names = ("size",)
     num_planes = 4
+    proofs = (f"a win in one; two threats against the mover; a victory by continuous fours "
+              f"(up to {VCF_DEPTH} fours deep, {VCF_BUDGET} attacker moves tried)")
     policy_planes = 1
 
     def __init__(self, size: int = 15):

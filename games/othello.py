@@ -306,6 +306,7 @@ class Othello(Game):
     name = "Othello"
     variant_names = ("size",)
     num_planes = 3
+    proofs = "a win in one (a wipe-out, or the last square with a majority)"
     policy_planes = 1
 
     def __init__(self, size: int = 8):

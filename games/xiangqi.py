@@ -411,6 +411,7 @@ class XiangqiState(State):
 class Xiangqi(Game):
     id = "xiangqi"
     name = "Xiangqi"
+    proofs = "mate in one"
     board_shape = (RANKS, FILES)
     num_planes = NUM_PLANES
     action_size = ACTION_SIZE

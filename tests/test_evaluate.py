@@ -39,6 +39,7 @@ def test_connect2_suite_checks_every_position_and_never_loses(capsys, tmp_path, 
     assert report["model"]["generation"] == 5 and report["model"]["created"]
     assert report["machine"]["cores"] >= 1 and report["wall_seconds"] >= 0
     assert report["summary"].startswith("Perfect play")
+    assert report["proofs"] == ""   # connect2 has no proven_value hook
     assert json.loads(out_file.read_text(encoding="utf-8")) == report
 
 
@@ -56,6 +57,7 @@ def test_connect4_benchmark_on_a_few_positions_per_file(capsys):
         assert len(s["error_examples"]) == s["errors"]
         assert all(e["move"] not in e["optimal"] for e in s["error_examples"])
     assert report["summary"].startswith("Benchmark error rate")
+    assert "exact results with 14 or fewer empty cells" in report["proofs"]   # what was measured
 
 
 def test_benchmark_errors_are_listed_with_the_position_and_the_moves(capsys, tmp_path):

@@ -193,7 +193,10 @@ class App:
 
     def save_game(self, controller) -> Path | None:
         from gui.records import save_record
+        from gui.records import result_text
         meta = {"you": "first" if controller.human == 0 else "second", "level": controller.level,
+                "moves": len(controller.state.moves),
+                "result": result_text(controller.over, controller.winner(), controller.resigned_by is not None),
                 "app": f"{APP_NAME} {__version__}"}
         try:
             path = save_record(controller.state, meta)

@@ -37,6 +37,36 @@ class RecordInfo:
     meta: dict = field(default_factory=dict)
 
 
+def result_text(over: bool, winner: int | None, resigned: bool = False) -> str:
+    """A record's ``result`` header: "first" or "second" (who won), "draw", or "unfinished";
+    " (resigned)" follows a win by resignation."""
+    if not over:
+        return "unfinished"
+    if winner is None:
+        return "draw"
+    return ("first" if winner == 0 else "second") + (" (resigned)" if resigned else "")
+
+
+def summary(meta: dict) -> str:
+    """The moves and the result of a record from its header, from the point of view of the
+    person who saved it (the ``you`` header), in the interface language; "" where a record
+    (an older one) has neither."""
+    from gui.i18n import t
+    parts = []
+    moves = str(meta.get("moves", ""))
+    if moves.isdigit():
+        parts.append(t("load.moves_one") if int(moves) == 1 else t("load.moves", n=int(moves)))
+    result = str(meta.get("result", "")).split(" ")[0]
+    you = meta.get("you")
+    if result == "unfinished":
+        parts.append(t("load.unfinished"))
+    elif result == "draw":
+        parts.append(t("load.drawn"))
+    elif result in ("first", "second") and you in ("first", "second"):
+        parts.append(t("load.won") if result == you else t("load.lost"))
+    return t("home.note.sep").join(parts)
+
+
 def games_dir() -> Path:
     d = user_data_dir() / "games"
     d.mkdir(parents=True, exist_ok=True)

@@ -133,11 +133,16 @@ def test_save_then_load_reproduces_the_game(app_factory, tmp_path):
     press(app, pygame.K_s, pygame.KMOD_CTRL)
     files = list((tmp_path / "home" / "data" / "games").glob("*.txt"))
     assert len(files) == 1 and files[0].name.startswith("connect4-")
+    header = files[0].read_text(encoding="utf-8")
+    assert "# moves: 4\n" in header and "# result: unfinished\n" in header and "# you: first\n" in header
     press(app, pygame.K_n)
     assert len(c.history) == 1
     press(app, pygame.K_o, pygame.KMOD_CTRL)
     dialog = app.scene.dialog
     assert dialog is not None and len(dialog.records) == 1
+    from gui.records import summary
+    assert summary(dialog.records[0].meta) == "4 moves, unfinished"   # shown beside the game's name
+    app.step()
     click(app, (dialog.list_rect.x + 30, dialog.list_rect.y + 20))
     assert app.scene.dialog is None
     c = app.scene.c
@@ -247,3 +252,18 @@ def test_the_demo_plays_pauses_and_steps(app_factory):
     for _ in range(30):
         app.step()
     assert len(c.history) == n + 1
+
+
+@pytest.mark.parametrize("meta, shown", [
+    ({"moves": "9", "result": "first", "you": "first"}, "9 moves, you won"),
+    ({"moves": "12", "result": "first (resigned)", "you": "second"}, "12 moves, you lost"),
+    ({"moves": "1", "result": "unfinished"}, "1 move, unfinished"),
+    ({"moves": "42", "result": "draw", "you": "second"}, "42 moves, drawn"),
+    ({}, ""),                                              # a record saved before these headers
+    ({"moves": "many", "result": "who knows", "you": "third"}, ""),   # edited by hand: left out
+])
+def test_a_saved_games_moves_and_result_are_shown_from_the_savers_side(meta, shown):
+    from gui.records import result_text, summary
+    assert summary(meta) == shown
+    assert result_text(False, None) == "unfinished" and result_text(True, None) == "draw"
+    assert result_text(True, 1) == "second" and result_text(True, 0, resigned=True) == "first (resigned)"

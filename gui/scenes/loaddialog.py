@@ -5,7 +5,7 @@ import pygame
 
 from gui import theme
 from gui.i18n import t
-from gui.records import list_records
+from gui.records import list_records, summary
 from gui.scenes.home import game_name
 from gui.widgets import Button, hit_buttons, panel
 
@@ -82,9 +82,13 @@ class LoadDialog:
                            bold=True, anchor="midleft")
             level = rec.meta.get("level", "")
             if level:
-                theme.text(surface, t(f"level.{level}") if t(f"level.{level}") != f"level.{level}" else level,
-                           (r.right + 12, row.centery), 13, pal.text_dim, anchor="midleft")
-            theme.text(surface, theme.fit_text(rec.date or rec.path.name, 13, row.width // 2), (row.right - 12, row.centery),
+                r = theme.text(surface, t(f"level.{level}") if t(f"level.{level}") != f"level.{level}" else level,
+                               (r.right + 12, row.centery), 13, pal.text_dim, anchor="midleft")
+            about = summary(rec.meta)
+            if about:
+                theme.text(surface, theme.fit_text(about, 13, max(0, row.right - 12 - row.width // 3 - r.right - 12)),
+                           (r.right + 12, row.centery), 13, pal.text_faint, anchor="midleft")
+            theme.text(surface, theme.fit_text(rec.date or rec.path.name, 13, row.width // 3), (row.right - 12, row.centery),
                        13, pal.text_dim, anchor="midright")
         surface.set_clip(clip)
         if len(self.records) > visible:

@@ -91,10 +91,14 @@ def positions_have_spaces(game) -> bool:
 def _analysis_record(text: str, tree, top: int) -> dict:
     state = tree.root_state
     stats = tree.stats(limit=top)
-    return {"position": text, "move": state.action_to_text(stats[0].action), "value": round(tree.root_value(), 4),
-            "sims": int(tree.root_n),
-            "top": [{"move": state.action_to_text(m.action), "visits": m.visits, "q": round(m.q, 4),
-                     "prior": round(m.prior, 4)} for m in stats]}
+    record = {"position": text, "move": state.action_to_text(stats[0].action), "value": round(tree.root_value(), 4),
+              "sims": int(tree.root_n),
+              "top": [{"move": state.action_to_text(m.action), "visits": m.visits, "q": round(m.q, 4),
+                       "prior": round(m.prior, 4)} for m in stats]}
+    proof = tree.root_result()
+    if proof is not None:   # the search proved the position: say so, not just a value of +-1 or 0
+        record["proven"] = "win" if proof > 0 else "loss" if proof < 0 else "draw"
+    return record
 
 
 def analyse_main(argv: list[str]) -> int:
@@ -103,7 +107,8 @@ def analyse_main(argv: list[str]) -> int:
     parser = ArgParser(prog="main.py analyse", description=(
         "Search positions and print one JSON line each: "
         '{"position", "move", "value" (for the side to move, -1..1), "sims", "top": [{"move", "visits", "q", '
-        '"prior"}]}. A bad or finished position gives {"position", "error"} and the rest go on. '
+        '"prior"}]}, and "proven" ("win", "draw" or "loss" for the side to move) when the search proved the '
+        'result. A bad or finished position gives {"position", "error"} and the rest go on. '
         "In a positions file each line is a position; anything after its first space is ignored, except for "
         "games whose positions contain spaces (xiangqi FEN), which take the whole line up to an optional tab. "
         "Blank lines and lines starting with # are skipped."))

@@ -39,6 +39,19 @@ def test_analyse_prints_the_move_value_and_top_moves(capsys, model):
     assert sum(m["visits"] for m in rec["top"]) <= 199
 
 
+def test_analyse_says_when_the_search_proved_the_result(capsys, model):
+    positions = {"a1 b1 a2 b2": "win",       # X to move: a3 wins at once
+                 "a1 b2 c3 a3 c1": "loss",   # O to move, no win of its own: X threatens b1 and c2
+                 "": None}                   # the start: a draw, too deep to prove in 300 visits
+    for position, proven in positions.items():
+        assert analyse_main(["--game", "tictactoe", "--position", position, "--sims", "300",
+                             "--model", str(model)]) == 0
+        [rec] = json_lines(capsys)
+        assert rec.get("proven") == proven, (position, rec)
+        if proven:
+            assert rec["value"] == (1.0 if proven == "win" else -1.0)
+
+
 def test_analyse_a_positions_file_reports_bad_lines_and_goes_on(capsys, tmp_path):
     lines = ["4453 12 6   (the rest of a line is ignored)", "", "# a comment", "44444444", "1212121 x",
              "1234567"]

@@ -71,6 +71,7 @@ class SearchResult:
     top: list[MoveStat] = field(default_factory=list)
     sims: int = 0
     seconds: float = 0.0
+    proven: float | None = None   # the exact result for the player to move, once the search proved it
 
 
 class Tree:

@@ -109,7 +109,8 @@ class MCTSPlayer:
         else:
             actions, visits = tree.visit_counts()
             action = select_action(actions, visits, temp, self.rng)
-        return SearchResult(action, tree.root_value(), top, int(tree.root_n), time.perf_counter() - start)
+        return SearchResult(action, tree.root_value(), top, int(tree.root_n), time.perf_counter() - start,
+                            proven=tree.root_result())
 
 
 class PolicyPlayer:

@@ -11,8 +11,8 @@ Search protocol (dicts over multiprocessing queues):
                "model_path", "session"}
               {"type": "cancel", "id"}        {"type": "shutdown"}
     reply     {"type": "ready", "pid"}        {"type": "fatal", "message"}
-              {"type": "progress", "id", "fraction", "top", "value", "sims"}
-              {"type": "result", "id", "action", "value", "top", "sims", "seconds"}
+              {"type": "progress", "id", "fraction", "top", "value", "proven", "sims"}
+              {"type": "result", "id", "action", "value", "proven", "top", "sims", "seconds"}
               {"type": "cancelled", "id"}     {"type": "error", "id", "message"}
 
 ``top`` is a list of ``{"action", "visits", "q", "prior"}`` dicts, most visited first;
@@ -42,6 +42,12 @@ def _parent_alive() -> bool:
     import multiprocessing
     parent = multiprocessing.parent_process()
     return parent is None or parent.is_alive()
+
+
+def _proven(result) -> float | None:
+    """The search's proof of the position (+1, 0 or -1 for the player to move), or None."""
+    p = getattr(result, "proven", None)
+    return None if p is None else float(p)
 
 
 def _top_list(result, limit: int = 12) -> list[dict]:
@@ -169,6 +175,7 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
             try:
                 replies.put({"type": "progress", "id": rid, "fraction": float(fraction),
                              "top": _top_list(partial), "value": float(getattr(partial, "value", 0.0)),
+                             "proven": _proven(partial),
                              "sims": int(getattr(partial, "sims", 0))})
             except Exception:
                 pass
@@ -183,7 +190,8 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
             replies.put({"type": "cancelled", "id": rid})
             continue
         replies.put({"type": "result", "id": rid, "action": int(result.action),
-                     "value": float(getattr(result, "value", 0.0)), "top": _top_list(result),
+                     "value": float(getattr(result, "value", 0.0)), "proven": _proven(result),
+                     "top": _top_list(result),
                      "sims": int(getattr(result, "sims", 0)),
                      "seconds": float(getattr(result, "seconds", 0.0))})
 

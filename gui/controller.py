@@ -44,6 +44,7 @@ class GameSession:
         self.thinking = Thinking()
         self.pending_move: tuple[int, float] | None = None  # (action, not before)
         self.value0: float | None = None  # the last evaluation, for player 0 (-1..1)
+        self.proven0: float | None = None  # the search's proof of the result for player 0 (+1, 0, -1), or None
         self.error = ""
         self.notices: list[tuple[str, dict]] = []  # (i18n key, fields) for the scene to show
         self.events: list[dict] = []  # moves made, for sounds and animations
@@ -131,7 +132,7 @@ class GameSession:
             self.thinking.top = msg.get("top") or []
             self.thinking.value = msg.get("value")
             self.thinking.sims = msg.get("sims", 0)
-            self._set_value(asked_state, msg.get("value"))
+            self._set_value(asked_state, msg.get("value"), msg.get("proven"))
         elif kind == "result":
             self.thinking.rid = None
             action = msg.get("action")
@@ -139,7 +140,7 @@ class GameSession:
                 if asked_state is self.state:
                     self.error = f"the AI chose an illegal move ({action})"
                 return
-            self._set_value(asked_state, msg.get("value"))
+            self._set_value(asked_state, msg.get("value"), msg.get("proven"))
             self.thinking.top = msg.get("top") or self.thinking.top
             wait = max(0.0, self.thinking.started + AI_MIN_SHOW_SECONDS - time.monotonic())
             self.pending_move = (action, time.monotonic() + wait)
@@ -149,14 +150,19 @@ class GameSession:
         elif kind == "cancelled":
             self.thinking.rid = None
 
-    def _set_value(self, state, value) -> None:
+    def _set_value(self, state, value, proven=None) -> None:
         if value is None:
             return
         try:
             v = max(-1.0, min(1.0, float(value)))
         except (TypeError, ValueError):
             return
-        self.value0 = v if state.current_player == 0 else -v
+        sign = 1.0 if state.current_player == 0 else -1.0
+        self.value0 = sign * v
+        try:
+            self.proven0 = None if proven is None else sign * max(-1.0, min(1.0, float(proven)))
+        except (TypeError, ValueError):
+            self.proven0 = None
 
     def cancel_ai(self) -> None:
         self.ai.cancel(self.thinking.rid)
@@ -259,6 +265,7 @@ class PlayController(GameSession):
         self.history = [self.game.initial_state()]
         self.resigned_by = None
         self.value0 = None
+        self.proven0 = None
         self.error = ""
         self.selection = None
         self.session = self._new_session()
@@ -272,6 +279,7 @@ class PlayController(GameSession):
         self.history = history_of(state)
         self.resigned_by = None
         self.value0 = None
+        self.proven0 = None
         self.error = ""
         self.selection = None
         self.session = self._new_session()
@@ -300,7 +308,7 @@ class PlayController(GameSession):
         if kind in ("progress", "result"):
             self.hint.top = msg.get("top") or self.hint.top
             self.hint.fraction = 1.0 if kind == "result" else float(msg.get("fraction", 0.0))
-            self._set_value(asked_state, msg.get("value"))
+            self._set_value(asked_state, msg.get("value"), msg.get("proven"))
         if kind in ("result", "error", "cancelled"):
             self.hint.rid = None
         if kind == "error":
@@ -371,6 +379,7 @@ class DemoController(GameSession):
         self.cancel_ai()
         self.history = [self.game.initial_state()]
         self.value0 = None
+        self.proven0 = None
         self.error = ""
         self.steps = 0
         self.session = self._new_session()

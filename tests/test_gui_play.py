@@ -267,3 +267,44 @@ def test_a_saved_games_moves_and_result_are_shown_from_the_savers_side(meta, sho
     assert summary(meta) == shown
     assert result_text(False, None) == "unfinished" and result_text(True, None) == "draw"
     assert result_text(True, 1) == "second" and result_text(True, 0, resigned=True) == "first (resigned)"
+
+
+def test_a_proven_result_is_named_above_the_evaluation_bar(app_factory, monkeypatch):
+    """When the AI's search proves the result, the side panel says who wins with best play
+    instead of showing an estimate; an undo forgets the proof."""
+    import gui.scenes.play as play_scene
+    from gui.i18n import t
+    shown = []
+    real = play_scene.evaluation
+
+    def spy(surface, pal, rect, value0, colors, labels, proven0=None):
+        shown.append(proven0)
+        real(surface, pal, rect, value0, colors, labels, proven0)
+    monkeypatch.setattr(play_scene, "evaluation", spy)
+    app = app_factory(player="make_proving_player")
+    app.start_play("tictactoe", "second", "beginner")   # the AI (player 0) moves first
+    c = app.scene.c
+    assert run_until(app, lambda: c.human_to_move)
+    assert c.proven0 == 1.0 and c.value0 == 1.0          # won for player 0, the AI
+    app.step()
+    assert shown[-1] == 1.0
+    assert "{side}" not in t("play.proven_win", side="X") and "X" in t("play.proven_win", side="X")
+    c.new_game(1)                                        # replies are read only when the app steps
+    assert c.proven0 is None and c.value0 is None
+
+
+def test_a_proof_reaches_the_controller_with_the_right_sign():
+    from gui.controller import GameSession
+    from games import get_game
+    g = get_game("tictactoe")
+    s = GameSession.__new__(GameSession)
+    s.value0 = s.proven0 = None
+    after_one = g.initial_state().apply(4)                    # player 1 to move
+    s._set_value(after_one, -1.0, -1.0)
+    assert s.value0 == 1.0 and s.proven0 == 1.0               # lost for player 1: won for player 0
+    s._set_value(after_one, 0.3, 0.0)
+    assert s.proven0 == 0.0                                   # a proven draw stays a draw
+    s._set_value(after_one, 0.3, None)
+    assert s.proven0 is None and s.value0 == -0.3
+    s._set_value(after_one, 0.3, "garbage")
+    assert s.proven0 is None                                  # a bad message is ignored

@@ -23,6 +23,7 @@ class Result:
     top: list = field(default_factory=list)
     sims: int = 0
     seconds: float = 0.0
+    proven: float | None = None
 
 
 class FakePlayer:
@@ -55,6 +56,15 @@ class FakePlayer:
 
 def make_player(game, level="strong", model_path=None):
     return FakePlayer(game, level, model_path)
+
+
+def make_proving_player(game, level="strong", model_path=None):
+    """Says it has proved the position won for the side to move."""
+    class Proving(FakePlayer):
+        def choose(self, state, on_progress=None, should_stop=None):
+            r = super().choose(state, on_progress, should_stop)
+            return Result(r.action, 1.0, r.top, r.sims, r.seconds, proven=1.0)
+    return Proving(game, level, model_path)
 
 
 def make_failing_player(game, level="strong", model_path=None):

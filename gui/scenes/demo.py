@@ -145,7 +145,8 @@ class DemoScene(Scene):
             theme.text(surface, t("demo.paused"), (p.x, y + 6), 18, pal.text_dim, bold=True)
         y += 70
         labels = (side_name(c.game.id, 0), side_name(c.game.id, 1))
-        evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels)
+        evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels,
+                   c.proven0)
         y += 58
         if self.list_bottom - y > 40:
             theme.text(surface, t("play.moves"), (p.x, y), 13, pal.text_faint)

@@ -274,7 +274,7 @@ class PlayScene(Scene):
                 theme.text(surface, sub, (p.x, y + 38), 13, pal.text_faint)
         y += 74
         labels = (side_name(c.game.id, 0), side_name(c.game.id, 1))
-        evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels)
+        evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels, c.proven0)
         y += 58
         bottom = (self.pass_rect.y if self.pass_rect else self.buttons_top) - 14
         if bottom - y > 40:

@@ -73,9 +73,15 @@ def thinking_block(surface, pal, rect, app, thinking, ai_status: str, label: str
                    (rect.x, rect.y + 50), 13, pal.text_faint)
 
 
-def evaluation(surface, pal, rect, value0, colors, labels) -> None:
-    """The win-rate bar under a small caption; ``value0`` is player 0's value (-1..1) or None."""
-    theme.text(surface, t("play.evaluation"), (rect.x, rect.y), 13, pal.text_faint)
+def evaluation(surface, pal, rect, value0, colors, labels, proven0=None) -> None:
+    """The win-rate bar under a small caption; ``value0`` is player 0's value (-1..1) or None.
+    Once the search has proved the result (``proven0``: +1, 0 or -1 for player 0) the caption
+    says so: a 100% bar is then a certainty, not an estimate."""
+    if proven0 is None:
+        theme.text(surface, t("play.evaluation"), (rect.x, rect.y), 13, pal.text_faint)
+    else:
+        caption = t("play.proven_draw") if proven0 == 0 else t("play.proven_win", side=labels[0 if proven0 > 0 else 1])
+        theme.text(surface, theme.fit_text(caption, 13, rect.width), (rect.x, rect.y), 13, pal.text, bold=True)
     p0 = None if value0 is None else (value0 + 1) / 2
     winrate_bar(surface, pal, (rect.x, rect.y + 20, rect.width, 22), p0, colors, labels)
 

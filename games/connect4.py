@@ -72,16 +72,17 @@ def winning_cells(stones: int, mask: int) -> int:
 #: no network), and the searches chose fewer losing moves (docs/training.md, session 9).
 SOLVE_EMPTIES = 14
 try:   # to measure the network and search without it: ZEROBOARD_CONNECT4_SOLVE_EMPTIES=0
-    SOLVE_EMPTIES = max(0, int(os.environ.get("ZEROBOARD_CONNECT4_SOLVE_EMPTIES", SOLVE_EMPTIES)))
+    # (at most 20: each further empty cell multiplies a solve's cost about three times)
+    SOLVE_EMPTIES = min(20, max(0, int(os.environ.get("ZEROBOARD_CONNECT4_SOLVE_EMPTIES", SOLVE_EMPTIES))))
 except ValueError:
     pass   # not a number: keep the default
 
 _COLUMN_CELLS: tuple[int, ...] = tuple(((1 << HEIGHT) - 1) << (c * STRIDE) for c in range(WIDTH))
 _CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)
 #: solved positions, (own stones + all stones) -> (lower, upper) bound on the result;
-#: cleared when it outgrows its limit
+#: cleared when it outgrows its limit (100,000 entries: about 22 MB)
 _SOLVED: dict[int, tuple[int, int]] = {}
-_SOLVED_LIMIT = 200_000
+_SOLVED_LIMIT = 100_000
 
 
 def solve(cur: int, mask: int) -> int:

@@ -250,7 +250,7 @@ def test_the_endgame_solver_can_be_switched_off_for_measurements():
             "print(c.SOLVE_EMPTIES, s.proven_value())")
     root = str(Path(__file__).resolve().parent.parent)
     out = {}
-    for value in ("0", "nonsense", None):
+    for value in ("0", "nonsense", "99", None):
         env = {k: v for k, v in os.environ.items() if k != "ZEROBOARD_CONNECT4_SOLVE_EMPTIES"}
         if value is not None:
             env["ZEROBOARD_CONNECT4_SOLVE_EMPTIES"] = value
@@ -258,3 +258,4 @@ def test_the_endgame_solver_can_be_switched_off_for_measurements():
                                     text=True, check=True).stdout.split()
     assert out["0"] == ["0", "None"]   # off: 14 empty cells and no win in one for either side
     assert out["nonsense"] == out[None] and out[None][0] == "14" and out[None][1] in ("1.0", "0.0", "-1.0")
+    assert out["99"][0] == "20"        # capped: solving from the start would take hours

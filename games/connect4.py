@@ -66,8 +66,8 @@ def winning_cells(stones: int, mask: int) -> int:
 
 
 #: positions with at most this many empty cells are solved exactly by `proven_value`. On
-#: positions from the shipped network's own games a solve took 0.2-0.5 ms at 8-13 empty
-#: cells and 1 ms at 14 (4.7 ms at 18): at 14 a whole 800-visit search took no longer than
+#: positions from the shipped network's own games a solve took 0.1-0.3 ms at 8-13 empty
+#: cells and 0.6 ms at 14 (a few ms at 18): at 14 a whole 800-visit search took no longer than
 #: without it (25-30 empty cells: 3% longer; 13-20: 2.7 times faster, the solved nodes need
 #: no network), and the searches chose fewer losing moves (docs/training.md, session 9).
 SOLVE_EMPTIES = 14
@@ -97,17 +97,17 @@ def solve(cur: int, mask: int) -> int:
     cells: meant for the last dozen or so."""
     if len(_SOLVED) > _SOLVED_LIMIT:
         _SOLVED.clear()
-    return _negamax(cur, mask, -1, 1)
+    return _negamax(cur, mask, -1, 1, winning_cells(cur, mask), winning_cells(cur ^ mask, mask))
 
 
-def _negamax(cur: int, mask: int, alpha: int, beta: int) -> int:
+def _negamax(cur: int, mask: int, alpha: int, beta: int, wins: int, opp_wins: int) -> int:
+    """``wins``/``opp_wins``: the empty cells that would complete a four for the side to move
+    and for its opponent (each node hands its children theirs, so none is computed twice)."""
     if mask == BOARD:
         return 0
     playable = (mask + BOTTOM_ROW) & BOARD
-    if winning_cells(cur, mask) & playable:
+    if wins & playable:
         return 1
-    opp = cur ^ mask
-    opp_wins = winning_cells(opp, mask)
     moves = opp_wins & playable
     if moves & (moves - 1):
         return -1                             # two threats: one stone blocks one
@@ -132,12 +132,13 @@ def _negamax(cur: int, mask: int, alpha: int, beta: int) -> int:
     for c in _CENTRE_FIRST:
         cell = moves & _COLUMN_CELLS[c]
         if cell:
-            after = mask | cell
-            ordered.append((-(winning_cells(cur | cell, after) & ~after).bit_count(), len(ordered), cell))
+            new_wins = winning_cells(cur | cell, mask | cell)
+            ordered.append((-new_wins.bit_count(), len(ordered), cell, new_wins))
     ordered.sort()
+    opp = cur ^ mask
     best = -1
-    for _, _, cell in ordered:
-        v = -_negamax(opp, mask | cell, -beta, -alpha)
+    for _, _, cell, new_wins in ordered:
+        v = -_negamax(opp, mask | cell, -beta, -alpha, opp_wins & ~cell, new_wins)
         if v > best:
             best = v
             if v > alpha:

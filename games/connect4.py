@@ -287,12 +287,12 @@ class Connect4(Game):
     num_planes = 2
     action_size = WIDTH
     policy_planes = None  # actions are columns, not cells
+    max_game_length = CELLS
 
     @property
     def proofs(self) -> str:
         solved = f"; exact results with {SOLVE_EMPTIES} or fewer empty cells" if SOLVE_EMPTIES else ""
         return "a win in one; two threats against the mover" + solved
-    max_game_length = CELLS
 
     def initial_state(self) -> Connect4State:
         return Connect4State(self)

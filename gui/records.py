@@ -19,6 +19,7 @@ from pathlib import Path
 
 from engine.paths import user_data_dir
 from games import GAME_IDS, NotationError, get_game
+from gui.i18n import t
 
 HEADER = "# ZeroBoard game record"
 MAX_RECORD_BYTES = 1_000_000
@@ -51,7 +52,6 @@ def summary(meta: dict) -> str:
     """The moves and the result of a record from its header, from the point of view of the
     person who saved it (the ``you`` header), in the interface language; "" where a record
     (an older one) has neither."""
-    from gui.i18n import t
     parts = []
     moves = str(meta.get("moves", ""))
     if moves.isdigit():

@@ -20,6 +20,13 @@ def lost_in_two(state) -> bool:
     return bool(legal) and all(win_in_one(state.apply(a)) for a in legal)
 
 
+def quiet_moves(state) -> list[int]:
+    """The moves that neither win at once nor let the opponent win at once: random games
+    played with them reach the endgames a search sees."""
+    return [a for a in state.legal_actions()
+            if not state.apply(a).is_terminal() and not win_in_one(state.apply(a))]
+
+
 def generic_playout(ev, state) -> float:
     """The rollout evaluator's playout without a game's fast path (State objects all the
     way), to check a fast ``random_playout`` hook against."""

@@ -156,26 +156,10 @@ def test_immediate_wins_agree_with_the_solver_scores_of_the_benchmark_positions(
 
 
 def brute_force(state) -> int:
-    """The exact result for the player to move (1, 0, -1), by trying every line to the end."""
-    best = -1
-    for a in state.legal_actions():
-        child = state.apply(a)
-        if child.is_terminal():
-            v = 0 if child.winner() is None else 1
-        else:
-            v = -brute_force(child)
-        best = max(best, v)
-        if best == 1:
-            break
-    return best
-
-
-def quiet_moves(state) -> list[int]:
-    """The moves that neither win at once nor let the opponent win at once: random games
-    played with them reach the endgames a search sees."""
-    from conftest import win_in_one
-    return [a for a in state.legal_actions()
-            if not state.apply(a).is_terminal() and not win_in_one(state.apply(a))]
+    """The exact result for the player to move (1, 0, -1), by trying every line to the end
+    (a fresh minimax table each time, so no answer leans on another)."""
+    from engine.solver import Solver
+    return Solver().value(state)
 
 
 def test_proven_value_is_sound():
@@ -186,7 +170,7 @@ def test_proven_value_is_sound():
     the best of its moves (so, cell by cell from the brute-forced ones, exact as well)."""
     import random
 
-    from conftest import lost_in_two, win_in_one
+    from conftest import lost_in_two, quiet_moves, win_in_one
 
     import games.connect4 as c4
     game = get_game("connect4")

@@ -545,6 +545,8 @@ def test_connect4_endgames_are_played_perfectly_though_the_network_prefers_the_l
     no prior on the optimal moves (a zugzwang the network cannot see, say)."""
     import random
 
+    from conftest import quiet_moves
+
     import games.connect4 as c4
     game = get_game("connect4")
     rng = random.Random(2)
@@ -552,9 +554,7 @@ def test_connect4_endgames_are_played_perfectly_though_the_network_prefers_the_l
     while checked < 40:
         s = game.initial_state()
         while 42 - len(s.moves) > c4.SOLVE_EMPTIES + 1 and not s.is_terminal():
-            safe = [a for a in s.legal_actions() if not s.apply(a).is_terminal()
-                    and s.apply(a).proven_value() != 1.0]
-            s = s.apply(rng.choice(safe or s.legal_actions()))
+            s = s.apply(rng.choice(quiet_moves(s) or s.legal_actions()))
         if s.is_terminal() or s.proven_value() is not None:
             continue
         values = {a: (1.0 if s.apply(a).is_terminal() else -s.apply(a).proven_value()) for a in s.legal_actions()}

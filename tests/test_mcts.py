@@ -7,9 +7,9 @@ import importlib.util
 import numpy as np
 import pytest
 
-from engine.evaluators import UniformEvaluator
-from engine.mcts import MCTS, SearchConfig, Tree, select_action
-from engine.solver import Solver, reachable_states
+from engine.core.evaluators import UniformEvaluator
+from engine.core.mcts import MCTS, SearchConfig, Tree, select_action
+from engine.play.solver import Solver, reachable_states
 from games import get_game
 
 
@@ -507,7 +507,7 @@ def test_connect4_endgames_are_proven_exactly(monkeypatch):
 def test_the_plain_python_child_choice_is_the_numpy_one(game_id):
     """At every expanded node of searched trees (known children, floors and unvisited moves
     included), `_pick_small` chooses what `_pick_wide` does, up to near-ties of the scores."""
-    from engine.mcts import SMALL_NODE
+    from engine.core.mcts import SMALL_NODE
     game = get_game(game_id, size=6) if game_id == "othello" else get_game(game_id)
     rng = np.random.default_rng(3)
     cfg = SearchConfig()

@@ -1,7 +1,7 @@
 """Per-game settings for the network, search and training.
 
 Defaults are derived from the game's shape, so a new game works without any file;
-``engine/configs/<game id>.toml`` overrides them section by section (readable,
+``engine/core/configs/<game id>.toml`` overrides them section by section (readable,
 commented, and the place to tune a game).
 """
 from __future__ import annotations
@@ -118,7 +118,7 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
 
 
 def load_config(game, path: str | Path | None = None) -> GameConfig:
-    """The game's settings: defaults, then engine/configs/<id>.toml, then ``path`` if given."""
+    """The game's settings: defaults, then engine/core/configs/<id>.toml, then ``path`` if given."""
     cfg = _defaults(game)
     files = [CONFIG_DIR / f"{game.id}.toml"]
     if path is not None:

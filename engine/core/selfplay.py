@@ -132,7 +132,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                on_game_done=None, should_stop=None) -> tuple[list[GameRecord], SelfPlayStats]:
     """Play ``n_games`` self-play games, ``settings.parallel_games`` at a time.
 
-    ``settings`` is a `engine.config.SelfPlaySettings`. ``on_game_done(record)`` is
+    ``settings`` is a `engine.core.config.SelfPlaySettings`. ``on_game_done(record)`` is
     called as each game ends; ``should_stop()`` ends the run early (finished games are kept).
 
     The games' searches run one round at a time (a network call for all of them), and a

@@ -48,7 +48,8 @@ import numpy as np
 
 from .base import Game, NotationError, State, replay, split_move_list
 from .xiangqi_moves import (ADVISOR, CANNON, CHARIOT, ELEPHANT, FILES, GENERAL, HORSE, NUM_SQUARES, RANKS, SIGN,
-                            SOLDIER, attacked, count_legal, general_square, legal_moves, perft_counts, pseudo_moves)
+                            SOLDIER, attacked, capture_gain, count_legal, general_square, legal_moves, perft_counts,
+                            pseudo_moves)
 from .xiangqi_notation import (START_FEN, board_to_fen, canonical_move_name, looks_like_move_name, move_to_chinese,
                                move_to_iccs, move_to_wxf, parse_fen, parse_iccs, piece_description, square_name)
 
@@ -247,6 +248,16 @@ class XiangqiState(State):
             if mate:
                 return 1.0
         return None
+
+    def capture_gain(self) -> float:
+        """What the side to move wins by captures alone, in soldiers (chariot 9, cannon 4.5,
+        horse 4, advisor and elephant 2, soldier 1; >= 0): a small quiescence search with
+        stand-pat. The search adds it to the network's value at its leaves, so that a piece left
+        to a capture, or an exchange that loses material, is seen without the network having
+        learnt it (`engine.core.mcts.SearchConfig.capture_scale`)."""
+        if self._outcome()[0]:
+            return 0.0
+        return min(capture_gain(list(self.board), self._player), 1000) / 10.0
 
     # --- helpers for players and the GUI ----------------------------------
     def is_check(self) -> bool:

@@ -55,6 +55,17 @@ class SelfPlaySettings:
     # float32; "fp32" or "bf16" force one. On connect4 positions bfloat16 moved values by 0.003
     # on average (0.03 at most) and changed the network's first choice in 0.3% of them.
     precision: str = "auto"
+    # Gumbel root search (engine/core/gumbel.py) instead of PUCT with Dirichlet noise when > 0:
+    # this many moves are considered at the root (Gumbel top-k), sequential halving spreads the
+    # visits over them, and the policy target is the improved policy softmax(logit + sigma(q)),
+    # so a few dozen visits a move still improve the policy. The first temperature_moves plies
+    # are sampled from that improved policy, later ones are the search's choice.
+    gumbel_considered: int = 0
+    gumbel_c_visit: float = 50.0
+    gumbel_c_scale: float = 0.1
+    # The search's capture look-ahead at the leaves (SearchConfig.capture_scale; games with a
+    # State.capture_gain hook, i.e. xiangqi). Play uses it; self-play only where this is > 0.
+    capture_scale: float = 0.0
 
 
 @dataclass

@@ -125,7 +125,7 @@ class XiangqiState(State):
     """One immutable xiangqi position with the history its repetition rules need."""
 
     __slots__ = ("game", "board", "_player", "_clock", "_root", "_moves", "_hash", "_history", "_checks",
-                 "_check", "_legal_ft", "_legal", "_result")
+                 "_check", "_legal_ft", "_legal", "_result", "_capture")
 
     def __init__(self, game, board, player, clock, root, moves, zhash, history, checks, check):
         self.game = game
@@ -142,6 +142,7 @@ class XiangqiState(State):
         self._legal_ft = None
         self._legal = None
         self._result = None
+        self._capture = None
 
     @classmethod
     def from_fen(cls, game, fen: str) -> "XiangqiState":
@@ -255,9 +256,20 @@ class XiangqiState(State):
         stand-pat. The search adds it to the network's value at its leaves, so that a piece left
         to a capture, or an exchange that loses material, is seen without the network having
         learnt it (`engine.core.mcts.SearchConfig.capture_scale`)."""
-        if self._outcome()[0]:
-            return 0.0
-        return min(capture_gain(list(self.board), self._player), 1000) / 10.0
+        return self.winning_capture()[0]
+
+    def winning_capture(self) -> tuple[float, int | None]:
+        """(`capture_gain`, the legal capture that starts it or None): the search makes sure
+        this move is tried, whatever the network's prior says."""
+        if self._capture is None:
+            gain, first = (0, None) if self._outcome()[0] else capture_gain(list(self.board), self._player)
+            action = None
+            if first is not None:
+                action = _ACTION_OF[self._player].get(first)
+                if action is not None and action not in self.legal_actions():
+                    action = None
+            self._capture = (min(gain, 1000) / 10.0, action)
+        return self._capture
 
     # --- helpers for players and the GUI ----------------------------------
     def is_check(self) -> bool:

@@ -402,12 +402,14 @@ def pseudo_captures(b, player: int) -> list[tuple[int, int, int]]:
     return out
 
 
-def capture_gain(b: list, player: int, depth: int = 6, budget: int = 200) -> int:
-    """What ``player`` (to move) wins by captures alone, in tenths of a soldier (>= 0): a
-    quiescence search over captures with stand-pat, at most ``depth`` plies and ``budget``
-    nodes. ``b`` is restored before returning. The general is worth so much that a capture
-    leaving one's own general attacked is never good, so legality needs no separate check."""
+def capture_gain(b: list, player: int, depth: int = 6, budget: int = 200) -> tuple[int, tuple[int, int] | None]:
+    """(what ``player`` (to move) wins by captures alone, in tenths of a soldier (>= 0), and the
+    (from, to) capture that starts it, None when standing pat is best): a quiescence search over
+    captures with stand-pat, at most ``depth`` plies and ``budget`` nodes. ``b`` is restored
+    before returning. The general is worth so much that a capture leaving one's own general
+    attacked is never good, so legality needs no separate check."""
     nodes = [0]
+    first: list = [None]
 
     def search(side: int, alpha: int, beta: int, ply: int) -> int:
         # the best material gain for ``side`` from here, given it may stop (stand pat) at 0
@@ -423,6 +425,8 @@ def capture_gain(b: list, player: int, depth: int = 6, budget: int = 200) -> int
             q = b[t]
             gain = CAPTURE_VALUES[-q * s]
             if gain >= 10000:
+                if ply == 0:
+                    first[0] = (f, t)
                 return gain   # the general is taken: the position before was already lost
             b[t] = b[f]
             b[f] = 0
@@ -431,8 +435,11 @@ def capture_gain(b: list, player: int, depth: int = 6, budget: int = 200) -> int
             b[t] = q
             if value > alpha:
                 alpha = value
+                if ply == 0:
+                    first[0] = (f, t)
                 if alpha >= beta:
                     break
         return alpha
 
-    return search(player, 0, 1 << 30, 0)
+    gain = search(player, 0, 1 << 30, 0)
+    return gain, (first[0] if gain > 0 else None)

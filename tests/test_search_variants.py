@@ -158,3 +158,30 @@ def test_a_lost_position_is_defended_as_long_as_possible():
         assert delays[tree.stats(limit=1)[0].action] == max(delays.values()), s.to_text()
         checked += 1
     assert checked >= 5
+
+
+class IgnoresCaptures:
+    """A network that puts its whole prior on one quiet move and sees every position as even."""
+
+    def __init__(self, quiet_action: int):
+        self.quiet = quiet_action
+
+    def evaluate(self, states, legal):
+        priors = []
+        for acts in legal:
+            p = np.full(len(acts), 1e-6, np.float32)
+            if self.quiet in acts:
+                p[acts.index(self.quiet)] = 1.0
+            priors.append(p / p.sum())
+        return priors, np.zeros(len(states))
+
+
+def test_a_free_chariot_is_taken_though_the_network_ignores_the_capture():
+    g = get_game("xiangqi")
+    s = g.state_from_text("3k5/9/9/9/r8/9/9/9/9/R3K4 w - - 0 1")   # a0 takes the undefended chariot on a5
+    take, quiet = s.parse_action("a0a5"), s.parse_action("e0e1")
+    assert s.winning_capture() == (9.0, take)
+    for scale, expected in ((8.0, take), (0.0, quiet)):
+        tree = Tree(s)
+        MCTS(IgnoresCaptures(quiet), SearchConfig(capture_scale=scale), seed=0).search([tree], 200)
+        assert tree.stats(limit=1)[0].action == expected

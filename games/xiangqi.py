@@ -258,6 +258,13 @@ class XiangqiState(State):
         learnt it (`engine.core.mcts.SearchConfig.capture_scale`)."""
         return self.winning_capture()[0]
 
+    def tactical_priors(self) -> list[tuple[int, float]]:
+        """The capture that starts a winning exchange, with a prior share of gain / 20 (a chariot
+        0.45, a horse 0.2; at most 0.5): the search tries it even where the network has not
+        learnt to (`engine.core.mcts.with_tactics`)."""
+        gain, action = self.winning_capture()
+        return [] if action is None else [(action, min(0.5, gain / 20.0))]
+
     def winning_capture(self) -> tuple[float, int | None]:
         """(`capture_gain`, the legal capture that starts it or None): the search makes sure
         this move is tried, whatever the network's prior says."""

@@ -181,7 +181,41 @@ def test_a_free_chariot_is_taken_though_the_network_ignores_the_capture():
     s = g.state_from_text("3k5/9/9/9/r8/9/9/9/9/R3K4 w - - 0 1")   # a0 takes the undefended chariot on a5
     take, quiet = s.parse_action("a0a5"), s.parse_action("e0e1")
     assert s.winning_capture() == (9.0, take)
-    for scale, expected in ((8.0, take), (0.0, quiet)):
+    for tactics, expected in ((True, take), (False, quiet)):
         tree = Tree(s)
-        MCTS(IgnoresCaptures(quiet), SearchConfig(capture_scale=scale), seed=0).search([tree], 200)
+        MCTS(IgnoresCaptures(quiet), SearchConfig(tactics=tactics), seed=0).search([tree], 200)
         assert tree.stats(limit=1)[0].action == expected
+
+
+def test_gomoku_names_the_points_that_make_or_stop_a_four():
+    g = get_game("gomoku")
+    s = g.state_from_text("h8 a1 i8 a2 j8")   # black: three in a row h8 i8 j8; white to move
+    points = sorted(s.action_to_text(a) for a, _ in s.tactical_priors())
+    assert points == ["f8", "g8", "k8", "l8"]
+    assert g.initial_state().tactical_priors() == []
+
+
+def test_prior_floors_keep_a_distribution():
+    from engine.core.mcts import with_floors
+    pri = np.array([0.7, 0.2, 0.1, 0.0], np.float32)
+    out = with_floors(pri, [10, 11, 12, 13], [(13, 0.3)])
+    assert out.sum() == pytest.approx(1.0, abs=1e-6) and out[3] == pytest.approx(0.3, abs=1e-6)
+    assert out[0] / out[1] == pytest.approx(3.5, rel=1e-5)                  # the rest keep their ratios
+    assert with_floors(pri, [10, 11, 12, 13], [(10, 0.5)]) is pri            # already above its floor
+    many = with_floors(pri, [10, 11, 12, 13], [(11, 0.6), (12, 0.6)])
+    assert many[1] + many[2] == pytest.approx(0.9, abs=1e-6)                 # floors take at most 0.9
+
+
+def test_gomoku_blocks_an_open_three_in_few_visits_though_the_network_ignores_it():
+    g = get_game("gomoku", size=9)
+    s = g.state_from_text("d5 a9 e5 a8 f5")   # black d5 e5 f5 open at both ends; white to move
+    blocks = {s.parse_action("c5"), s.parse_action("g5")}
+
+    class Misguided:
+        def evaluate(self, states, legal):
+            priors = [np.array([1e-4 if a in blocks else 1.0 for a in acts]) for acts in legal]
+            return [p / p.sum() for p in priors], np.zeros(len(states))
+
+    tree = Tree(s)
+    MCTS(Misguided(), SearchConfig(), seed=0).search([tree], 40)
+    assert tree.stats(limit=1)[0].action in blocks

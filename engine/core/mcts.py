@@ -59,6 +59,8 @@ class SearchConfig:
     #: as ``tanh(atanh(v) + gain / capture_scale)``: a piece left hanging, or an exchange that
     #: loses material, is seen one capture sequence beyond the leaf. 0 switches it off.
     capture_scale: float = 8.0
+    #: use the game's tactical hooks (``State.tactical_priors``, ``State.capture_gain``) at all
+    tactics: bool = True
 
 
 @dataclass
@@ -563,27 +565,48 @@ def with_capture_gain(value: float, gain: float, scale: float) -> float:
     return math.tanh(math.atanh(v) + gain / scale)
 
 
-#: a capture that wins ``gain`` (in material units) gets at least ``gain / CAPTURE_PRIOR_PER_UNIT``
-#: of the prior (a chariot 0.45, a horse 0.2), at most CAPTURE_PRIOR_MAX
-CAPTURE_PRIOR_PER_UNIT = 20.0
-CAPTURE_PRIOR_MAX = 0.5
+def with_floors(priors: np.ndarray, actions: list[int], floors: list[tuple[int, float]]) -> np.ndarray:
+    """``priors`` over ``actions`` with each ``(action, floor)`` raised to at least ``floor``
+    and the other moves scaled down to keep the sum (the floors together take at most 0.9)."""
+    pri = np.asarray(priors, np.float64).copy()
+    index = {a: j for j, a in enumerate(actions)}
+    raised = {}
+    for action, floor in floors:
+        j = index.get(action)
+        if j is not None and floor > pri[j]:
+            raised[j] = max(raised.get(j, 0.0), floor)
+    if not raised:
+        return priors
+    total = sum(raised.values())
+    if total > 0.9:
+        raised = {j: f * 0.9 / total for j, f in raised.items()}
+        total = 0.9
+    mask = np.ones(len(pri), bool)
+    mask[list(raised)] = False
+    rest = float(pri[mask].sum())
+    pri[mask] *= (1.0 - total) / rest if rest > 0 else 0.0
+    for j, f in raised.items():
+        pri[j] = f
+    return (pri / pri.sum()).astype(np.float32)
 
 
-def with_captures(states, legal, priors, values, scale: float):
-    """Leaf priors and values with the game's capture look-ahead (``State.winning_capture()``:
-    what the side to move wins by captures, and the capture that starts it): the value rises
-    by the gain, and the winning capture gets a share of the prior, so that the search tries
-    it even where the network has not learnt to."""
+def with_tactics(states, legal, priors, values, capture_scale: float):
+    """Leaf priors and values with what the game knows of tactics. ``State.tactical_priors()``
+    names moves that deserve a share of the prior whatever the network says (xiangqi: the
+    capture that starts a winning exchange; gomoku: the points that make a four or stop the
+    opponent's), so the search tries them; ``State.capture_gain()`` (xiangqi) raises the value
+    by what the side to move wins by captures alone (``capture_scale``; 0: not used)."""
+    kind = type(states[0])
+    floors = getattr(kind, "tactical_priors", None)
+    gains = getattr(kind, "capture_gain", None) if capture_scale > 0 else None
+    if floors is None and gains is None:
+        return priors, values
     out_p, out_v = [], []
     for st, acts, pri, v in zip(states, legal, priors, values):
-        gain, action = st.winning_capture()
-        v = with_capture_gain(float(v), gain, scale)
-        if action is not None:
-            j = acts.index(action)
-            floor = min(CAPTURE_PRIOR_MAX, gain / CAPTURE_PRIOR_PER_UNIT)
-            if pri[j] < floor:
-                pri = np.asarray(pri, np.float32) * ((1.0 - floor) / max(1.0 - float(pri[j]), 1e-6))
-                pri[j] = floor
+        if gains is not None:
+            v = with_capture_gain(float(v), gains(st), capture_scale)
+        if floors is not None:
+            pri = with_floors(pri, acts, floors(st))
         out_p.append(pri)
         out_v.append(v)
     return out_p, out_v
@@ -646,8 +669,8 @@ class MCTS:
                     owners.append((i, node, path))
             if states:
                 priors, values = self.evaluator.evaluate(states, legal)
-                if cfg.capture_scale > 0 and hasattr(states[0], "winning_capture"):
-                    priors, values = with_captures(states, legal, priors, values, cfg.capture_scale)
+                if cfg.tactics:
+                    priors, values = with_tactics(states, legal, priors, values, cfg.capture_scale)
                 for (i, node, path), acts, pri, v in zip(owners, legal, priors, values):
                     t = trees[i]
                     t.pending.discard(node)

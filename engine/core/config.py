@@ -63,8 +63,10 @@ class SelfPlaySettings:
     gumbel_considered: int = 0
     gumbel_c_visit: float = 50.0
     gumbel_c_scale: float = 0.1
-    # The search's capture look-ahead at the leaves (SearchConfig.capture_scale; games with a
-    # State.capture_gain hook, i.e. xiangqi). Play uses it; self-play only where this is > 0.
+    # The game's tactical hooks in the self-play search (SearchConfig.tactics: xiangqi's capture
+    # look-ahead and winning-capture prior, gomoku's four points). Play always uses them;
+    # self-play only where tactics = true, with capture_scale for xiangqi's leaf values.
+    tactics: bool = False
     capture_scale: float = 0.0
 
 

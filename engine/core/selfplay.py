@@ -145,7 +145,8 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
     rng = np.random.default_rng(seed)
     cfg = SearchConfig(cpuct=settings.cpuct, leaf_batch=settings.leaf_batch,
                        dirichlet_alpha=settings.dirichlet_alpha, dirichlet_eps=settings.dirichlet_eps,
-                       draw_value=settings.draw_value, capture_scale=settings.capture_scale)
+                       draw_value=settings.draw_value, capture_scale=settings.capture_scale,
+                       tactics=settings.tactics)
     mcts = MCTS(evaluator, cfg, seed=None if seed is None else seed + 1)
     gumbel = settings.gumbel_considered > 0
     if gumbel:   # Gumbel root search: its own exploration (no Dirichlet noise) and policy target

@@ -219,3 +219,18 @@ def test_gomoku_blocks_an_open_three_in_few_visits_though_the_network_ignores_it
     tree = Tree(s)
     MCTS(Misguided(), SearchConfig(), seed=0).search([tree], 40)
     assert tree.stats(limit=1)[0].action in blocks
+
+
+def test_the_gumbel_root_value_is_the_chosen_moves_not_the_mean_over_forced_visits():
+    class Varied:   # values that differ from move to move, the same every time for a position
+        def evaluate(self, states, legal):
+            values = [((hash(st.key()) % 1000) / 500.0 - 1.0) * 0.9 for st in states]
+            return [np.full(len(a), 1.0 / len(a)) for a in legal], np.array(values)
+
+    state = get_game("gomoku", size=9).state_from_text("e5 d4")
+    tree = gumbel_search(state, 48, Varied())
+    q, _ = tree.root_rule.completed_q(tree)
+    assert tree.root_rule.value(tree) == pytest.approx(q[tree.root_rule.choice(tree)])
+    _, n = tree.visit_counts()
+    assert n[tree.root_rule.choice(tree)] == n.max()
+    assert tree.root_rule.value(tree) != pytest.approx(tree.root_w / tree.root_n)   # not the mean of all visits

@@ -100,6 +100,15 @@ class GumbelRoot:
         score = self.gumbel + self.logits + self.sigma(q, n)
         return int(np.where(n == n.max(), score, -np.inf).argmax())
 
+    def value(self, tree) -> float:
+        """The root's value for its mover: the completed value of the move to play. The mean
+        over all visits would be dragged down by the weak moves sequential halving must visit."""
+        result = tree.root_result()
+        if result is not None:
+            return result
+        q, _ = self.completed_q(tree)
+        return float(q[self.choice(tree)])
+
     def improved_policy(self, tree) -> np.ndarray:
         """The policy target over the root's legal moves: softmax(logit + sigma(completed q))."""
         q, n = self.completed_q(tree)

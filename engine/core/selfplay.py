@@ -192,7 +192,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 rec.policy_val.append(target.astype(np.float16))
                 rec.players.append(state.current_player)
                 rec.policy_weight.append(1.0 if is_full else 0.0)
-            value = tree.root_value()
+            value = rule.value(tree) if rule is not None else tree.root_value()
             if is_full or settings.record_fast:
                 rec.root_values.append(value)
             if value < settings.resign_threshold and len(rec.moves) >= 2:

@@ -1,25 +1,28 @@
 # Quick start: `make play` installs what is needed and opens the app; `make test` installs and runs the tests.
+# Both use the project environment .venv (tools/bootstrap.py creates it and installs the locked
+# versions once; later runs start without pip). PYTHON only creates the environment.
 PYTHON ?= python3
-PIP ?= $(PYTHON) -m pip
+VENV ?= .venv
+PY := $(VENV)/bin/python
 
-.PHONY: play test install install-dev package selftest bench
+.PHONY: play test install install-dev package selftest
 
 install:
-	$(PIP) install -q -r requirements.txt
+	$(PYTHON) tools/bootstrap.py install
 
 install-dev:
-	$(PIP) install -q -r requirements-dev.txt
+	$(PYTHON) tools/bootstrap.py install --extras dev
 
-play: install
-	$(PYTHON) main.py
+play:
+	$(PYTHON) tools/bootstrap.py play
 
-test: install-dev
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PYTHON) -m pytest -q -x --durations=15 tests
+test:
+	$(PYTHON) tools/bootstrap.py test --durations=15
 
 # the windowed one-folder app dist/ZeroBoard/ZeroBoard (see README, "Packaging")
 package:
-	$(PIP) install -q -r requirements-package.txt
-	$(PYTHON) -m PyInstaller --noconfirm build.spec
+	$(PYTHON) tools/bootstrap.py install --extras package
+	$(PY) -m PyInstaller --noconfirm build.spec
 
 # the packaged app checks itself without a display and prints a JSON summary
 selftest: package

@@ -135,7 +135,13 @@ def press(app, key, mod=0):
     app.step([pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0)])
 
 
-def run_until(app, condition, timeout=20.0):
+#: how long a test waits for another process (the AI worker, a trainer) to answer: it returns as
+#: soon as the answer is there, so the limit only matters when something is broken; on a
+#: busy 2-core machine starting the AI process alone took 8-17 s
+PROCESS_WAIT_S = 120.0
+
+
+def run_until(app, condition, timeout=PROCESS_WAIT_S):
     """Step frames (about 120 per second) until ``condition()``; False on timeout."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:

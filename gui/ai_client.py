@@ -122,10 +122,12 @@ class AIClient:
         except Exception:
             pass
 
-    def poll(self, max_messages: int = 200) -> None:
-        """Deliver waiting replies to their callbacks; notice a dead AI process. Never blocks."""
+    def poll(self, max_messages: int = 200) -> int:
+        """Deliver waiting replies to their callbacks; notice a dead AI process. Never blocks.
+        Returns how many messages arrived (the window redraws only when something did)."""
         if self._replies is None:
-            return
+            return 0
+        taken = 0
         for _ in range(max_messages):
             try:
                 msg = self._replies.get_nowait()
@@ -135,6 +137,7 @@ class AIClient:
                 break
             except Exception:  # a reply that cannot be unpickled
                 continue
+            taken += 1
             if not isinstance(msg, dict):
                 continue
             kind = msg.get("type")
@@ -162,8 +165,10 @@ class AIClient:
             self.message = f"the AI process stopped unexpectedly (exit code {code})"
             self._process = None
             callbacks, self._callbacks = self._callbacks, {}
+            taken += 1
             for rid, cb in callbacks.items():
                 try:
                     cb({"type": "error", "id": rid, "message": self.message})
                 except Exception:
                     pass
+        return taken

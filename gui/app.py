@@ -28,6 +28,9 @@ from gui.training import TrainController
 
 MIN_SIZE = (800, 560)
 FPS = 60
+HEARTBEAT = 1.0  # an idle window is redrawn at least this often (seconds), for clocks and timers
+INPUT_SLICE = 0.025  # seconds between looks at the input queue while idle
+IDLE_WAIT = 0.1  # longest sleep between looks at the AI's and the trainer's replies (seconds)
 
 
 def render_all_scenes(out_dir, **options):
@@ -71,6 +74,9 @@ class App:
         self.toasts: list[list] = []  # [text, error, expires]
         self._mouse = (-1, -1)
         self.running = True
+        self._dirty = True  # something changed that the next frame must draw
+        self._last_draw = -1e9  # monotonic time of the last drawn frame
+        self.frames_drawn = 0
         from gui.scenes.home import HomeScene
         self.scene = HomeScene(self)
         self.scene.build(self.screen.get_size())
@@ -299,27 +305,57 @@ class App:
                          pygame.KEYDOWN):
             self.scene.handle_event(ev)
 
-    def step(self, events=(), dt: float = 1 / FPS) -> None:
-        """One frame: take replies, handle ``events``, update, draw."""
+    def invalidate(self) -> None:
+        """Ask for the next frame to be drawn (the window is otherwise redrawn only when something changes)."""
+        self._dirty = True
+
+    def wanted_fps(self) -> float:
+        """Frames per second the screen needs now: 60 while something animates, a few while a
+        spinner or a clock is shown, 0 when the picture only changes on input or replies."""
+        try:
+            fps = float(self.scene.frame_rate())
+        except Exception:
+            fps = 0.0
+        return fps
+
+    def step(self, events=(), dt: float = 1 / FPS, draw: bool | None = True) -> bool:
+        """One frame: take replies, handle ``events``, update, draw. With ``draw=None`` the
+        frame is drawn only when something changed (the interactive loop); returns whether it was."""
         t0 = time.perf_counter()
         self.time += dt
+        drawn = False
         try:
-            self.ai.poll()
-            self.trainer.poll()
+            replies = self.ai.poll()
+            replies = (self.trainer.poll() or 0) + (replies or 0)
             while self.trainer.announcements:
                 self.toast(t("train.new_model", generation=self.trainer.announcements.pop(0)), seconds=6)
             size = self.screen.get_size()
-            self.scene.build(size)
+            if events or draw is not None:
+                self.scene.build(size)
             for ev in events:
                 self.handle_event(ev)
-            self.scene.update(dt)
-            self.scene.build(self.screen.get_size())
-            self.draw()
+            self.scene.update(min(dt, 0.05))
+            if draw is None:
+                now = time.monotonic()
+                fps = self.wanted_fps()
+                since = now - self._last_draw
+                expired = any(x[2] <= self.time for x in self.toasts)
+                draw = bool(events or replies or self._dirty or expired or since >= HEARTBEAT
+                            or (fps > 0 and since >= 0.9 / fps))
+            if draw:
+                self.scene.build(self.screen.get_size())
+                self.draw()
+                self._dirty = False
+                self._last_draw = time.monotonic()
+                self.frames_drawn += 1
+                drawn = True
         except Exception as e:
             if self.strict:
                 raise
             self._report(e)
+            self._dirty = True
         self.work_times.append(1000 * (time.perf_counter() - t0))
+        return drawn
 
     def draw(self) -> None:
         surface = self.screen
@@ -373,15 +409,39 @@ class App:
                 except OSError:
                     pass
             self.ai.start()  # after the first frame: the AI process loads torch in the background
+            last = time.monotonic()
             while self.running:
-                dt = self.clock.tick(FPS)
-                self.frame_times.append(float(dt))
-                self.step(pygame.event.get(), dt / 1000.0)
-                if not self.headless:
+                events = self._next_events()
+                now = time.monotonic()
+                dt = now - last
+                last = now
+                self.frame_times.append(1000.0 * dt)
+                if self.step(events, dt, draw=None) and not self.headless:
                     pygame.display.flip()
         finally:
             self.shutdown()
         return 0
+
+    def _next_events(self) -> list:
+        """The waiting input events, after sleeping until the next frame is due: a 60 fps tick
+        while something animates, otherwise a wait for input that wakes for the AI's replies
+        and the next timed frame (this is what keeps an idle window near 0% CPU)."""
+        fps = self.wanted_fps()
+        if fps >= 30:
+            self.clock.tick(min(FPS, fps))
+            return pygame.event.get()
+        timeout = IDLE_WAIT if fps <= 0 else min(IDLE_WAIT, 1.0 / fps)
+        if self.toasts:
+            timeout = min(timeout, max(0.0, min(x[2] for x in self.toasts) - self.time))
+        # short sleeps and a look at the input queue: pygame.event.wait with a timeout polls
+        # SDL busily (2.7% of a core measured), sleeping costs nothing and a click waits ≤ 25 ms
+        end = time.monotonic() + timeout
+        while True:
+            events = [] if self.headless else pygame.event.get()
+            left = end - time.monotonic()
+            if events or left <= 0:
+                return events
+            time.sleep(min(INPUT_SLICE, left))
 
     def shutdown(self) -> None:
         """Close the window at once, then stop the AI and training processes."""

@@ -68,10 +68,12 @@ class TrainController:
             except Exception:
                 pass
 
-    def poll(self) -> None:
-        """Take the host's events (never blocks); notice when it has ended."""
+    def poll(self) -> int:
+        """Take the host's events (never blocks); notice when it has ended. Returns how many
+        things changed (events taken, the process ending)."""
         if self._events is None:
-            return
+            return 0
+        taken = 0
         for _ in range(500):
             try:
                 ev = self._events.get_nowait()
@@ -81,8 +83,10 @@ class TrainController:
                 break
             if isinstance(ev, dict):
                 self._take(ev)
+                taken += 1
         p = self._process
         if p is not None and not p.is_alive():
+            taken += 1
             if self.status not in ("error",):
                 self.status = "idle"
             if p.exitcode not in (0, None) and not self.message:
@@ -90,6 +94,7 @@ class TrainController:
             self._release()
         elif p is not None and self.status == "stopping" and time.monotonic() - getattr(self, "_stop_requested", 0) > 20:
             p.terminate()  # the trainer did not stop by itself
+        return taken
 
     def _take(self, ev: dict) -> None:
         kind = ev.get("type")

@@ -100,6 +100,13 @@ class DemoScene(Scene):
     def close(self):
         self.c.close()
 
+    def frame_rate(self) -> float:
+        if self.view.renderer.anim is not None:
+            return 60.0
+        if self.c.ai_thinking or (not self.c.over and not self.c.paused and not self.c.error):
+            return 15.0  # the spinner, and the timer before the next move
+        return 0.0
+
     def draw(self, surface):
         pal = self.pal
         c = self.c

@@ -142,6 +142,7 @@ class HomeScene(Scene):
         self._games: dict = {}
         self._frames = 0
         self._budget = 0  # thumbnails still to draw this frame: none in the very first one
+        self._missing_thumbs = True
         self.hover = None
 
     def _game(self, game_id):
@@ -181,6 +182,10 @@ class HomeScene(Scene):
                 wb = pygame.Rect(rect.right - 14 - 96, rect.bottom - self.NAME_FROM_BOTTOM - 5, 96, 30)
                 self.buttons.append(Button(wb, t("home.watch"), lambda g=gid: self.app.open_setup(g, "demo"),
                                            kind="ghost", size=14))
+
+    def frame_rate(self) -> float:
+        # the thumbnails are drawn one per frame at first, then the picture is still
+        return 60.0 if self._frames < 2 or self._missing_thumbs else 0.0
 
     def on_click(self, pos):
         if super_hit(self, pos):
@@ -229,6 +234,7 @@ class HomeScene(Scene):
         pal = self.pal
         self._budget = 1 if self._frames else 0
         self._frames += 1
+        self._missing_thumbs = False
         self.header(surface, "", "")
         theme.text(surface, t("home.tagline"), (28 + theme.FONTS.size("ZeroBoard", 24, True)[0] + 16, 27), 16,
                    pal.text_dim)
@@ -247,6 +253,7 @@ class HomeScene(Scene):
                 if thumb is not None:
                     surface.blit(thumb, pic.topleft)
                 else:  # still to be drawn: a quiet placeholder
+                    self._missing_thumbs = True
                     ph = pygame.Rect(0, 0, min(pic.width, pic.height), min(pic.width, pic.height))
                     ph.center = pic.center
                     theme.rounded_rect(surface, pal.card_hover if not hover else pal.button, ph, 12)

@@ -201,6 +201,15 @@ class PlayScene(Scene):
     def close(self):
         self.c.close()
 
+    def frame_rate(self) -> float:
+        if self.view.renderer.anim is not None:
+            return 60.0
+        if self.c.ai_thinking or self.c.hint.rid is not None or self.c.analysing:
+            return 15.0  # the spinner and the progress bar
+        if time.monotonic() < self.confirm_resign_until:
+            return 4.0
+        return 0.0
+
     # --- drawing ------------------------------------------------------------------------
     def draw(self, surface):
         pal = self.pal

@@ -93,6 +93,9 @@ class TrainScene(Scene):
             self.model_rect = mr
         self.stats_y = self.top.bottom + 18
 
+    def frame_rate(self) -> float:
+        return 1.0 if self.app.trainer.running else 0.0  # the running time counts seconds
+
     def on_key(self, key, mod):
         if key == pygame.K_SPACE:
             self.toggle()

@@ -74,6 +74,7 @@ class App:
         self.toasts: list[list] = []  # [text, error, expires]
         self._mouse = (-1, -1)
         self.running = True
+        self.overlay = None  # a sheet over the scene (help), which then gets the input
         self._dirty = True  # something changed that the next frame must draw
         self._last_draw = -1e9  # monotonic time of the last drawn frame
         self.frames_drawn = 0
@@ -141,6 +142,7 @@ class App:
                 if self.strict:
                     raise
         self.scene = scene
+        self.overlay = None
         scene.build(self.screen.get_size())
 
     def go_home(self) -> None:
@@ -191,6 +193,20 @@ class App:
         if state is not None:
             c.load(state)
         self.goto(PlayScene(self, c))
+
+    def resume_game(self, saved: dict) -> None:
+        """Continue the autosaved game (see `gui.autosave.load`) with the person's side and level."""
+        level = saved["level"] if saved.get("level") in LEVELS else self.settings["level"]
+        self.start_play(saved["game"], saved.get("side_choice", "first"), level, saved.get("variant"),
+                        state=saved["state"])
+        c = self.scene.c
+        c.human = saved["human"]
+        self.scene.view.set_flipped(self.scene._flip())
+
+    def open_help(self, game_id: str | None, back=None) -> None:
+        """The help sheet (rules of ``game_id``, keys, about) over the current scene."""
+        from gui.scenes.help import HelpOverlay
+        self.overlay = HelpOverlay(self, game_id)
 
     def start_demo(self, game_id: str, levels=("strong", "strong"), variant: dict | None = None) -> None:
         from gui.scenes.demo import DemoScene
@@ -273,13 +289,18 @@ class App:
     def _draw_toasts(self, surface) -> None:
         self.toasts = [x for x in self.toasts if x[2] > self.time]
         pal = self.palette
-        y = 16
+        area = surface.get_rect()
+        try:  # scenes with a board put messages where they cover no coordinates
+            area = pygame.Rect(self.scene.toast_area()) if hasattr(self.scene, "toast_area") else area
+        except Exception:
+            pass
+        y = area.y + 16
         for text, error, _ in self.toasts:
-            lines = theme.wrap_text(text, 15, min(640, surface.get_width() - 80))[:3]
+            lines = theme.wrap_text(text, 15, min(640, area.width - 48))[:3]
             w = max(theme.FONTS.size(line, 15)[0] for line in lines) + 36
             h = 20 * len(lines) + 20
             r = pygame.Rect(0, y, w, h)
-            r.centerx = surface.get_width() // 2
+            r.centerx = area.centerx
             theme.alpha_rect(surface, (14, 16, 20), r.move(0, 3), 120, 12)
             theme.rounded_rect(surface, pal.card_hover, r, 12)
             theme.rounded_rect(surface, pal.bad if error else pal.accent, r, 12, 2)
@@ -301,6 +322,8 @@ class App:
             self._mouse = (-1, -1)
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_F11:
             self.set_fullscreen(not self.settings["fullscreen"])
+        elif self.overlay is not None and ev.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEWHEEL, pygame.KEYDOWN):
+            self.overlay.handle_event(ev)
         elif ev.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION, pygame.MOUSEWHEEL,
                          pygame.KEYDOWN):
             self.scene.handle_event(ev)
@@ -361,6 +384,9 @@ class App:
         surface = self.screen
         surface.fill(self.palette.bg)
         self.scene.draw(surface)
+        if self.overlay is not None:
+            self.overlay.build(surface.get_size())
+            self.overlay.draw(surface)
         self._draw_toasts(surface)
         if surface is not self.window:
             w, h = self.screen.get_size()

@@ -136,6 +136,8 @@ def test_save_then_load_reproduces_the_game(app_factory, tmp_path):
     header = files[0].read_text(encoding="utf-8")
     assert "# moves: 4\n" in header and "# result: unfinished\n" in header and "# you: first\n" in header
     press(app, pygame.K_n)
+    assert app.scene.confirm is not None          # a game in progress: N asks first
+    press(app, pygame.K_RETURN)
     assert len(c.history) == 1
     press(app, pygame.K_o, pygame.KMOD_CTRL)
     dialog = app.scene.dialog

@@ -131,7 +131,8 @@ class TicTacToeRenderer(BoardRenderer):
                 ext = 0.3 / max(1, len(cells) - 1)
                 a = (a[0] - dx * ext, a[1] - dy * ext)
                 b = (b[0] + dx * ext, b[1] + dy * ext)
-                thick_line(surface, ov.palette.win_line, a, b, max(4, g.cell * 0.07))
+                color = (X_COLORS if state.winner() == 0 else O_COLORS)[ov.palette.colorblind]
+                theme.win_line(surface, color, a, b, max(4, g.cell * 0.07))
 
     def side_colors(self, pal):
         return (X_COLORS[pal.colorblind], O_COLORS[pal.colorblind])

@@ -29,13 +29,14 @@ class BoardView:
         for ev in events:
             kind = ev.get("type")
             if kind == "move":
-                self.renderer.on_move(ev["before"], ev["after"], ev["action"])
+                if ev.get("shown", True):  # a move made while an earlier position is looked at is not animated
+                    self.renderer.on_move(ev["before"], ev["after"], ev["action"])
                 self.app.sound.play(self.app.sound.for_move(ev["before"], ev["after"]))
                 if not self.renderer.is_board_action(ev["before"], ev["action"]):
                     self.app.toast(t("play.passed", side=side_name(ev["player"])))
             elif kind == "end" and ev.get("resigned"):
                 self.app.sound.play("end")
-            elif kind in ("new", "undo"):
+            elif kind in ("new", "undo", "view"):
                 self.renderer.anim = None
 
     def extra_actions(self, state) -> list[int]:

@@ -78,6 +78,7 @@ class App:
         self._dirty = True  # something changed that the next frame must draw
         self._last_draw = -1e9  # monotonic time of the last drawn frame
         self.frames_drawn = 0
+        self.update_rect = None  # the part of the window the last frame changed (None: all of it)
         from gui.scenes.home import HomeScene
         self.scene = HomeScene(self)
         self.scene.build(self.screen.get_size())
@@ -363,8 +364,19 @@ class App:
                 fps = self.wanted_fps()
                 since = now - self._last_draw
                 expired = any(x[2] <= self.time for x in self.toasts)
-                draw = bool(events or replies or self._dirty or expired or since >= HEARTBEAT
-                            or (fps > 0 and since >= 0.9 / fps))
+                full = bool(events or self._dirty or expired or since >= HEARTBEAT)
+                # replies (the AI's progress, ten a second) are shown at the scene's own pace
+                pace = 0.9 / fps if fps > 0 else 0.1
+                draw = full or (fps > 0 and since >= pace) or bool(replies and since >= pace)
+                if draw and not full and self.overlay is None and self.screen is self.window:
+                    # only the scene's live part (the AI's progress) changed: the rest of the
+                    # window need not be sent to the screen again
+                    live = getattr(self.scene, "live_rect", lambda: None)()
+                    self.update_rect = pygame.Rect(live) if live is not None else None
+                else:
+                    self.update_rect = None
+            else:
+                self.update_rect = None
             if draw:
                 self.scene.build(self.screen.get_size())
                 self.draw()
@@ -443,7 +455,10 @@ class App:
                 last = now
                 self.frame_times.append(1000.0 * dt)
                 if self.step(events, dt, draw=None) and not self.headless:
-                    pygame.display.flip()
+                    if self.update_rect is not None:
+                        pygame.display.update(self.update_rect)
+                    else:
+                        pygame.display.flip()
         finally:
             self.shutdown()
         return 0

@@ -25,6 +25,8 @@ class BoardView:
     def take_events(self, controller, side_name) -> None:
         """Sounds, animations and pass announcements for the moves the controller made."""
         events, controller.events = controller.events, []
+        if events:
+            self.app.invalidate()  # a move, an undo, another position looked at: the whole frame changes
         self.renderer.animations = self.app.settings["animations"]
         for ev in events:
             kind = ev.get("type")

@@ -104,7 +104,7 @@ class DemoScene(Scene):
         if self.view.renderer.anim is not None:
             return 60.0
         if self.c.ai_thinking or (not self.c.over and not self.c.paused and not self.c.error):
-            return 15.0  # the spinner, and the timer before the next move
+            return 8.0  # the spinner, and the timer before the next move
         return 0.0
 
     def draw(self, surface):

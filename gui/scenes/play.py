@@ -326,11 +326,18 @@ class PlayScene(Scene):
         self._autosave()
         self.c.close()
 
+    def live_rect(self):
+        """While the AI thinks only the side panel changes (the board changes with a move,
+        which asks for a whole frame)."""
+        if self.c.ai_thinking and not self.c.hint_moves() and self.view.renderer.anim is None:
+            return self.panel_rect
+        return None
+
     def frame_rate(self) -> float:
         if self.view.renderer.anim is not None:
             return 60.0
         if self.c.ai_thinking or self.c.hint.rid is not None:
-            return 15.0  # the spinner and the progress bar
+            return 8.0  # the spinner and the progress bar
         if self.c.analysing:
             return 2.0  # the analysis' progress
         if time.monotonic() < self.confirm_resign_until:

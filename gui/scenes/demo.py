@@ -70,7 +70,15 @@ class DemoScene(Scene):
         self.list_bottom = speed_y - 28
 
     def play_this(self):
-        self.app.open_setup(self.c.game.id, "play")
+        """Take over the demo's position against the AI (the person plays the side to move);
+        a finished demo opens a new game's setup instead."""
+        c = self.c
+        if c.over:
+            self.app.open_setup(c.game.id, "play")
+            return
+        state = c.state
+        side = "first" if state.current_player == 0 else "second"
+        self.app.start_play(c.game.id, side, self.app.settings["level"], dict(c.game.variant), state=state)
 
     def on_click(self, pos):
         hit_buttons(self.buttons, pos)

@@ -160,7 +160,8 @@ class PlayScene(Scene):
         for i, (label, action, kind, key, enabled) in enumerate(specs):
             r, col = divmod(i, cols)
             rect = pygame.Rect(p.x + col * (w3 + gap), top + r * (bh + gap), w3, bh)
-            self.buttons.append(Button(rect, label, action, kind=kind, hint=key, enabled=enabled, size=14))
+            self.buttons.append(Button(rect, label, action, kind=kind, hint=key if w3 >= 110 else "",
+                                       enabled=enabled, size=14))
         # stepping through the game: start, back, forward, newest
         nav_y = top - gap - 30
         nw = (p.width - 3 * gap) // 4
@@ -171,7 +172,7 @@ class PlayScene(Scene):
                                                            ("→", c.step_forward, at < last, ""),
                                                            ("»", c.go_end, at < last, "End"))):
             self.buttons.append(Button(pygame.Rect(p.x + i * (nw + gap), nav_y, nw, 30), label, action,
-                                       enabled=enabled, hint=key, size=15))
+                                       enabled=enabled, hint=key if nw >= 84 else "", size=15))
         self.buttons_top = nav_y
         extra = self.view.extra_actions(c.state) if c.human_to_move and not c.reviewing else []
         self.pass_rect = None
@@ -476,7 +477,7 @@ class PlayScene(Scene):
                                             r.side_colors(pal), c.view_index, marks, caption)
             y += gh + 8
         hints = c.hint_moves()
-        if hints and bottom - y > 60 + 18 * 3:
+        if hints and bottom - y > 24 + 18 * 3 + 100:  # the move list keeps room for a few rows
             y = self.draw_hint_table(surface, p, y, hints)
         if bottom - y > 40:
             theme.text(surface, t("play.moves"), (p.x, y), 13, pal.text_faint)

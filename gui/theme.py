@@ -70,8 +70,17 @@ COLORBLIND_PALETTE = Palette(
 )
 
 
+_active = {"colorblind": False}
+
+
 def palette(colorblind: bool) -> Palette:
+    """The palette, which becomes the active one (side names follow its colours)."""
+    _active["colorblind"] = bool(colorblind)
     return COLORBLIND_PALETTE if colorblind else DEFAULT_PALETTE
+
+
+def colorblind_active() -> bool:
+    return _active["colorblind"]
 
 
 # --- fonts ----------------------------------------------------------------

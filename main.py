@@ -10,12 +10,12 @@ import sys
 # subcommand -> (module, function taking argv list, one-line help)
 COMMANDS = {
     "perft": ("games.perft", "main", "count positions k plies deep (rules check and move-generation benchmark)"),
-    "analyse": ("engine.cli", "analyse_main", "search positions and print the AI's move, value and top moves as JSON"),
-    "uci": ("engine.uci", "main", "speak a UCI-style protocol on stdin/stdout"),
-    "arena": ("engine.cli", "arena_main", "play two players against each other and print the score and Elo"),
-    "bench": ("engine.cli", "bench_main", "measure network and search throughput"),
-    "train": ("engine.train", "main", "train a game's AI by self-play"),
-    "evaluate": ("engine.evaluate", "main", "run a game's strength suite"),
+    "analyse": ("engine.commands.cli", "analyse_main", "search positions and print the AI's move, value and top moves as JSON"),
+    "uci": ("engine.commands.engines", "uci_main", "speak a UCI-style protocol on stdin/stdout"),
+    "arena": ("engine.commands.cli", "arena_main", "play two players against each other and print the score and Elo"),
+    "bench": ("engine.commands.cli", "bench_main", "measure network and search throughput"),
+    "train": ("engine.training.train", "main", "train a game's AI by self-play"),
+    "evaluate": ("engine.commands.evaluate", "main", "run a game's strength suite"),
     "play": ("gui.app", "play_main", "open the app on the play scene"),
     "demo": ("gui.app", "demo_main", "open the app on an AI-vs-AI demo"),
 }
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # before anything else: a windowed app on Windows has no stdout/stderr (they go to the log),
     # and an uncaught error is logged and, for the app, shown in a window instead of vanishing
-    from engine import logsetup
+    from engine.core import logsetup
     logsetup.ensure_streams(copy_stderr=bool(getattr(sys, "frozen", False)))
     import multiprocessing
     multiprocessing.freeze_support()  # in the packaged app: run a spawned AI/trainer process and exit

@@ -1,6 +1,6 @@
 """Benchmark: tictactoe from a random network to perfect play, on this machine.
 
-Trains with the project's own training run (engine/configs/tictactoe.toml) in a temporary
+Trains with the project's own training run (engine/core/configs/tictactoe.toml) in a temporary
 run directory and, after every CHECK_EVERY generations, checks the default level against
 exact minimax in every reachable non-terminal position (the `evaluate` suite's check).
 Prints one JSON line: the training wall time (checks excluded) and generations until the
@@ -28,13 +28,13 @@ def main() -> int:
     ap.add_argument("--minutes", type=float, default=15.0)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
-    from engine.checkpoint import load_network
-    from engine.evaluate import best_moves
-    from engine.evaluators import NetworkEvaluator
-    from engine.mcts import MCTS
-    from engine.players import DEFAULT_LEVEL, LEVEL_SETTINGS
-    from engine.solver import Solver, reachable_states
-    from engine.train import TrainingRun
+    from engine.core.checkpoint import load_network
+    from engine.commands.evaluate import best_moves
+    from engine.core.evaluators import NetworkEvaluator
+    from engine.core.mcts import MCTS
+    from engine.play.players import DEFAULT_LEVEL, LEVEL_SETTINGS
+    from engine.play.solver import Solver, reachable_states
+    from engine.training.train import TrainingRun
     from games import get_game
     game = get_game("tictactoe")
     solver = Solver()

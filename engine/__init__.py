@@ -1,4 +1,14 @@
-"""Game-agnostic AlphaZero engine: network, MCTS, players, checkpoints, self-play, training.
+"""Game-agnostic AlphaZero engine, in layers whose imports point one way (a test checks it):
+
+- `engine.core`: the network, the search (MCTS), evaluators, checkpoints, configs, self-play
+  and the replay buffer, plus paths and logging. Knows nothing of players, matches or protocols.
+- `engine.play`: players built on the core, matches (arena), exact solvers and baseline opponents.
+- `engine.training`: the learning loop (self-play workers, training runs, the background trainer,
+  the Ray backend). Uses the core and play.
+- `engine.protocols`: engines that other programs speak to (UCI, ...) and clients for outside
+  engines. Uses the core and play; never training.
+- `engine.commands`: the command-line tools (analyse, arena, bench, evaluate, the engine
+  commands, player specs, the self-test checks). Uses everything below.
 
 Importing this package is cheap (no torch); the modules that need torch import it themselves.
 """

@@ -190,6 +190,24 @@ class GomokuState(AlternatingState):
                      VCF_DEPTH, [VCF_BUDGET])
         return 1.0 if found is not None else None
 
+    def tactical_priors(self) -> list[tuple[int, float]]:
+        """The points where the side to move makes a four, or where the opponent would make one
+        (blocking its three), each with a share of the prior (0.4 split among them, at most 0.1
+        each): "extend my line, block theirs" is always tried, whatever the network says
+        (`engine.core.mcts.with_tactics`). Fives and forced blocks are proven by `proven_value`."""
+        if self._winner is not None:
+            return []
+        me = len(self._moves) & 1
+        stones = (self._black, self._white)
+        empty = self.game.full ^ (self._black | self._white)
+        points = (self.game.four_points(stones[me], stones[1 - me], empty)
+                  | self.game.four_points(stones[1 - me], stones[me], empty))
+        count = points.bit_count()
+        if not count:
+            return []
+        share = min(0.1, 0.4 / count)
+        return [(p.bit_length() - 1, share) for p in _bits(points)]
+
     def vcf(self, depth: int = VCF_DEPTH, budget: int = VCF_BUDGET) -> int | None:
         """The first move of a victory by continuous fours for the side to move (found within
         ``depth`` attacker moves and ``budget`` tried moves), or None. Exact when found: every

@@ -338,3 +338,108 @@ def perft_counts(board, player: int, depth: int) -> list[int]:
 
     walk(player, 0)
     return counts
+
+
+# --- captures and their exchanges (the search's tactical safety) -------------------------
+#: piece values in tenths of a soldier, by code; the general's is what capturing it ends
+CAPTURE_VALUES = (0, 10000, 20, 20, 40, 90, 45, 10)
+
+
+def pseudo_captures(b, player: int) -> list[tuple[int, int, int]]:
+    """``player``'s captures by the movement rules (checks ignored) as (gain, from, to),
+    the most valuable victim first and, among equal victims, the cheapest attacker."""
+    s = SIGN[player]
+    out: list[tuple[int, int, int]] = []
+    for f in range(NUM_SQUARES):
+        p = b[f]
+        k = p * s
+        if k <= 0:
+            continue
+        if k == CHARIOT:
+            for ray in RAYS[f]:
+                for t in ray:
+                    q = b[t]
+                    if q:
+                        if q * s < 0:
+                            out.append((CAPTURE_VALUES[-q * s] * 100 - k, f, t))
+                        break
+        elif k == CANNON:
+            for ray in RAYS[f]:
+                screen = False
+                for t in ray:
+                    q = b[t]
+                    if not q:
+                        continue
+                    if not screen:
+                        screen = True
+                        continue
+                    if q * s < 0:
+                        out.append((CAPTURE_VALUES[-q * s] * 100 - k, f, t))
+                    break
+        elif k == HORSE:
+            for leg, t in HORSE_MOVES[f]:
+                if not b[leg] and b[t] * s < 0:
+                    out.append((CAPTURE_VALUES[-b[t] * s] * 100 - k, f, t))
+        else:
+            table = (SOLDIER_MOVES[player][f] if k == SOLDIER else ADVISOR_MOVES[player][f] if k == ADVISOR
+                     else GENERAL_MOVES[player][f] if k == GENERAL else None)
+            if table is not None:
+                for t in table:
+                    if b[t] * s < 0:
+                        out.append((CAPTURE_VALUES[-b[t] * s] * 100 - k, f, t))
+            if k == GENERAL:   # generals may not face each other: the first piece up the file
+                for ray in RAYS_V[f]:
+                    for t in ray:
+                        if b[t]:
+                            if b[t] == -GENERAL * s:
+                                out.append((CAPTURE_VALUES[GENERAL] * 100, f, t))
+                            break
+            else:   # elephant
+                for eye, t in ELEPHANT_MOVES[player][f]:
+                    if not b[eye] and b[t] * s < 0:
+                        out.append((CAPTURE_VALUES[-b[t] * s] * 100 - k, f, t))
+    out.sort(reverse=True)
+    return out
+
+
+def capture_gain(b: list, player: int, depth: int = 6, budget: int = 200) -> tuple[int, tuple[int, int] | None]:
+    """(what ``player`` (to move) wins by captures alone, in tenths of a soldier (>= 0), and the
+    (from, to) capture that starts it, None when standing pat is best): a quiescence search over
+    captures with stand-pat, at most ``depth`` plies and ``budget`` nodes. ``b`` is restored
+    before returning. The general is worth so much that a capture leaving one's own general
+    attacked is never good, so legality needs no separate check."""
+    nodes = [0]
+    first: list = [None]
+
+    def search(side: int, alpha: int, beta: int, ply: int) -> int:
+        # the best material gain for ``side`` from here, given it may stop (stand pat) at 0
+        if alpha < 0:
+            alpha = 0
+        if alpha >= beta or ply >= depth:
+            return alpha
+        s = SIGN[side]
+        for _, f, t in pseudo_captures(b, side):
+            nodes[0] += 1
+            if nodes[0] > budget:
+                break
+            q = b[t]
+            gain = CAPTURE_VALUES[-q * s]
+            if gain >= 10000:
+                if ply == 0:
+                    first[0] = (f, t)
+                return gain   # the general is taken: the position before was already lost
+            b[t] = b[f]
+            b[f] = 0
+            value = gain - search(1 - side, -beta + gain, -alpha + gain, ply + 1)
+            b[f] = b[t]
+            b[t] = q
+            if value > alpha:
+                alpha = value
+                if ply == 0:
+                    first[0] = (f, t)
+                if alpha >= beta:
+                    break
+        return alpha
+
+    gain = search(player, 0, 1 << 30, 0)
+    return gain, (first[0] if gain > 0 else None)

@@ -1,6 +1,6 @@
 """The processes that run the AI and the background trainer, away from the window's process.
 
-This is the only module of the GUI that touches `engine.players` and `engine.trainer`
+This is the only module of the GUI that touches `engine.play.players` and `engine.training.trainer`
 (and with them torch), and it does so only inside the child processes' entry functions,
 so importing it costs nothing. Both entry functions are top-level and take only
 picklable arguments, as the ``spawn`` start method requires.
@@ -28,7 +28,7 @@ import time
 import traceback
 from collections import deque
 
-DEFAULT_FACTORY = "engine.players:make_player"
+DEFAULT_FACTORY = "engine.play.players:make_player"
 PROGRESS_INTERVAL = 0.1  # seconds between progress replies
 MAX_PLAYERS = 6  # players (with their networks) kept loaded for quick reuse
 
@@ -77,7 +77,7 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
     try:
         factory = _load(factory_spec)
         try:  # load torch now, while the person looks at the first screens, not at the first AI move
-            import engine.network  # noqa: F401
+            import engine.core.network  # noqa: F401
         except Exception:
             pass
     except Exception as exc:  # the engine may be missing or broken; report, keep answering
@@ -196,7 +196,7 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
                      "seconds": float(getattr(result, "seconds", 0.0))})
 
 
-TRAINER_FACTORY = "engine.trainer:BackgroundTrainer"
+TRAINER_FACTORY = "engine.training.trainer:BackgroundTrainer"
 
 
 def trainer_main(game_id: str, commands, events, workers: int = 1,

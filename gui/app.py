@@ -2,7 +2,7 @@
 
 `App` runs one frame at a time (`step`), so tests and the self-test can drive it without
 a real window; `run` is the 60 fps loop around it. The window's process imports only
-pygame, games and engine.paths: the AI and the trainer run in other processes.
+pygame, games and engine.core.paths: the AI and the trainer run in other processes.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pygame
 
-from engine.paths import APP_NAME, __version__, user_log_dir, user_model_path
+from engine.core.paths import APP_NAME, __version__, user_log_dir, user_model_path
 from games import GAME_IDS, get_game
 from gui import i18n, theme
 from gui.controller import LEVELS, AIClient, DemoController, PlayController, pick_side
@@ -31,12 +31,6 @@ FPS = 60
 HEARTBEAT = 1.0  # an idle window is redrawn at least this often (seconds), for clocks and timers
 INPUT_SLICE = 0.025  # seconds between looks at the input queue while idle
 IDLE_WAIT = 0.1  # longest sleep between looks at the AI's and the trainer's replies (seconds)
-
-
-def render_all_scenes(out_dir, **options):
-    """Render every scene off-screen into ``out_dir`` as PNGs; see `gui.selftest.render_all_scenes`."""
-    from gui.selftest import render_all_scenes as render
-    return render(out_dir, **options)
 
 
 def _preset_size(preset: str) -> tuple[int, int]:
@@ -174,7 +168,7 @@ class App:
         return None
 
     def model_label(self, game_id: str, variant: dict | None = None) -> str:
-        from engine.paths import shipped_model_path
+        from engine.core.paths import shipped_model_path
         try:
             game = get_game(game_id, **(variant or {}))
         except Exception:
@@ -541,23 +535,11 @@ def _run_app(setup=None) -> int:
 
 
 def app_main(argv: list[str]) -> int:
-    """``python main.py [--selftest DIR]``: open the app on the home screen."""
+    """``python main.py``: open the app on the home screen."""
     p = _Parser(prog="main.py", description="Open the ZeroBoard app.")
-    p.add_argument("--selftest", metavar="DIR", nargs="?", const="selftest-screens",
-                   help="render every scene off-screen into DIR as PNG files and exit")
     args, code = _parse(p, argv)
     if args is None:
         return code
-    if args.selftest:
-        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-        try:
-            paths = render_all_scenes(args.selftest)
-        except Exception:
-            traceback.print_exc()
-            return 1
-        print(f"selftest: rendered {len(paths)} screens into {args.selftest}")
-        return 0
     return _run_app()
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from gui.ai_client import AIClient
 from gui.review import Evaluation, final_evaluation, move_qualities
 
-# the engine's level names (engine.players.LEVELS); repeated here so the window's
+# the engine's level names (engine.play.players.LEVELS); repeated here so the window's
 # process never imports the engine's players (and torch) just to list them
 LEVELS = ("beginner", "easy", "medium", "hard", "strong", "max")
 DEFAULT_LEVEL = "strong"

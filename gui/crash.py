@@ -1,6 +1,6 @@
 """The window shown when the app stops because of an error, so that a double-clicked app never
 just vanishes: what went wrong in one line, where the details were logged, and a way to open
-that folder. Depends on pygame and engine.paths only, so it works when the GUI itself is broken.
+that folder. Depends on pygame and engine.core.paths only, so it works when the GUI itself is broken.
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def _where(log_path: Path | None) -> str:
 
 def _font(size: int, bold: bool = False):
     import pygame
-    from engine.paths import assets_dir
+    from engine.core.paths import assets_dir
     name = "ZeroBoardSansCJK-Bold.otf" if bold else "ZeroBoardSansCJK-Regular.otf"
     try:
         return pygame.font.Font(str(assets_dir() / "fonts" / name), size)  # covers Chinese messages too

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.paths import user_data_dir
+from engine.core.paths import user_data_dir
 from games import GAME_IDS, NotationError, get_game
 from gui.i18n import t
 

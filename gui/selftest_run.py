@@ -178,7 +178,7 @@ def check_ai_worker(launched_at: float, level: str = "beginner") -> dict:
 
 
 def check_models() -> dict:
-    from engine.selftest import check_models as check
+    from engine.commands.selftest import check_models as check
     out = check()
     if out["failed"]:
         raise CheckFailed("models that do not load: " + "; ".join(f"{k}: {v}" for k, v in out["failed"].items()),
@@ -187,7 +187,7 @@ def check_models() -> dict:
 
 
 def check_games(sims: int) -> dict:
-    from engine.selftest import play_quick_game
+    from engine.commands.selftest import play_quick_game
     from games import GAME_IDS
     out, failed = {}, []
     for gid in GAME_IDS:
@@ -260,7 +260,7 @@ def check_background_training(game_id: str = "connect2", workers: int = 2) -> di
 
 
 def check_learning(run_dir: Path) -> dict:
-    from engine.selftest import train_one_generation
+    from engine.commands.selftest import train_one_generation
     return train_one_generation(run_dir)
 
 
@@ -290,8 +290,8 @@ def _bundle_files() -> dict[str, tuple[int, int]]:
 
 def run(screens_dir: Path | None = None, sims: int = 8, launched_at: float | None = None) -> dict:
     """Run every check and return the summary (``ok`` is True when all passed)."""
-    import engine.paths as paths
-    from engine.logsetup import log_path
+    import engine.core.paths as paths
+    from engine.core.logsetup import log_path
     launched_at = launched_at or process_started_at()
     frozen = paths.is_frozen()
     summary = {"ok": False, "app": paths.APP_NAME, "version": paths.__version__, "frozen": frozen,
@@ -351,7 +351,7 @@ def main(argv: list[str]) -> int:
     launched_at = process_started_at()
     os.environ["SDL_VIDEODRIVER"] = "dummy"  # never a window, with or without a display
     os.environ["SDL_AUDIODRIVER"] = "dummy"
-    from engine.logsetup import log
+    from engine.core.logsetup import log
     log(f"self-test started: {sys.executable} {' '.join(sys.argv[1:])}")
     summary = run(Path(args.screens).resolve() if args.screens else None, args.sims, launched_at)
     text = json.dumps(summary, indent=2, default=str)

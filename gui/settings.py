@@ -12,7 +12,7 @@ import os
 import time
 from pathlib import Path
 
-from engine.paths import user_config_dir
+from engine.core.paths import user_config_dir
 
 VERSION = 1
 LANGUAGES = ("en", "zh")

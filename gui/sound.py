@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pygame
 
-from engine.paths import assets_dir
+from engine.core.paths import assets_dir
 
 NAMES = ("move", "capture", "end")
 

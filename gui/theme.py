@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from engine.paths import assets_dir
+from engine.core.paths import assets_dir
 
 Color = tuple[int, int, int]
 

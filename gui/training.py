@@ -11,7 +11,7 @@ import queue
 import re
 import time
 
-from engine.processes import end_process
+from engine.core.processes import end_process
 from gui.ai_worker import TRAINER_FACTORY, trainer_main
 
 MAX_POINTS = 2000

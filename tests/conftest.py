@@ -46,8 +46,8 @@ def tiny_model_file(folder, game_id: str, seed: int = 0, generation: int = 1):
     """A checkpoint of a 1-block, 8-channel random network for ``game_id`` in ``folder``."""
     import torch
 
-    from engine.checkpoint import save_checkpoint
-    from engine.network import NetConfig, PolicyValueNet
+    from engine.core.checkpoint import save_checkpoint
+    from engine.core.network import NetConfig, PolicyValueNet
     from games import get_game
     game = get_game(game_id)
     torch.manual_seed(seed)

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from engine import checkpoint
-from engine.checkpoint import CheckpointError, load_network, read_checkpoint, save_checkpoint
-from engine.network import NetConfig, PolicyValueNet
+from engine.core import checkpoint
+from engine.core.checkpoint import CheckpointError, load_network, read_checkpoint, save_checkpoint
+from engine.core.network import NetConfig, PolicyValueNet
 from games import get_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,8 +200,8 @@ def test_a_save_interrupted_at_any_step_leaves_the_previous_model_intact(monkeyp
 _SAVER = textwrap.dedent("""
     import sys, torch
     sys.path.insert(0, {root!r})
-    from engine.checkpoint import save_checkpoint
-    from engine.network import NetConfig, PolicyValueNet
+    from engine.core.checkpoint import save_checkpoint
+    from engine.core.network import NetConfig, PolicyValueNet
     from games import get_game
     game = get_game("connect4")
     nets = []

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.baselines import SpecError, has_heuristic, player_from_spec
-from engine.cli import analyse_main, arena_main, bench_main, position_from_line
+from engine.commands.specs import SpecError, player_from_spec
+from engine.play.baselines import has_heuristic
+from engine.commands.cli import analyse_main, arena_main, bench_main, position_from_line
 from games import get_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,7 +10,7 @@ from games import NotationError, get_game
 from games.connect4 import BOARD, has_four, winning_cells
 from games.perft import perft
 
-PONS_SETS = Path("/work/shared/connect4")
+PONS_SETS = Path(__file__).resolve().parent.parent / "benchmarks" / "connect4"
 DRAWN_GAME = "547125662261271266215743771576315353334444"
 
 
@@ -139,7 +139,6 @@ def test_perft_from_a_position_agrees_with_the_generic_walk(game):
     assert perft(s, 4) == perft(s, 4, use_fast=False)
 
 
-@pytest.mark.skipif(not PONS_SETS.is_dir(), reason="Pascal Pons' benchmark positions are not on this machine")
 def test_immediate_wins_agree_with_the_solver_scores_of_the_benchmark_positions(game):
     # the solver scores an immediate win of the player to move as (43 - plies played) // 2, and
     # any later win lower, so "some move wins now" must hold exactly for the positions scored so
@@ -158,7 +157,7 @@ def test_immediate_wins_agree_with_the_solver_scores_of_the_benchmark_positions(
 def brute_force(state) -> int:
     """The exact result for the player to move (1, 0, -1), by trying every line to the end
     (a fresh minimax table each time, so no answer leans on another)."""
-    from engine.solver import Solver
+    from engine.play.solver import Solver
     return Solver().value(state)
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import evaluate
-from engine.evaluate import SUITES
-from engine.paths import resource_root
+from engine.commands import evaluate
+from engine.commands.evaluate import SUITES
+from engine.core.paths import resource_root
 from games import get_game
 
 CONNECT4_BENCH = (resource_root() / SUITES["connect4"]["folder"]).resolve()
@@ -43,8 +43,6 @@ def test_connect2_suite_checks_every_position_and_never_loses(capsys, tmp_path, 
     assert json.loads(out_file.read_text(encoding="utf-8")) == report
 
 
-@pytest.mark.skipif(not CONNECT4_BENCH.is_dir(), reason=f"the connect4 benchmark positions are not at "
-                                                         f"{CONNECT4_BENCH} (shared folder absent)")
 def test_connect4_benchmark_on_a_few_positions_per_file(capsys):
     code, report, err = run(capsys, "--game", "connect4", "--limit", "3", "--sims", "40")
     assert code == 0, err
@@ -103,8 +101,8 @@ def connect4_model(tmp_path_factory):
 
 
 def test_positions_searched_in_two_processes_get_the_moves_one_process_chooses(connect4_model):
-    from engine.mcts import MCTS, SearchConfig
-    from engine.players import load_evaluator
+    from engine.core.mcts import MCTS, SearchConfig
+    from engine.play.players import load_evaluator
     game = get_game("connect4")
     states = [game.state_from_text(t) for t in ("", "4", "44", "4453", "1234567", "3344")]
     evaluator, _ = load_evaluator(game, str(connect4_model))
@@ -123,7 +121,7 @@ def test_a_match_in_two_processes_plays_every_game_once(connect4_model):
 
 
 def test_match_scores_keep_their_half_points():
-    from engine.evaluate import percent
+    from engine.commands.evaluate import percent
 
     assert percent(18.5 / 20) == "92.5%"   # whole percents would round this to 92%
     assert percent(0.9) == "90%" and percent(1.0) == "100%" and percent(0.0) == "0%"

@@ -240,8 +240,8 @@ def test_four_points_are_the_points_that_make_a_four(size):
 
 
 def test_search_blocks_an_open_four_it_has_never_seen():
-    from engine.evaluators import UniformEvaluator
-    from engine.mcts import MCTS, Tree
+    from engine.core.evaluators import UniformEvaluator
+    from engine.core.mcts import MCTS, Tree
     game = get_game("gomoku", size=9)
     # black has four in a row with one open end (c5-f5, g5 open; b5 blocked by white): white must block g5.
     # With uniform priors and values the only information is the proven one: after any other
@@ -259,7 +259,7 @@ def test_fast_random_playout_plays_the_same_games_as_the_generic_one():
     import random
 
     from conftest import generic_playout
-    from engine.evaluators import RolloutEvaluator
+    from engine.core.evaluators import RolloutEvaluator
     for game in (get_game("gomoku"), get_game("gomoku", size=5)):   # 5x5: full-board draws happen
         rng = random.Random(3)
         starts = []

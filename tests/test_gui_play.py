@@ -15,7 +15,7 @@ import pytest
 
 from test_gui_support import button_named, click, click_target, make_app, press, run_until
 
-HAVE_ENGINE = importlib.util.find_spec("engine.players") is not None
+HAVE_ENGINE = importlib.util.find_spec("engine.play.players") is not None
 
 
 @pytest.fixture
@@ -35,7 +35,7 @@ def app_factory(tmp_path, monkeypatch):
 def test_a_tictactoe_game_against_the_ai_can_be_finished_by_clicks(app_factory, monkeypatch):
     app = app_factory()
     if HAVE_ENGINE:  # the real engine at its quickest level; the fake player otherwise
-        app.ai.factory_spec = "engine.players:make_player"
+        app.ai.factory_spec = "engine.play.players:make_player"
     app.start_play("tictactoe", "first", "beginner")
     c = app.scene.c
     rng = random.Random(3)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pygame
 
 from games import GAME_IDS
-from gui.app import render_all_scenes
+from gui.selftest import render_all_scenes
 
 SCREENS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screens"
 

@@ -21,7 +21,7 @@ from games import GAME_IDS
 from test_gui_support import click_target, make_app, run_until
 
 ROOT = Path(__file__).resolve().parent.parent
-HAVE_ENGINE = importlib.util.find_spec("engine.players") is not None
+HAVE_ENGINE = importlib.util.find_spec("engine.play.players") is not None
 FUZZ_SECONDS = float(os.environ.get("ZEROBOARD_FUZZ_SECONDS", "25"))
 
 KEYS = [pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_SPACE, pygame.K_TAB, pygame.K_LEFT, pygame.K_RIGHT,
@@ -81,7 +81,7 @@ def test_frame_times_stay_smooth_while_the_ai_thinks(tmp_path, monkeypatch):
     """Measured and printed; only a gross stall fails the test (the machine is shared)."""
     app = make_app(tmp_path, monkeypatch)
     if HAVE_ENGINE:
-        app.ai.factory_spec = "engine.players:make_player"
+        app.ai.factory_spec = "engine.play.players:make_player"
         level = "strong"
     else:
         level = "max"  # the fake player burns a CPU until stopped
@@ -135,7 +135,7 @@ def test_the_first_frame_appears_quickly_without_torch(tmp_path):
     assert first < 5.0
     probe = ("import sys, os; from gui.app import App; app = App((800, 560), headless=True, ai_enabled=False); "
              "app.step(); app.start_play('xiangqi', 'first', 'strong'); app.step(); "
-             "print('torch' in sys.modules, 'engine.players' in sys.modules)")
+             "print('torch' in sys.modules, 'engine.play.players' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert out.stdout.split()[-2:] == ["False", "False"], out.stdout + out.stderr
 

@@ -36,7 +36,7 @@ def test_training_starts_reports_progress_and_stops(tmp_path, monkeypatch):
 
 
 def test_the_model_choice_is_saved_and_passed_to_the_ai(tmp_path, monkeypatch):
-    from engine.paths import user_model_path
+    from engine.core.paths import user_model_path
     from games import get_game
     app = make_app(tmp_path, monkeypatch, ai_enabled=False)
     try:

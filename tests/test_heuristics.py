@@ -17,7 +17,7 @@ def test_xiangqi_heuristic_counts_material_and_soldiers_across_the_river():
 
 
 def test_greedy_player_takes_free_material():
-    from engine.baselines import GreedyPlayer
+    from engine.play.baselines import GreedyPlayer
     x = get_game("xiangqi")
     s = x.state_from_text("startpos moves h2h9")  # red's cannon takes a horse and stands en prise
     a = GreedyPlayer(x, seed=0).choose(s).action

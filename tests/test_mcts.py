@@ -7,9 +7,9 @@ import importlib.util
 import numpy as np
 import pytest
 
-from engine.evaluators import UniformEvaluator
-from engine.mcts import MCTS, SearchConfig, Tree, select_action
-from engine.solver import Solver, reachable_states
+from engine.core.evaluators import UniformEvaluator
+from engine.core.mcts import MCTS, SearchConfig, Tree, select_action
+from engine.play.solver import Solver, reachable_states
 from games import get_game
 
 
@@ -337,7 +337,8 @@ def test_the_only_defence_is_found_though_the_network_ignores_it():
     assert set(s.legal_actions()) - set(losing) == blocks  # every other move is proven lost
     for leaf_batch in (1, 8):
         tree = Tree(s)
-        MCTS(MisguidedPriors(blocks), SearchConfig(leaf_batch=leaf_batch)).search([tree], 400)
+        # the game's tactical priors would hand the blocks their share at once: this is about the solver
+        MCTS(MisguidedPriors(blocks), SearchConfig(leaf_batch=leaf_batch, tactics=False)).search([tree], 400)
         assert best(tree) in blocks, s.action_to_text(best(tree))
         lost_visits = [m.visits for m in tree.stats() if m.action in losing]
         assert max(lost_visits) <= 1  # each known loss is tried once
@@ -409,7 +410,7 @@ def test_draw_contempt_steers_the_search_away_from_a_drawing_repetition():
     draw = state.parse_action("i7g9")
     assert state.apply(draw).is_terminal() and state.apply(draw).winner() is None
     # every other move hands the opponent a position worth +0.2 to them, so the true draw (0) is best
-    plain = search(state, 400, MoverIsAhead())
+    plain = search(state, 400, MoverIsAhead(), tactics=False)   # values from the evaluator alone
     assert best(plain) == draw
     assert [m.q for m in plain.stats() if m.action == draw] == [0.0]
     # a known result is not visited again while moves are open, so the draw is played though
@@ -417,7 +418,7 @@ def test_draw_contempt_steers_the_search_away_from_a_drawing_repetition():
     assert [m.visits for m in plain.stats() if m.action == draw] == [1]
     assert max(m.visits for m in plain.stats()) > 1
     # with contempt the drawing move is worth -0.5 to the side that plays it, worse than -0.2
-    contempt = search(state, 400, MoverIsAhead(), draw_value=-0.5)
+    contempt = search(state, 400, MoverIsAhead(), draw_value=-0.5, tactics=False)
     assert best(contempt) != draw
     assert [m.q for m in contempt.stats() if m.action == draw] == [pytest.approx(-0.5)]
 
@@ -507,7 +508,7 @@ def test_connect4_endgames_are_proven_exactly(monkeypatch):
 def test_the_plain_python_child_choice_is_the_numpy_one(game_id):
     """At every expanded node of searched trees (known children, floors and unvisited moves
     included), `_pick_small` chooses what `_pick_wide` does, up to near-ties of the scores."""
-    from engine.mcts import SMALL_NODE
+    from engine.core.mcts import SMALL_NODE
     game = get_game(game_id, size=6) if game_id == "othello" else get_game(game_id)
     rng = np.random.default_rng(3)
     cfg = SearchConfig()

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 import torch
 
-from engine.evaluators import NetworkEvaluator
-from engine.network import NetConfig, PolicyValueNet, inference_copy
+from engine.core.evaluators import NetworkEvaluator
+from engine.core.network import NetConfig, PolicyValueNet, inference_copy
 from games import get_game
 
 
@@ -97,7 +97,7 @@ def test_bf16_inference_stays_close_to_fp32_on_real_positions():
 
 
 def test_a_config_with_an_unknown_precision_is_refused(tmp_path):
-    from engine.config import load_config
+    from engine.core.config import load_config
     bad = tmp_path / "bad.toml"
     bad.write_text('[selfplay]\nprecision = "fp16"\n')
     with pytest.raises(ValueError, match="precision must be one of auto, fp32, bf16"):

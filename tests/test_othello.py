@@ -300,7 +300,7 @@ def test_perft_counts_passes_as_plies(game):
 
 def test_fast_random_playout_plays_the_same_games_as_the_generic_one():
     from conftest import generic_playout
-    from engine.evaluators import RolloutEvaluator
+    from engine.core.evaluators import RolloutEvaluator
 
     passes = 0
     for game in (get_game("othello"), get_game("othello", size=6)):

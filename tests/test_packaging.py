@@ -37,7 +37,7 @@ def test_missing_stdout_and_stderr_go_to_the_log_file(tmp_path):
 
 def test_an_uncaught_error_is_logged_and_shown(tmp_path):
     code = ("import sys\n"
-            "from engine import logsetup\n"
+            "from engine.core import logsetup\n"
             "shown = []\n"
             "logsetup.install_excepthook(show=lambda summary, path: print('SHOWN', summary, path.name, flush=True))\n"
             "raise ValueError('the board is on fire')\n")
@@ -51,7 +51,7 @@ def test_an_uncaught_error_is_logged_and_shown(tmp_path):
 
 def test_an_error_in_a_thread_is_logged(tmp_path):
     code = ("import threading\n"
-            "from engine import logsetup\n"
+            "from engine.core import logsetup\n"
             "logsetup.install_excepthook()\n"
             "t = threading.Thread(target=lambda: 1 / 0, name='worker'); t.start(); t.join()\n")
     proc = run_python(code, tmp_path)
@@ -90,15 +90,15 @@ def test_main_routes_selftest_before_the_app(monkeypatch):
 # --- the self-test's engine checks -------------------------------------------------------------
 
 def save_model(path: Path, game_id: str) -> None:
-    from engine.checkpoint import save_checkpoint
-    from engine.network import NetConfig, PolicyValueNet
+    from engine.core.checkpoint import save_checkpoint
+    from engine.core.network import NetConfig, PolicyValueNet
     from games import get_game
     game = get_game(game_id)
     save_checkpoint(path, PolicyValueNet(NetConfig.for_game(game, 1, 8, 8)), game, generation=3)
 
 
 def test_model_check_loads_good_models_and_reports_broken_and_missing_ones(tmp_path):
-    from engine.selftest import check_models
+    from engine.commands.selftest import check_models
     save_model(tmp_path / "tictactoe.pt", "tictactoe")
     (tmp_path / "connect4.pt").write_bytes((tmp_path / "tictactoe.pt").read_bytes()[:500])  # truncated
     out = check_models(tmp_path)
@@ -109,7 +109,7 @@ def test_model_check_loads_good_models_and_reports_broken_and_missing_ones(tmp_p
 
 
 def test_a_quick_game_is_played_by_the_real_players():
-    from engine.selftest import play_quick_game
+    from engine.commands.selftest import play_quick_game
     out = play_quick_game("connect4", sims=4)
     assert out["plies"] >= 7 and out["result"].endswith(("won", "draw"))
     capped = play_quick_game("xiangqi", sims=2, max_plies=6)

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.checkpoint import load_network
-from engine.config import load_config
-from engine.evaluators import NetworkEvaluator
-from engine.players import PolicyPlayer
-from engine.replay import ReplayBuffer
-from engine.solver import Solver, reachable_states
-from engine.train import TrainingRun
+from engine.core.checkpoint import load_network
+from engine.core.config import load_config
+from engine.core.evaluators import NetworkEvaluator
+from engine.play.players import PolicyPlayer
+from engine.core.replay import ReplayBuffer
+from engine.play.solver import Solver, reachable_states
+from engine.training.train import TrainingRun
 from games import get_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +45,7 @@ def test_connect2_from_scratch_reaches_perfect_play_within_a_minute(tmp_path):
 def test_replay_sampling_applies_symmetries_consistently(tmp_path):
     """A sampled (planes, policy) pair stays consistent under the random symmetry."""
     import numpy as np
-    from engine.selfplay import GameRecord, SamplesBatch
+    from engine.core.selfplay import GameRecord, SamplesBatch
     game = get_game("tictactoe")
     s = game.state_from_text("a1 b2")
     rec = GameRecord()
@@ -158,7 +158,7 @@ def _running(pid: int) -> bool:
 
 def test_background_trainer_reports_progress_saves_a_model_and_stops(tmp_path, monkeypatch):
     monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path / "home"))
-    from engine.trainer import BackgroundTrainer
+    from engine.training.trainer import BackgroundTrainer
     t = BackgroundTrainer("connect2", workers=1, model_path=None, run_dir=tmp_path / "run")
     t.model_path = None  # from scratch: the first evaluated generation is saved
     t.start()
@@ -182,9 +182,9 @@ def test_background_trainer_reports_progress_saves_a_model_and_stops(tmp_path, m
 def test_undecided_games_are_scored_by_the_heuristic_when_asked():
     import math
 
-    from engine.config import SelfPlaySettings
-    from engine.evaluators import UniformEvaluator
-    from engine.selfplay import ADJUDICATED_MAX, SamplesBatch, play_games
+    from engine.core.config import SelfPlaySettings
+    from engine.core.evaluators import UniformEvaluator
+    from engine.core.selfplay import ADJUDICATED_MAX, SamplesBatch, play_games
 
     game = get_game("xiangqi")
     shape = (game.num_planes, *game.board_shape)
@@ -212,9 +212,9 @@ def test_undecided_games_are_scored_by_the_heuristic_when_asked():
 
 
 def test_self_play_searches_with_the_configured_draw_contempt(monkeypatch):
-    import engine.selfplay as selfplay
-    from engine.config import SelfPlaySettings
-    from engine.evaluators import UniformEvaluator
+    import engine.core.selfplay as selfplay
+    from engine.core.config import SelfPlaySettings
+    from engine.core.evaluators import UniformEvaluator
 
     seen = []
 
@@ -263,13 +263,13 @@ def test_a_run_resumed_with_other_settings_records_them_in_run_json(tmp_path):
 def test_resume_without_config_goes_on_with_the_runs_own_settings(tmp_path):
     from dataclasses import replace
 
-    from engine.train import resumed_config
+    from engine.training.train import resumed_config
 
     game = get_game("connect2")
     cfg = load_config(game)
     hotter = replace(cfg, selfplay=replace(cfg.selfplay, temperature_moves=9, value_q_weight=0.25))
     TrainingRun(game, tmp_path, hotter, progress=False)
-    assert resumed_config(game, tmp_path) == hotter          # not engine/configs' settings
+    assert resumed_config(game, tmp_path) == hotter          # not engine/core/configs' settings
     colder = replace(cfg, selfplay=replace(cfg.selfplay, temperature_moves=1))
     TrainingRun(game, tmp_path, colder, progress=False)      # a resume with --config records it
     assert resumed_config(game, tmp_path) == colder
@@ -291,9 +291,9 @@ def test_resume_without_config_goes_on_with_the_runs_own_settings(tmp_path):
 def test_value_target_mixes_the_outcome_with_the_searchs_value():
     import numpy as np
 
-    from engine.config import SelfPlaySettings
-    from engine.evaluators import UniformEvaluator
-    from engine.selfplay import SamplesBatch, _outcome, play_games
+    from engine.core.config import SelfPlaySettings
+    from engine.core.evaluators import UniformEvaluator
+    from engine.core.selfplay import SamplesBatch, _outcome, play_games
 
     game = get_game("tictactoe")
     shape = (game.num_planes, *game.board_shape)
@@ -314,7 +314,7 @@ def test_value_target_mixes_the_outcome_with_the_searchs_value():
 
 
 def test_the_generation_arena_samples_a_short_opening_only():
-    from engine.train import ARENA_OPENING_MAX, arena_opening_plies
+    from engine.training.train import ARENA_OPENING_MAX, arena_opening_plies
 
     assert arena_opening_plies(load_config(get_game("connect4")).selfplay.temperature_moves) == 7   # 14 // 2
     # xiangqi self-play samples 30 plies; its arena samples fewer, or it measures noise

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.baselines import find_fairy_stockfish, parse_uci_spec, SpecError
-from engine.evaluators import UniformEvaluator
-from engine.uci import UCIEngine, cp_to_value, value_to_cp
-from engine.uci_client import UCIEngineError, UCIEnginePlayer, shift_ranks
+from engine.commands.specs import find_fairy_stockfish, parse_uci_spec, SpecError
+from engine.core.evaluators import UniformEvaluator
+from engine.protocols.common import cp_to_value, value_to_cp
+from engine.protocols.uci import UCIEngine
+from engine.protocols.uci_client import UCIEngineError, UCIEnginePlayer, shift_ranks
 from games import get_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,8 +59,8 @@ class Session:
 @pytest.fixture(scope="module")
 def tictactoe_model(tmp_path_factory):
     import torch
-    from engine.checkpoint import save_checkpoint
-    from engine.network import NetConfig, PolicyValueNet
+    from engine.core.checkpoint import save_checkpoint
+    from engine.core.network import NetConfig, PolicyValueNet
     game = get_game("tictactoe")
     torch.manual_seed(0)
     path = tmp_path_factory.mktemp("model") / "tictactoe.pt"
@@ -208,8 +209,8 @@ def test_a_missing_engine_is_a_clear_error():
 @pytest.mark.skipif(not HAS_XIANGQI or STOCKFISH is None, reason="needs xiangqi and fairy-stockfish "
                                                                   "(Debian package fairy-stockfish)")
 def test_fairy_stockfish_plays_xiangqi_with_one_based_ranks():
-    from engine.arena import play_game
-    from engine.players import RandomPlayer
+    from engine.play.arena import play_game
+    from engine.play.players import RandomPlayer
     game = get_game("xiangqi")
     with UCIEnginePlayer(game, STOCKFISH, 30, {"UCI_LimitStrength": "true", "UCI_Elo": "min"}) as sf:
         assert sf.rank_offset == 1  # fairy-stockfish writes ranks 1..10 where ICCS writes 0..9

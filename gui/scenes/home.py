@@ -6,7 +6,7 @@ import random
 
 import pygame
 
-from engine.paths import models_dir
+from engine.core.paths import models_dir
 from games import GAME_IDS, get_game
 from gui import theme
 from gui.boards import renderer_class

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pygame
 
-from engine.paths import __version__, user_data_dir
+from engine.core.paths import __version__, user_data_dir
 from gui import theme
 from gui.i18n import t
 from gui.scenes.base import Scene

@@ -6,7 +6,7 @@ import time
 
 import pygame
 
-from engine.paths import user_model_path
+from engine.core.paths import user_model_path
 from games import GAME_IDS, get_game
 from gui import theme
 from gui.i18n import t

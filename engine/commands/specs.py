@@ -1,4 +1,4 @@
-"""Baseline opponents, and the player specs that arenas and evaluations are written in.
+"""Player specs: the strings that arenas and evaluations name their players with.
 
 A *spec* is one string naming one player:
 
@@ -26,21 +26,14 @@ most visited move afterwards. Random, greedy and solver players break ties at ra
 """
 from __future__ import annotations
 
-import math
-import random
 import re
 import shutil
 from pathlib import Path
 
-from .mcts import MoveStat, SearchResult
+from ..play.baselines import OPENING_PLIES, OPENING_TEMPERATURE, SOLVER_MAX_PLIES, GreedyPlayer, NoHeuristicError, SolverPlayer
 
-#: plies sampled at temperature 1 by MCTS players in arenas and baseline matches
-OPENING_PLIES = 4
-OPENING_TEMPERATURE = 1.0
 #: default thinking time of an external UCI engine, in milliseconds
 UCI_DEFAULT_MOVETIME_MS = 100
-#: the exhaustive solver is only offered for games this short
-SOLVER_MAX_PLIES = 16
 
 SPEC_HELP = ("model:PATH[@SIMS], policy:PATH, level:NAME, rollout:N, random, greedy, solver, "
              "uci:COMMAND[@MS][?OPTION=VALUE&...]")
@@ -48,70 +41,6 @@ SPEC_HELP = ("model:PATH[@SIMS], policy:PATH, level:NAME, rollout:N, random, gre
 
 class SpecError(ValueError):
     """A player spec that cannot be used; the message names the spec and the problem."""
-
-
-def has_heuristic(game) -> bool:
-    """True when the game's states offer the optional ``heuristic(player) -> float`` hook."""
-    return callable(getattr(game.initial_state(), "heuristic", None))
-
-
-class GreedyPlayer:
-    """One ply deep: plays a winning move when there is one, never a move that loses at once,
-    and otherwise the move after which ``state.heuristic(me)`` is highest (ties at random).
-
-    Needs the game's optional State hook ``heuristic(player) -> float`` (higher is better for
-    ``player``; e.g. othello's disc difference, xiangqi's material balance).
-    """
-
-    def __init__(self, game, seed: int | None = None):
-        if not has_heuristic(game):
-            raise SpecError(f"greedy: {game.name or game.id} has no position heuristic "
-                            "(the optional State.heuristic(player) hook), so there is nothing to be greedy about")
-        self.game = game
-        self.rng = random.Random(seed)
-        self.name = "greedy"
-
-    def reset(self) -> None:
-        pass
-
-    def score(self, state, action: int) -> float:
-        """How good ``action`` looks for the player to move in ``state``."""
-        me = state.current_player
-        child = state.apply(action)
-        if child.is_terminal():
-            w = child.winner()
-            return 0.0 if w is None else (math.inf if w == me else -math.inf)
-        return float(child.heuristic(me))
-
-    def choose(self, state, on_progress=None, should_stop=None) -> SearchResult:
-        legal = state.legal_actions()
-        scores = [self.score(state, a) for a in legal]
-        best = max(scores)
-        action = self.rng.choice([a for a, s in zip(legal, scores) if s == best])
-        top = sorted((MoveStat(a, 0, s, 0.0) for a, s in zip(legal, scores)), key=lambda m: -m.q)[:10]
-        value = 1.0 if best == math.inf else (-1.0 if best == -math.inf else 0.0)
-        return SearchResult(action, value, top, 0, 0.0)
-
-
-class SolverPlayer:
-    """Perfect play: a uniformly random choice among the minimax-optimal moves."""
-
-    def __init__(self, game, seed: int | None = None, solver=None):
-        from .solver import Solver
-        self.game = game
-        self.solver = solver or Solver()
-        self.rng = random.Random(seed)
-        self.name = "solver"
-
-    def reset(self) -> None:
-        pass
-
-    def choose(self, state, on_progress=None, should_stop=None) -> SearchResult:
-        values = self.solver.action_values(state)
-        best = max(values.values())
-        action = self.rng.choice(sorted(a for a, v in values.items() if v == best))
-        top = [MoveStat(a, 0, float(v), 0.0) for a, v in sorted(values.items(), key=lambda kv: -kv[1])]
-        return SearchResult(action, float(best), top, 0, 0.0)
 
 
 def find_fairy_stockfish() -> str | None:
@@ -146,9 +75,9 @@ def parse_uci_spec(rest: str) -> tuple[str, int, dict[str, str]]:
 
 
 def _load_net_evaluator(game, path: str, spec: str):
-    from .checkpoint import CheckpointError, load_network
-    from .evaluators import NetworkEvaluator
-    from .network import configure_threads
+    from ..core.checkpoint import CheckpointError, load_network
+    from ..core.evaluators import NetworkEvaluator
+    from ..core.network import configure_threads
     configure_threads(1)
     try:
         net, meta = load_network(Path(path), game)
@@ -173,7 +102,7 @@ def _with_opening(player, opening_plies: int):
 
 def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: int = OPENING_PLIES):
     """Build the player a spec names (see the module docstring); raises SpecError."""
-    from .players import LEVEL_SETTINGS, LEVELS, DEFAULT_LEVEL, MCTSPlayer, PolicyPlayer, RandomPlayer, \
+    from ..play.players import LEVEL_SETTINGS, LEVELS, DEFAULT_LEVEL, MCTSPlayer, PolicyPlayer, RandomPlayer, \
         make_player, rollout_player
     spec = spec.strip()
     kind, colon, rest = spec.partition(":")
@@ -182,7 +111,10 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
         if kind == "random":
             return RandomPlayer(game, seed)
         if kind == "greedy":
-            return GreedyPlayer(game, seed)
+            try:
+                return GreedyPlayer(game, seed)
+            except NoHeuristicError as e:
+                raise SpecError(str(e)) from None
         if game.max_game_length > SOLVER_MAX_PLIES:
             raise SpecError(f"solver: {game.key} is too large to solve exhaustively "
                             f"(only games of at most {SOLVER_MAX_PLIES} plies)")
@@ -206,7 +138,7 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
     if kind == "level":
         if rest not in LEVEL_SETTINGS:
             raise SpecError(f"{spec}: unknown level {rest!r}; choose one of: {', '.join(LEVELS)}")
-        from .checkpoint import CheckpointError
+        from ..core.checkpoint import CheckpointError
         try:
             player = make_player(game, rest, seed=seed)
         except CheckpointError as e:
@@ -216,7 +148,7 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
         return _with_opening(rollout_player(game, _positive_int(rest, spec, "the playout count"), seed=seed),
                              opening_plies)
     if kind == "uci":
-        from .uci_client import UCIEngineError, UCIEnginePlayer
+        from ..protocols.uci_client import UCIEngineError, UCIEnginePlayer
         command, movetime, options = parse_uci_spec(rest)
         try:
             return UCIEnginePlayer(game, command, movetime, options)
@@ -232,5 +164,4 @@ def close_player(player) -> None:
         close()
 
 
-__all__ = ["GreedyPlayer", "SolverPlayer", "SpecError", "player_from_spec", "parse_uci_spec", "close_player",
-           "find_fairy_stockfish", "has_heuristic", "OPENING_PLIES", "SPEC_HELP"]
+__all__ = ["SpecError", "player_from_spec", "parse_uci_spec", "close_player", "find_fairy_stockfish", "SPEC_HELP"]

@@ -19,8 +19,8 @@ def check_models(models_dir: Path | None = None) -> dict:
     Returns ``{"loaded": {key: {...}}, "failed": {file: reason}, "missing": [game keys]}``.
     """
     from games import GAME_IDS, game_from_key, get_game
-    from .checkpoint import load_network
-    from .paths import models_dir as shipped_dir
+    from ..core.checkpoint import load_network
+    from ..core.paths import models_dir as shipped_dir
     folder = Path(models_dir) if models_dir is not None else shipped_dir()
     loaded, failed = {}, {}
     for path in sorted(folder.glob("*.pt")) if folder.is_dir() else []:
@@ -39,11 +39,11 @@ def check_models(models_dir: Path | None = None) -> dict:
 
 def play_quick_game(game_id: str, sims: int = 8, level: str = "beginner", max_plies: int | None = None,
                     seed: int = 0) -> dict:
-    """One AI-vs-AI game through `engine.players.make_player` (shipped model or the rollout
+    """One AI-vs-AI game through `engine.play.players.make_player` (shipped model or the rollout
     fallback) with ``sims`` visits per move; raises if a player fails or plays an illegal move."""
     from games import get_game
-    from .arena import play_game
-    from .players import make_player
+    from ..play.arena import play_game
+    from ..play.players import make_player
     game = get_game(game_id)
     players = []
     for i in range(2):
@@ -65,12 +65,12 @@ def play_quick_game(game_id: str, sims: int = 8, level: str = "beginner", max_pl
 
 
 def train_one_generation(run_dir: Path, game_id: str = "connect2") -> dict:
-    """One generation of `engine.train.TrainingRun` in this process (self-play, replay buffer,
+    """One generation of `engine.training.train.TrainingRun` in this process (self-play, replay buffer,
     Adam steps, checkpoint) from a fresh network; raises if the loss is not a finite number."""
     import json
     import math
     from games import get_game
-    from .train import TrainingRun
+    from ..training.train import TrainingRun
     t0 = time.perf_counter()
     run = TrainingRun(get_game(game_id), run_dir, workers=1, progress=False)
     state = run.run(generations=1)

@@ -27,19 +27,18 @@ Score: the search's value v (the expected outcome for the side to move, -1..1) i
 ``cp = 400 * log10((1 + v) / (1 - v))``, the Elo-style logistic scale: v = 0.5 (a 75%
 expected score) is 191 cp; clipped to +-2000.
 
-External engines as players live in `engine.uci_client`.
+External engines as players live in `engine.protocols.uci_client`.
 """
 from __future__ import annotations
 
-import math
 import re
 import sys
 import threading
 import time
 
-import numpy as np
 
-from .mcts import SearchResult
+from ..core.mcts import SearchResult
+from .common import one_line, principal_variation, value_to_cp
 
 #: the search tree's memory budget (the ``Hash`` option, MB): ``go infinite`` and clock
 #: searches stop at the node count that fits. A node costs ~0.3 KB in connect4 to ~2 KB in
@@ -49,48 +48,8 @@ HASH_MB_RANGE = (16, 65536)
 #: nodes built to measure a game's bytes per node (the first nodes, with the widest fan-out,
 #: cost the most, so the estimate errs on the safe side)
 MEASURE_NODES = 500
-CP_LIMIT = 2000
 #: interim ``info`` lines during a search, at most this often (seconds)
 INFO_INTERVAL = 1.0
-
-
-def value_to_cp(v: float) -> int:
-    """The documented value -> centipawn mapping: 400 * log10((1 + v) / (1 - v)), clipped."""
-    v = max(-0.99999, min(0.99999, float(v)))
-    return int(round(max(-CP_LIMIT, min(CP_LIMIT, 400.0 * math.log10((1 + v) / (1 - v))))))
-
-
-def cp_to_value(cp: float) -> float:
-    """Inverse of `value_to_cp`: tanh(cp * ln 10 / 800)."""
-    return math.tanh(float(cp) * math.log(10) / 800.0)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
-def principal_variation(tree, first_action: int | None = None, max_len: int = 24) -> list[str]:
-    """Move texts of the most visited line from the root (starting with ``first_action`` if given)."""
-    pv: list[str] = []
-    node = 0
-    action = first_action
-    while len(pv) < max_len and tree.n_count[node] > 0:
-        actions, visits, _, _, kids = tree.edges(node)
-        if action is None:
-            j = int(visits.argmax())
-            if visits[j] <= 0:
-                break
-        else:
-            hits = np.nonzero(actions == action)[0]
-            if not len(hits):
-                break
-            j = int(hits[0])
-        pv.append(tree.states[node].action_to_text(int(actions[j])))
-        node = int(kids[j])
-        action = None
-        if node < 0:
-            break
-    return pv
 
 
 class UCIEngine:
@@ -101,7 +60,7 @@ class UCIEngine:
     def __init__(self, game, model_path=None, level: str | None = None, evaluator=None,
                  node_cap: int | None = None, seed: int | None = None):
         """``node_cap`` fixes the most visits of one search; by default it follows ``Hash``."""
-        from .players import DEFAULT_LEVEL, LEVEL_SETTINGS, MCTSPlayer, load_evaluator
+        from ..play.players import DEFAULT_LEVEL, LEVEL_SETTINGS, MCTSPlayer, load_evaluator
         self.game = game
         self._fixed_cap = node_cap
         self.hash_mb = DEFAULT_HASH_MB
@@ -143,7 +102,7 @@ class UCIEngine:
         try:
             self._dispatch(line, emit)
         except Exception as e:  # the protocol must survive anything; say what went wrong
-            emit(f"info string error internal: {type(e).__name__}: {_one_line(e)}")
+            emit(f"info string error internal: {type(e).__name__}: {one_line(e)}")
 
     def stop(self) -> None:
         """Ask a running search to finish now (it still answers ``bestmove``)."""
@@ -162,12 +121,12 @@ class UCIEngine:
             "debug": lambda t, e: None, "ponderhit": lambda t, e: None, "register": lambda t, e: None,
         }.get(cmd)
         if handler is None:
-            emit(f"info string error unknown command {_one_line(tokens[0])[:40]!r}")
+            emit(f"info string error unknown command {one_line(tokens[0])[:40]!r}")
             return
         handler(tokens, emit)
 
     def _cmd_uci(self, tokens, emit) -> None:
-        from .paths import __version__
+        from ..core.paths import __version__
         emit(f"id name ZeroBoard {__version__} ({self.game.key})")
         emit("id author the ZeroBoard authors")
         levels = " ".join(f"var {name}" for name in self._level_settings)
@@ -182,7 +141,7 @@ class UCIEngine:
         if self._fixed_cap is not None:
             return self._fixed_cap
         if self._bytes_per_node is None:  # measured once, on the first search that needs it
-            from .cli import measure_tree_memory
+            from ..core.treememory import measure_tree_memory
             self._bytes_per_node = max(measure_tree_memory(self.game, MEASURE_NODES)["tree_bytes_per_node"], 1)
         return max(1000, self.hash_mb * (1 << 20) // self._bytes_per_node)
 
@@ -197,7 +156,7 @@ class UCIEngine:
     def _cmd_show(self, tokens, emit) -> None:
         for row in self.state.render().splitlines():
             emit(f"info string {row}")
-        emit(f"info string position {_one_line(self.state.to_text())}")
+        emit(f"info string position {one_line(self.state.to_text())}")
 
     def _cmd_position(self, tokens, emit) -> None:
         from games.base import NotationError
@@ -210,7 +169,7 @@ class UCIEngine:
         try:
             if kind == "startpos":
                 if cut != 2:
-                    emit(f"info string error position: unexpected {_one_line(tokens[2])[:40]!r} after startpos")
+                    emit(f"info string error position: unexpected {one_line(tokens[2])[:40]!r} after startpos")
                     return
                 state = self.game.initial_state()
             elif kind in ("fen", "text"):
@@ -220,17 +179,17 @@ class UCIEngine:
                 state = self.game.state_from_text(" ".join(tokens[2:cut]))
             else:
                 emit(f"info string error position: expected 'startpos', 'fen' or 'text', "
-                     f"not {_one_line(tokens[1])[:40]!r}")
+                     f"not {one_line(tokens[1])[:40]!r}")
                 return
         except (NotationError, ValueError) as e:
-            emit(f"info string error position: {_one_line(e)}")
+            emit(f"info string error position: {one_line(e)}")
             return
         for i, tok in enumerate(tokens[cut + 1:]):
             try:
                 state = state.play(state.parse_action(tok))
             except (NotationError, ValueError) as e:
-                emit(f"info string error position: illegal move {_one_line(tok)[:40]!r} (move {i + 1}): "
-                     f"{_one_line(e)}")
+                emit(f"info string error position: illegal move {one_line(tok)[:40]!r} (move {i + 1}): "
+                     f"{one_line(e)}")
                 return
         self.state = state
 
@@ -249,12 +208,12 @@ class UCIEngine:
                 return
             self._apply_level(value)
         elif name == "model":
-            from .checkpoint import CheckpointError
-            from .players import load_evaluator
+            from ..core.checkpoint import CheckpointError
+            from ..play.players import load_evaluator
             try:
                 evaluator, desc = load_evaluator(self.game, value if value and value != "<empty>" else None)
             except (CheckpointError, OSError, ValueError) as e:
-                emit(f"info string error setoption: {_one_line(e)}")
+                emit(f"info string error setoption: {one_line(e)}")
                 return
             self.player.mcts.evaluator = evaluator
             self.player.reset()
@@ -295,12 +254,12 @@ class UCIEngine:
             elif t in numeric:
                 raw = tokens[i + 1] if i + 1 < len(tokens) else ""
                 if not re.fullmatch(r"-?\d{1,12}", raw):
-                    emit(f"info string error go: {t} needs a whole number, not {_one_line(raw)[:40]!r}")
+                    emit(f"info string error go: {t} needs a whole number, not {one_line(raw)[:40]!r}")
                     return None
                 limits[t] = int(raw)
                 i += 2
             else:
-                emit(f"info string error go: unknown or unsupported parameter {_one_line(tokens[i])[:40]!r}")
+                emit(f"info string error go: unknown or unsupported parameter {one_line(tokens[i])[:40]!r}")
                 return None
         for key in ("nodes", "movetime"):
             if key in limits and limits[key] <= 0:
@@ -420,26 +379,4 @@ def serve(engine: UCIEngine, stdin=None, stdout=None) -> int:
     return 0
 
 
-def main(argv: list[str]) -> int:
-    """``python main.py uci``: serve the protocol on stdin/stdout."""
-    from .cli import ArgParser, UsageError, game_from_args, run_command
-    from .players import LEVELS
-    parser = ArgParser(prog="main.py uci", description="Speak a UCI-style protocol on stdin/stdout.")
-    parser.add_argument("--game", required=True, help="game id")
-    parser.add_argument("--size", type=int, help="board size for games with variants")
-    parser.add_argument("--model", help="model file (default: the shipped model, else rollout search)")
-    parser.add_argument("--level", choices=LEVELS, help="initial level (default: strong)")
-
-    def body(args) -> int:
-        from .checkpoint import CheckpointError
-        game = game_from_args(args.game, args.size)
-        try:
-            engine = UCIEngine(game, args.model, args.level)
-        except (CheckpointError, OSError) as e:
-            raise UsageError(str(e)) from None
-        return serve(engine)
-
-    return run_command(parser, argv, body)
-
-
-__all__ = ["UCIEngine", "serve", "main", "value_to_cp", "cp_to_value", "principal_variation"]
+__all__ = ["UCIEngine", "serve"]

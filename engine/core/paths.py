@@ -22,7 +22,7 @@ def resource_root() -> Path:
     """The folder holding assets/ and models/: the bundle's when frozen, else the source tree."""
     if is_frozen():
         return Path(getattr(sys, "_MEIPASS", Path(sys.executable).parent))
-    return Path(__file__).resolve().parent.parent
+    return Path(__file__).resolve().parents[2]
 
 
 def assets_dir() -> Path:

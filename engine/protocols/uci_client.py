@@ -14,8 +14,8 @@ import subprocess
 import threading
 import time
 
-from .mcts import SearchResult
-from .uci import cp_to_value
+from ..core.mcts import SearchResult
+from .common import cp_to_value
 
 
 class UCIEngineError(RuntimeError):

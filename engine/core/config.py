@@ -1,7 +1,7 @@
 """Per-game settings for the network, search and training.
 
 Defaults are derived from the game's shape, so a new game works without any file;
-``engine/configs/<game id>.toml`` overrides them section by section (readable,
+``engine/core/configs/<game id>.toml`` overrides them section by section (readable,
 commented, and the place to tune a game).
 """
 from __future__ import annotations
@@ -55,6 +55,19 @@ class SelfPlaySettings:
     # float32; "fp32" or "bf16" force one. On connect4 positions bfloat16 moved values by 0.003
     # on average (0.03 at most) and changed the network's first choice in 0.3% of them.
     precision: str = "auto"
+    # Gumbel root search (engine/core/gumbel.py) instead of PUCT with Dirichlet noise when > 0:
+    # this many moves are considered at the root (Gumbel top-k), sequential halving spreads the
+    # visits over them, and the policy target is the improved policy softmax(logit + sigma(q)),
+    # so a few dozen visits a move still improve the policy. The first temperature_moves plies
+    # are sampled from that improved policy, later ones are the search's choice.
+    gumbel_considered: int = 0
+    gumbel_c_visit: float = 50.0
+    gumbel_c_scale: float = 0.1
+    # The game's tactical hooks in the self-play search (SearchConfig.tactics: xiangqi's capture
+    # look-ahead and winning-capture prior, gomoku's four points). Play always uses them;
+    # self-play only where tactics = true, with capture_scale for xiangqi's leaf values.
+    tactics: bool = False
+    capture_scale: float = 0.0
 
 
 @dataclass
@@ -118,7 +131,7 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
 
 
 def load_config(game, path: str | Path | None = None) -> GameConfig:
-    """The game's settings: defaults, then engine/configs/<id>.toml, then ``path`` if given."""
+    """The game's settings: defaults, then engine/core/configs/<id>.toml, then ``path`` if given."""
     cfg = _defaults(game)
     files = [CONFIG_DIR / f"{game.id}.toml"]
     if path is not None:

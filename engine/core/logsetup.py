@@ -21,7 +21,7 @@ _log_file = None
 
 
 def log_path() -> Path:
-    """The log file in the per-user log directory (engine.paths.user_log_dir)."""
+    """The log file in the per-user log directory (engine.core.paths.user_log_dir)."""
     from .paths import user_log_dir
     return user_log_dir() / LOG_NAME
 

@@ -31,11 +31,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .checkpoint import atomic_write_bytes, load_network, save_checkpoint
-from .config import GameConfig, config_from_dict, config_to_dict, load_config
-from .processes import end_process
-from .replay import ReplayBuffer
-from .selfplay import SamplesBatch, SelfPlayStats
+from ..core.checkpoint import atomic_write_bytes, load_network, save_checkpoint
+from ..core.config import GameConfig, config_from_dict, config_to_dict, load_config
+from ..core.processes import end_process
+from ..core.replay import ReplayBuffer
+from ..core.selfplay import SamplesBatch, SelfPlayStats
+from . import workers as selfplay_workers
 
 
 def _json_dump_atomic(path: Path, obj) -> None:
@@ -46,55 +47,8 @@ def _json_dump_atomic(path: Path, obj) -> None:
 POOL_EXIT_SECONDS = 2.0
 
 
-# --- self-play workers (top-level functions: spawn-safe, picklable) -------------------
-_worker_queue = None
-_worker_stop = None
-
-
-def _worker_init(queue, stop_event):
-    global _worker_queue, _worker_stop
-    _worker_queue, _worker_stop = queue, stop_event
-    from .network import configure_threads
-    configure_threads(1)
-    import threading
-    threading.Thread(target=_exit_with_parent, daemon=True).start()
-
-
-def _exit_with_parent():
-    """End this pool worker when the training process is gone (killed), instead of waiting
-    forever for work that will not come."""
-    import multiprocessing
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        parent.join()
-        os._exit(0)
-
-
 class _Stopped(Exception):
     """request_stop() arrived in the middle of learning or evaluation."""
-
-
-def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, seed: int):
-    """Play ``n_games`` with the network in ``checkpoint``; returns (samples arrays, stats dict)."""
-    from games import game_from_key
-    from .config import SelfPlaySettings
-    from .evaluators import NetworkEvaluator
-    from .network import configure_threads
-    from .selfplay import play_games
-    configure_threads(1)
-    game = game_from_key(game_key)
-    net, _ = load_network(checkpoint, game)
-    sp = SelfPlaySettings(**settings)
-
-    def done(rec):
-        if _worker_queue is not None:
-            _worker_queue.put(("game", len(rec.planes)))
-
-    stop = (lambda: _worker_stop.is_set()) if _worker_stop is not None else None
-    evaluator = NetworkEvaluator(net, precision=sp.precision)
-    records, stats = play_games(game, evaluator, sp, n_games, seed=seed, on_game_done=done, should_stop=stop)
-    batch = SamplesBatch.from_records(records, (game.num_planes, *game.board_shape), sp.value_q_weight)
-    return (batch.planes, batch.pi_idx, batch.pi_val, batch.z, batch.pw), stats.__dict__
 
 
 class Progress:
@@ -203,7 +157,7 @@ class TrainingRun:
             _json_dump_atomic(path, info)
 
     def _create(self, init_model) -> None:
-        from .network import NetConfig, PolicyValueNet
+        from ..core.network import NetConfig, PolicyValueNet
         self.dir.mkdir(parents=True, exist_ok=True)
         self.ckpt_dir.mkdir(exist_ok=True)
         if init_model:
@@ -237,7 +191,7 @@ class TrainingRun:
             ctx = mp.get_context("spawn")
             self._queue = ctx.Queue()
             self._stop_event = ctx.Event()
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_worker_init,
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=selfplay_workers.init_pool_worker,
                                              initargs=(self._queue, self._stop_event))
 
     def close(self) -> None:
@@ -274,14 +228,13 @@ class TrainingRun:
             results = self._ray.run(self.game.key, ckpt, settings, shares, seeds)
         elif self.workers == 1:
             # one worker: play in this process (no spawn, no copies)
-            global _worker_queue, _worker_stop
-            _worker_queue, _worker_stop = None, self._local_stop
+            selfplay_workers.attach(None, self._local_stop)
             try:
-                results = [selfplay_job(self.game.key, ckpt, settings, n_games, seeds[0])]
+                results = [selfplay_workers.selfplay_job(self.game.key, ckpt, settings, n_games, seeds[0])]
             finally:
-                _worker_stop = None
+                selfplay_workers.attach(None, None)
         else:
-            futs = [self._pool.submit(selfplay_job, self.game.key, ckpt, settings, n, s)
+            futs = [self._pool.submit(selfplay_workers.selfplay_job, self.game.key, ckpt, settings, n, s)
                     for n, s in zip(shares, seeds) if n > 0]
             games = positions = 0
             while not all(f.done() for f in futs):
@@ -368,9 +321,9 @@ class TrainingRun:
 
     # --- evaluation --------------------------------------------------------------
     def _evaluate(self, generation: int, net) -> dict:
-        from .arena import play_match
-        from .evaluators import NetworkEvaluator
-        from .players import MCTSPlayer, rollout_player
+        from ..play.arena import play_match
+        from ..core.evaluators import NetworkEvaluator
+        from ..play.players import MCTSPlayer, rollout_player
         t = self.cfg.train
         out = {}
         opening = arena_opening_plies(self.cfg.selfplay.temperature_moves)
@@ -397,7 +350,7 @@ class TrainingRun:
     # --- the loop --------------------------------------------------------------------
     def run(self, hours: float | None = None, generations: int | None = None) -> dict:
         """Train until ``hours`` pass or ``generations`` more complete (or request_stop())."""
-        from .network import configure_threads
+        from ..core.network import configure_threads
         configure_threads(1)
         self._stop = False
         deadline = time.time() + hours * 3600 if hours else None
@@ -522,7 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true",
                    help="continue the run in --run-dir, with the settings it last used unless --config is given")
     p.add_argument("--init", help="start from this model instead of a random network")
-    p.add_argument("--config", help="a TOML file overriding engine/configs/<game>.toml (with --resume: the run "
+    p.add_argument("--config", help="a TOML file overriding engine/core/configs/<game>.toml (with --resume: the run "
                                      "goes on with these settings, recorded in run.json)")
     p.add_argument("--backend", choices=("local", "ray"), default="local")
     p.add_argument("--ray-address")
@@ -541,7 +494,7 @@ def _latest_settings(info: dict):
 def resumed_config(game, run_dir: Path) -> GameConfig:
     """The settings a run last trained with (run.json: its latest ``config_changes`` entry, else
     ``config``), so that ``--resume`` without ``--config`` goes on as it was, whatever
-    engine/configs/<game>.toml says now."""
+    engine/core/configs/<game>.toml says now."""
     try:
         info = json.loads((run_dir / "run.json").read_text())
     except (OSError, ValueError) as e:

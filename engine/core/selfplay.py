@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .gumbel import GumbelRule
 from .mcts import MCTS, SearchConfig, Tree, select_action
 
 
@@ -132,7 +133,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                on_game_done=None, should_stop=None) -> tuple[list[GameRecord], SelfPlayStats]:
     """Play ``n_games`` self-play games, ``settings.parallel_games`` at a time.
 
-    ``settings`` is a `engine.config.SelfPlaySettings`. ``on_game_done(record)`` is
+    ``settings`` is a `engine.core.config.SelfPlaySettings`. ``on_game_done(record)`` is
     called as each game ends; ``should_stop()`` ends the run early (finished games are kept).
 
     The games' searches run one round at a time (a network call for all of them), and a
@@ -144,8 +145,12 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
     rng = np.random.default_rng(seed)
     cfg = SearchConfig(cpuct=settings.cpuct, leaf_batch=settings.leaf_batch,
                        dirichlet_alpha=settings.dirichlet_alpha, dirichlet_eps=settings.dirichlet_eps,
-                       draw_value=settings.draw_value)
+                       draw_value=settings.draw_value, capture_scale=settings.capture_scale,
+                       tactics=settings.tactics)
     mcts = MCTS(evaluator, cfg, seed=None if seed is None else seed + 1)
+    gumbel = settings.gumbel_considered > 0
+    if gumbel:   # Gumbel root search: its own exploration (no Dirichlet noise) and policy target
+        mcts.root_rule = GumbelRule(settings.gumbel_considered, settings.gumbel_c_visit, settings.gumbel_c_scale)
     max_plies = settings.max_plies or game.max_game_length or 10_000
     stats = SelfPlayStats()
     t0 = time.perf_counter()
@@ -169,7 +174,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
         if should_stop is not None and should_stop():
             break
         targets = [settings.sims if g[3] else settings.fast_sims for g in live]
-        stats.sims += mcts.search([g[0] for g in live], targets, noise=True, max_rounds=1)
+        stats.sims += mcts.search([g[0] for g in live], targets, noise=not gumbel, max_rounds=1)
         still = []
         for g, target in zip(live, targets):
             tree, rec, may_resign, is_full = g
@@ -178,14 +183,16 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 continue
             state = tree.root_state
             actions, visits = tree.visit_counts()
+            rule = tree.root_rule
+            target = rule.improved_policy(tree) if rule is not None else visits / max(visits.sum(), 1)
             if is_full or settings.record_fast:
                 # cheap-search positions still teach the value head; their policy weight is 0
                 rec.planes.append(state.encode())
                 rec.policy_idx.append(actions.astype(np.int16))
-                rec.policy_val.append((visits / max(visits.sum(), 1)).astype(np.float16))
+                rec.policy_val.append(target.astype(np.float16))
                 rec.players.append(state.current_player)
                 rec.policy_weight.append(1.0 if is_full else 0.0)
-            value = tree.root_value()
+            value = rule.value(tree) if rule is not None else tree.root_value()
             if is_full or settings.record_fast:
                 rec.root_values.append(value)
             if value < settings.resign_threshold and len(rec.moves) >= 2:
@@ -195,12 +202,18 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 elif rec.would_resign is None:
                     rec.would_resign = state.current_player  # played out to check false resignations
             if not rec.resigned:
-                if len(rec.moves) < settings.temperature_moves:
+                opening = len(rec.moves) < settings.temperature_moves
+                if rule is not None and opening and tree.root_win < 0:
+                    action = int(actions[rng.choice(len(actions), p=target / target.sum())])
+                elif rule is not None and tree.root_win < 0:
+                    action = int(actions[rule.choice(tree)])
+                elif opening:
                     action = select_action(actions, visits, 1.0, rng)
                 else:
                     action = tree.stats(limit=1)[0].action   # as in play: a proven result first
                 rec.moves.append(action)
-                nxt = tree.child_tree(action)
+                # Gumbel's schedule counts this search's visits, so its next search starts afresh
+                nxt = None if gumbel else tree.child_tree(action)
                 if nxt is None:
                     nxt = Tree(state.apply(action))
                 tree = nxt

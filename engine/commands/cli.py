@@ -51,8 +51,8 @@ def game_from_args(game_id: str, size: int | None = None):
 
 def evaluator_from_args(game, model: str | None):
     """(evaluator, description): ``model`` or the shipped model, else rollout search."""
-    from .checkpoint import CheckpointError
-    from .players import load_evaluator
+    from ..core.checkpoint import CheckpointError
+    from ..play.players import load_evaluator
     try:
         return load_evaluator(game, model)
     except (CheckpointError, OSError) as e:
@@ -103,7 +103,7 @@ def _analysis_record(text: str, tree, top: int) -> dict:
 
 def analyse_main(argv: list[str]) -> int:
     """``python main.py analyse``: one JSON line per position with the move, value and top moves."""
-    from .players import DEFAULT_LEVEL, LEVELS
+    from ..play.players import DEFAULT_LEVEL, LEVELS
     parser = ArgParser(prog="main.py analyse", description=(
         "Search positions and print one JSON line each: "
         '{"position", "move", "value" (for the side to move, -1..1), "sims", "top": [{"move", "visits", "q", '
@@ -130,8 +130,8 @@ def analyse_main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0)
 
     def body(args) -> int:
-        from .mcts import MCTS, SearchConfig
-        from .players import LEVEL_SETTINGS
+        from ..core.mcts import MCTS, SearchConfig
+        from ..play.players import LEVEL_SETTINGS
         for name in ("sims", "movetime", "top", "batch"):
             value = getattr(args, name)
             if value is not None and value <= 0:
@@ -160,7 +160,7 @@ def analyse_main(argv: list[str]) -> int:
 def analyse_chunk(game, mcts, texts: list[str], sims: int, movetime_ms: int | None, top: int) -> None:
     """Search a few positions together and print their JSON lines in order."""
     from games.base import NotationError
-    from .mcts import Tree
+    from ..core.mcts import Tree
     records: list[dict | None] = []
     trees = []
     for text in texts:
@@ -197,7 +197,8 @@ def analyse_chunk(game, mcts, texts: list[str], sims: int, movetime_ms: int | No
 
 def arena_main(argv: list[str]) -> int:
     """``python main.py arena``: two players, N games alternating who starts, score and Elo as JSON."""
-    from .baselines import OPENING_PLIES, SPEC_HELP
+    from ..play.baselines import OPENING_PLIES
+    from .specs import SPEC_HELP
     parser = ArgParser(prog="main.py arena", description=(
         "Play two players against each other, alternating who starts, and print one JSON object with "
         "A's wins/draws/losses, score and Elo difference (95% interval). Player specs: " + SPEC_HELP +
@@ -213,9 +214,9 @@ def arena_main(argv: list[str]) -> int:
     parser.add_argument("--progress", action="store_true", help="a line per finished game on stderr")
 
     def body(args) -> int:
-        from .arena import play_match
-        from .baselines import SpecError, close_player, player_from_spec
-        from .uci_client import UCIEngineError
+        from ..play.arena import play_match
+        from .specs import SpecError, close_player, player_from_spec
+        from ..protocols.uci_client import UCIEngineError
         if args.games <= 0:
             raise UsageError(f"--games must be positive, not {args.games}")
         if args.opening_plies < 0:
@@ -279,7 +280,7 @@ def _search_rate(mcts, positions: list, trees_per_search: int, visits: int, leaf
                  seconds: float) -> tuple[float, float]:
     """(simulations per second, share of simulations that needed the network) of searches of
     ``trees_per_search`` fresh trees each, for ``seconds``."""
-    from .mcts import Tree
+    from ..core.mcts import Tree
     mcts.search([Tree(positions[0])], min(visits, 16), leaf_batch=leaf_batch)  # warm-up
     sims, k = 0, 0
     evaluated = mcts.evaluator.positions
@@ -290,53 +291,6 @@ def _search_rate(mcts, positions: list, trees_per_search: int, visits: int, leaf
         k += trees_per_search
         sims += mcts.search(trees, visits, deadline=deadline, leaf_batch=leaf_batch)
     return sims / (time.perf_counter() - start), (mcts.evaluator.positions - evaluated) / max(sims, 1)
-
-
-def deep_size(objects, exclude=()) -> int:
-    """Bytes of ``objects`` and everything they reference, each object counted once; the
-    objects in ``exclude`` (shared ones, like the game) and types, modules and functions are skipped."""
-    import gc
-    import types
-    skip = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType)
-    seen = {id(o) for o in exclude}
-    stack = list(objects)
-    total = 0
-    while stack:
-        o = stack.pop()
-        if id(o) in seen or isinstance(o, skip):
-            continue
-        seen.add(id(o))
-        total += sys.getsizeof(o)
-        stack.extend(gc.get_referents(o))
-    return total
-
-
-def measure_tree_memory(game, nodes: int) -> dict:
-    """Build a ``nodes``-node tree (uniform priors, so no network time) and measure what it keeps
-    alive: the node/edge arrays at their allocated capacity plus the stored states, measured
-    object by object (`deep_size`; the game object they share is not counted)."""
-    from .evaluators import UniformEvaluator
-    from .mcts import MCTS, SearchConfig, Tree
-    start = time.perf_counter()
-    tree = Tree(game.initial_state())
-    mcts = MCTS(UniformEvaluator(), SearchConfig())
-    while tree.num_nodes < nodes:
-        before = tree.num_nodes
-        mcts.search([tree], int(tree.root_n) + (nodes - tree.num_nodes))
-        if tree.num_nodes == before:  # a small game's whole tree is built
-            break
-    build = time.perf_counter() - start
-    arrays = tree.memory_bytes()
-    states = deep_size([tree.states], exclude=[game])
-    total = arrays + states
-    per_node = total / max(tree.num_nodes, 1)
-    mb = 1 << 20
-    return {"tree_nodes": tree.num_nodes, "tree_edges": tree.num_edges,
-            "tree_arrays_mb": round(arrays / mb, 2), "tree_states_mb": round(states / mb, 2),
-            "tree_total_mb": round(total / mb, 2), "tree_bytes_per_node": int(per_node),
-            "tree_100k_mb": round(per_node * 100_000 / mb, 1), "tree_build_s": round(build, 2),
-            "tree_memory_method": "array capacity + deep size of the stored states; uniform-prior search "
-                                  "from the start position"}
 
 
 def bench_main(argv: list[str]) -> int:
@@ -363,12 +317,13 @@ def bench_main(argv: list[str]) -> int:
     def body(args) -> int:
         import numpy as np
         import torch
-        from .checkpoint import CheckpointError, load_network
-        from .config import load_config
-        from .evaluators import NetworkEvaluator
-        from .mcts import MCTS, SearchConfig
-        from .network import NetConfig, PolicyValueNet, configure_threads, count_parameters
-        from .players import DEFAULT_LEVEL, LEVEL_SETTINGS
+        from ..core.checkpoint import CheckpointError, load_network
+        from ..core.config import load_config
+        from ..core.evaluators import NetworkEvaluator
+        from ..core.mcts import MCTS, SearchConfig
+        from ..core.treememory import measure_tree_memory
+        from ..core.network import NetConfig, PolicyValueNet, configure_threads, count_parameters
+        from ..play.players import DEFAULT_LEVEL, LEVEL_SETTINGS
         if args.seconds <= 0 or args.tree_nodes <= 0:
             raise UsageError("--seconds and --tree-nodes must be positive")
         wall = time.perf_counter()

@@ -9,7 +9,7 @@ import queue as queue_mod
 import traceback
 from pathlib import Path
 
-from .processes import end_process
+from ..core.processes import end_process
 
 #: every this many generations the newest network plays the model in use; it is saved
 #: for the player only when it scores at least PROMOTE_SCORE over PROMOTE_GAMES games
@@ -28,12 +28,12 @@ def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events,
     try:
         import threading
         from games import game_from_key
-        from .arena import play_match
-        from .checkpoint import load_network, save_checkpoint
-        from .evaluators import NetworkEvaluator
-        from .network import configure_threads
-        from .paths import user_model_path
-        from .players import MCTSPlayer
+        from ..play.arena import play_match
+        from ..core.checkpoint import load_network, save_checkpoint
+        from ..core.evaluators import NetworkEvaluator
+        from ..core.network import configure_threads
+        from ..core.paths import user_model_path
+        from ..play.players import MCTSPlayer
         from .train import TrainingRun
         configure_threads(1)
         game = game_from_key(game_key)
@@ -98,7 +98,7 @@ class BackgroundTrainer:
     def __init__(self, game_id: str, workers: int = 1, model_path=None, variant: dict | None = None,
                  run_dir=None):
         from games import get_game
-        from .paths import shipped_model_path, user_data_dir, user_model_path
+        from ..core.paths import shipped_model_path, user_data_dir, user_model_path
         self.game = get_game(game_id, **(variant or {}))
         self.workers = max(1, int(workers))
         if model_path is None:

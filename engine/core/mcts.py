@@ -54,6 +54,13 @@ class SearchConfig:
     #: each side avoids drawing moves unless the alternatives look worse (self-play only: xiangqi's
     #: early self-play otherwise settles into repeating positions). Play keeps 0, the true value.
     draw_value: float = 0.0
+    #: games whose states offer ``capture_gain()`` (xiangqi: what the side to move wins by
+    #: captures alone, in material units) have it added to the network's value at each leaf,
+    #: as ``tanh(atanh(v) + gain / capture_scale)``: a piece left hanging, or an exchange that
+    #: loses material, is seen one capture sequence beyond the leaf. 0 switches it off.
+    capture_scale: float = 8.0
+    #: use the game's tactical hooks (``State.tactical_priors``, ``State.capture_gain``) at all
+    tactics: bool = True
 
 
 @dataclass
@@ -99,6 +106,7 @@ class Tree:
         self.n_term = np.full(node_capacity, np.nan, np.float32)  # value for n_player when terminal
         self.n_done = np.zeros(node_capacity, np.int16)        # children known (won, lost, drawn...)
         self.n_best = np.full(node_capacity, -2.0, np.float32)  # best known child for the mover (-2: none)
+        self.n_depth = np.zeros(node_capacity, np.int16)      # plies to the end once known (a lower bound)
         self.n_floored = np.zeros(node_capacity, np.int8)     # 1: some child has a known child (a floor)
         self.n_visits = np.zeros(node_capacity, np.float32)
         self.n_wsum = np.zeros(node_capacity, np.float32)
@@ -117,10 +125,13 @@ class Tree:
         #: a finished, drawn game's value for the side that drew it (the search's contempt):
         #: how the root weighs a known draw against an open move
         self.draw_value = 0.0
+        #: how the root chooses its child, when not by PUCT (`engine.core.gumbel.GumbelRoot`)
+        self.root_rule = None
         self._new_node(root_state, -1)
 
     _NODE_FILLS = (("n_start", 0), ("n_count", 0), ("n_player", 0), ("n_owner", 0), ("n_term", np.nan),
-                   ("n_done", 0), ("n_best", -2.0), ("n_floored", 0), ("n_visits", 0), ("n_wsum", 0))
+                   ("n_done", 0), ("n_best", -2.0), ("n_floored", 0), ("n_visits", 0), ("n_wsum", 0),
+                   ("n_depth", 0))
     _EDGE_FILLS = (("e_prior", 0), ("e_child", -1))
 
     # --- storage ----------------------------------------------------------
@@ -158,6 +169,7 @@ class Tree:
             v = self._proven(state)
             if v is not None:
                 self.n_term[n] = v
+                self.n_depth[n] = 1
         return n
 
     def _settle(self, path: list[int]) -> None:
@@ -176,8 +188,10 @@ class Tree:
                 self.n_best[parent] = v
             if v >= 1.0:
                 value = 1.0           # a winning move decides the position
+                depth = int(self.n_depth[child]) + 1
             elif self.n_done[parent] >= self.n_count[parent]:
                 value = float(self.n_best[parent])   # every move known: the best of them
+                depth = self._known_depth(parent, value)
             else:
                 return                # the mover still has open moves
             if parent == 0:
@@ -187,6 +201,20 @@ class Tree:
             if not math.isnan(self.n_term[parent]):
                 return                # already decided (another leaf got there first)
             self.n_term[parent] = value
+            self.n_depth[parent] = depth
+
+    def _known_depth(self, node: int, value: float) -> int:
+        """Plies to the end of ``node`` once all its children are known and the best is worth
+        ``value``: a loser holds out as long as it can, anyone else takes the shortest way."""
+        s, k = int(self.n_start[node]), int(self.n_count[node])
+        kids = self.e_child[s:s + k]
+        kids = kids[kids >= 0]
+        t = self.n_term[kids]
+        v = np.where(self.n_player[kids] == self.n_player[node], t, -t)
+        depths = self.n_depth[kids][v == value]
+        if not len(depths):
+            return 1
+        return int(depths.max() if value <= -1.0 else depths.min()) + 1
 
     def expand(self, node: int, actions: list[int], priors: np.ndarray) -> None:
         """Give ``node`` one edge per legal action (``actions`` is its state's legal_actions())."""
@@ -279,7 +307,10 @@ class Tree:
             known = self._known_values(kids)
             is_open = np.isnan(known)
             kv = np.where(is_open, -np.inf, known)
-            best_known = int(max(order[~is_open[order]], key=lambda j: kv[j]))   # ties: more visits
+            # ties: more visits; among losses, the one that holds out longest, then the network's favourite
+            hold_out = np.where(kv <= -1.0, self.n_depth[kids], 0)
+            best_known = int(max(order[~is_open[order]],
+                                 key=lambda j: (kv[j], hold_out[j], p[j] if kv[j] <= -1.0 else 0.0)))
             pick = best_known
             if is_open.any():
                 best_open = int(order[is_open[order]][0])
@@ -331,8 +362,14 @@ class Tree:
                 continue
             s = int(self.n_start[node])
             kids = e_child[s:s + k]
-            pick = self._pick_small if k <= SMALL_NODE else self._pick_wide
-            j, child, parent_n, q_node = pick(node, s, k, kids, q_node - cfg.fpu_reduction, parent_n, cfg)
+            if node == 0 and self.root_rule is not None:
+                j = self.root_rule.pick(self)
+                child = int(kids[j])
+                parent_n = float(self.n_visits[child]) if child >= 0 else 0.0
+                q_node = float(self.n_wsum[child]) / parent_n if parent_n > 0 else q_node - cfg.fpu_reduction
+            else:
+                pick = self._pick_small if k <= SMALL_NODE else self._pick_wide
+                j, child, parent_n, q_node = pick(node, s, k, kids, q_node - cfg.fpu_reduction, parent_n, cfg)
             if child < 0:
                 st = self.states[node]
                 child = self._new_node(st.apply(st.legal_actions()[j]), node)
@@ -480,6 +517,7 @@ class Tree:
         new.noised = False
         new.root_win = -1
         new.draw_value = self.draw_value
+        new.root_rule = None
         if new.num_nodes > 1 and new.n_count[0] > 0:
             kids = new.e_child[:new.n_count[0]]
             kids = kids[kids >= 0]
@@ -519,6 +557,61 @@ def select_action(actions: np.ndarray, visits: np.ndarray, temperature: float, r
     return int(actions[rng.choice(len(actions), p=p)])
 
 
+def with_capture_gain(value: float, gain: float, scale: float) -> float:
+    """The network's ``value`` for the side to move, raised by what it wins by captures."""
+    if gain <= 0:
+        return value
+    v = min(max(value, -0.999), 0.999)
+    return math.tanh(math.atanh(v) + gain / scale)
+
+
+def with_floors(priors: np.ndarray, actions: list[int], floors: list[tuple[int, float]]) -> np.ndarray:
+    """``priors`` over ``actions`` with each ``(action, floor)`` raised to at least ``floor``
+    and the other moves scaled down to keep the sum (the floors together take at most 0.9)."""
+    pri = np.asarray(priors, np.float64).copy()
+    index = {a: j for j, a in enumerate(actions)}
+    raised = {}
+    for action, floor in floors:
+        j = index.get(action)
+        if j is not None and floor > pri[j]:
+            raised[j] = max(raised.get(j, 0.0), floor)
+    if not raised:
+        return priors
+    total = sum(raised.values())
+    if total > 0.9:
+        raised = {j: f * 0.9 / total for j, f in raised.items()}
+        total = 0.9
+    mask = np.ones(len(pri), bool)
+    mask[list(raised)] = False
+    rest = float(pri[mask].sum())
+    pri[mask] *= (1.0 - total) / rest if rest > 0 else 0.0
+    for j, f in raised.items():
+        pri[j] = f
+    return (pri / pri.sum()).astype(np.float32)
+
+
+def with_tactics(states, legal, priors, values, capture_scale: float):
+    """Leaf priors and values with what the game knows of tactics. ``State.tactical_priors()``
+    names moves that deserve a share of the prior whatever the network says (xiangqi: the
+    capture that starts a winning exchange; gomoku: the points that make a four or stop the
+    opponent's), so the search tries them; ``State.capture_gain()`` (xiangqi) raises the value
+    by what the side to move wins by captures alone (``capture_scale``; 0: not used)."""
+    kind = type(states[0])
+    floors = getattr(kind, "tactical_priors", None)
+    gains = getattr(kind, "capture_gain", None) if capture_scale > 0 else None
+    if floors is None and gains is None:
+        return priors, values
+    out_p, out_v = [], []
+    for st, acts, pri, v in zip(states, legal, priors, values):
+        if gains is not None:
+            v = with_capture_gain(float(v), gains(st), capture_scale)
+        if floors is not None:
+            pri = with_floors(pri, acts, floors(st))
+        out_p.append(pri)
+        out_v.append(v)
+    return out_p, out_v
+
+
 class MCTS:
     """Runs searches on batches of trees with one evaluator."""
 
@@ -526,6 +619,8 @@ class MCTS:
         self.evaluator = evaluator
         self.cfg = config or SearchConfig()
         self.rng = np.random.default_rng(seed)
+        #: chooses the root's children instead of PUCT when set (`engine.core.gumbel.GumbelRule`)
+        self.root_rule = None
 
     def search(self, trees: list[Tree], visits: int | list[int], deadline: float | None = None,
                on_progress=None, should_stop=None, noise: bool = False, leaf_batch: int | None = None,
@@ -574,10 +669,14 @@ class MCTS:
                     owners.append((i, node, path))
             if states:
                 priors, values = self.evaluator.evaluate(states, legal)
+                if cfg.tactics:
+                    priors, values = with_tactics(states, legal, priors, values, cfg.capture_scale)
                 for (i, node, path), acts, pri, v in zip(owners, legal, priors, values):
                     t = trees[i]
                     t.pending.discard(node)
                     t.expand(node, acts, pri)
+                    if node == 0 and self.root_rule is not None and t.root_rule is None:
+                        self.root_rule.attach(t, float(v), int(targets[i]), self.rng)
                     if node == 0 and noise and cfg.dirichlet_alpha and not t.noised:
                         t.add_root_noise(cfg.dirichlet_alpha, cfg.dirichlet_eps, self.rng)
                     t.backup(path, float(v), int(t.n_player[node]), vl)

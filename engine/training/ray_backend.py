@@ -27,7 +27,7 @@ class RaySelfPlay:
                 ray.init(address=address, log_to_driver=False)
             else:
                 ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        repo = str(Path(__file__).resolve().parent.parent)
+        repo = str(Path(__file__).resolve().parents[2])
 
         @ray.remote(num_cpus=1)
         class SelfPlayActor:
@@ -39,7 +39,7 @@ class RaySelfPlay:
             def play(self, game_key, checkpoint_bytes, settings, n_games, seed):
                 import os
                 import tempfile
-                from engine.train import selfplay_job
+                from engine.training.workers import selfplay_job
                 fd, path = tempfile.mkstemp(suffix=".pt")
                 try:
                     with os.fdopen(fd, "wb") as f:

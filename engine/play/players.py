@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, reuse_tree, select_action
+from ..core.mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, reuse_tree, select_action
 
 __all__ = ["LEVELS", "DEFAULT_LEVEL", "Level", "make_player", "load_evaluator", "MCTSPlayer", "PolicyPlayer",
            "RandomPlayer", "SearchResult", "MoveStat"]
@@ -42,16 +42,16 @@ DEFAULT_LEVEL = "strong"
 def load_evaluator(game, model_path=None, fallback: bool = True):
     """(evaluator, description). ``model_path`` None means the shipped model; without one,
     a rollout evaluator so that every game has a working AI."""
-    from .evaluators import RolloutEvaluator
-    from .paths import shipped_model_path
+    from ..core.evaluators import RolloutEvaluator
+    from ..core.paths import shipped_model_path
     path = Path(model_path) if model_path else shipped_model_path(game.key)
     if path is None:
         if not fallback:
             raise FileNotFoundError(f"no model is shipped for {game.key}")
         return RolloutEvaluator(rollouts=1, max_plies=min(200, game.max_game_length or 200)), "rollout search (no model)"
-    from .checkpoint import load_network
-    from .evaluators import NetworkEvaluator
-    from .network import configure_threads
+    from ..core.checkpoint import load_network
+    from ..core.evaluators import NetworkEvaluator
+    from ..core.network import configure_threads
     configure_threads(1)
     net, meta = load_network(path, game)
     return NetworkEvaluator(net), f"model {path.name} (generation {meta.get('generation', 0)})"
@@ -150,7 +150,7 @@ class RandomPlayer:
 
 def rollout_player(game, playouts: int, seed: int | None = None, seconds: float | None = None) -> MCTSPlayer:
     """The classic baseline: MCTS with uniform priors and one random playout per leaf."""
-    from .evaluators import RolloutEvaluator
+    from ..core.evaluators import RolloutEvaluator
     ev = RolloutEvaluator(rollouts=1, max_plies=min(400, game.max_game_length or 400), seed=seed)
     p = MCTSPlayer(game, ev, sims=playouts, seconds=seconds, config=SearchConfig(cpuct=1.5, fpu_reduction=0.0, leaf_batch=1),
                    seed=seed)

@@ -9,7 +9,7 @@ no time cap, so results do not depend on the machine's speed. Which suite a game
 is decided in `SUITES` below and nowhere else:
 
 - ``solved`` (tiny games): the AI's move in *every* reachable non-terminal position is
-  checked against exact minimax (`engine.solver`), with all positions searched together
+  checked against exact minimax (`engine.play.solver`), with all positions searched together
   in batches; then games against the perfect player and against random play, from both
   sides, where the AI must never lose.
 - ``benchmark`` (connect4): the error rate on solved benchmark positions (a move is an
@@ -17,7 +17,7 @@ is decided in `SUITES` below and nowhere else:
   strength: nothing here writes them anywhere a training run reads.
 - ``matches`` (othello, gomoku, xiangqi): the score against baseline players over
   ``--games`` games alternating who starts. The AI samples its first few moves
-  (`engine.baselines.OPENING_PLIES`, temperature 1) so that games differ; opponents play
+  (`engine.play.baselines.OPENING_PLIES`, temperature 1) so that games differ; opponents play
   as they are. ``stockfish`` means fairy-stockfish at its weakest settings
   (UCI_LimitStrength, the lowest UCI_Elo it accepts, 100 ms a move) and is skipped
   when it is not installed; ``greedy`` is skipped when the game has no heuristic. Each
@@ -40,15 +40,15 @@ from pathlib import Path
 
 import numpy as np
 
-from .arena import MatchResult
+from ..play.arena import MatchResult
 from .cli import ArgParser, UsageError, evaluator_from_args, game_from_args, run_command
-from .mcts import MCTS, SearchConfig, Tree, reuse_tree, select_action
+from ..core.mcts import MCTS, SearchConfig, Tree, reuse_tree, select_action
 
 #: the one place that decides each game's suite
 SUITES: dict[str, dict] = {
     "tictactoe": {"kind": "solved", "games": 100},
     "connect2": {"kind": "solved", "games": 100},
-    "connect4": {"kind": "benchmark", "folder": "../shared/connect4", "sims": 800,
+    "connect4": {"kind": "benchmark", "folder": "benchmarks/connect4", "sims": 800,
                  "sets": (("Test_L3_R1", "end-easy"), ("Test_L2_R1", "middle-easy"),
                           ("Test_L1_R1", "begin-easy"), ("Test_L2_R2", "middle-medium"))},
     "othello": {"kind": "matches", "games": 100,
@@ -166,8 +166,8 @@ def play_batched_match(game, mcts: MCTS, sims: int, make_opponent, games: int, o
 
 def _worker_mcts(game_key: str, model: str | None, seed: int):
     from games import game_from_key
-    from .network import configure_threads
-    from .players import load_evaluator
+    from ..core.network import configure_threads
+    from ..play.players import load_evaluator
     configure_threads(1)
     game = game_from_key(game_key)
     evaluator, _ = load_evaluator(game, model)
@@ -222,9 +222,9 @@ def best_moves_parallel(game, model: str | None, states: list, sims: int, worker
 # --- suites -------------------------------------------------------------------------
 
 def run_solved_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
-    from .baselines import SolverPlayer
-    from .players import RandomPlayer
-    from .solver import Solver, reachable_states
+    from ..play.baselines import SolverPlayer
+    from ..play.players import RandomPlayer
+    from ..play.solver import Solver, reachable_states
     solver = Solver()
     states = reachable_states(game)
     total = len(states)
@@ -278,11 +278,11 @@ def _avoidable(game, solver, ai: int, final) -> str | None:
 
 
 def benchmark_folder(spec: dict, override: str | None = None) -> Path:
-    from .paths import resource_root
+    from ..core.paths import resource_root
     folder = Path(override) if override else (resource_root() / spec["folder"]).resolve()
     if not folder.is_dir():
         raise EvaluationError(f"the benchmark positions are missing: no folder {folder} "
-                              f"(expected {spec['folder']} next to the repository, or pass --bench-dir)")
+                              f"(expected {spec['folder']} in the project, or pass --bench-dir)")
     return folder
 
 
@@ -343,7 +343,7 @@ def run_benchmark_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
 
 def _opponent_factory(game, spec: str, seed: int):
     """(make_opponent, closer, description) for a suite opponent, or raise SpecError / EvaluationError."""
-    from .baselines import close_player, find_fairy_stockfish, player_from_spec
+    from .specs import close_player, find_fairy_stockfish, player_from_spec
     if spec == "stockfish":
         path = find_fairy_stockfish()
         if path is None:
@@ -363,7 +363,8 @@ def percent(share: float) -> str:
 
 
 def run_match_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
-    from .baselines import OPENING_PLIES, SpecError
+    from ..play.baselines import OPENING_PLIES
+    from .specs import SpecError
     spec = SUITES[game.id]
     games = args.games or spec["games"]
     out, notes = [], []
@@ -400,7 +401,7 @@ def run_match_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
 def _parallel_match(game, model, sims: int, opponent: str, opponent_seed: int, games: int, workers: int,
                     seed: int) -> tuple[MatchResult, list[dict]]:
     from concurrent.futures import as_completed
-    from .baselines import OPENING_PLIES
+    from ..play.baselines import OPENING_PLIES
     total, lost = MatchResult(), []
     slices = _split_pairs(games, workers)
     with _pool(workers) as pool:
@@ -432,8 +433,8 @@ RUNNERS = {"solved": run_solved_suite, "benchmark": run_benchmark_suite, "matche
 # --- command ------------------------------------------------------------------------
 
 def _model_info(game, model: str | None) -> dict | None:
-    from .checkpoint import metadata
-    from .paths import shipped_model_path
+    from ..core.checkpoint import metadata
+    from ..core.paths import shipped_model_path
     path = Path(model) if model else shipped_model_path(game.key)
     if path is None:
         return None
@@ -452,7 +453,7 @@ def _machine() -> dict:
 
 def main(argv: list[str]) -> int:
     """``python main.py evaluate``: run the game's strength suite and print (and save) the JSON."""
-    from .players import DEFAULT_LEVEL, LEVEL_SETTINGS, LEVELS
+    from ..play.players import DEFAULT_LEVEL, LEVEL_SETTINGS, LEVELS
     parser = ArgParser(prog="main.py evaluate", description=__doc__.split("\n\n")[0] + " Suites: " + ", ".join(
         f"{g}: {s['kind']}" for g, s in SUITES.items()))
     parser.add_argument("--game", required=True, help="game id")
@@ -469,7 +470,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0)
 
     def body(args) -> int:
-        from .checkpoint import CheckpointError, atomic_write_bytes
+        from ..core.checkpoint import CheckpointError, atomic_write_bytes
         for name in ("sims", "limit", "games", "workers"):
             value = getattr(args, name)
             if value is not None and value <= 0:

@@ -1,0 +1,57 @@
+"""Self-play worker processes: top-level functions, so that spawn pools and Ray actors can run them."""
+from __future__ import annotations
+
+import os
+
+from ..core.checkpoint import load_network
+from ..core.selfplay import SamplesBatch
+
+_worker_queue = None
+_worker_stop = None
+
+
+def attach(queue, stop_event) -> None:
+    """Where this process's self-play reports finished games (``queue``) and looks for a stop."""
+    global _worker_queue, _worker_stop
+    _worker_queue, _worker_stop = queue, stop_event
+
+
+def init_pool_worker(queue, stop_event):
+    attach(queue, stop_event)
+    from ..core.network import configure_threads
+    configure_threads(1)
+    import threading
+    threading.Thread(target=_exit_with_parent, daemon=True).start()
+
+
+def _exit_with_parent():
+    """End this pool worker when the training process is gone (killed), instead of waiting
+    forever for work that will not come."""
+    import multiprocessing
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        parent.join()
+        os._exit(0)
+
+
+def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, seed: int):
+    """Play ``n_games`` with the network in ``checkpoint``; returns (samples arrays, stats dict)."""
+    from games import game_from_key
+    from ..core.config import SelfPlaySettings
+    from ..core.evaluators import NetworkEvaluator
+    from ..core.network import configure_threads
+    from ..core.selfplay import play_games
+    configure_threads(1)
+    game = game_from_key(game_key)
+    net, _ = load_network(checkpoint, game)
+    sp = SelfPlaySettings(**settings)
+
+    def done(rec):
+        if _worker_queue is not None:
+            _worker_queue.put(("game", len(rec.planes)))
+
+    stop = (lambda: _worker_stop.is_set()) if _worker_stop is not None else None
+    evaluator = NetworkEvaluator(net, precision=sp.precision)
+    records, stats = play_games(game, evaluator, sp, n_games, seed=seed, on_game_done=done, should_stop=stop)
+    batch = SamplesBatch.from_records(records, (game.num_planes, *game.board_shape), sp.value_q_weight)
+    return (batch.planes, batch.pi_idx, batch.pi_val, batch.z, batch.pw), stats.__dict__

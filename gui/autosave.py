@@ -6,7 +6,7 @@ import json
 import time
 from pathlib import Path
 
-from engine.paths import user_data_dir
+from engine.core.paths import user_data_dir
 from games import GAME_IDS, get_game
 
 VERSION = 1

@@ -185,7 +185,7 @@ def _killed_on_stop(message: str) -> bool:
 def run_history(game_key: str) -> list[dict]:
     """The progress points of the game's training run so far, from its metrics.jsonl
     (user data folder, runs/<game>/); [] when there is none or it cannot be read."""
-    from engine.paths import user_data_dir
+    from engine.core.paths import user_data_dir
     points = []
     try:
         with open(user_data_dir() / "runs" / game_key / "metrics.jsonl", encoding="utf-8") as f:

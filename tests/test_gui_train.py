@@ -83,7 +83,7 @@ def test_the_trainers_messages_are_shown_in_the_interface_language():
 
 def test_the_charts_come_back_from_the_runs_metrics_after_a_restart(tmp_path, monkeypatch):
     import json
-    from engine.paths import user_data_dir
+    from engine.core.paths import user_data_dir
     app = make_app(tmp_path, monkeypatch, ai_enabled=False)
     try:
         run = user_data_dir() / "runs" / "connect4"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from engine.paths import APP_NAME, __version__
+from engine.core.paths import APP_NAME, __version__
 from games import GAME_IDS
 from gui import theme
 from gui.i18n import t

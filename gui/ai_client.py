@@ -86,7 +86,7 @@ class AIClient:
         return bool(self._callbacks)
 
     # --- requests -----------------------------------------------------------
-    def search(self, state, level: str, model_path: str | None, session, callback) -> int | None:
+    def search(self, state, level: str, model_path: str | None, session, callback, extras: bool = False) -> int | None:
         """Ask for a move in ``state``; ``callback(msg)`` gets its progress/result/error/cancelled replies."""
         if not self.enabled:
             callback({"type": "error", "id": None, "message": "the AI is turned off"})
@@ -106,7 +106,8 @@ class AIClient:
         try:
             self._requests.put({"type": "search", "id": rid, "game_id": state.game.id,
                                 "variant": dict(state.game.variant), "position_text": state.to_text(),
-                                "level": level, "model_path": model_path, "session": session})
+                                "level": level, "model_path": model_path, "session": session,
+                                "extras": extras})
         except Exception as e:
             self._callbacks.pop(rid, None)
             callback({"type": "error", "id": rid, "message": f"could not reach the AI: {e}"})

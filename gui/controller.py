@@ -415,6 +415,9 @@ class PlayController(GameSession):
         self.level = level
         self.hints_on = hints_on
         self.hint = Thinking()  # the last hint search on the person's turn
+        self.hint_pv: dict[int, list[int]] = {}  # each hinted move's principal variation
+        self.hint_policy: list[tuple[int, float]] = []  # the network's prior on every legal move
+        self.show_policy = False
         self.hint_for = None  # the state the hint belongs to
         self.selection = None  # a renderer's partial move (xiangqi's picked-up piece)
 
@@ -562,7 +565,7 @@ class PlayController(GameSession):
         self.hint = Thinking(started=time.monotonic())
         self.hint_for = state
         self.hint.rid = self.ai.search(state, self.level, self.model_path_for(self.game), self.session,
-                                       lambda msg, s=state: self._on_hint(msg, s))
+                                       lambda msg, s=state: self._on_hint(msg, s), extras=True)
 
     def _on_hint(self, msg: dict, asked_state) -> None:
         if asked_state is not self.state:
@@ -574,6 +577,8 @@ class PlayController(GameSession):
             self.hint.value = msg.get("value", self.hint.value)
         if kind == "result":
             self._record(asked_state, msg, "hint")
+            self.hint_pv = {int(k): list(v) for k, v in (msg.get("pv") or {}).items()}
+            self.hint_policy = [(int(a), float(p)) for a, p in (msg.get("policy") or [])]
         if kind in ("result", "error", "cancelled"):
             self.hint.rid = None
         if kind == "error":
@@ -583,6 +588,28 @@ class PlayController(GameSession):
         self.ai.cancel(self.hint.rid)
         self.hint = Thinking()
         self.hint_for = None
+        self.hint_pv = {}
+        self.hint_policy = []
+
+    def principal_variation(self, action: int) -> list:
+        """The hinted move ``action`` and the line the search expects after it, as
+        (state before, action) pairs from the current position; [] without a hint."""
+        if not self.hint_moves():
+            return []
+        out = []
+        state = self.state
+        for a in [action] + self.hint_pv.get(action, []):
+            if state.is_terminal() or a not in state.legal_actions():
+                break
+            out.append((state, a))
+            state = state.apply(a)
+        return out
+
+    def policy_map(self) -> list[tuple[int, float]]:
+        """The network's prior on each legal move, when the policy view is on and a hint is current."""
+        if not self.show_policy or not self.hint_moves():
+            return []
+        return self.hint_policy
 
     def hint_moves(self) -> list[dict]:
         """The hint's top moves with their share of the visits and the win rate each keeps for

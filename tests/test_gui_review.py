@@ -20,7 +20,7 @@ class ScriptedAI:
         self.cancelled = []
         self._next = 0
 
-    def search(self, state, level, model_path, session, callback):
+    def search(self, state, level, model_path, session, callback, extras=False):
         self._next += 1
         self.requests[self._next] = (state, level, callback)
         return self._next
@@ -263,3 +263,47 @@ def test_the_summary_counts_each_sides_mistakes_and_blunders():
     assert [q["quality"] for q in qs] == ["good", "blunder", "good", "blunder"]
     assert summary_counts(qs, player=1) == {"inaccuracy": 0, "mistake": 0, "blunder": 2}
     assert summary_counts(qs, player=0)["blunder"] == 0
+
+
+# --- hints that teach ---------------------------------------------------------------------
+
+def test_a_hint_brings_each_moves_line_and_the_networks_policy(ttt):
+    c, ai = ttt
+    c.hints_on = True
+    c.update()
+    [(rid, (state, _, cb))] = ai.open("strong")
+    del ai.requests[rid]
+    cb({"type": "result", "id": rid, "action": 4, "value": 0.1, "proven": None,
+        "top": [{"action": 4, "visits": 80, "q": 0.2, "prior": 0.5}, {"action": 0, "visits": 20, "q": -0.1, "prior": 0.2}],
+        "pv": {"4": [0, 8, 99]}, "policy": [[4, 0.5], [0, 0.2], [8, 0.1]]})
+    hints = c.hint_moves()
+    assert [h["action"] for h in hints] == [4, 0]
+    assert hints[0]["winrate"] == pytest.approx(0.6) and hints[0]["share"] == pytest.approx(0.8)
+    line = c.principal_variation(4)
+    assert [a for _, a in line] == [4, 0, 8]          # an illegal step (99) ends the line
+    assert line[1][0].moves == (4,)                   # each step with the position it is played in
+    assert c.policy_map() == []                       # the heatmap only when asked for
+    c.show_policy = True
+    assert c.policy_map() == [(4, 0.5), (0, 0.2), (8, 0.1)]
+    c.play(4)
+    assert c.principal_variation(4) == [] and c.policy_map() == []   # the hint belonged to the old position
+
+
+def test_the_ai_process_reads_the_lines_and_the_policy_off_the_search_tree():
+    pytest.importorskip("engine.play.players")
+    from engine.play.players import make_player
+    from gui.ai_worker import _top_list, _tree_extras
+    g = get_game("connect4")
+    player = make_player(g, level="medium")
+    state = g.initial_state().apply(3)
+    top = _top_list(player.choose(state))
+    extras = _tree_extras(player, top)
+    assert {a for a, _ in extras["policy"]} == set(state.legal_actions())
+    assert sum(p for _, p in extras["policy"]) == pytest.approx(1.0, abs=0.01)
+    first = top[0]["action"]
+    line = extras["pv"][str(first)]
+    s = state.apply(first)
+    for a in line:                                     # a line of legal moves from the hinted one
+        assert a in s.legal_actions()
+        s = s.apply(a)
+    assert _tree_extras(object(), top) == {}           # a player without a tree: no extras

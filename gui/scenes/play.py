@@ -45,6 +45,7 @@ class PlayScene(Scene):
         self.board_rect = pygame.Rect(0, 0, 0, 0)
         self.panel_rect = pygame.Rect(0, 0, 0, 0)
         self.graph_rect = pygame.Rect(0, 0, 0, 0)  # the win-rate graph's plot, for clicks
+        self.hint_rows: list = []  # (row rectangle, action) of the hint table, for hovering
         self.result_dismissed = False  # a click on the board hides the result banner
         self._saved_moves = -1
 
@@ -67,6 +68,12 @@ class PlayScene(Scene):
     def hint(self):
         on = self.c.toggle_hints()
         self.app.settings.set("hints", on)
+
+    def toggle_policy(self):
+        """The network's policy as a heatmap on the board (it comes with the hint search)."""
+        if not self.c.hints_on:
+            self.hint()
+        self.c.show_policy = not self.c.show_policy
 
     def new_game(self):
         if self.c.in_progress:
@@ -289,6 +296,8 @@ class PlayScene(Scene):
             self.c.go_end()
         elif key == pygame.K_h:
             self.hint()
+        elif key == pygame.K_p:
+            self.toggle_policy()
         elif key == pygame.K_n:
             self.new_game()
         elif key == pygame.K_SPACE:
@@ -354,11 +363,16 @@ class PlayScene(Scene):
         can_move = c.can_play_here
         q = self.move_quality(c.view_index)
         ov = Overlays(palette=pal, last_action=c.last_action(), before=c.before_last(), show_legal=can_move,
-                      hints=c.hint_moves(), selection=c.selection,
+                      hints=[] if c.policy_map() else c.hint_moves(), selection=c.selection,
                       hover=mouse if can_move and self.board_rect.collidepoint(mouse) else None,
                       lang=language(), game_over=state.is_terminal(),
                       move_mark=getattr(pal, q) if q in QUALITY_MARKS else None)
         self.view.draw(surface, self.board_rect, state, ov)
+        if not c.reviewing:
+            self.draw_policy(surface, c.policy_map())
+            hovered = self.hovered_hint(mouse)
+            if hovered is not None:
+                self.draw_variation(surface, c.principal_variation(hovered))
         if c.over and not c.reviewing and self.view.renderer.anim is None and not self.result_dismissed:
             self.draw_result(surface)
         self.draw_panel(surface)
@@ -367,6 +381,57 @@ class PlayScene(Scene):
             self.dialog.draw(surface)
         if self.confirm is not None:
             self.confirm.draw(surface, pal, mouse)
+
+    def hovered_hint(self, mouse) -> int | None:
+        """The hinted move under the mouse: its badge on the board or its row in the table."""
+        for rect, action in getattr(self, "hint_rows", []):
+            if rect.collidepoint(mouse):
+                return action
+        r = self.view.renderer
+        radius = min(r.hint_radius(), 30) if hasattr(r, "grid") else 0
+        for h in self.c.hint_moves():
+            pos = r.anchor(self.c.state, h.get("action"))
+            if pos is not None and (mouse[0] - pos[0]) ** 2 + (mouse[1] - pos[1]) ** 2 <= radius ** 2:
+                return h.get("action")
+        return None
+
+    def draw_variation(self, surface, line) -> None:
+        """A hinted move and the line the search expects after it, numbered in order."""
+        r = self.view.renderer
+        colors = r.side_colors(self.pal)
+        radius = min(r.hint_radius(), 26) * 0.9
+        for i, (state, action) in enumerate(line):
+            pos = r.anchor(state, action)
+            if pos is None:
+                continue
+            color = colors[state.current_player]
+            theme.alpha_disc(surface, (10, 12, 16), (pos[0], pos[1] + 2), radius, 110)
+            theme.alpha_disc(surface, color, pos, radius, 215)
+            theme.disc(surface, theme.readable_on(color), pos, radius, width=2)
+            theme.text(surface, str(i + 1), pos, max(10, int(radius * 0.95)), theme.readable_on(color), bold=True,
+                       anchor="center")
+
+    def draw_policy(self, surface, policy) -> None:
+        """The network's prior as a heatmap: the more likely a move, the stronger its spot."""
+        if not policy:
+            return
+        r = self.view.renderer
+        spots: dict = {}
+        for action, prior in policy:
+            pos = r.anchor(self.c.state, action)
+            if pos is not None:
+                key = (int(pos[0]), int(pos[1]))
+                spots[key] = spots.get(key, 0.0) + prior
+        top = max(spots.values(), default=0.0) or 1.0
+        radius = min(r.hint_radius(), 30)
+        for pos, prior in spots.items():
+            if prior < 0.005:
+                continue  # the network gives it next to nothing: left plain
+            strength = prior / top
+            theme.alpha_disc(surface, self.pal.blunder, pos, radius * (0.45 + 0.55 * strength), int(50 + 170 * strength))
+            if prior >= 0.02:
+                theme.text(surface, f"{round(100 * prior)}", pos, max(9, int(radius * 0.55)), (250, 250, 250),
+                           bold=True, anchor="center")
 
     def move_quality(self, index: int) -> str | None:
         if index <= 0:
@@ -477,6 +542,7 @@ class PlayScene(Scene):
                                             r.side_colors(pal), c.view_index, marks, caption)
             y += gh + 8
         hints = c.hint_moves()
+        self.hint_rows = []
         if hints and bottom - y > 24 + 18 * 3 + 100:  # the move list keeps room for a few rows
             y = self.draw_hint_table(surface, p, y, hints)
         if bottom - y > 40:
@@ -489,9 +555,11 @@ class PlayScene(Scene):
     def draw_hint_table(self, surface, p, y, hints) -> int:
         """The hint's top moves: notation, the win rate each keeps for the person, and visits."""
         pal = self.pal
-        theme.text(surface, t("play.hint_table"), (p.x, y), 13, pal.text_faint)
+        theme.text(surface, theme.fit_text(t("play.hint_table"), 13, p.width), (p.x, y), 13, pal.text_faint)
         y += 18
+        self.hint_rows = []
         for i, h in enumerate(hints[:3]):
+            self.hint_rows.append((pygame.Rect(p.x, y - 1, p.width, 18), h.get("action")))
             try:
                 name = self.c.state.action_to_display(h["action"], language())
             except Exception:
@@ -502,7 +570,9 @@ class PlayScene(Scene):
             theme.text(surface, theme.fit_text(f"{i + 1}. {line}", 14, p.width), (p.x + 4, y), 14,
                        pal.hint if i == 0 else pal.text_dim)
             y += 18
-        return y + 6
+        policy = t("play.policy_on") if self.c.show_policy else t("play.policy_off")
+        theme.text(surface, theme.fit_text(policy, 12, p.width), (p.x + 4, y), 12, pal.text_faint)
+        return y + 22
 
 
 def in_check(state) -> bool:

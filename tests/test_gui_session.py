@@ -145,3 +145,29 @@ def test_a_paused_game_asks_for_no_frames_but_a_moving_piece_does(app):
     click_target(app, (1, 1))
     assert c.state.moves == (4,)
     assert app.scene.frame_rate() == 60.0               # the placed mark animates
+
+
+def test_the_result_says_why_and_othello_gives_the_score(app):
+    from games import get_game
+    from gui.scenes.play import final_score, line_reason
+    app.start_play("tictactoe", "first", "strong")
+    c = app.scene.c
+    s = c.game.initial_state()
+    for a in (0, 3, 1, 4, 2):                           # X completes the top row
+        s = s.apply(a)
+    c.load(s)
+    assert line_reason(c) == "three in a row" and final_score(c) == ""
+    assert "three in a row" in app.scene.result_detail()
+    g = get_game("othello", size=6)
+    app.start_play("othello", "first", "strong", {"size": 6})
+    c = app.scene.c
+    import random
+    rng = random.Random(1)
+    s = g.initial_state()
+    while not s.is_terminal():
+        s = s.apply(rng.choice(s.legal_actions()))
+    c.load(s)
+    board = s.board_array()
+    a, b = int((board > 0).sum()), int((board < 0).sum())
+    assert final_score(c) == f"{max(a, b)}–{min(a, b)}"
+    assert final_score(c) in app.scene.result_detail()

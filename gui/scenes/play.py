@@ -9,7 +9,7 @@ import pygame
 from gui import autosave, theme
 from gui.boards import Overlays
 from gui.controller import PlayController
-from gui.i18n import language, t
+from gui.i18n import has, language, t
 from gui.scenes.base import Scene
 from gui.scenes.boardview import BoardView
 from gui.scenes.home import game_name
@@ -454,7 +454,7 @@ class PlayScene(Scene):
         score = final_score(self.c)
         if score:
             parts.append(score)
-        reason = reason_text(self.c.end_reason())
+        reason = reason_text(self.c.end_reason()) or line_reason(self.c)
         if reason:
             parts.append(reason)
         return " · ".join(parts)
@@ -581,6 +581,17 @@ def in_check(state) -> bool:
         return bool(state.is_check()) and not state.is_terminal()
     except (AttributeError, TypeError):
         return False
+
+
+def line_reason(controller) -> str:
+    """Why a game without a rules' reason ended: a line completed, more discs, a full board."""
+    c = controller
+    if c.resigned_by is not None or not c.state.is_terminal():
+        return ""
+    if c.winner() is None and c.game.id == "othello":
+        return ""  # an othello draw: the equal score says it
+    key = f"reason.end.{c.game.id}" if c.winner() is not None else "reason.end.full"
+    return t(key) if has(key) else ""
 
 
 def final_score(controller) -> str:

@@ -108,6 +108,10 @@ class DemoScene(Scene):
     def close(self):
         self.c.close()
 
+    def toast_area(self) -> pygame.Rect:
+        """Messages appear over the side panel, clear of the board and its coordinates."""
+        return self.panel_rect
+
     def frame_rate(self) -> float:
         if self.view.renderer.anim is not None:
             return 60.0

@@ -171,3 +171,19 @@ def test_the_result_says_why_and_othello_gives_the_score(app):
     a, b = int((board > 0).sum()), int((board < 0).sum())
     assert final_score(c) == f"{max(a, b)}–{min(a, b)}"
     assert final_score(c) in app.scene.result_detail()
+
+
+def test_the_position_goes_to_the_clipboard_and_comes_back(app):
+    c = started_game(app, moves=((1, 1),))
+    copied = c.state
+    press(app, pygame.K_c, pygame.KMOD_CTRL)
+    assert pygame.scrap.get_text() == copied.to_text()
+    press(app, pygame.K_n)
+    press(app, pygame.K_RETURN)
+    assert len(c.history) == 1
+    press(app, pygame.K_v, pygame.KMOD_CTRL)
+    assert c.state.key() == copied.key() and len(c.history) == 2
+    pygame.scrap.put_text("not a position")
+    press(app, pygame.K_v, pygame.KMOD_CTRL)
+    assert c.state.key() == copied.key()                # nothing changed, and it says why
+    assert any(error for _, error, _ in app.toasts)

@@ -112,6 +112,38 @@ class PlayScene(Scene):
     def retry(self):
         self.c.retry()
 
+    def copy_position(self):
+        """The viewed position in the game's own notation (its moves), to the clipboard."""
+        text = self.c.viewed.to_text()
+        try:
+            pygame.scrap.put_text(text)
+        except Exception as e:  # no clipboard on this system
+            self.app.toast(t("play.clipboard_failed", message=str(e)), error=True)
+            return
+        self.app.toast(t("play.copied", text=theme.fit_text(text, 14, 260) or "–"))
+
+    def paste_position(self):
+        """A position in this game's notation from the clipboard, to play on from (after a
+        confirmation when a game is in progress); text that is not one changes nothing."""
+        try:
+            text = pygame.scrap.get_text() or ""
+        except Exception as e:
+            self.app.toast(t("play.clipboard_failed", message=str(e)), error=True)
+            return
+        try:
+            state = self.c.game.state_from_text(text.strip())
+        except Exception as e:
+            self.app.toast(t("play.paste_failed", message=str(e)[:120]), error=True)
+            return
+
+        def load():
+            self.c.load(state)
+            self.view.set_flipped(self._flip())
+        if self.c.in_progress:
+            self.ask(t("confirm.new_title"), t("confirm.new_text"), t("play.paste"), load)
+        else:
+            load()
+
     def pass_move(self):
         extra = self.view.extra_actions(self.c.state)
         if extra and self.c.human_to_move:
@@ -284,6 +316,10 @@ class PlayScene(Scene):
             self.save()
         elif key == pygame.K_o and ctrl:
             self.load()
+        elif key == pygame.K_c and ctrl:
+            self.copy_position()
+        elif key == pygame.K_v and ctrl:
+            self.paste_position()
         elif ctrl:
             return
         elif key == pygame.K_LEFT:

@@ -149,7 +149,7 @@ def test_a_paused_game_asks_for_no_frames_but_a_moving_piece_does(app):
 
 def test_the_result_says_why_and_othello_gives_the_score(app):
     from games import get_game
-    from gui.scenes.play import final_score, line_reason
+    from gui.scenes.sidepanel import final_score, line_reason
     app.start_play("tictactoe", "first", "strong")
     c = app.scene.c
     s = c.game.initial_state()

@@ -9,13 +9,14 @@ import pygame
 from gui import autosave, theme
 from gui.boards import Overlays
 from gui.controller import PlayController
-from gui.i18n import has, language, t
+from gui.i18n import language, t
 from gui.scenes.base import Scene
 from gui.scenes.boardview import BoardView
 from gui.scenes.home import game_name
 from gui.scenes.loaddialog import LoadDialog
 from gui.scenes.setup import level_name, side_name
-from gui.scenes.sidepanel import MoveList, evaluation, reason_text, thinking_block
+from gui.scenes.sidepanel import (MoveList, evaluation, final_score, hint_table, in_check, line_reason, reason_text,
+                                  thinking_block)
 from gui.review import summary_counts
 from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, panel, winrate_graph
 
@@ -405,10 +406,10 @@ class PlayScene(Scene):
                       move_mark=getattr(pal, q) if q in QUALITY_MARKS else None)
         self.view.draw(surface, self.board_rect, state, ov)
         if not c.reviewing:
-            self.draw_policy(surface, c.policy_map())
-            hovered = self.hovered_hint(mouse)
+            self.view.draw_policy(surface, c.state, c.policy_map())
+            hovered = self.view.hint_at(c.state, c.hint_moves(), mouse, self.hint_rows)
             if hovered is not None:
-                self.draw_variation(surface, c.principal_variation(hovered))
+                self.view.draw_variation(surface, c.principal_variation(hovered))
         if c.over and not c.reviewing and self.view.renderer.anim is None and not self.result_dismissed:
             self.draw_result(surface)
         self.draw_panel(surface)
@@ -417,57 +418,6 @@ class PlayScene(Scene):
             self.dialog.draw(surface)
         if self.confirm is not None:
             self.confirm.draw(surface, pal, mouse)
-
-    def hovered_hint(self, mouse) -> int | None:
-        """The hinted move under the mouse: its badge on the board or its row in the table."""
-        for rect, action in getattr(self, "hint_rows", []):
-            if rect.collidepoint(mouse):
-                return action
-        r = self.view.renderer
-        radius = min(r.hint_radius(), 30) if hasattr(r, "grid") else 0
-        for h in self.c.hint_moves():
-            pos = r.anchor(self.c.state, h.get("action"))
-            if pos is not None and (mouse[0] - pos[0]) ** 2 + (mouse[1] - pos[1]) ** 2 <= radius ** 2:
-                return h.get("action")
-        return None
-
-    def draw_variation(self, surface, line) -> None:
-        """A hinted move and the line the search expects after it, numbered in order."""
-        r = self.view.renderer
-        colors = r.side_colors(self.pal)
-        radius = min(r.hint_radius(), 26) * 0.9
-        for i, (state, action) in enumerate(line):
-            pos = r.anchor(state, action)
-            if pos is None:
-                continue
-            color = colors[state.current_player]
-            theme.alpha_disc(surface, (10, 12, 16), (pos[0], pos[1] + 2), radius, 110)
-            theme.alpha_disc(surface, color, pos, radius, 215)
-            theme.disc(surface, theme.readable_on(color), pos, radius, width=2)
-            theme.text(surface, str(i + 1), pos, max(10, int(radius * 0.95)), theme.readable_on(color), bold=True,
-                       anchor="center")
-
-    def draw_policy(self, surface, policy) -> None:
-        """The network's prior as a heatmap: the more likely a move, the stronger its spot."""
-        if not policy:
-            return
-        r = self.view.renderer
-        spots: dict = {}
-        for action, prior in policy:
-            pos = r.anchor(self.c.state, action)
-            if pos is not None:
-                key = (int(pos[0]), int(pos[1]))
-                spots[key] = spots.get(key, 0.0) + prior
-        top = max(spots.values(), default=0.0) or 1.0
-        radius = min(r.hint_radius(), 30)
-        for pos, prior in spots.items():
-            if prior < 0.005:
-                continue  # the network gives it next to nothing: left plain
-            strength = prior / top
-            theme.alpha_disc(surface, self.pal.blunder, pos, radius * (0.45 + 0.55 * strength), int(50 + 170 * strength))
-            if prior >= 0.02:
-                theme.text(surface, f"{round(100 * prior)}", pos, max(9, int(radius * 0.55)), (250, 250, 250),
-                           bold=True, anchor="center")
 
     def move_quality(self, index: int) -> str | None:
         if index <= 0:
@@ -580,68 +530,13 @@ class PlayScene(Scene):
         hints = c.hint_moves()
         self.hint_rows = []
         if hints and bottom - y > 24 + 18 * 3 + 100:  # the move list keeps room for a few rows
-            y = self.draw_hint_table(surface, p, y, hints)
+            y = hint_table(surface, pal, p, y, hints, c.state, c.show_policy, self.hint_rows)
         if bottom - y > 40:
             theme.text(surface, t("play.moves"), (p.x, y), 13, pal.text_faint)
             first = c.history[0].current_player if c.history else 0
             qualities = {q["index"]: q["quality"] for q in c.qualities() if q["quality"] in QUALITY_MARKS}
             self.moves.draw(surface, pal, pygame.Rect(p.x, y + 20, p.width, bottom - y - 20),
                             c.move_texts(language()), first, c.view_index, qualities)
-
-    def draw_hint_table(self, surface, p, y, hints) -> int:
-        """The hint's top moves: notation, the win rate each keeps for the person, and visits."""
-        pal = self.pal
-        theme.text(surface, theme.fit_text(t("play.hint_table"), 13, p.width), (p.x, y), 13, pal.text_faint)
-        y += 18
-        self.hint_rows = []
-        for i, h in enumerate(hints[:3]):
-            self.hint_rows.append((pygame.Rect(p.x, y - 1, p.width, 18), h.get("action")))
-            try:
-                name = self.c.state.action_to_display(h["action"], language())
-            except Exception:
-                name = str(h.get("action"))
-            win = h.get("winrate")
-            line = t("play.hint_row", move=name, win="–" if win is None else f"{round(100 * win)}%",
-                     visits=f"{h.get('visits', 0):,}")
-            theme.text(surface, theme.fit_text(f"{i + 1}. {line}", 14, p.width), (p.x + 4, y), 14,
-                       pal.hint if i == 0 else pal.text_dim)
-            y += 18
-        policy = t("play.policy_on") if self.c.show_policy else t("play.policy_off")
-        theme.text(surface, theme.fit_text(policy, 12, p.width), (p.x + 4, y), 12, pal.text_faint)
-        return y + 22
-
-
-def in_check(state) -> bool:
-    """Is the side to move in check (games that have check)?"""
-    try:
-        return bool(state.is_check()) and not state.is_terminal()
-    except (AttributeError, TypeError):
-        return False
-
-
-def line_reason(controller) -> str:
-    """Why a game without a rules' reason ended: a line completed, more discs, a full board."""
-    c = controller
-    if c.resigned_by is not None or not c.state.is_terminal():
-        return ""
-    if c.winner() is None and c.game.id == "othello":
-        return ""  # an othello draw: the equal score says it
-    key = f"reason.end.{c.game.id}" if c.winner() is not None else "reason.end.full"
-    return t(key) if has(key) else ""
-
-
-def final_score(controller) -> str:
-    """Othello's final disc count as "50–14" (the winner's first); "" for other games."""
-    state = controller.state
-    if controller.game.id != "othello" or not state.is_terminal():
-        return ""
-    try:
-        board = state.board_array()
-        a, b = int((board > 0).sum()), int((board < 0).sum())
-    except Exception:
-        return ""
-    return f"{max(a, b)}–{min(a, b)}"
-
 
 def super_hit(scene, pos) -> bool:
     from gui.widgets import hit_buttons

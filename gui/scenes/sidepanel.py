@@ -4,7 +4,7 @@ from __future__ import annotations
 import pygame
 
 from gui import theme
-from gui.i18n import t
+from gui.i18n import has, language, t
 from gui.widgets import progress_bar, spinner, winrate_bar
 
 
@@ -126,3 +126,57 @@ def reason_text(reason: str | None) -> str:
     key = f"reason.{reason}"
     text = t(key)
     return reason if text == key else text
+
+
+def hint_table(surface, pal, p, y, hints, state, policy_on: bool, rows: list) -> int:
+    """The hint's top moves under a caption: notation, the win rate each keeps for the person,
+    and visits; ``rows`` gets each row's (rectangle, action) for hovering. Returns the y below."""
+    theme.text(surface, theme.fit_text(t("play.hint_table"), 13, p.width), (p.x, y), 13, pal.text_faint)
+    y += 18
+    for i, h in enumerate(hints[:3]):
+        rows.append((pygame.Rect(p.x, y - 1, p.width, 18), h.get("action")))
+        try:
+            name = state.action_to_display(h["action"], language())
+        except Exception:
+            name = str(h.get("action"))
+        win = h.get("winrate")
+        line = t("play.hint_row", move=name, win="–" if win is None else f"{round(100 * win)}%",
+                 visits=f"{h.get('visits', 0):,}")
+        theme.text(surface, theme.fit_text(f"{i + 1}. {line}", 14, p.width), (p.x + 4, y), 14,
+                   pal.hint if i == 0 else pal.text_dim)
+        y += 18
+    policy = t("play.policy_on") if policy_on else t("play.policy_off")
+    theme.text(surface, theme.fit_text(policy, 12, p.width), (p.x + 4, y), 12, pal.text_faint)
+    return y + 22
+
+
+def in_check(state) -> bool:
+    """Is the side to move in check (games that have check)?"""
+    try:
+        return bool(state.is_check()) and not state.is_terminal()
+    except (AttributeError, TypeError):
+        return False
+
+
+def line_reason(controller) -> str:
+    """Why a game without a rules' reason ended: a line completed, more discs, a full board."""
+    c = controller
+    if c.resigned_by is not None or not c.state.is_terminal():
+        return ""
+    if c.winner() is None and c.game.id == "othello":
+        return ""  # an othello draw: the equal score says it
+    key = f"reason.end.{c.game.id}" if c.winner() is not None else "reason.end.full"
+    return t(key) if has(key) else ""
+
+
+def final_score(controller) -> str:
+    """Othello's final disc count as "50–14" (the winner's first); "" for other games."""
+    state = controller.state
+    if controller.game.id != "othello" or not state.is_terminal():
+        return ""
+    try:
+        board = state.board_array()
+        a, b = int((board > 0).sum()), int((board < 0).sum())
+    except Exception:
+        return ""
+    return f"{max(a, b)}–{min(a, b)}"

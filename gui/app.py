@@ -198,6 +198,12 @@ class App:
         c.human = saved["human"]
         self.scene.view.set_flipped(self.scene._flip())
 
+    def _scene_game(self) -> str | None:
+        """The game the current scene is about, for the help sheet's rules."""
+        c = getattr(self.scene, "c", None)
+        game = getattr(c, "game", None)
+        return getattr(game, "id", None) or getattr(self.scene, "game_id", None)
+
     def open_help(self, game_id: str | None, back=None) -> None:
         """The help sheet (rules of ``game_id``, keys, about) over the current scene."""
         from gui.scenes.help import HelpOverlay
@@ -317,6 +323,8 @@ class App:
             self._mouse = (-1, -1)
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_F11:
             self.set_fullscreen(not self.settings["fullscreen"])
+        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_F1 and self.overlay is None:
+            self.open_help(self._scene_game())
         elif self.overlay is not None and ev.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEWHEEL, pygame.KEYDOWN):
             self.overlay.handle_event(ev)
         elif ev.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION, pygame.MOUSEWHEEL,

@@ -187,3 +187,55 @@ def test_the_position_goes_to_the_clipboard_and_comes_back(app):
     press(app, pygame.K_v, pygame.KMOD_CTRL)
     assert c.state.key() == copied.key()                # nothing changed, and it says why
     assert any(error for _, error, _ in app.toasts)
+
+
+def test_a_demo_can_be_looked_back_at_while_it_plays_on(tmp_path, monkeypatch):
+    app = make_app(tmp_path, monkeypatch)
+    try:
+        app.start_demo("connect4", ("beginner", "beginner"))
+        c = app.scene.c
+        c.set_speed(3)
+        assert run_until(app, lambda: len(c.history) >= 4)
+        press(app, pygame.K_HOME)
+        assert c.view_index == 0 and c.reviewing
+        press(app, pygame.K_RIGHT)                       # looking back, → steps through the moves played
+        assert c.view_index == 1
+        n = len(c.history)
+        assert run_until(app, lambda: len(c.history) > n)   # the demo goes on meanwhile
+        assert c.view_index == 1
+        app.scene.play_this()                            # takes over the position looked at
+        assert app.scene.c.state.moves == c.history[1].moves
+    finally:
+        app.shutdown()
+
+
+def test_check_is_announced_in_words(app):
+    import random
+    from games import get_game
+    g = get_game("xiangqi")
+    rng = random.Random(5)
+    found = None
+    while found is None:
+        s = g.initial_state()
+        for _ in range(60):
+            if s.is_terminal():
+                break
+            s = s.apply(rng.choice(s.legal_actions()))
+            if not s.is_terminal() and s.is_check():
+                found = s
+                break
+    app.start_play("xiangqi", "first", "strong", state=found)
+    texts = []
+    import gui.theme as theme_module
+    real = theme_module.text
+
+    def spy(surface, s, *a, **kw):
+        texts.append(s)
+        return real(surface, s, *a, **kw)
+    monkeypatch_text = pytest.MonkeyPatch()
+    monkeypatch_text.setattr(theme_module, "text", spy)
+    try:
+        app.step()
+    finally:
+        monkeypatch_text.undo()
+    assert any("Check!" in x for x in texts)

@@ -227,7 +227,7 @@ class HomeScene(Scene):
     def on_key(self, key, mod):
         if key == pygame.K_r and self.resume is not None:
             self.resume_game()
-        elif key in (pygame.K_F1, pygame.K_QUESTION) or key == pygame.K_SLASH and mod & pygame.KMOD_SHIFT:
+        elif key == pygame.K_QUESTION or key == pygame.K_SLASH and mod & pygame.KMOD_SHIFT:
             self.app.open_help(None)
         elif pygame.K_1 <= key <= pygame.K_9:
             i = key - pygame.K_1

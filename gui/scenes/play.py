@@ -339,8 +339,8 @@ class PlayScene(Scene):
             self.new_game()
         elif key == pygame.K_SPACE:
             self.pass_move()
-        elif key == pygame.K_F1 or key == pygame.K_SLASH and shift or key == pygame.K_QUESTION:
-            self.help()
+        elif key == pygame.K_SLASH and shift or key == pygame.K_QUESTION:
+            self.help()  # F1 is the app's, in every scene
 
     def back(self):
         if self.c.in_progress:

@@ -18,7 +18,7 @@ from gui.scenes.setup import level_name, side_name
 from gui.scenes.sidepanel import (MoveList, evaluation, final_score, hint_table, in_check, line_reason, reason_text,
                                   thinking_block)
 from gui.review import summary_counts
-from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, panel, winrate_graph
+from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, panel, spinner, winrate_graph
 
 
 def panel_width(w: int) -> int:
@@ -490,8 +490,11 @@ class PlayScene(Scene):
             q = self.move_quality(c.view_index)
             if q in QUALITY_MARKS:
                 text += " · " + t(f"quality.{q}")
-            theme.text(surface, theme.fit_text(text, 17, p.width, True), (p.x, y + 4), 17,
+            busy = c.ai_thinking  # the game goes on meanwhile: a small spinner says the AI thinks
+            theme.text(surface, theme.fit_text(text, 17, p.width - (26 if busy else 0), True), (p.x, y + 4), 17,
                        getattr(pal, q) if q in QUALITY_MARKS else pal.text, bold=True)
+            if busy:
+                spinner(surface, pal, (p.right - 9, y + 15), 8, self.app.time)
         elif c.over:
             text, color = self.result_text()
             detail = self.result_detail()

@@ -166,9 +166,10 @@ class BoardRenderer:
             return None
         return self.grid.center(*cell)
 
-    def played_anchor(self, state, action):
-        """Where the move ``action``, just played to reach ``state``, is shown."""
-        return self.anchor(state, action)
+    def played_anchor(self, state, action, before=None):
+        """Where the move ``action``, just played to reach ``state`` from ``before``, is shown
+        (read in the position it was played in: xiangqi's moves are the mover's)."""
+        return self.anchor(before if before is not None else state, action)
 
     # --- input ------------------------------------------------------------------
     def click(self, state, target, selection=None):
@@ -212,7 +213,7 @@ class BoardRenderer:
         self.draw_pieces(surface, state, ov)
         self.draw_marks(surface, state, ov)
         if ov.move_mark is not None and ov.last_action is not None:
-            pos = self.played_anchor(state, ov.last_action)
+            pos = self.played_anchor(state, ov.last_action, ov.before)
             if pos is not None:
                 r = self.hint_radius() * 1.3
                 theme.disc(surface, (16, 16, 20), pos, r + 2, width=max(3, int(r * 0.16)) + 2)

@@ -69,7 +69,7 @@ class Connect4Renderer(BoardRenderer):
         r = self.landing_row(state.board_array(), action)
         return self.cell_center(r if r is not None else 0, action)
 
-    def played_anchor(self, state, action):
+    def played_anchor(self, state, action, before=None):
         """Where the disc of the move just played lies: the top one of its column."""
         if action is None or not 0 <= action < self.cols or not hasattr(self, "grid"):
             return None

@@ -86,7 +86,7 @@ class AIClient:
         return bool(self._callbacks)
 
     # --- requests -----------------------------------------------------------
-    def search(self, state, level: str, model_path: str | None, session, callback) -> int | None:
+    def search(self, state, level: str, model_path: str | None, session, callback, extras: bool = False) -> int | None:
         """Ask for a move in ``state``; ``callback(msg)`` gets its progress/result/error/cancelled replies."""
         if not self.enabled:
             callback({"type": "error", "id": None, "message": "the AI is turned off"})
@@ -106,7 +106,8 @@ class AIClient:
         try:
             self._requests.put({"type": "search", "id": rid, "game_id": state.game.id,
                                 "variant": dict(state.game.variant), "position_text": state.to_text(),
-                                "level": level, "model_path": model_path, "session": session})
+                                "level": level, "model_path": model_path, "session": session,
+                                "extras": extras})
         except Exception as e:
             self._callbacks.pop(rid, None)
             callback({"type": "error", "id": rid, "message": f"could not reach the AI: {e}"})
@@ -122,10 +123,12 @@ class AIClient:
         except Exception:
             pass
 
-    def poll(self, max_messages: int = 200) -> None:
-        """Deliver waiting replies to their callbacks; notice a dead AI process. Never blocks."""
+    def poll(self, max_messages: int = 200) -> int:
+        """Deliver waiting replies to their callbacks; notice a dead AI process. Never blocks.
+        Returns how many messages arrived (the window redraws only when something did)."""
         if self._replies is None:
-            return
+            return 0
+        taken = 0
         for _ in range(max_messages):
             try:
                 msg = self._replies.get_nowait()
@@ -135,6 +138,7 @@ class AIClient:
                 break
             except Exception:  # a reply that cannot be unpickled
                 continue
+            taken += 1
             if not isinstance(msg, dict):
                 continue
             kind = msg.get("type")
@@ -162,8 +166,10 @@ class AIClient:
             self.message = f"the AI process stopped unexpectedly (exit code {code})"
             self._process = None
             callbacks, self._callbacks = self._callbacks, {}
+            taken += 1
             for rid, cb in callbacks.items():
                 try:
                     cb({"type": "error", "id": rid, "message": self.message})
                 except Exception:
                     pass
+        return taken

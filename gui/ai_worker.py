@@ -8,11 +8,13 @@ picklable arguments, as the ``spawn`` start method requires.
 Search protocol (dicts over multiprocessing queues):
 
     request   {"type": "search", "id", "game_id", "variant", "position_text", "level",
-               "model_path", "session"}
+               "model_path", "session", "extras"}
               {"type": "cancel", "id"}        {"type": "shutdown"}
     reply     {"type": "ready", "pid"}        {"type": "fatal", "message"}
               {"type": "progress", "id", "fraction", "top", "value", "proven", "sims"}
-              {"type": "result", "id", "action", "value", "proven", "top", "sims", "seconds"}
+              {"type": "result", "id", "action", "value", "proven", "top", "sims", "seconds",
+               "pv", "policy"}   (pv: {action: [the line after it]}, policy: [[action, prior]];
+                                  only when the request asked for "extras")
               {"type": "cancelled", "id"}     {"type": "error", "id", "message"}
 
 ``top`` is a list of ``{"action", "visits", "q", "prior"}`` dicts, most visited first;
@@ -59,6 +61,34 @@ def _top_list(result, limit: int = 12) -> list[dict]:
         except (AttributeError, TypeError, ValueError):
             continue
     return out
+
+
+def _tree_extras(player, top: list[dict], depth: int = 8) -> dict:
+    """What the search tree adds for hints that teach: each top move's principal variation
+    (the most visited line after it) and the network's prior over every legal move.
+    Empty when the player keeps no tree (a rollout or a test double)."""
+    tree = getattr(player, "tree", None)
+    if tree is None or not hasattr(tree, "edges"):
+        return {}
+    try:
+        actions, visits, _, priors, kids = tree.edges(0)
+        policy = [[int(a), round(float(p), 4)] for a, p in zip(actions, priors)]
+        child_of = {int(a): int(k) for a, k in zip(actions, kids)}
+        pv = {}
+        for m in top[:5]:
+            line = []
+            node = child_of.get(int(m["action"]), -1)
+            while node >= 0 and len(line) < depth:
+                a, n, _, _, k = tree.edges(node)
+                if len(a) == 0 or n.max() <= 0:
+                    break
+                j = int(n.argmax())
+                line.append(int(a[j]))
+                node = int(k[j])
+            pv[str(m["action"])] = line
+        return {"policy": policy, "pv": pv}
+    except Exception:  # a tree of another shape: hints go on without the extras
+        return {}
 
 
 def _short_error(exc: BaseException) -> str:
@@ -189,11 +219,13 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
         if stop["flag"]:
             replies.put({"type": "cancelled", "id": rid})
             continue
+        top = _top_list(result)
         replies.put({"type": "result", "id": rid, "action": int(result.action),
                      "value": float(getattr(result, "value", 0.0)), "proven": _proven(result),
-                     "top": _top_list(result),
+                     "top": top,
                      "sims": int(getattr(result, "sims", 0)),
-                     "seconds": float(getattr(result, "seconds", 0.0))})
+                     "seconds": float(getattr(result, "seconds", 0.0)),
+                     **(_tree_extras(player, top) if msg.get("extras") else {})})
 
 
 TRAINER_FACTORY = "engine.training.trainer:BackgroundTrainer"

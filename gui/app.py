@@ -28,6 +28,9 @@ from gui.training import TrainController
 
 MIN_SIZE = (800, 560)
 FPS = 60
+HEARTBEAT = 1.0  # an idle window is redrawn at least this often (seconds), for clocks and timers
+INPUT_SLICE = 0.025  # seconds between looks at the input queue while idle
+IDLE_WAIT = 0.1  # longest sleep between looks at the AI's and the trainer's replies (seconds)
 
 
 def _preset_size(preset: str) -> tuple[int, int]:
@@ -65,6 +68,11 @@ class App:
         self.toasts: list[list] = []  # [text, error, expires]
         self._mouse = (-1, -1)
         self.running = True
+        self.overlay = None  # a sheet over the scene (help), which then gets the input
+        self._dirty = True  # something changed that the next frame must draw
+        self._last_draw = -1e9  # monotonic time of the last drawn frame
+        self.frames_drawn = 0
+        self.update_rect = None  # the part of the window the last frame changed (None: all of it)
         from gui.scenes.home import HomeScene
         self.scene = HomeScene(self)
         self.scene.build(self.screen.get_size())
@@ -129,6 +137,7 @@ class App:
                 if self.strict:
                     raise
         self.scene = scene
+        self.overlay = None
         scene.build(self.screen.get_size())
 
     def go_home(self) -> None:
@@ -179,6 +188,26 @@ class App:
         if state is not None:
             c.load(state)
         self.goto(PlayScene(self, c))
+
+    def resume_game(self, saved: dict) -> None:
+        """Continue the autosaved game (see `gui.autosave.load`) with the person's side and level."""
+        level = saved["level"] if saved.get("level") in LEVELS else self.settings["level"]
+        self.start_play(saved["game"], saved.get("side_choice", "first"), level, saved.get("variant"),
+                        state=saved["state"])
+        c = self.scene.c
+        c.human = saved["human"]
+        self.scene.view.set_flipped(self.scene._flip())
+
+    def _scene_game(self) -> str | None:
+        """The game the current scene is about, for the help sheet's rules."""
+        c = getattr(self.scene, "c", None)
+        game = getattr(c, "game", None)
+        return getattr(game, "id", None) or getattr(self.scene, "game_id", None)
+
+    def open_help(self, game_id: str | None, back=None) -> None:
+        """The help sheet (rules of ``game_id``, keys, about) over the current scene."""
+        from gui.scenes.help import HelpOverlay
+        self.overlay = HelpOverlay(self, game_id)
 
     def start_demo(self, game_id: str, levels=("strong", "strong"), variant: dict | None = None) -> None:
         from gui.scenes.demo import DemoScene
@@ -261,13 +290,18 @@ class App:
     def _draw_toasts(self, surface) -> None:
         self.toasts = [x for x in self.toasts if x[2] > self.time]
         pal = self.palette
-        y = 16
+        area = surface.get_rect()
+        try:  # scenes with a board put messages where they cover no coordinates
+            area = pygame.Rect(self.scene.toast_area()) if hasattr(self.scene, "toast_area") else area
+        except Exception:
+            pass
+        y = area.y + 16
         for text, error, _ in self.toasts:
-            lines = theme.wrap_text(text, 15, min(640, surface.get_width() - 80))[:3]
+            lines = theme.wrap_text(text, 15, min(640, area.width - 48))[:3]
             w = max(theme.FONTS.size(line, 15)[0] for line in lines) + 36
             h = 20 * len(lines) + 20
             r = pygame.Rect(0, y, w, h)
-            r.centerx = surface.get_width() // 2
+            r.centerx = area.centerx
             theme.alpha_rect(surface, (14, 16, 20), r.move(0, 3), 120, 12)
             theme.rounded_rect(surface, pal.card_hover, r, 12)
             theme.rounded_rect(surface, pal.bad if error else pal.accent, r, 12, 2)
@@ -289,36 +323,84 @@ class App:
             self._mouse = (-1, -1)
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_F11:
             self.set_fullscreen(not self.settings["fullscreen"])
+        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_F1 and self.overlay is None:
+            self.open_help(self._scene_game())
+        elif self.overlay is not None and ev.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEWHEEL, pygame.KEYDOWN):
+            self.overlay.handle_event(ev)
         elif ev.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION, pygame.MOUSEWHEEL,
                          pygame.KEYDOWN):
             self.scene.handle_event(ev)
 
-    def step(self, events=(), dt: float = 1 / FPS) -> None:
-        """One frame: take replies, handle ``events``, update, draw."""
+    def invalidate(self) -> None:
+        """Ask for the next frame to be drawn (the window is otherwise redrawn only when something changes)."""
+        self._dirty = True
+
+    def wanted_fps(self) -> float:
+        """Frames per second the screen needs now: 60 while something animates, a few while a
+        spinner or a clock is shown, 0 when the picture only changes on input or replies."""
+        try:
+            fps = float(self.scene.frame_rate())
+        except Exception:
+            fps = 0.0
+        return fps
+
+    def step(self, events=(), dt: float = 1 / FPS, draw: bool | None = True) -> bool:
+        """One frame: take replies, handle ``events``, update, draw. With ``draw=None`` the
+        frame is drawn only when something changed (the interactive loop); returns whether it was."""
         t0 = time.perf_counter()
         self.time += dt
+        drawn = False
         try:
-            self.ai.poll()
-            self.trainer.poll()
+            replies = self.ai.poll()
+            replies = (self.trainer.poll() or 0) + (replies or 0)
             while self.trainer.announcements:
                 self.toast(t("train.new_model", generation=self.trainer.announcements.pop(0)), seconds=6)
             size = self.screen.get_size()
-            self.scene.build(size)
+            if events or draw is not None:
+                self.scene.build(size)
             for ev in events:
                 self.handle_event(ev)
-            self.scene.update(dt)
-            self.scene.build(self.screen.get_size())
-            self.draw()
+            self.scene.update(min(dt, 0.05))
+            if draw is None:
+                now = time.monotonic()
+                fps = self.wanted_fps()
+                since = now - self._last_draw
+                expired = any(x[2] <= self.time for x in self.toasts)
+                full = bool(events or self._dirty or expired or since >= HEARTBEAT)
+                # replies (the AI's progress, ten a second) are shown at the scene's own pace
+                pace = 0.9 / fps if fps > 0 else 0.1
+                draw = full or (fps > 0 and since >= pace) or bool(replies and since >= pace)
+                if draw and not full and self.overlay is None and self.screen is self.window:
+                    # only the scene's live part (the AI's progress) changed: the rest of the
+                    # window need not be sent to the screen again
+                    live = getattr(self.scene, "live_rect", lambda: None)()
+                    self.update_rect = pygame.Rect(live) if live is not None else None
+                else:
+                    self.update_rect = None
+            else:
+                self.update_rect = None
+            if draw:
+                self.scene.build(self.screen.get_size())
+                self.draw()
+                self._dirty = False
+                self._last_draw = time.monotonic()
+                self.frames_drawn += 1
+                drawn = True
         except Exception as e:
             if self.strict:
                 raise
             self._report(e)
+            self._dirty = True
         self.work_times.append(1000 * (time.perf_counter() - t0))
+        return drawn
 
     def draw(self) -> None:
         surface = self.screen
         surface.fill(self.palette.bg)
         self.scene.draw(surface)
+        if self.overlay is not None:
+            self.overlay.build(surface.get_size())
+            self.overlay.draw(surface)
         self._draw_toasts(surface)
         if surface is not self.window:
             w, h = self.screen.get_size()
@@ -367,15 +449,42 @@ class App:
                 except OSError:
                     pass
             self.ai.start()  # after the first frame: the AI process loads torch in the background
+            last = time.monotonic()
             while self.running:
-                dt = self.clock.tick(FPS)
-                self.frame_times.append(float(dt))
-                self.step(pygame.event.get(), dt / 1000.0)
-                if not self.headless:
-                    pygame.display.flip()
+                events = self._next_events()
+                now = time.monotonic()
+                dt = now - last
+                last = now
+                self.frame_times.append(1000.0 * dt)
+                if self.step(events, dt, draw=None) and not self.headless:
+                    if self.update_rect is not None:
+                        pygame.display.update(self.update_rect)
+                    else:
+                        pygame.display.flip()
         finally:
             self.shutdown()
         return 0
+
+    def _next_events(self) -> list:
+        """The waiting input events, after sleeping until the next frame is due: a 60 fps tick
+        while something animates, otherwise a wait for input that wakes for the AI's replies
+        and the next timed frame (this is what keeps an idle window near 0% CPU)."""
+        fps = self.wanted_fps()
+        if fps >= 30:
+            self.clock.tick(min(FPS, fps))
+            return pygame.event.get()
+        timeout = IDLE_WAIT if fps <= 0 else min(IDLE_WAIT, 1.0 / fps)
+        if self.toasts:
+            timeout = min(timeout, max(0.0, min(x[2] for x in self.toasts) - self.time))
+        # short sleeps and a look at the input queue: pygame.event.wait with a timeout polls
+        # SDL busily (2.7% of a core measured), sleeping costs nothing and a click waits ≤ 25 ms
+        end = time.monotonic() + timeout
+        while True:
+            events = [] if self.headless else pygame.event.get()
+            left = end - time.monotonic()
+            if events or left <= 0:
+                return events
+            time.sleep(min(INPUT_SLICE, left))
 
     def shutdown(self) -> None:
         """Close the window at once, then stop the AI and training processes."""

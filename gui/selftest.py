@@ -63,7 +63,10 @@ def render_all_scenes(out_dir, games=None, langs=("en", "zh"), size=(1280, 800),
                 c.hint_for = c.state
                 c.hint.top = [{"action": a, "visits": 100 - 20 * i, "q": 0.1, "prior": 0.2}
                               for i, a in enumerate(legal[:3])]
-                c.value0 = 0.24
+                from gui.review import Evaluation
+                c.analysis_on = False
+                for i in range(len(c.history)):  # a made-up win-rate curve, for the graph
+                    c.evals[i] = Evaluation(0.24 * ((-1) ** i) * min(1, i / 3), None, None, 100, "analysis")
                 app.scene.view.renderer.animations = False
                 shot(f"play-{gid}-{lang}{suffix}")
                 app.scene.dialog = LoadDialog(app, on_pick=lambda p: None, on_close=lambda: None)
@@ -73,9 +76,9 @@ def render_all_scenes(out_dir, games=None, langs=("en", "zh"), size=(1280, 800),
                 shot(f"play-over-{gid}-{lang}{suffix}")
                 app.start_demo(gid, ("hard", "strong"))
                 from gui.records import history_of
-                app.scene.c.history = history_of(mid)
+                app.scene.c._reset_history(history_of(mid))
                 app.scene.c.paused = True
-                app.scene.c.value0 = -0.1
+                app.scene.c.evals[-1] = Evaluation(-0.1, None, None, 100, "ai")
                 shot(f"demo-{gid}-{lang}{suffix}")
                 app.open_train()
                 app.scene.game_id = gid

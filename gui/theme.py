@@ -52,6 +52,10 @@ class Palette:
     # the two sides in charts and win-rate bars
     side0: Color = (226, 170, 84)
     side1: Color = (96, 160, 220)
+    # move quality in review (the move list adds ?!, ? and ?? for those who cannot tell colours)
+    inaccuracy: Color = (222, 200, 96)
+    mistake: Color = (236, 142, 62)
+    blunder: Color = (232, 84, 84)
 
 
 DEFAULT_PALETTE = Palette(colorblind=False)
@@ -62,11 +66,21 @@ COLORBLIND_PALETTE = Palette(
     last_move=OKABE_ITO["yellow"], legal=OKABE_ITO["green"], hint=OKABE_ITO["sky"],
     selection=OKABE_ITO["yellow"], win_line=OKABE_ITO["purple"],
     side0=OKABE_ITO["orange"], side1=OKABE_ITO["blue"],
+    inaccuracy=OKABE_ITO["yellow"], mistake=OKABE_ITO["orange"], blunder=OKABE_ITO["purple"],
 )
 
 
+_active = {"colorblind": False}
+
+
 def palette(colorblind: bool) -> Palette:
+    """The palette, which becomes the active one (side names follow its colours)."""
+    _active["colorblind"] = bool(colorblind)
     return COLORBLIND_PALETTE if colorblind else DEFAULT_PALETTE
+
+
+def colorblind_active() -> bool:
+    return _active["colorblind"]
 
 
 # --- fonts ----------------------------------------------------------------
@@ -200,6 +214,27 @@ def shade(color, factor: float) -> Color:
 
 def mix(a, b, t: float) -> Color:
     return tuple(int(a[i] + (b[i] - a[i]) * t) for i in range(3))
+
+
+def mark_on(color, preferred=None) -> Color:
+    """A mark's colour that shows on a piece of ``color``: ``preferred`` (the palette's
+    highlight) on dark and mid pieces, near-black on light ones (yellow discs, white stones)."""
+    r, g, b = color[:3]
+    if (0.299 * r + 0.587 * g + 0.114 * b) > 150:
+        return (28, 28, 34)
+    return tuple(preferred[:3]) if preferred is not None else (250, 250, 250)
+
+
+def win_line(surface, piece_color, a, b, width: float) -> None:
+    """The line through a winning row, in a colour that contrasts with the winner's pieces,
+    edged in the opposite tone so it reads on the board as well."""
+    inner = mark_on(piece_color, (250, 250, 250))
+    outer = (250, 250, 250) if inner[0] < 128 else (24, 24, 28)
+    w = max(2, int(width))
+    for color, ww in ((outer, w + 4), (inner, w)):
+        pygame.draw.line(surface, color, a, b, ww)
+        for p in (a, b):
+            pygame.draw.circle(surface, color, (int(p[0]), int(p[1])), max(1, ww // 2))
 
 
 def readable_on(color) -> Color:

@@ -5,8 +5,10 @@ It lives on the App, not on the scene, so training goes on while the person play
 """
 from __future__ import annotations
 
+import json
 import multiprocessing
 import queue
+import re
 import time
 
 from engine.core.processes import end_process
@@ -41,7 +43,13 @@ class TrainController:
         if self.running:
             return
         self.game_id = game_id
-        self.points, self.log, self.models, self.selfplay = [], [], [], {}
+        try:
+            from games import get_game
+            history = run_history(get_game(game_id).key)
+        except Exception:
+            history = []
+        self.points, self.log, self.models, self.selfplay = history, [], [], {}
+        self._stop_requested = 0
         self.message = ""
         self._commands = self._ctx.Queue()
         self._events = self._ctx.Queue()
@@ -68,10 +76,12 @@ class TrainController:
             except Exception:
                 pass
 
-    def poll(self) -> None:
-        """Take the host's events (never blocks); notice when it has ended."""
+    def poll(self) -> int:
+        """Take the host's events (never blocks); notice when it has ended. Returns how many
+        things changed (events taken, the process ending)."""
         if self._events is None:
-            return
+            return 0
+        taken = 0
         for _ in range(500):
             try:
                 ev = self._events.get_nowait()
@@ -81,15 +91,25 @@ class TrainController:
                 break
             if isinstance(ev, dict):
                 self._take(ev)
+                taken += 1
         p = self._process
         if p is not None and not p.is_alive():
+            taken += 1
             if self.status not in ("error",):
                 self.status = "idle"
-            if p.exitcode not in (0, None) and not self.message:
+            stopping = getattr(self, "_stop_requested", 0) and self.status in ("idle", "stopping")
+            if p.exitcode not in (0, None) and not self.message and not stopping:
                 self.status, self.message = "error", f"the training process stopped (exit code {p.exitcode})"
             self._release()
         elif p is not None and self.status == "stopping" and time.monotonic() - getattr(self, "_stop_requested", 0) > 20:
             p.terminate()  # the trainer did not stop by itself
+        return taken
+
+    def load_history(self, game_key: str) -> None:
+        """The run's earlier generations (its metrics.jsonl), so the charts survive a restart."""
+        if self.running:
+            return
+        self.points = run_history(game_key)
 
     def _take(self, ev: dict) -> None:
         kind = ev.get("type")
@@ -115,8 +135,12 @@ class TrainController:
         elif kind == "log":
             self.log.append(str(ev.get("message", "")))
         elif kind == "error":
-            self.status, self.message = "error", str(ev.get("message", "training failed"))
-            self.log.append("error: " + self.message)
+            message = str(ev.get("message", "training failed"))
+            if self.status == "stopping" and _killed_on_stop(message):
+                self.log.append(message)  # the trainer was ended because it was asked to stop: no error
+            else:
+                self.status, self.message = "error", message
+                self.log.append("error: " + self.message)
         elif kind == "stopped":
             if self.status != "error":
                 self.status = "idle"
@@ -150,3 +174,53 @@ class TrainController:
         end_process(p, timeout, term_wait=3.0)
         self._release()
         self.status = "idle"
+
+
+def _killed_on_stop(message: str) -> bool:
+    """The messages of a trainer process ended by a signal (SIGTERM, SIGKILL) while stopping."""
+    m = re.search(r"(?:ended with code|exit code) (-?\d+)", message)
+    return bool(m) and int(m.group(1)) in (-15, -9, 143, 137)
+
+
+def run_history(game_key: str) -> list[dict]:
+    """The progress points of the game's training run so far, from its metrics.jsonl
+    (user data folder, runs/<game>/); [] when there is none or it cannot be read."""
+    from engine.core.paths import user_data_dir
+    points = []
+    try:
+        with open(user_data_dir() / "runs" / game_key / "metrics.jsonl", encoding="utf-8") as f:
+            for line in f:
+                try:
+                    d = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(d, dict):
+                    points.append({k: d.get(k) for k in ("games", "generation", "positions", "loss", "elo",
+                                                          "wall_seconds")})
+    except OSError:
+        return []
+    return points[-MAX_POINTS:]
+
+
+#: the trainer's English messages and the catalogue keys that say them in the interface language
+LOG_PATTERNS = (
+    (re.compile(r"^generation (\d+) vs the model in use: (\d+)-(\d+)-(\d+)$"), "train.log.match",
+     ("generation", "wins", "draws", "losses")),
+    (re.compile(r"^training (\S+) in (.+) from generation (\d+)$"), "train.log.start", ("game", "folder", "generation")),
+    (re.compile(r"^new model: generation (\S+)$"), "train.log.model", ("generation",)),
+    (re.compile(r"^(?:error: )?the trainer process ended with code (-?\d+)$"), "train.log.exit", ("code",)),
+    (re.compile(r"^(?:error: )?the training process stopped \(exit code (-?\d+)\)$"), "train.log.exit", ("code",)),
+    (re.compile(r"^generation (\d+) done$"), "train.log.done", ("generation",)),
+    (re.compile(r"^error: (.*)$"), "train.log.error", ("message",)),
+    (re.compile(r"^could not start training: (.*)$"), "train.log.cannot_start", ("message",)),
+)
+
+
+def translated(line: str) -> str:
+    """A log line or error message in the interface language (technical details kept as they are)."""
+    from gui.i18n import t
+    for pattern, key, names in LOG_PATTERNS:
+        m = pattern.match(line)
+        if m:
+            return t(key, **dict(zip(names, m.groups())))
+    return line

@@ -127,13 +127,119 @@ def winrate_bar(surface, pal: Palette, rect, p0: float | None, colors=None, labe
     size = max(9, int(rect.height * 0.62))
     left = f"{labels[0]} {round(100 * p0)}%".strip()
     right = f"{round(100 * (1 - p0))}% {labels[1]}".strip()
-    # each label takes the colour that reads on the part of the bar it actually sits on
-    lw = theme.FONTS.size(left, size, True)[0] + 8
-    rw = theme.FONTS.size(right, size, True)[0] + 8
-    theme.text(surface, left, (rect.x + 8, rect.centery), size,
-               theme.readable_on(c0 if lw + 4 <= w else c1), bold=True, anchor="midleft")
-    theme.text(surface, right, (rect.right - 8, rect.centery), size,
-               theme.readable_on(c1 if rect.width - w >= rw + 4 else c0), bold=True, anchor="midright")
+    # a label may straddle the boundary: each part of it is drawn in the colour that reads on
+    # the part of the bar beneath it (defect: white on white at 20%, yellow on yellow)
+    split = rect.x + w
+    clip = surface.get_clip()
+    for text, pos, anchor in ((left, (rect.x + 8, rect.centery), "midleft"),
+                              (right, (rect.right - 8, rect.centery), "midright")):
+        for part, color in ((pygame.Rect(rect.x, rect.y, w, rect.height), c0),
+                            (pygame.Rect(split, rect.y, rect.right - split, rect.height), c1)):
+            if part.width <= 0:
+                continue
+            surface.set_clip(part.clip(clip) if clip else part)
+            theme.text(surface, text, pos, size, theme.readable_on(color), bold=True, anchor=anchor)
+    surface.set_clip(clip)
+
+
+QUALITY_MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+def winrate_graph(surface, pal: Palette, rect, values: list, colors, current: int | None = None,
+                  marks: dict | None = None, caption: str = "") -> pygame.Rect:
+    """Player 0's win rate (0..1, None where unknown) after each move, as a filled curve
+    around the 50% line: ``colors`` are the two sides'; ``marks`` {move index: colour} put a
+    dot on moves that gave something away; ``current`` is marked with a vertical line.
+    Returns the plot's rectangle (a click's x picks a move)."""
+    rect = pygame.Rect(rect)
+    theme.rounded_rect(surface, pal.bg2, rect, 8)
+    plot = rect.inflate(-12, -12)
+    if caption:
+        theme.text(surface, theme.fit_text(caption, 11, plot.width), (plot.right, plot.y - 2), 11, pal.text_faint,
+                   anchor="topright")
+    mid = plot.centery
+    pygame.draw.line(surface, pal.panel_border, (plot.x, mid), (plot.right, mid), 1)
+    n = len(values)
+    if n < 2:
+        return plot
+
+    def x_of(i):
+        return plot.x + plot.width * i / (n - 1)
+
+    def y_of(v):
+        return plot.bottom - plot.height * v
+
+    known = [(i, v) for i, v in enumerate(values) if v is not None]
+    # filled columns: above the middle in player 0's colour, below it in player 1's
+    for (i, v), (j, u) in zip(known, known[1:]):
+        if j != i + 1:
+            continue
+        xa, xb = x_of(i), x_of(j)
+        ya, yb = y_of(v), y_of(u)
+        for side, color in ((0, colors[0]), (1, colors[1])):
+            pa = min(ya, mid) if side == 0 else max(ya, mid)
+            pb = min(yb, mid) if side == 0 else max(yb, mid)
+            poly = [(xa, mid), (xa, pa), (xb, pb), (xb, mid)]
+            if abs(pa - mid) + abs(pb - mid) >= 1:
+                pygame.draw.polygon(surface, theme.mix(pal.bg2, color, 0.55), poly)
+    for (i, v), (j, u) in zip(known, known[1:]):
+        color = pal.text_dim if j == i + 1 else pal.text_faint
+        pygame.draw.aaline(surface, color, (x_of(i), y_of(v)), (x_of(j), y_of(u)))
+    if current is not None and 0 <= current < n:
+        x = x_of(current)
+        pygame.draw.line(surface, pal.accent, (x, plot.y), (x, plot.bottom), 2)
+    for i, color in (marks or {}).items():
+        if 0 <= i < n and values[i] is not None:
+            theme.disc(surface, color, (x_of(i), y_of(values[i])), 3.5)
+    return plot
+
+
+class ConfirmDialog:
+    """A small modal question with buttons; Enter picks the first, Esc the last (cancel)."""
+
+    def __init__(self, title: str, text: str, choices: list[tuple[str, Callable[[], None], str]]):
+        self.title = title
+        self.text = text
+        self.choices = choices  # (label, action, kind)
+        self.buttons: list[Button] = []
+        self.rect = pygame.Rect(0, 0, 0, 0)
+
+    def build(self, size) -> None:
+        w, h = size
+        width = min(520, w - 60)
+        lines = theme.wrap_text(self.text, 15, width - 48)
+        height = 150 + 21 * len(lines)
+        self.rect = pygame.Rect(0, 0, width, height)
+        self.rect.center = (w // 2, h // 2)
+        self.lines = lines
+        self.buttons = []
+        n = len(self.choices)
+        bw = min(200, (width - 48 - 10 * (n - 1)) // n)
+        x = self.rect.right - 24 - n * bw - (n - 1) * 10
+        for label, action, kind in self.choices:
+            self.buttons.append(Button(pygame.Rect(x, self.rect.bottom - 24 - 40, bw, 40), label, action, kind=kind,
+                                       size=15))
+            x += bw + 10
+
+    def handle_event(self, ev) -> None:
+        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
+            hit_buttons(self.buttons, ev.pos)
+        elif ev.type == pygame.KEYDOWN:
+            if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.choices:
+                self.choices[0][1]()
+            elif ev.key == pygame.K_ESCAPE and self.choices:
+                self.choices[-1][1]()
+
+    def draw(self, surface, pal: Palette, mouse) -> None:
+        theme.alpha_rect(surface, (8, 9, 12), surface.get_rect(), 150)
+        theme.rounded_rect(surface, pal.card, self.rect, 16)
+        theme.rounded_rect(surface, pal.accent, self.rect, 16, 2)
+        theme.text(surface, theme.fit_text(self.title, 20, self.rect.width - 48, True),
+                   (self.rect.x + 24, self.rect.y + 22), 20, pal.text, bold=True)
+        for i, line in enumerate(self.lines):
+            theme.text(surface, line, (self.rect.x + 24, self.rect.y + 60 + 21 * i), 15, pal.text_dim)
+        for b in self.buttons:
+            b.draw(surface, pal, mouse)
 
 
 def line_chart(surface, pal: Palette, rect, values: list, color, title: str, fmt: str = "{:.3g}",

@@ -136,6 +136,8 @@ def test_save_then_load_reproduces_the_game(app_factory, tmp_path):
     header = files[0].read_text(encoding="utf-8")
     assert "# moves: 4\n" in header and "# result: unfinished\n" in header and "# you: first\n" in header
     press(app, pygame.K_n)
+    assert app.scene.confirm is not None          # a game in progress: N asks first
+    press(app, pygame.K_RETURN)
     assert len(c.history) == 1
     press(app, pygame.K_o, pygame.KMOD_CTRL)
     dialog = app.scene.dialog
@@ -297,14 +299,11 @@ def test_a_proof_reaches_the_controller_with_the_right_sign():
     from gui.controller import GameSession
     from games import get_game
     g = get_game("tictactoe")
-    s = GameSession.__new__(GameSession)
-    s.value0 = s.proven0 = None
     after_one = g.initial_state().apply(4)                    # player 1 to move
-    s._set_value(after_one, -1.0, -1.0)
-    assert s.value0 == 1.0 and s.proven0 == 1.0               # lost for player 1: won for player 0
-    s._set_value(after_one, 0.3, 0.0)
-    assert s.proven0 == 0.0                                   # a proven draw stays a draw
-    s._set_value(after_one, 0.3, None)
-    assert s.proven0 is None and s.value0 == -0.3
-    s._set_value(after_one, 0.3, "garbage")
-    assert s.proven0 is None                                  # a bad message is ignored
+    e = GameSession._evaluation(after_one, -1.0, -1.0, None, "ai")
+    assert e.value0 == 1.0 and e.proven0 == 1.0               # lost for player 1: won for player 0
+    assert GameSession._evaluation(after_one, 0.3, 0.0, None, "ai").proven0 == 0.0   # a proven draw stays a draw
+    e = GameSession._evaluation(after_one, 0.3, None, None, "ai")
+    assert e.proven0 is None and e.value0 == -0.3
+    assert GameSession._evaluation(after_one, 0.3, "garbage", None, "ai").proven0 is None   # a bad message is ignored
+    assert GameSession._evaluation(after_one, "nan?", None, None, "ai") is None

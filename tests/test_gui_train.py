@@ -55,3 +55,46 @@ def test_the_model_choice_is_saved_and_passed_to_the_ai(tmp_path, monkeypatch):
         assert Settings().model_choice(game.key) == "trained"
     finally:
         app.shutdown()
+
+
+def test_a_trainer_ended_by_the_stop_request_is_not_an_error():
+    """Defect: stopping sometimes showed "the trainer process ended with code -15"."""
+    from gui.training import TrainController
+    tr = TrainController()
+    tr.status = "stopping"
+    tr._take({"type": "error", "message": "the trainer process ended with code -15"})
+    assert tr.status == "stopping" and tr.message == ""
+    tr.status = "running"
+    tr._take({"type": "error", "message": "the trainer process ended with code 1"})
+    assert tr.status == "error"
+
+
+def test_the_trainers_messages_are_shown_in_the_interface_language():
+    from gui import i18n
+    from gui.training import translated
+    i18n.set_language("zh")
+    try:
+        assert translated("generation 7 vs the model in use: 12-3-5") == "第 7 代对现用模型：12 胜 3 和 5 负"
+        assert translated("error: the trainer process ended with code 2") == "训练进程已停止（2）"
+        assert translated("something new") == "something new"   # unknown text is kept, not lost
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_charts_come_back_from_the_runs_metrics_after_a_restart(tmp_path, monkeypatch):
+    import json
+    from engine.core.paths import user_data_dir
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False)
+    try:
+        run = user_data_dir() / "runs" / "connect4"
+        run.mkdir(parents=True)
+        lines = [{"generation": g, "games": 40 * g, "positions": 900 * g, "loss": 2.0 / g, "elo": 10.0 * g,
+                  "wall_seconds": 60.0 * g} for g in (1, 2, 3)]
+        (run / "metrics.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines) + "{broken\n")
+        app.open_train()
+        app.scene.pick("connect4")
+        app.step()
+        assert [p["generation"] for p in app.trainer.points] == [1, 2, 3]
+        assert app.trainer.latest()["elo"] == 30.0
+    finally:
+        app.shutdown()

@@ -35,6 +35,7 @@ class Overlays:
     hover: tuple | None = None  # mouse position, when the person may move
     lang: str = "en"
     game_over: bool = False
+    move_mark: tuple | None = None  # review: the last move's quality colour, drawn as a ring
 
 
 class CellGrid:
@@ -165,6 +166,11 @@ class BoardRenderer:
             return None
         return self.grid.center(*cell)
 
+    def played_anchor(self, state, action, before=None):
+        """Where the move ``action``, just played to reach ``state`` from ``before``, is shown
+        (read in the position it was played in: xiangqi's moves are the mover's)."""
+        return self.anchor(before if before is not None else state, action)
+
     # --- input ------------------------------------------------------------------
     def click(self, state, target, selection=None):
         """(action or None, new selection) for a click on ``target``."""
@@ -206,6 +212,12 @@ class BoardRenderer:
         self.draw_board(surface, state, ov)
         self.draw_pieces(surface, state, ov)
         self.draw_marks(surface, state, ov)
+        if ov.move_mark is not None and ov.last_action is not None:
+            pos = self.played_anchor(state, ov.last_action, ov.before)
+            if pos is not None:
+                r = self.hint_radius() * 1.3
+                theme.disc(surface, (16, 16, 20), pos, r + 2, width=max(3, int(r * 0.16)) + 2)
+                theme.disc(surface, ov.move_mark, pos, r, width=max(3, int(r * 0.16)))
         if ov.hints:
             self.draw_hints(surface, state, ov)
 

@@ -5,7 +5,7 @@ import pygame
 
 from gui import theme
 from gui.boards.base import BoardRenderer, CellGrid, ease_out
-from gui.boards.tictactoe import thick_line, winning_line
+from gui.boards.tictactoe import winning_line
 
 DISC = {False: ((236, 112, 99), (92, 200, 192)), True: ((230, 159, 0), (0, 114, 178))}
 
@@ -61,7 +61,9 @@ class Connect2Renderer(BoardRenderer):
         cell = self.action_cell(ov.last_action)
         if cell is not None:
             cx, cy = g.center(*cell)
-            pygame.draw.circle(surface, ov.palette.last_move, (int(cx), int(cy)), max(3, int(g.cell * 0.06)))
+            under = DISC[ov.palette.colorblind][0 if state.board_array()[cell] > 0 else 1]
+            pygame.draw.circle(surface, theme.mark_on(under, ov.palette.last_move), (int(cx), int(cy)),
+                               max(3, int(g.cell * 0.06)))
         if ov.hover is not None and ov.show_legal:
             action = self.hover_action(state, ov.hover)
             if action is not None:
@@ -70,8 +72,8 @@ class Connect2Renderer(BoardRenderer):
         if state.is_terminal() and state.winner() is not None:
             cells = winning_line(state.board_array(), 2)
             if cells:
-                thick_line(surface, ov.palette.win_line, g.center(*cells[0]), g.center(*cells[-1]),
-                           max(4, g.cell * 0.07))
+                theme.win_line(surface, DISC[ov.palette.colorblind][state.winner()], g.center(*cells[0]),
+                               g.center(*cells[-1]), max(4, g.cell * 0.07))
 
     def side_colors(self, pal):
         return DISC[pal.colorblind]

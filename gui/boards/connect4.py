@@ -6,7 +6,7 @@ import pygame
 from gui import theme
 from gui.boards.base import BoardRenderer, CellGrid
 from gui.boards.connect2 import shaded_disc
-from gui.boards.tictactoe import thick_line, winning_line
+from gui.boards.tictactoe import winning_line
 
 DISCS = {False: ((222, 64, 56), (244, 200, 58)), True: ((213, 94, 0), (240, 228, 66))}
 FRAME = {False: (38, 86, 170), True: (52, 66, 90)}
@@ -68,6 +68,13 @@ class Connect4Renderer(BoardRenderer):
             return None
         r = self.landing_row(state.board_array(), action)
         return self.cell_center(r if r is not None else 0, action)
+
+    def played_anchor(self, state, action, before=None):
+        """Where the disc of the move just played lies: the top one of its column."""
+        if action is None or not 0 <= action < self.cols or not hasattr(self, "grid"):
+            return None
+        r = self.top_row(state.board_array(), action)
+        return None if r is None else self.cell_center(r, action)
 
     def _frame(self, pal) -> pygame.Surface:
         """The blue frame with transparent holes, drawn over the discs (so drops pass behind it)."""
@@ -148,12 +155,14 @@ class Connect4Renderer(BoardRenderer):
             r = self.top_row(board, ov.last_action)
             if r is not None:
                 x, y = self.cell_center(r, ov.last_action)
-                pygame.draw.circle(surface, ov.palette.last_move, (int(x), int(y)), max(3, int(g.cell * 0.07)))
+                under = DISCS[ov.palette.colorblind][0 if board[r, ov.last_action] > 0 else 1]
+                pygame.draw.circle(surface, theme.mark_on(under, ov.palette.last_move), (int(x), int(y)),
+                                   max(3, int(g.cell * 0.07)))
         if state.is_terminal() and state.winner() is not None and self.anim_progress(state) is None:
             cells = winning_line(board, 4)
             if cells:
-                thick_line(surface, ov.palette.win_line, self.cell_center(*cells[0]), self.cell_center(*cells[-1]),
-                           max(4, g.cell * 0.09))
+                theme.win_line(surface, DISCS[ov.palette.colorblind][state.winner()], self.cell_center(*cells[0]),
+                               self.cell_center(*cells[-1]), max(4, g.cell * 0.09))
 
     def hint_radius(self):
         return self.grid.cell * 0.3

@@ -9,7 +9,6 @@ import pygame
 
 from gui import theme
 from gui.boards.base import BoardRenderer, PointGrid, ease_out
-from gui.boards.tictactoe import thick_line
 
 WOOD = (219, 178, 102)
 WOOD_DARK = (196, 152, 80)
@@ -170,9 +169,11 @@ class GomokuRenderer(BoardRenderer):
         if state.is_terminal() and state.winner() is not None and self.anim_progress(state) is None:
             cells = five_cells(board)
             if cells:
+                stone = BLACK if state.winner() == 0 else WHITE
                 for rc in cells:
-                    theme.disc(surface, ov.palette.win_line, g.point(*rc), g.gap * 0.5, width=max(2, int(g.gap * 0.08)))
-                thick_line(surface, ov.palette.win_line, g.point(*cells[0]), g.point(*cells[-1]), max(3, g.gap * 0.1))
+                    theme.disc(surface, theme.mark_on(stone, ov.palette.win_line), g.point(*rc), g.gap * 0.5,
+                               width=max(2, int(g.gap * 0.08)))
+                theme.win_line(surface, stone, g.point(*cells[0]), g.point(*cells[-1]), max(3, g.gap * 0.1))
 
     def hint_radius(self):
         return self.grid.gap * 0.44

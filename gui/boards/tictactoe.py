@@ -77,12 +77,22 @@ class TicTacToeRenderer(BoardRenderer):
 
     def layout(self, rect):
         self.rect = pygame.Rect(rect)
-        self.grid = CellGrid(self.rect, self.rows, self.cols, pad=max(10, min(self.rect.size) * 0.06),
+        # room around the board for the coordinates the move list uses (a-c, 1-3)
+        self.grid = CellGrid(self.rect, self.rows, self.cols, pad=max(18, min(self.rect.size) * 0.1),
                              flipped=self.flipped)
 
     def draw_board(self, surface, state, ov):
         g = self.grid
-        theme.rounded_rect(surface, self.BOARD_BG, g.rect.inflate(g.cell * 0.2, g.cell * 0.2), int(g.cell * 0.12))
+        bg = g.rect.inflate(g.cell * 0.2, g.cell * 0.2)
+        theme.rounded_rect(surface, self.BOARD_BG, bg, int(g.cell * 0.12))
+        if g.cell >= 40:  # not on the small home-screen pictures
+            size = max(11, int(g.cell * 0.11))
+            for c in range(self.cols):
+                x, _ = g.center(0, c)
+                theme.text(surface, "abc"[c], (x, bg.bottom + 4), size, ov.palette.text_faint, anchor="midtop")
+            for r in range(self.rows):
+                _, y = g.center(r, 0)
+                theme.text(surface, str(r + 1), (bg.x - 8, y), size, ov.palette.text_faint, anchor="midright")
         w = max(2, g.cell * 0.045)
         inset = g.cell * 0.12
         for i in range(1, self.cols):
@@ -131,7 +141,8 @@ class TicTacToeRenderer(BoardRenderer):
                 ext = 0.3 / max(1, len(cells) - 1)
                 a = (a[0] - dx * ext, a[1] - dy * ext)
                 b = (b[0] + dx * ext, b[1] + dy * ext)
-                thick_line(surface, ov.palette.win_line, a, b, max(4, g.cell * 0.07))
+                color = (X_COLORS if state.winner() == 0 else O_COLORS)[ov.palette.colorblind]
+                theme.win_line(surface, color, a, b, max(4, g.cell * 0.07))
 
     def side_colors(self, pal):
         return (X_COLORS[pal.colorblind], O_COLORS[pal.colorblind])

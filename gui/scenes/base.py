@@ -61,6 +61,11 @@ class Scene:
     def update(self, dt: float) -> None:
         pass
 
+    def frame_rate(self) -> float:
+        """Frames per second this scene needs while nothing happens: 0 for a still picture
+        (redrawn on input and replies), more while something animates or counts."""
+        return 0.0
+
     def draw(self, surface: pygame.Surface) -> None:
         self.draw_buttons(surface)
 

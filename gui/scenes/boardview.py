@@ -25,17 +25,20 @@ class BoardView:
     def take_events(self, controller, side_name) -> None:
         """Sounds, animations and pass announcements for the moves the controller made."""
         events, controller.events = controller.events, []
+        if events:
+            self.app.invalidate()  # a move, an undo, another position looked at: the whole frame changes
         self.renderer.animations = self.app.settings["animations"]
         for ev in events:
             kind = ev.get("type")
             if kind == "move":
-                self.renderer.on_move(ev["before"], ev["after"], ev["action"])
+                if ev.get("shown", True):  # a move made while an earlier position is looked at is not animated
+                    self.renderer.on_move(ev["before"], ev["after"], ev["action"])
                 self.app.sound.play(self.app.sound.for_move(ev["before"], ev["after"]))
                 if not self.renderer.is_board_action(ev["before"], ev["action"]):
                     self.app.toast(t("play.passed", side=side_name(ev["player"])))
             elif kind == "end" and ev.get("resigned"):
                 self.app.sound.play("end")
-            elif kind in ("new", "undo"):
+            elif kind in ("new", "undo", "view"):
                 self.renderer.anim = None
 
     def extra_actions(self, state) -> list[int]:
@@ -56,6 +59,64 @@ class BoardView:
                 raise
             theme.text(surface, f"cannot draw the board: {e}", self.rect.center, 16, self.app.palette.bad,
                        anchor="center")
+
+    # --- hints that teach --------------------------------------------------------------
+    def hint_at(self, state, hints, mouse, rows=()) -> int | None:
+        """The hinted move under the mouse: its badge on the board, or its row (``rows``:
+        (rectangle, action) pairs of the side panel's hint table)."""
+        for rect, action in rows:
+            if rect.collidepoint(mouse):
+                return action
+        r = self.renderer
+        radius = min(r.hint_radius(), 30) if hasattr(r, "grid") else 0
+        for h in hints:
+            pos = r.anchor(state, h.get("action"))
+            if pos is not None and (mouse[0] - pos[0]) ** 2 + (mouse[1] - pos[1]) ** 2 <= radius ** 2:
+                return h.get("action")
+        return None
+
+    def draw_variation(self, surface, line) -> None:
+        """A hinted move and the line the search expects after it ((state, action) pairs),
+        numbered in order, in the colour of the side that plays each."""
+        r = self.renderer
+        if not hasattr(r, "grid"):
+            return
+        colors = r.side_colors(self.app.palette)
+        radius = min(r.hint_radius(), 26) * 0.9
+        for i, (state, action) in enumerate(line):
+            pos = r.anchor(state, action)
+            if pos is None:
+                continue
+            color = colors[state.current_player]
+            theme.alpha_disc(surface, (10, 12, 16), (pos[0], pos[1] + 2), radius, 110)
+            theme.alpha_disc(surface, color, pos, radius, 215)
+            theme.disc(surface, theme.readable_on(color), pos, radius, width=2)
+            theme.text(surface, str(i + 1), pos, max(10, int(radius * 0.95)), theme.readable_on(color), bold=True,
+                       anchor="center")
+
+    def draw_policy(self, surface, state, policy) -> None:
+        """The network's prior ((action, prior) pairs) as a heatmap: the likelier a move, the
+        stronger its spot; moves sharing a square (xiangqi's) add up."""
+        r = self.renderer
+        if not policy or not hasattr(r, "grid"):
+            return
+        spots: dict = {}
+        for action, prior in policy:
+            pos = r.anchor(state, action)
+            if pos is not None:
+                key = (int(pos[0]), int(pos[1]))
+                spots[key] = spots.get(key, 0.0) + prior
+        top = max(spots.values(), default=0.0) or 1.0
+        radius = min(r.hint_radius(), 30)
+        for pos, prior in spots.items():
+            if prior < 0.005:
+                continue  # the network gives it next to nothing: left plain
+            strength = prior / top
+            theme.alpha_disc(surface, self.app.palette.blunder, pos, radius * (0.45 + 0.55 * strength),
+                             int(50 + 170 * strength))
+            if prior >= 0.02:
+                theme.text(surface, f"{round(100 * prior)}", pos, max(9, int(radius * 0.55)), (250, 250, 250),
+                           bold=True, anchor="center")
 
     def hit(self, pos):
         if not self.rect.collidepoint(pos):

@@ -13,7 +13,7 @@ from gui.scenes.home import game_name
 from gui.scenes.play import board_and_panel
 from gui.scenes.setup import level_name, side_name
 from gui.scenes.sidepanel import MoveList, evaluation, reason_text, thinking_block
-from gui.widgets import Button, hit_buttons, panel, segmented
+from gui.widgets import Button, hit_buttons, panel, segmented, winrate_graph
 
 
 class DemoScene(Scene):
@@ -24,6 +24,7 @@ class DemoScene(Scene):
         self.moves = MoveList()
         self.board_rect = pygame.Rect(0, 0, 0, 0)
         self.panel_rect = pygame.Rect(0, 0, 0, 0)
+        self.graph_rect = pygame.Rect(0, 0, 0, 0)
 
     def cycle_level(self, side: int, step: int = 1) -> None:
         i = (LEVELS.index(self.c.levels[side]) + step) % len(LEVELS) if self.c.levels[side] in LEVELS else 0
@@ -70,10 +71,25 @@ class DemoScene(Scene):
         self.list_bottom = speed_y - 28
 
     def play_this(self):
-        self.app.open_setup(self.c.game.id, "play")
+        """Take over the demo's position on the board against the AI (the person plays the side
+        to move); a finished game opens a new game's setup instead."""
+        c = self.c
+        state = c.viewed  # the position on the board: an earlier one when looking back
+        if state.is_terminal():
+            self.app.open_setup(c.game.id, "play")
+            return
+        side = "first" if state.current_player == 0 else "second"
+        self.app.start_play(c.game.id, side, self.app.settings["level"], dict(c.game.variant), state=state)
 
     def on_click(self, pos):
-        hit_buttons(self.buttons, pos)
+        if hit_buttons(self.buttons, pos):
+            return
+        index = self.moves.hit(pos)
+        if index is not None:
+            self.c.go_to(index)
+        elif self.graph_rect.width and self.graph_rect.inflate(0, 12).collidepoint(pos):
+            n = len(self.c.history)
+            self.c.go_to(round((pos[0] - self.graph_rect.x) / max(1, self.graph_rect.width) * (n - 1)))
 
     def on_wheel(self, dy, pos):
         self.moves.wheel(dy, pos)
@@ -81,8 +97,16 @@ class DemoScene(Scene):
     def on_key(self, key, mod):
         if key == pygame.K_SPACE or key == pygame.K_p:
             self.c.toggle_pause()
+        elif key == pygame.K_RIGHT and self.c.reviewing:
+            self.c.step_forward()  # looking back: forward through the moves already played
         elif key in (pygame.K_RIGHT, pygame.K_s, pygame.K_PERIOD):
             self.c.step()
+        elif key == pygame.K_LEFT:
+            self.c.step_back()
+        elif key == pygame.K_HOME:
+            self.c.go_start()
+        elif key == pygame.K_END:
+            self.c.go_end()
         elif key == pygame.K_r:
             self.c.restart()
         elif pygame.K_1 <= key <= pygame.K_4:
@@ -100,13 +124,25 @@ class DemoScene(Scene):
     def close(self):
         self.c.close()
 
+    def toast_area(self) -> pygame.Rect:
+        """Messages appear over the side panel, clear of the board and its coordinates."""
+        return self.panel_rect
+
+    def frame_rate(self) -> float:
+        if self.view.renderer.anim is not None:
+            return 60.0
+        if self.c.ai_thinking or (not self.c.over and not self.c.paused and not self.c.error):
+            return 8.0  # the spinner, and the timer before the next move
+        return 0.0
+
     def draw(self, surface):
         pal = self.pal
         c = self.c
-        ov = Overlays(palette=pal, last_action=c.last_action(), before=c.before_last(), lang=language(), game_over=c.over,
-                      hints=self._live_top() if c.thinking.rid is not None else [])
-        self.view.draw(surface, self.board_rect, c.state, ov)
-        if c.over and self.view.renderer.anim is None:
+        ov = Overlays(palette=pal, last_action=c.last_action(), before=c.before_last(), lang=language(),
+                      game_over=c.viewed.is_terminal(),
+                      hints=self._live_top() if c.thinking.rid is not None and not c.reviewing else [])
+        self.view.draw(surface, self.board_rect, c.viewed, ov)
+        if c.over and not c.reviewing and self.view.renderer.anim is None:
             r = pygame.Rect(0, 0, min(440, self.board_rect.width - 40), 96)
             r.midbottom = (self.board_rect.centerx, self.board_rect.bottom - self.board_rect.height // 8)
             theme.alpha_rect(surface, (16, 18, 22), r, 225, 16)
@@ -135,6 +171,10 @@ class DemoScene(Scene):
                        pal.bad, bold=True)
             for i, line in enumerate(theme.wrap_text(c.error, 13, p.width)[:2]):
                 theme.text(surface, theme.fit_text(line, 13, p.width), (p.x, y + 30 + i * 17), 13, pal.text_dim)
+        elif c.reviewing:
+            theme.text(surface, theme.fit_text(t("play.viewing", n=c.view_index, total=len(c.history) - 1), 17,
+                                               p.width, True), (p.x, y + 6), 17, pal.text, bold=True)
+            theme.text(surface, theme.fit_text(t("demo.review_keys"), 13, p.width), (p.x, y + 34), 13, pal.text_faint)
         elif c.over:
             theme.text(surface, t("demo.over"), (p.x, y + 6), 18, pal.text, bold=True)
         elif c.ai_thinking:
@@ -147,11 +187,16 @@ class DemoScene(Scene):
         labels = (side_name(c.game.id, 0), side_name(c.game.id, 1))
         evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels,
                    c.proven0)
-        y += 58
+        y += 54
+        self.graph_rect = pygame.Rect(0, 0, 0, 0)
+        if self.list_bottom - y > 56 + 70:  # the win-rate graph, from the two AIs' own searches
+            self.graph_rect = winrate_graph(surface, pal, pygame.Rect(p.x, y, p.width, 56), c.graph_values(),
+                                            r.side_colors(pal), c.view_index)
+            y += 64
         if self.list_bottom - y > 40:
             theme.text(surface, t("play.moves"), (p.x, y), 13, pal.text_faint)
             self.moves.draw(surface, pal, pygame.Rect(p.x, y + 20, p.width, self.list_bottom - y - 20),
-                            c.move_texts(language()), c.history[0].current_player)
+                            c.move_texts(language()), c.history[0].current_player, c.view_index)
         theme.text(surface, t("demo.speed"), (p.x, self.speed_rect.y - 18), 13, pal.text_faint)
         self.draw_buttons(surface)
 

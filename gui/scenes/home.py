@@ -142,6 +142,9 @@ class HomeScene(Scene):
         self._games: dict = {}
         self._frames = 0
         self._budget = 0  # thumbnails still to draw this frame: none in the very first one
+        self._missing_thumbs = True
+        from gui import autosave
+        self.resume = autosave.load()  # an unfinished game to offer
         self.hover = None
 
     def _game(self, game_id):
@@ -164,8 +167,17 @@ class HomeScene(Scene):
             x -= bw_i
             self.buttons.append(Button(pygame.Rect(x, 18, bw_i, bh), label, action, kind=kind))
             x -= gap
+        self.buttons_left = x + gap  # the header's text must end before the buttons
+        # the unfinished game kept by the autosave: an offer to resume it, above the footer
+        self.resume_rect = None
+        if self.resume is not None:
+            self.resume_rect = pygame.Rect(28, h - 44 - 40, w - 56, 44)
+            rb = pygame.Rect(self.resume_rect.right - 8 - 120, self.resume_rect.y + 6, 120, 32)
+            db = pygame.Rect(rb.x - 8 - 110, rb.y, 110, 32)
+            self.buttons.append(Button(rb, t("home.resume"), self.resume_game, kind="primary", hint="R", size=14))
+            self.buttons.append(Button(db, t("home.discard"), self.discard_resume, kind="ghost", size=14))
         # cards: 3 columns x 2 rows, or 2 x 3 when narrow
-        top, bottom, side = 96, 44, 28
+        top, bottom, side = 80, 44 + (52 if self.resume_rect else 0), 28
         cols = 3 if w >= 3 * self.CARD_MIN_W + 2 * side + 40 else 2
         rows = (len(GAME_IDS) + cols - 1) // cols
         gap = 18
@@ -178,9 +190,31 @@ class HomeScene(Scene):
             self.cards.append((rect, gid))
             if self._game(gid) is not None:
                 # beside the game's name, so that the strength note below can use the card's width
-                wb = pygame.Rect(rect.right - 14 - 96, rect.bottom - self.NAME_FROM_BOTTOM - 5, 96, 30)
+                if self._compact(rect):
+                    wb = pygame.Rect(rect.right - 10 - 84, rect.bottom - 10 - 28, 84, 28)
+                else:
+                    wb = pygame.Rect(rect.right - 14 - 96, rect.bottom - self.NAME_FROM_BOTTOM - 5, 96, 30)
                 self.buttons.append(Button(wb, t("home.watch"), lambda g=gid: self.app.open_setup(g, "demo"),
                                            kind="ghost", size=14))
+
+    def _compact(self, rect) -> bool:
+        """A short card (small windows): the picture goes to the left of the name and note."""
+        return rect.height - self.NAME_FROM_BOTTOM - 26 < 90
+
+    def resume_game(self):
+        saved = self.resume
+        if saved is None:
+            return
+        self.app.resume_game(saved)
+
+    def discard_resume(self):
+        from gui import autosave
+        autosave.clear()
+        self.resume = None
+
+    def frame_rate(self) -> float:
+        # the thumbnails are drawn one per frame at first, then the picture is still
+        return 60.0 if self._frames < 2 or self._missing_thumbs else 0.0
 
     def on_click(self, pos):
         if super_hit(self, pos):
@@ -191,7 +225,11 @@ class HomeScene(Scene):
                 return
 
     def on_key(self, key, mod):
-        if pygame.K_1 <= key <= pygame.K_9:
+        if key == pygame.K_r and self.resume is not None:
+            self.resume_game()
+        elif key == pygame.K_QUESTION or key == pygame.K_SLASH and mod & pygame.KMOD_SHIFT:
+            self.app.open_help(None)
+        elif pygame.K_1 <= key <= pygame.K_9:
             i = key - pygame.K_1
             if i < len(GAME_IDS) and self._game(GAME_IDS[i]) is not None:
                 self.app.open_setup(GAME_IDS[i], "play")
@@ -229,9 +267,12 @@ class HomeScene(Scene):
         pal = self.pal
         self._budget = 1 if self._frames else 0
         self._frames += 1
+        self._missing_thumbs = False
         self.header(surface, "", "")
-        theme.text(surface, t("home.tagline"), (28 + theme.FONTS.size("ZeroBoard", 24, True)[0] + 16, 27), 16,
-                   pal.text_dim)
+        tx = 28 + theme.FONTS.size("ZeroBoard", 24, True)[0] + 16
+        tagline = theme.fit_text(t("home.tagline"), 16, self.buttons_left - tx - 16)
+        if len(tagline) > 8:  # a stub of the tagline says nothing: left out
+            theme.text(surface, tagline, (tx, 27), 16, pal.text_dim)
         mouse = self.app.mouse_pos()
         training = self.app.trainer.game_id if self.app.trainer.running else None
         for rect, gid in self.cards:
@@ -240,16 +281,26 @@ class HomeScene(Scene):
             theme.rounded_rect(surface, pal.card_hover if hover else pal.card, rect, 16)
             if hover:
                 theme.rounded_rect(surface, pal.accent, rect, 16, 2)
-            pic_h = rect.height - self.NAME_FROM_BOTTOM - 26   # clear of the name row and its button
-            pic = pygame.Rect(rect.x + 14, rect.y + 14, rect.width - 28, pic_h)
+            compact = self._compact(rect)
+            if compact:
+                side = rect.height - 20
+                pic = pygame.Rect(rect.x + 10, rect.y + 10, side, side)
+                pic_h = side
+            else:
+                pic_h = rect.height - self.NAME_FROM_BOTTOM - 26   # clear of the name row and its button
+                pic = pygame.Rect(rect.x + 14, rect.y + 14, rect.width - 28, pic_h)
             if pic_h > 30:
                 thumb = self._thumbnail(gid, pic.size)
                 if thumb is not None:
                     surface.blit(thumb, pic.topleft)
                 else:  # still to be drawn: a quiet placeholder
+                    self._missing_thumbs = True
                     ph = pygame.Rect(0, 0, min(pic.width, pic.height), min(pic.width, pic.height))
                     ph.center = pic.center
                     theme.rounded_rect(surface, pal.card_hover if not hover else pal.button, ph, 12)
+            if compact:
+                self._draw_compact_text(surface, rect, pic, gid, game, training == gid)
+                continue
             name_y = rect.bottom - self.NAME_FROM_BOTTOM
             theme.text(surface, theme.fit_text(game_name(gid), 21, rect.width - 36 - 110, True), (rect.x + 18, name_y), 21,
                        pal.text, bold=True)
@@ -269,8 +320,28 @@ class HomeScene(Scene):
                 br = pygame.Rect(rect.right - 14 - bw, rect.y + 14, bw, 22)
                 theme.rounded_rect(surface, pal.good, br, 11)
                 theme.text(surface, badge, br.center, 12, (20, 30, 20), bold=True, anchor="center")
+        if self.resume_rect is not None:
+            r = self.resume_rect
+            theme.rounded_rect(surface, pal.card_hover, r, 12)
+            theme.rounded_rect(surface, pal.accent, r, 12, 1)
+            text = t("home.resume_offer", game=game_name(self.resume["game"]), n=self.resume["moves"])
+            theme.text(surface, theme.fit_text(text, 15, r.width - 280), (r.x + 16, r.centery), 15, pal.text,
+                       anchor="midleft")
         self.draw_buttons(surface)
-        theme.text(surface, t("home.footer"), (28, self.size[1] - 30), 13, pal.text_faint)
+        theme.text(surface, theme.fit_text(t("home.footer"), 13, self.size[0] - 56), (28, self.size[1] - 30), 13,
+                   pal.text_faint)
+
+    def _draw_compact_text(self, surface, rect, pic, gid, game, training) -> None:
+        pal = self.pal
+        x = pic.right + 14
+        width = rect.right - 12 - x
+        theme.text(surface, theme.fit_text(game_name(gid), 19, width, True), (x, rect.y + 12), 19, pal.text, bold=True)
+        note, color = (t("home.unavailable"), pal.bad) if game is None else (model_note(game), pal.text_dim)
+        room = max(1, (rect.height - 12 - 30 - 40) // 16)
+        for i, line in enumerate(theme.wrap_text(note, 12, width)[:room]):
+            theme.text(surface, theme.fit_text(line, 12, width), (x, rect.y + 40 + i * 16), 12, color)
+        if training:
+            theme.text(surface, t("home.training_badge"), (x, rect.bottom - 26), 12, pal.good, bold=True)
 
 
 def super_hit(scene, pos) -> bool:

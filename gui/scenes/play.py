@@ -6,7 +6,7 @@ import time
 
 import pygame
 
-from gui import theme
+from gui import autosave, theme
 from gui.boards import Overlays
 from gui.controller import PlayController
 from gui.i18n import language, t
@@ -15,8 +15,10 @@ from gui.scenes.boardview import BoardView
 from gui.scenes.home import game_name
 from gui.scenes.loaddialog import LoadDialog
 from gui.scenes.setup import level_name, side_name
-from gui.scenes.sidepanel import MoveList, evaluation, reason_text, thinking_block
-from gui.widgets import Button, panel
+from gui.scenes.sidepanel import (MoveList, evaluation, final_score, hint_table, in_check, line_reason, reason_text,
+                                  thinking_block)
+from gui.review import summary_counts
+from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, panel, spinner, winrate_graph
 
 
 def panel_width(w: int) -> int:
@@ -39,10 +41,14 @@ class PlayScene(Scene):
         self.view = BoardView(app, controller.game, flipped=self._flip())
         self.moves = MoveList()
         self.dialog: LoadDialog | None = None
+        self.confirm: ConfirmDialog | None = None
         self.confirm_resign_until = 0.0
         self.board_rect = pygame.Rect(0, 0, 0, 0)
         self.panel_rect = pygame.Rect(0, 0, 0, 0)
+        self.graph_rect = pygame.Rect(0, 0, 0, 0)  # the win-rate graph's plot, for clicks
+        self.hint_rows: list = []  # (row rectangle, action) of the hint table, for hovering
         self.result_dismissed = False  # a click on the board hides the result banner
+        self._saved_moves = -1
 
     def _flip(self) -> bool:
         return bool(self.view_cls_flip() and self.c.human == 1)
@@ -56,14 +62,31 @@ class PlayScene(Scene):
         if not self.c.undo():
             self.app.toast(t("play.nothing_to_undo"))
 
+    def redo(self):
+        if not self.c.redo():
+            self.app.toast(t("play.nothing_to_redo"))
+
     def hint(self):
         on = self.c.toggle_hints()
         self.app.settings.set("hints", on)
 
+    def toggle_policy(self):
+        """The network's policy as a heatmap on the board (it comes with the hint search)."""
+        if not self.c.hints_on:
+            self.hint()
+        self.c.show_policy = not self.c.show_policy
+
     def new_game(self):
+        if self.c.in_progress:
+            self.ask(t("confirm.new_title"), t("confirm.new_text"), t("play.new"), self._new_game)
+        else:
+            self._new_game()
+
+    def _new_game(self):
         from gui.controller import pick_side
         self.c.new_game(pick_side(self.c.side_choice))
         self.view.set_flipped(self._flip())
+        autosave.clear()
 
     def resign(self):
         if self.c.over:
@@ -90,63 +113,145 @@ class PlayScene(Scene):
     def retry(self):
         self.c.retry()
 
+    def copy_position(self):
+        """The viewed position in the game's own notation (its moves), to the clipboard."""
+        text = self.c.viewed.to_text()
+        try:
+            pygame.scrap.put_text(text)
+        except Exception as e:  # no clipboard on this system
+            self.app.toast(t("play.clipboard_failed", message=str(e)), error=True)
+            return
+        self.app.toast(t("play.copied", text=theme.fit_text(text, 14, 260) or "–"))
+
+    def paste_position(self):
+        """A position in this game's notation from the clipboard, to play on from (after a
+        confirmation when a game is in progress); text that is not one changes nothing."""
+        try:
+            text = pygame.scrap.get_text() or ""
+        except Exception as e:
+            self.app.toast(t("play.clipboard_failed", message=str(e)), error=True)
+            return
+        try:
+            state = self.c.game.state_from_text(text.strip())
+        except Exception as e:
+            self.app.toast(t("play.paste_failed", message=str(e)[:120]), error=True)
+            return
+
+        def load():
+            self.c.load(state)
+            self.view.set_flipped(self._flip())
+        if self.c.in_progress:
+            self.ask(t("confirm.new_title"), t("confirm.new_text"), t("play.paste"), load)
+        else:
+            load()
+
     def pass_move(self):
         extra = self.view.extra_actions(self.c.state)
         if extra and self.c.human_to_move:
             self.c.play(extra[0])
+
+    def help(self):
+        self.app.open_help(self.c.game.id, back=self)
+
+    def play_from_here(self):
+        """Continue the game from the viewed earlier position, after a confirmation."""
+        n = self.c.moves_after_view()
+        if n:
+            self.ask(t("confirm.branch_title"), t("confirm.branch_text", n=n), t("play.play_here"),
+                     self.c.continue_from_view)
+
+    def ask(self, title: str, text: str, yes: str, action) -> None:
+        def do():
+            self.confirm = None
+            action()
+
+        def cancel():
+            self.confirm = None
+        self.confirm = ConfirmDialog(title, text, [(yes, do, "primary"), (t("common.cancel"), cancel, "normal")])
 
     # --- frame ----------------------------------------------------------------------
     def build(self, size):
         super().build(size)
         if self.dialog is not None:
             self.dialog.build(size)
+        if self.confirm is not None:
+            self.confirm.build(size)
         self.board_rect, self.panel_rect = board_and_panel(size)
         p = self.panel_rect.inflate(-36, -36)
-        bh, gap = 38, 8
-        half = (p.width - gap) // 2
+        c = self.c
+        bh, gap = (34, 6) if size[1] < 700 else (38, 8)
         specs = [
             (t("play.undo"), self.undo, "normal", "U", True),
-            (t("play.hint_off") if self.c.hints_on else t("play.hint"), self.hint,
-             "primary" if self.c.hints_on else "normal", "H", True),
+            (t("play.redo"), self.redo, "normal", "Y", bool(c.redo_stack)),
+            (t("play.hint_off") if c.hints_on else t("play.hint"), self.hint,
+             "primary" if c.hints_on else "normal", "H", True),
             (t("play.new"), self.new_game, "normal", "N", True),
             (t("play.confirm_resign") if time.monotonic() < self.confirm_resign_until else t("play.resign"),
-             self.resign, "danger", "", not self.c.over),
-            (t("play.save"), self.save, "normal", "Ctrl+S", True),
-            (t("play.load"), self.load, "normal", "Ctrl+O", True),
+             self.resign, "danger", "", not c.over),
+            (t("play.save"), self.save, "normal", "", True),
+            (t("play.load"), self.load, "normal", "", True),
+            (t("play.help"), self.help, "normal", "F1", True),
+            (t("common.home"), self.back, "ghost", "Esc", True),
         ]
-        rows = (len(specs) + 1) // 2 + 1
+        cols = 3
+        w3 = (p.width - gap * (cols - 1)) // cols
+        rows = (len(specs) + cols - 1) // cols
         top = p.bottom - rows * bh - (rows - 1) * gap
         for i, (label, action, kind, key, enabled) in enumerate(specs):
-            r, c = divmod(i, 2)
-            rect = pygame.Rect(p.x + c * (half + gap), top + r * (bh + gap), half, bh)
-            self.buttons.append(Button(rect, label, action, kind=kind, hint=key, enabled=enabled, size=15))
-        home = pygame.Rect(p.x, p.bottom - bh, p.width, bh)
-        self.buttons.append(Button(home, t("common.home"), self.back, kind="ghost", hint="Esc", size=15))
-        self.buttons_top = top
-        extra = self.view.extra_actions(self.c.state) if self.c.human_to_move else []
+            r, col = divmod(i, cols)
+            rect = pygame.Rect(p.x + col * (w3 + gap), top + r * (bh + gap), w3, bh)
+            self.buttons.append(Button(rect, label, action, kind=kind, hint=key if w3 >= 110 else "",
+                                       enabled=enabled, size=14))
+        # stepping through the game: start, back, forward, newest
+        nav_y = top - gap - 30
+        nw = (p.width - 3 * gap) // 4
+        at = c.view_index
+        last = len(c.history) - 1
+        for i, (label, action, enabled, key) in enumerate((("«", c.go_start, at > 0, "Home"),
+                                                           ("←", c.step_back, at > 0, ""),
+                                                           ("→", c.step_forward, at < last, ""),
+                                                           ("»", c.go_end, at < last, "End"))):
+            self.buttons.append(Button(pygame.Rect(p.x + i * (nw + gap), nav_y, nw, 30), label, action,
+                                       enabled=enabled, hint=key if nw >= 84 else "", size=15))
+        self.buttons_top = nav_y
+        extra = self.view.extra_actions(c.state) if c.human_to_move and not c.reviewing else []
         self.pass_rect = None
         if extra:
-            self.pass_rect = pygame.Rect(p.x, top - bh - 14, p.width, bh + 4)
-            label = t("play.pass_button", move=self.c.state.action_to_display(extra[0], language()))
-            self.buttons.append(Button(self.pass_rect, label, self.pass_move, kind="primary", hint="Space"))
-        if self.c.error:
-            self.retry_rect = pygame.Rect(p.right - 110, p.y + 62, 110, 28)
+            self.pass_rect = pygame.Rect(p.x, nav_y - bh - 12, p.width, bh + 4)
+            self.buttons.append(Button(self.pass_rect, t("play.pass_button"), self.pass_move, kind="primary",
+                                       hint="Space"))
+        status_y = p.y + 66
+        if c.error:
+            self.retry_rect = pygame.Rect(p.right - 110, status_y - 4, 110, 28)
             self.buttons.append(Button(self.retry_rect, t("play.retry"), self.retry, size=14))
-        if not self.c.over:
+        elif c.reviewing:
+            half = (p.width - gap) // 2
+            self.buttons.append(Button(pygame.Rect(p.x, status_y + 28, half, 30), t("play.back_to_game"), c.go_end,
+                                       hint="End", size=13))
+            self.buttons.append(Button(pygame.Rect(p.x + half + gap, status_y + 28, half, 30), t("play.play_here"),
+                                       self.play_from_here, size=13))
+        if not c.over:
             self.result_dismissed = False
-        if self.c.over and not self.result_dismissed:
+        if c.over and not self.result_dismissed and not c.reviewing:
             ob = self.overlay_rect()
             nb = pygame.Rect(0, 0, 200, 40)
-            nb.midbottom = (ob.centerx, ob.bottom - 16)
+            nb.midbottom = (ob.centerx, ob.bottom - 14)
             self.buttons.append(Button(nb, t("play.new"), self.new_game, kind="primary", hint="N"))
 
     def overlay_rect(self) -> pygame.Rect:
         """The result banner: low on the board, so the final position (a winning line) stays visible."""
-        r = pygame.Rect(0, 0, min(440, self.board_rect.width - 40), 150)
+        r = pygame.Rect(0, 0, min(460, self.board_rect.width - 40), 164)
         r.midbottom = (self.board_rect.centerx, self.board_rect.bottom - self.board_rect.height // 8)
         return r
 
+    def toast_area(self) -> pygame.Rect:
+        """Messages appear over the side panel's top, clear of the board and its coordinates."""
+        return self.panel_rect
+
     def handle_event(self, ev):
+        if self.confirm is not None:
+            self.confirm.handle_event(ev)
+            return
         if self.dialog is not None:
             self.dialog.handle_event(ev)
             return
@@ -155,40 +260,93 @@ class PlayScene(Scene):
     def on_click(self, pos):
         if super_hit(self, pos):
             return
-        if self.c.over and self.board_rect.collidepoint(pos):
+        index = self.moves.hit(pos)
+        if index is not None:
+            self.c.go_to(index)
+            return
+        if self.graph_rect.width and self.graph_rect.inflate(0, 12).collidepoint(pos):
+            n = len(self.c.history)
+            self.c.go_to(round((pos[0] - self.graph_rect.x) / max(1, self.graph_rect.width) * (n - 1)))
+            return
+        if self.c.over and not self.c.reviewing and self.board_rect.collidepoint(pos):
             self.result_dismissed = True
             return
         target = self.view.hit(pos)
-        if target is None or not self.c.human_to_move:
+        if target is None:
             return
-        action, selection = self.view.renderer.click(self.c.state, target, self.c.selection)
+        c = self.c
+        if not c.can_play_here:
+            if c.reviewing or not c.over:
+                self.app.toast(t("play.not_your_turn") if not c.reviewing else t("play.review_not_your_turn"))
+            return
+        viewed = c.viewed
+        action, selection = self.view.renderer.click(viewed, target, c.selection)
         if action is not None:
-            self.c.play(action)
+            if c.reviewing:
+                n = c.moves_after_view()
+                self.ask(t("confirm.branch_title"), t("confirm.branch_text", n=n), t("play.play_here"),
+                         lambda a=action: c.play_from_view(a))
+            else:
+                c.play(action)
         else:
-            self.c.selection = selection
+            if selection is None and c.selection is None:
+                self.app.toast(t("play.piece_stuck") if self._own_piece(viewed, target) else t("play.illegal"))
+            c.selection = selection
+
+    def _own_piece(self, state, target) -> bool:
+        """Is ``target`` a square with a piece of the side to move (xiangqi: one that cannot move)?"""
+        if not hasattr(self.view.renderer, "moves_by_square") or not isinstance(target, tuple):
+            return False
+        try:
+            v = int(state.board_array()[target])
+        except Exception:
+            return False
+        return v > 0 if state.current_player == 0 else v < 0
 
     def on_wheel(self, dy, pos):
         self.moves.wheel(dy, pos)
 
     def on_key(self, key, mod):
         ctrl = mod & (pygame.KMOD_CTRL | pygame.KMOD_META)
-        if key == pygame.K_z and ctrl or key == pygame.K_u and not ctrl:
+        shift = mod & pygame.KMOD_SHIFT
+        if key == pygame.K_z and ctrl and shift or key == pygame.K_y:
+            self.redo()
+        elif key == pygame.K_z and ctrl or key == pygame.K_u and not ctrl:
             self.undo()
         elif key == pygame.K_s and ctrl:
             self.save()
         elif key == pygame.K_o and ctrl:
             self.load()
+        elif key == pygame.K_c and ctrl:
+            self.copy_position()
+        elif key == pygame.K_v and ctrl:
+            self.paste_position()
         elif ctrl:
             return
+        elif key == pygame.K_LEFT:
+            self.c.step_back()
+        elif key == pygame.K_RIGHT:
+            self.c.step_forward()
+        elif key == pygame.K_HOME:
+            self.c.go_start()
+        elif key == pygame.K_END:
+            self.c.go_end()
         elif key == pygame.K_h:
             self.hint()
+        elif key == pygame.K_p:
+            self.toggle_policy()
         elif key == pygame.K_n:
             self.new_game()
         elif key == pygame.K_SPACE:
             self.pass_move()
+        elif key == pygame.K_SLASH and shift or key == pygame.K_QUESTION:
+            self.help()  # F1 is the app's, in every scene
 
     def back(self):
-        self.app.go_home()
+        if self.c.in_progress:
+            self.ask(t("confirm.leave_title"), t("confirm.leave_text"), t("confirm.leave"), self.app.go_home)
+        else:
+            self.app.go_home()
 
     def update(self, dt):
         self.c.update()
@@ -197,27 +355,75 @@ class PlayScene(Scene):
             self.app.toast(t(key, **fields), error=key.endswith("failed"))
         self.c.notices.clear()
         self.view.update(dt)
+        self._autosave()
+
+    def _autosave(self):
+        """Keep the game on disk after each move, so it can be resumed after closing the app."""
+        n = len(self.c.history)
+        if n == self._saved_moves:
+            return
+        self._saved_moves = n
+        if self.c.in_progress:
+            autosave.save(self.c)
+        elif self.c.over:
+            autosave.clear()
 
     def close(self):
+        self._saved_moves = -1
+        self._autosave()
         self.c.close()
+
+    def live_rect(self):
+        """While the AI thinks only the side panel changes (the board changes with a move,
+        which asks for a whole frame)."""
+        if self.c.ai_thinking and not self.c.hint_moves() and self.view.renderer.anim is None:
+            return self.panel_rect
+        return None
+
+    def frame_rate(self) -> float:
+        if self.view.renderer.anim is not None:
+            return 60.0
+        if self.c.ai_thinking or self.c.hint.rid is not None:
+            return 8.0  # the spinner and the progress bar
+        if self.c.analysing:
+            return 2.0  # the analysis' progress
+        if time.monotonic() < self.confirm_resign_until:
+            return 4.0
+        return 0.0
 
     # --- drawing ------------------------------------------------------------------------
     def draw(self, surface):
         pal = self.pal
-        state = self.c.state
+        c = self.c
+        state = c.viewed
         mouse = self.app.mouse_pos()
-        can_move = self.c.human_to_move and not self.c.pending_move
-        ov = Overlays(palette=pal, last_action=self.c.last_action(), before=self.c.before_last(), show_legal=can_move,
-                      hints=self.c.hint_moves(), selection=self.c.selection,
+        can_move = c.can_play_here
+        q = self.move_quality(c.view_index)
+        ov = Overlays(palette=pal, last_action=c.last_action(), before=c.before_last(), show_legal=can_move,
+                      hints=[] if c.policy_map() else c.hint_moves(), selection=c.selection,
                       hover=mouse if can_move and self.board_rect.collidepoint(mouse) else None,
-                      lang=language(), game_over=self.c.over)
+                      lang=language(), game_over=state.is_terminal(),
+                      move_mark=getattr(pal, q) if q in QUALITY_MARKS else None)
         self.view.draw(surface, self.board_rect, state, ov)
-        if self.c.over and self.view.renderer.anim is None and not self.result_dismissed:
+        if not c.reviewing:
+            self.view.draw_policy(surface, c.state, c.policy_map())
+            hovered = self.view.hint_at(c.state, c.hint_moves(), mouse, self.hint_rows)
+            if hovered is not None:
+                self.view.draw_variation(surface, c.principal_variation(hovered))
+        if c.over and not c.reviewing and self.view.renderer.anim is None and not self.result_dismissed:
             self.draw_result(surface)
         self.draw_panel(surface)
         self.draw_buttons(surface)
         if self.dialog is not None:
             self.dialog.draw(surface)
+        if self.confirm is not None:
+            self.confirm.draw(surface, pal, mouse)
+
+    def move_quality(self, index: int) -> str | None:
+        if index <= 0:
+            return None
+        qs = self.c.qualities()
+        return qs[index - 1]["quality"] if index - 1 < len(qs) else None
 
     def result_text(self) -> tuple[str, tuple]:
         pal = self.pal
@@ -228,15 +434,38 @@ class PlayScene(Scene):
             return t("play.you_win"), pal.good
         return (t("play.you_resigned") if self.c.resigned_by is not None else t("play.ai_wins")), pal.bad
 
+    def result_detail(self) -> str:
+        """Why the game ended (the rules' reason, othello's score)."""
+        parts = []
+        score = final_score(self.c)
+        if score:
+            parts.append(score)
+        reason = reason_text(self.c.end_reason()) or line_reason(self.c)
+        if reason:
+            parts.append(reason)
+        return " · ".join(parts)
+
+    def mistakes_text(self) -> str:
+        """"You: 2 mistakes, 1 blunder" after the game (or what the analysis knows so far)."""
+        counts = summary_counts(self.c.qualities(), self.c.human)
+        parts = [t(f"quality.{k}_n", n=v) for k, v in counts.items() if v and k != "inaccuracy"]
+        if counts["inaccuracy"]:
+            parts.append(t("quality.inaccuracy_n", n=counts["inaccuracy"]))
+        return t("quality.you", list=t("home.note.sep").join(parts)) if parts else t("quality.clean")
+
     def draw_result(self, surface):
         r = self.overlay_rect()
-        theme.alpha_rect(surface, (16, 18, 22), r, 215, 16)
+        theme.alpha_rect(surface, (16, 18, 22), r, 220, 16)
         text, color = self.result_text()
-        theme.text(surface, text, (r.centerx, r.y + 36), 30, color, bold=True, anchor="center")
-        reason = reason_text(self.c.end_reason())
-        if reason:
-            theme.text(surface, theme.fit_text(reason, 15, r.width - 30), (r.centerx, r.y + 66), 15, self.pal.text_dim,
+        theme.text(surface, text, (r.centerx, r.y + 32), 30, color, bold=True, anchor="center")
+        detail = self.result_detail()
+        if detail:
+            theme.text(surface, theme.fit_text(detail, 16, r.width - 30), (r.centerx, r.y + 62), 16, self.pal.text,
                        anchor="center")
+        done, total = self.c.analysis_progress()
+        summary = self.mistakes_text() if done >= total else t("play.analysing", done=done, total=total)
+        theme.text(surface, theme.fit_text(summary, 14, r.width - 30), (r.centerx, r.y + 88), 14,
+                   self.pal.text_dim, anchor="center")
 
     def draw_panel(self, surface):
         pal = self.pal
@@ -256,18 +485,31 @@ class PlayScene(Scene):
                        pal.bad, bold=True)
             for i, line in enumerate(theme.wrap_text(c.error, 13, p.width)[:2]):
                 theme.text(surface, theme.fit_text(line, 13, p.width), (p.x, y + 30 + i * 17), 13, pal.text_dim)
+        elif c.reviewing:
+            text = t("play.viewing", n=c.view_index, total=len(c.history) - 1)
+            q = self.move_quality(c.view_index)
+            if q in QUALITY_MARKS:
+                text += " · " + t(f"quality.{q}")
+            busy = c.ai_thinking  # the game goes on meanwhile: a small spinner says the AI thinks
+            theme.text(surface, theme.fit_text(text, 17, p.width - (26 if busy else 0), True), (p.x, y + 4), 17,
+                       getattr(pal, q) if q in QUALITY_MARKS else pal.text, bold=True)
+            if busy:
+                spinner(surface, pal, (p.right - 9, y + 15), 8, self.app.time)
         elif c.over:
             text, color = self.result_text()
-            reason = reason_text(c.end_reason())
-            theme.text(surface, theme.fit_text(text + (f" · {reason}" if reason else ""), 20, p.width, True),
+            detail = self.result_detail()
+            theme.text(surface, theme.fit_text(text + (f" · {detail}" if detail else ""), 20, p.width, True),
                        (p.x, y + 6), 20, color, bold=True)
-            theme.text(surface, t("play.press_new"), (p.x, y + 36), 13, pal.text_faint)
+            theme.text(surface, theme.fit_text(t("play.press_new"), 13, p.width), (p.x, y + 36), 13, pal.text_faint)
         elif c.ai_thinking:
             thinking_block(surface, pal, status, self.app, c.thinking, self.app.ai.status, t("play.ai_thinking"))
         else:
             r.side_icon(surface, (p.x + 13, y + 14), 12, c.human, pal)
-            key = "play.your_move_pass" if self.view.extra_actions(c.state) else "play.your_move"
-            theme.text(surface, t(key), (p.x + 34, y + 14), 18, pal.text, bold=True, anchor="midleft")
+            check = in_check(c.state)
+            key = "play.your_move_pass" if self.view.extra_actions(c.state) else (
+                "play.check" if check else "play.your_move")
+            theme.text(surface, theme.fit_text(t(key), 18, p.width - 34, True), (p.x + 34, y + 14), 18,
+                       pal.bad if check else pal.text, bold=True, anchor="midleft")
             sub = t("play.select_target") if c.selection is not None else (
                 t("play.hints_thinking") if c.hints_on and c.hint.rid is not None else "")
             if sub:
@@ -275,14 +517,29 @@ class PlayScene(Scene):
         y += 74
         labels = (side_name(c.game.id, 0), side_name(c.game.id, 1))
         evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels, c.proven0)
-        y += 58
-        bottom = (self.pass_rect.y if self.pass_rect else self.buttons_top) - 14
+        y += 54
+        bottom = (self.pass_rect.y if self.pass_rect else self.buttons_top) - 10
+        # the win-rate graph over the whole game, with the analysis' progress
+        self.graph_rect = pygame.Rect(0, 0, 0, 0)
+        gh = 64 if bottom - y > 64 + 60 else 0
+        if gh:
+            done, total = c.analysis_progress()
+            caption = t("play.analysing", done=done, total=total) if c.analysing or (
+                done < total and c.analysis_on) else ""
+            marks = {q["index"]: getattr(pal, q["quality"]) for q in c.qualities() if q["quality"] in QUALITY_MARKS}
+            self.graph_rect = winrate_graph(surface, pal, pygame.Rect(p.x, y, p.width, gh), c.graph_values(),
+                                            r.side_colors(pal), c.view_index, marks, caption)
+            y += gh + 8
+        hints = c.hint_moves()
+        self.hint_rows = []
+        if hints and bottom - y > 24 + 18 * 3 + 100:  # the move list keeps room for a few rows
+            y = hint_table(surface, pal, p, y, hints, c.state, c.show_policy, self.hint_rows)
         if bottom - y > 40:
             theme.text(surface, t("play.moves"), (p.x, y), 13, pal.text_faint)
             first = c.history[0].current_player if c.history else 0
+            qualities = {q["index"]: q["quality"] for q in c.qualities() if q["quality"] in QUALITY_MARKS}
             self.moves.draw(surface, pal, pygame.Rect(p.x, y + 20, p.width, bottom - y - 20),
-                            c.move_texts(language()), first)
-
+                            c.move_texts(language()), first, c.view_index, qualities)
 
 def super_hit(scene, pos) -> bool:
     from gui.widgets import hit_buttons

@@ -7,7 +7,7 @@ from games import GAME_IDS, get_game
 from gui import theme
 from gui.boards import renderer_class
 from gui.controller import LEVELS
-from gui.i18n import t
+from gui.i18n import has, t
 from gui.scenes.base import Scene
 from gui.scenes.home import game_name
 from gui.widgets import Button, panel, segmented
@@ -20,6 +20,8 @@ def level_name(level: str) -> str:
 def side_name(game_id: str, player: int) -> str:
     """'Red' / 'Black' etc. for games whose sides have names, else 'First' / 'Second'."""
     key = f"sides.{game_id}.{player}"
+    if theme.colorblind_active() and has(key + ".cb"):
+        key += ".cb"  # the colour-blind palette's discs are another colour
     name = t(key)
     return name if name != key else t("setup.first" if player == 0 else "setup.second")
 
@@ -119,6 +121,8 @@ class SetupScene(Scene):
                                           lambda lv, i=i: self._set_demo_level(i, lv), gap=4, size=13)
                 y += rowh + gap
         self.note_y = y
+        if len(variants) <= 1:  # the same card height for every game: the Start button never moves
+            y += rowh + gap
         self.card.height = min(h - 110, y - self.card.y + 2 * 22 + 24 + 48 + 28)
         start = pygame.Rect(0, 0, 220, 48)
         start.bottomright = (self.card.right - 28, self.card.bottom - 24)

@@ -4,18 +4,21 @@ from __future__ import annotations
 import pygame
 
 from gui import theme
-from gui.i18n import t
+from gui.i18n import has, language, t
 from gui.widgets import progress_bar, spinner, winrate_bar
 
 
 class MoveList:
-    """The game's moves in numbered pairs; follows the newest move unless scrolled back."""
+    """The game's moves in numbered pairs; a click on a move shows the position after it.
+    Follows the newest move unless scrolled back; keeps the viewed move in sight."""
 
     ROW = 24
 
     def __init__(self):
         self.scroll = 0  # rows scrolled up from the bottom
         self.rect = pygame.Rect(0, 0, 0, 0)
+        self.items: list[tuple[pygame.Rect, int]] = []  # (where a move is drawn, its history index)
+        self._shown_current = None
 
     def wheel(self, dy: int, pos) -> bool:
         if not self.rect.collidepoint(pos):
@@ -23,16 +26,40 @@ class MoveList:
         self.scroll = max(0, self.scroll + dy)
         return True
 
-    def draw(self, surface, pal, rect, texts: list[str], first_player: int = 0) -> None:
+    def hit(self, pos) -> int | None:
+        """The history index of the move under ``pos`` (the position after it), or None."""
+        for r, index in self.items:
+            if r.collidepoint(pos):
+                return index
+        return None
+
+    def draw(self, surface, pal, rect, texts: list[str], first_player: int = 0, current: int | None = None,
+             qualities: dict | None = None) -> None:
+        """``current``: the history index on the board (None: the newest); ``qualities``:
+        {history index: inaccuracy|mistake|blunder} to colour and mark."""
+        from gui.widgets import QUALITY_MARKS
         self.rect = pygame.Rect(rect)
+        self.items = []
         theme.rounded_rect(surface, pal.bg2, rect, 10)
         if not texts:
             theme.text(surface, t("play.no_moves"), (rect.x + 14, rect.y + 12), 14, pal.text_faint)
             return
+        current = len(texts) if current is None else current
+        qualities = qualities or {}
         # pair moves: (number, first player's move, second player's move)
         items = ([None] + texts) if first_player == 1 else list(texts)
-        rows = [(i // 2 + 1, items[i], items[i + 1] if i + 1 < len(items) else None) for i in range(0, len(items), 2)]
+        offset = 1 if first_player == 1 else 0  # items[k] is move k + 1 - offset
+        rows = [(i // 2 + 1, i) for i in range(0, len(items), 2)]
         visible = max(1, (rect.height - 12) // self.ROW)
+        if current != self._shown_current:  # the view moved: bring its row into sight
+            self._shown_current = current
+            if current > 0:
+                row = (current - 1 + offset) // 2
+                end = len(rows) - self.scroll
+                if row >= end:
+                    self.scroll = max(0, len(rows) - row - 1)
+                elif row < end - visible:
+                    self.scroll = max(0, len(rows) - row - visible)
         self.scroll = min(self.scroll, max(0, len(rows) - visible))
         end = len(rows) - self.scroll
         start = max(0, end - visible)
@@ -40,20 +67,26 @@ class MoveList:
         size = 15
         clip = surface.get_clip()
         surface.set_clip(rect)
-        for k, (n, a, b) in enumerate(rows[start:end]):
+        for k, (n, i) in enumerate(rows[start:end]):
             y = rect.y + 8 + k * self.ROW
-            last_row = start + k == len(rows) - 1
             theme.text(surface, f"{n}.", (rect.x + 40, y), size, pal.text_faint, anchor="topright")
-            for j, mv in enumerate((a, b)):
-                if mv is None:
+            for j in (0, 1):
+                if i + j >= len(items) or items[i + j] is None:
                     continue
-                is_last = last_row and (j == 1 or b is None)
+                index = i + j + 1 - offset
+                mv = items[i + j]
+                q = qualities.get(index)
+                if q in QUALITY_MARKS:
+                    mv = f"{mv} {QUALITY_MARKS[q]}"
                 x = rect.x + 50 + j * col
-                if is_last:
+                box = pygame.Rect(x - 5, y - 2, col - 4, self.ROW - 2)
+                self.items.append((box, index))
+                is_current = index == current
+                if is_current:
                     w = theme.FONTS.size(mv, size)[0]
                     theme.rounded_rect(surface, pal.button_hover, (x - 5, y - 2, min(col - 4, w + 10), self.ROW - 2), 5)
-                theme.text(surface, theme.fit_text(mv, size, col - 10), (x, y), size,
-                           pal.text if is_last else pal.text_dim)
+                color = getattr(pal, q) if q in QUALITY_MARKS else (pal.text if is_current else pal.text_dim)
+                theme.text(surface, theme.fit_text(mv, size, col - 10), (x, y), size, color, bold=is_current)
         surface.set_clip(clip)
         if self.scroll:
             theme.text(surface, "▼", (rect.right - 10, rect.bottom - 6), 11, pal.text_faint, anchor="bottomright")
@@ -93,3 +126,57 @@ def reason_text(reason: str | None) -> str:
     key = f"reason.{reason}"
     text = t(key)
     return reason if text == key else text
+
+
+def hint_table(surface, pal, p, y, hints, state, policy_on: bool, rows: list) -> int:
+    """The hint's top moves under a caption: notation, the win rate each keeps for the person,
+    and visits; ``rows`` gets each row's (rectangle, action) for hovering. Returns the y below."""
+    theme.text(surface, theme.fit_text(t("play.hint_table"), 13, p.width), (p.x, y), 13, pal.text_faint)
+    y += 18
+    for i, h in enumerate(hints[:3]):
+        rows.append((pygame.Rect(p.x, y - 1, p.width, 18), h.get("action")))
+        try:
+            name = state.action_to_display(h["action"], language())
+        except Exception:
+            name = str(h.get("action"))
+        win = h.get("winrate")
+        line = t("play.hint_row", move=name, win="–" if win is None else f"{round(100 * win)}%",
+                 visits=f"{h.get('visits', 0):,}")
+        theme.text(surface, theme.fit_text(f"{i + 1}. {line}", 14, p.width), (p.x + 4, y), 14,
+                   pal.hint if i == 0 else pal.text_dim)
+        y += 18
+    policy = t("play.policy_on") if policy_on else t("play.policy_off")
+    theme.text(surface, theme.fit_text(policy, 12, p.width), (p.x + 4, y), 12, pal.text_faint)
+    return y + 22
+
+
+def in_check(state) -> bool:
+    """Is the side to move in check (games that have check)?"""
+    try:
+        return bool(state.is_check()) and not state.is_terminal()
+    except (AttributeError, TypeError):
+        return False
+
+
+def line_reason(controller) -> str:
+    """Why a game without a rules' reason ended: a line completed, more discs, a full board."""
+    c = controller
+    if c.resigned_by is not None or not c.state.is_terminal():
+        return ""
+    if c.winner() is None and c.game.id == "othello":
+        return ""  # an othello draw: the equal score says it
+    key = f"reason.end.{c.game.id}" if c.winner() is not None else "reason.end.full"
+    return t(key) if has(key) else ""
+
+
+def final_score(controller) -> str:
+    """Othello's final disc count as "50–14" (the winner's first); "" for other games."""
+    state = controller.state
+    if controller.game.id != "othello" or not state.is_terminal():
+        return ""
+    try:
+        board = state.board_array()
+        a, b = int((board > 0).sum()), int((board < 0).sum())
+    except Exception:
+        return ""
+    return f"{max(a, b)}–{min(a, b)}"

@@ -12,6 +12,7 @@ from gui import theme
 from gui.i18n import t
 from gui.scenes.base import Scene
 from gui.scenes.home import game_name
+from gui.training import translated
 from gui.widgets import Button, line_chart, panel, segmented
 
 
@@ -29,6 +30,15 @@ class TrainScene(Scene):
         self.game_id = tr.game_id if tr.running and tr.game_id else app.settings["last_game"]
         if self.game_id not in GAME_IDS:
             self.game_id = GAME_IDS[0]
+        self._load_history()
+
+    def _load_history(self):
+        """Show the run's earlier generations (they survive restarts of the app and of training)."""
+        tr = self.app.trainer
+        game = self._game()
+        if game is not None and not tr.running:
+            tr.load_history(game.key)
+            tr.game_id = self.game_id
 
     def _game(self):
         try:
@@ -41,6 +51,7 @@ class TrainScene(Scene):
             self.app.toast(t("train.stop_first"))
             return
         self.game_id = gid
+        self._load_history()
 
     def toggle(self):
         tr = self.app.trainer
@@ -93,6 +104,9 @@ class TrainScene(Scene):
             self.model_rect = mr
         self.stats_y = self.top.bottom + 18
 
+    def frame_rate(self) -> float:
+        return 1.0 if self.app.trainer.running else 0.0  # the running time counts seconds
+
     def on_key(self, key, mod):
         if key == pygame.K_SPACE:
             self.toggle()
@@ -120,7 +134,7 @@ class TrainScene(Scene):
         elif tr.running:
             status, color = t("train.busy_other", game=game_name(tr.game_id)), pal.text_dim
         elif tr.status == "error" and own:
-            status, color = t("train.failed", message=tr.message), pal.bad
+            status, color = t("train.failed", message=translated(tr.message)), pal.bad
         else:
             status, color = t("train.idle"), pal.text_dim
         room = (self.model_rect.x - 200 if self.model_rect else self.top.right - 20) - x - 20
@@ -161,7 +175,7 @@ class TrainScene(Scene):
         ch = h - y - 28 - log_h - 14
         if ch > 80:
             cw = (w - 2 * m - gap * 2) / 3
-            charts = [("loss", t("train.loss"), pal.bad, "{:.3f}"), ("elo", t("train.elo"), pal.good, "{:.0f}"),
+            charts = [("loss", t("train.loss"), pal.bad, "{:.3f}"), ("elo", t("train.elo_chart"), pal.good, "{:.0f}"),
                       ("games", t("train.games"), pal.accent, "{:,.0f}")]
             for i, (key, title, color, fmt) in enumerate(charts):
                 r = pygame.Rect(round(m + i * (cw + gap)), y, round(cw), ch)
@@ -174,6 +188,7 @@ class TrainScene(Scene):
             if not lines:
                 lines = theme.wrap_text(t("train.explain"), 13, lr.width - 28)[:max(1, (lr.height - 16) // 18)]
             for i, line in enumerate(lines):
+                line = translated(line)
                 theme.text(surface, theme.fit_text(line, 13, lr.width - 28), (lr.x + 14, lr.y + 10 + i * 18), 13,
                            pal.text_dim)
         self.draw_buttons(surface)

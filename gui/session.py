@@ -1,0 +1,395 @@
+"""A game's history as the play and demo controllers share it: the positions, what the
+searches found out about each, the position being looked at, redo, and the AI requests
+(the move search and the background analysis) made on it."""
+from __future__ import annotations
+
+import itertools
+import os
+import time
+from dataclasses import dataclass, field
+
+from gui.ai_client import AIClient
+from gui.review import Evaluation, final_evaluation, move_qualities
+
+AI_MIN_SHOW_SECONDS = 0.35  # an instant reply still shows for a moment, so the move is seen
+
+
+@dataclass
+class Thinking:
+    """What the AI is doing right now, for the thinking indicator."""
+    rid: int | None = None
+    started: float = 0.0
+    fraction: float = 0.0
+    top: list = field(default_factory=list)
+    value: float | None = None
+    sims: int = 0
+
+
+class GameSession:
+    """A game's history plus the AI requests made on it; base of the play and demo controllers.
+
+    ``history[i]`` is the position after i moves and ``evals[i]`` what a search found out
+    about it (or None). The person may look at any earlier position (``cursor``) while the
+    game goes on; ``cursor`` None means the view follows the newest position.
+    """
+
+    ANALYSIS_LEVEL = "medium"  # the background pass that evaluates positions no search has seen
+
+    def __init__(self, ai: AIClient, game, model_path_for=None):
+        self.ai = ai
+        self.game = game
+        self.history = [game.initial_state()]
+        self.evals: list[Evaluation | None] = [None]
+        self.cursor: int | None = None
+        self.redo_stack: list[tuple] = []  # (state, evaluation) taken back by undo, next first
+        self.model_path_for = model_path_for or (lambda game: None)
+        self.thinking = Thinking()
+        self.thinking_at: int | None = None  # the history index the AI is searching
+        self.pending_move: tuple[int, float] | None = None  # (action, not before)
+        self.analysis_on = True
+        self.analysis = Thinking()
+        self.analysis_at: int | None = None
+        self.error = ""
+        self.notices: list[tuple[str, dict]] = []  # (i18n key, fields) for the scene to show
+        self.events: list[dict] = []  # moves made, for sounds and animations
+        self.resigned_by: int | None = None
+        self._session_counter = itertools.count()
+        self.session = self._new_session()
+
+    def _new_session(self) -> str:
+        return f"{os.getpid()}-{id(self)}-{next(self._session_counter)}"
+
+    # --- position -------------------------------------------------------------
+    @property
+    def state(self):
+        """The newest position (the one the game goes on from)."""
+        return self.history[-1]
+
+    @property
+    def over(self) -> bool:
+        return self.resigned_by is not None or self.state.is_terminal()
+
+    def winner(self) -> int | None:
+        if self.resigned_by is not None:
+            return 1 - self.resigned_by
+        return self.state.winner()
+
+    def end_reason(self) -> str | None:
+        """Why the game ended, when the rules say (xiangqi's checkmate, repetition...)."""
+        if self.resigned_by is not None or not self.state.is_terminal():
+            return None
+        try:
+            reason = self.state.end_reason()
+        except (AttributeError, TypeError):
+            return None
+        return reason if isinstance(reason, str) and reason else None
+
+    def last_action(self) -> int | None:
+        """The move that led to the viewed position."""
+        moves = self.viewed.moves
+        return moves[-1] if moves else None
+
+    def before_last(self):
+        """The position before the viewed one, when the history has it."""
+        i = self.view_index
+        return self.history[i - 1] if i > 0 else None
+
+    def move_texts(self, lang: str) -> list[str]:
+        """Each move of the game in display notation (computed from the position before it)."""
+        cache = getattr(self, "_texts", None)
+        if cache is None or cache[0] != lang or cache[1] is not self.history[-1]:
+            out = []
+            for before, after in zip(self.history, self.history[1:]):
+                a = after.moves[-1] if after.moves else None
+                try:
+                    out.append(before.action_to_display(a, lang))
+                except Exception:
+                    try:
+                        out.append(before.action_to_text(a))
+                    except Exception:
+                        out.append(str(a))
+            self._texts = cache = (lang, self.history[-1], out)
+        return cache[2]
+
+    def _push(self, action: int, by_ai: bool) -> None:
+        before = self.state
+        after = before.apply(action)
+        kept = None
+        if self.redo_stack and self.redo_stack[0][0].moves[-1:] == (action,):
+            kept = self.redo_stack.pop(0)[1]  # the same move again: what we knew of it still holds
+        else:
+            self.redo_stack = []
+        self.history.append(after)
+        self.evals.append(final_evaluation(after) or kept)
+        self.events.append({"type": "move", "before": before, "after": after, "action": action,
+                            "player": before.current_player, "by_ai": by_ai,
+                            "shown": self.cursor is None})
+        if after.is_terminal():
+            self.events.append({"type": "end", "winner": after.winner()})
+
+    def _reset_history(self, states) -> None:
+        self.history = list(states)
+        self.evals = [final_evaluation(s) for s in self.history]
+        self.cursor = None
+        self.redo_stack = []
+        self.resigned_by = None
+        self.error = ""
+        self.session = self._new_session()
+
+    # --- looking at earlier positions --------------------------------------------
+    @property
+    def view_index(self) -> int:
+        """The history index of the position on the board."""
+        return len(self.history) - 1 if self.cursor is None else self.cursor
+
+    @property
+    def viewed(self):
+        return self.history[self.view_index]
+
+    @property
+    def reviewing(self) -> bool:
+        """An earlier position is on the board (the game itself is not changed by looking)."""
+        return self.cursor is not None
+
+    def go_to(self, index: int) -> bool:
+        """Show the position after ``index`` moves (clamped); the newest one follows the game again."""
+        index = max(0, min(len(self.history) - 1, int(index)))
+        new = None if index == len(self.history) - 1 else index
+        changed = new != self.cursor
+        self.cursor = new
+        if changed:
+            self.events.append({"type": "view"})
+        return changed
+
+    def step_back(self) -> bool:
+        return self.go_to(self.view_index - 1)
+
+    def step_forward(self) -> bool:
+        return self.go_to(self.view_index + 1)
+
+    def go_start(self) -> bool:
+        return self.go_to(0)
+
+    def go_end(self) -> bool:
+        return self.go_to(len(self.history) - 1)
+
+    def moves_after_view(self) -> int:
+        """How many moves of the game come after the viewed position (replaced by playing on from it)."""
+        return len(self.history) - 1 - self.view_index
+
+    def truncate_to_view(self) -> None:
+        """Make the viewed position the newest: the later moves go to the redo stack."""
+        i = self.view_index
+        if i == len(self.history) - 1:
+            self.cursor = None
+            return
+        self.cancel_ai()
+        self.cancel_analysis()
+        self.redo_stack = list(zip(self.history[i + 1:], self.evals[i + 1:])) + self.redo_stack
+        del self.history[i + 1:]
+        del self.evals[i + 1:]
+        self.cursor = None
+        self.resigned_by = None
+        self.error = ""
+        self.session = self._new_session()  # the AI's tree no longer matches the game
+        self.events.append({"type": "undo"})
+
+    # --- evaluations -----------------------------------------------------------
+    def evaluation_at(self, index: int) -> Evaluation | None:
+        """What is known of position ``index``: its own search, else the search of the position
+        before it when the move played was that search's best (then their values agree)."""
+        e = self.evals[index]
+        if e is not None:
+            return e
+        if index == len(self.history) - 1 and self.thinking.rid is not None and self.thinking.value is not None \
+                and self.thinking_at == index:
+            return self._evaluation(self.history[index], self.thinking.value, None, self.thinking.top, "ai")
+        if index > 0:
+            prev = self.evals[index - 1]
+            action = self.history[index].moves[-1] if self.history[index].moves else None
+            if prev is not None and prev.best is not None and prev.best == action:
+                return prev
+        return None
+
+    @property
+    def value0(self) -> float | None:
+        """Player 0's expected result in the viewed position (-1..1), or None when unknown."""
+        e = self.evaluation_at(self.view_index)
+        return None if e is None else e.value0
+
+    @property
+    def proven0(self) -> float | None:
+        e = self.evaluation_at(self.view_index)
+        return None if e is None else e.proven0
+
+    def graph_values(self) -> list[float | None]:
+        """Player 0's win rate (0..1) after each move 0..n, None where nothing is known yet."""
+        out = []
+        for i in range(len(self.history)):
+            e = self.evaluation_at(i)
+            out.append(None if e is None else e.winrate(0))
+        return out
+
+    def qualities(self) -> list[dict]:
+        """Each move's loss and quality (see `gui.review.move_qualities`)."""
+        return move_qualities(self.history, self.evals)
+
+    def analysis_progress(self) -> tuple[int, int]:
+        """(positions evaluated, positions in the game)."""
+        n = len(self.history)
+        return sum(1 for i in range(n) if self.evals[i] is not None), n
+
+    @staticmethod
+    def _evaluation(state, value, proven, top, source) -> Evaluation | None:
+        try:
+            v = max(-1.0, min(1.0, float(value)))
+        except (TypeError, ValueError):
+            return None
+        sign = 1.0 if state.current_player == 0 else -1.0
+        try:
+            p = None if proven is None else sign * max(-1.0, min(1.0, float(proven)))
+        except (TypeError, ValueError):
+            p = None
+        best = None
+        if top:
+            try:
+                best = int(top[0].get("action"))
+            except (AttributeError, TypeError, ValueError):
+                best = None
+        sims = sum(int(m.get("visits", 0)) for m in top or [] if isinstance(m, dict))
+        return Evaluation(sign * v, p, best, sims, source)
+
+    def _record(self, asked_state, msg: dict, source: str) -> None:
+        """Keep a search's verdict on ``asked_state`` when it is still in the history."""
+        index = self._index_of(asked_state)
+        if index is None:
+            return
+        e = self._evaluation(asked_state, msg.get("value"), msg.get("proven"), msg.get("top"), source)
+        if e is None:
+            return
+        old = self.evals[index]
+        if old is None or old.source != "ai" or source == "ai" or e.sims > old.sims:
+            self.evals[index] = e
+
+    def _index_of(self, state) -> int | None:
+        i = len(state.moves) - len(self.history[0].moves)
+        if 0 <= i < len(self.history) and self.history[i] is state:
+            return i
+        return None
+
+    def _set_value(self, state, value, proven=None) -> None:
+        """Record a search's live value on ``state`` (kept for the tests' old interface)."""
+        index = self._index_of(state)
+        if index is not None:
+            e = self._evaluation(state, value, proven, None, "ai")
+            if e is not None:
+                self.evals[index] = e
+
+    # --- AI -------------------------------------------------------------------
+    def _ask_ai(self, level: str) -> None:
+        self.cancel_analysis()
+        state = self.state
+        self.thinking = Thinking(started=time.monotonic())
+        self.thinking_at = len(self.history) - 1
+        self.error = ""
+        self.thinking.rid = self.ai.search(state, level, self.model_path_for(self.game), self.session,
+                                           lambda msg, s=state: self._on_ai(msg, s))
+        if self.thinking.rid is None and not self.error:
+            self.error = self.ai.message or "the AI is not available"
+
+    def _on_ai(self, msg: dict, asked_state) -> None:
+        if msg.get("id") != self.thinking.rid and msg.get("id") is not None:
+            return
+        kind = msg.get("type")
+        if kind == "progress":
+            self.thinking.fraction = max(0.0, min(1.0, float(msg.get("fraction", 0.0))))
+            self.thinking.top = msg.get("top") or []
+            self.thinking.value = msg.get("value")
+            self.thinking.sims = msg.get("sims", 0)
+        elif kind == "result":
+            self.thinking.rid = None
+            action = msg.get("action")
+            if asked_state is not self.state or action not in asked_state.legal_actions():
+                if asked_state is self.state:
+                    self.error = f"the AI chose an illegal move ({action})"
+                return
+            self._record(asked_state, msg, "ai")
+            self.thinking.top = msg.get("top") or self.thinking.top
+            wait = max(0.0, self.thinking.started + AI_MIN_SHOW_SECONDS - time.monotonic())
+            self.pending_move = (action, time.monotonic() + wait)
+        elif kind == "error":
+            self.thinking.rid = None
+            self.error = msg.get("message") or "the AI failed"
+        elif kind == "cancelled":
+            self.thinking.rid = None
+
+    def cancel_ai(self) -> None:
+        self.ai.cancel(self.thinking.rid)
+        self.thinking = Thinking()
+        self.pending_move = None
+
+    @property
+    def ai_thinking(self) -> bool:
+        return self.thinking.rid is not None or self.pending_move is not None
+
+    def _apply_pending(self) -> bool:
+        if self.pending_move and time.monotonic() >= self.pending_move[1]:
+            action = self.pending_move[0]
+            self.pending_move = None
+            if action in self.state.legal_actions():
+                self._push(action, by_ai=True)
+                return True
+        return False
+
+    # --- background analysis ----------------------------------------------------------
+    @property
+    def analysing(self) -> bool:
+        """A background analysis search is running."""
+        return self.analysis.rid is not None
+
+    def _analysis_target(self) -> int | None:
+        """The position to analyse next: the viewed one first, then the newest unknown."""
+        order = [self.view_index] + list(range(len(self.history) - 1, -1, -1))
+        for i in order:
+            if self.evals[i] is None and not self.history[i].is_terminal():
+                return i
+        return None
+
+    def update_analysis(self, ai_idle: bool) -> None:
+        """Start the next analysis search when the AI has nothing else to do."""
+        if not self.analysis_on or not ai_idle or self.analysis.rid is not None or self.error:
+            return
+        if self.ai.status not in ("ready",):
+            return
+        i = self._analysis_target()
+        if i is None:
+            return
+        state = self.history[i]
+        self.analysis = Thinking(started=time.monotonic())
+        self.analysis_at = i
+        self.analysis.rid = self.ai.search(state, self.ANALYSIS_LEVEL, self.model_path_for(self.game),
+                                           f"{self.session}-analysis-{i}",
+                                           lambda msg, s=state: self._on_analysis(msg, s))
+
+    def _on_analysis(self, msg: dict, asked_state) -> None:
+        kind = msg.get("type")
+        if kind == "result":
+            self._record(asked_state, msg, "analysis")
+        if kind in ("result", "error", "cancelled"):
+            self.analysis = Thinking()
+            self.analysis_at = None
+            if kind == "error":  # not worth a message: analysis is a bonus; stop until the game changes
+                self.analysis_on = False
+
+    def cancel_analysis(self) -> None:
+        self.ai.cancel(self.analysis.rid)
+        self.analysis = Thinking()
+        self.analysis_at = None
+
+    def retry(self) -> None:
+        """After an AI error: clear it so the next update asks again."""
+        self.error = ""
+
+    def close(self) -> None:
+        self.cancel_ai()
+        self.cancel_analysis()

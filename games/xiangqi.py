@@ -50,8 +50,9 @@ from .base import Game, NotationError, State, replay, split_move_list
 from .xiangqi_moves import (ADVISOR, CANNON, CHARIOT, ELEPHANT, FILES, GENERAL, HORSE, NUM_SQUARES, RANKS, SIGN,
                             SOLDIER, attacked, capture_gain, count_legal, general_square, legal_moves, perft_counts,
                             pseudo_moves)
-from .xiangqi_notation import (START_FEN, board_to_fen, canonical_move_name, looks_like_move_name, move_to_chinese,
-                               move_to_iccs, move_to_wxf, parse_fen, parse_iccs, piece_description, square_name)
+from .xiangqi_notation import (START_FEN, board_to_fen, canonical_move_name, clip_text, looks_like_move_name,
+                               move_to_chinese, move_to_iccs, move_to_wxf, parse_fen, parse_iccs, piece_description,
+                               square_name)
 
 __all__ = ["Xiangqi", "XiangqiState", "GAME_CLASS", "GENERAL", "ADVISOR", "ELEPHANT", "HORSE", "CHARIOT",
            "CANNON", "SOLDIER", "NO_CAPTURE_LIMIT", "PLANE_DELTAS", "START_FEN"]
@@ -397,8 +398,8 @@ class XiangqiState(State):
                           canonical_move_name(self.action_to_display(a, "zh"))):
                 return a
         if looks_like_move_name(text):
-            raise NotationError(f"{text.strip()!r}: no legal move of {side} has this name in this position")
-        raise NotationError(f"cannot read move {text.strip()!r}: expected ICCS like h2e2, "
+            raise NotationError(f"{clip_text(text.strip())!r}: no legal move of {side} has this name in this position")
+        raise NotationError(f"cannot read move {clip_text(text.strip())!r}: expected ICCS like h2e2, "
                             "WXF like C2.5 or Chinese like 炮二平五")
 
     def fen(self) -> str:

@@ -175,10 +175,20 @@ def parse_iccs(text: str) -> tuple[int, int] | None:
         return (square("abcdefghi".index(m[1]), int(m[2])), square("abcdefghi".index(m[3]), int(m[4])))
     m = _ICCS_LOOSE.match(t)
     if m:
-        bad = [a + b for a, b in ((m[1], m[2]), (m[3], m[4])) if a not in "abcdefghi" or int(b) > 9]
-        raise NotationError(f"square {bad[0]!r} in {text.strip()!r} is off the board "
-                            "(files a-i, ranks 0-9)")
+        # a file outside a-i, or a rank of more than one digit ("06" too: ranks are single digits)
+        for file_group in (1, 3):
+            name = m[file_group] + m[file_group + 1]
+            if m[file_group] not in "abcdefghi" or len(m[file_group + 1]) != 1:
+                shown = name if len(name) <= 12 else name[:10] + "…"
+                raise NotationError(f"square {shown!r} at character {m.start(file_group) + 1} of move "
+                                    f"{clip_text(text.strip())!r} is not on the board (files a-i, ranks 0-9, "
+                                    "one digit)")
     return None
+
+
+def clip_text(text: str, limit: int = 40) -> str:
+    """``text`` shortened for an error message."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 # --- WXF and Chinese ----------------------------------------------------------

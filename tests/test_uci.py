@@ -27,7 +27,7 @@ STOCKFISH = find_fairy_stockfish()
 
 #: every line the server may print
 REPLY = re.compile(r"^(id (name|author) .+|option name .+|uciok|readyok|bestmove \S+|info string .+"
-                   r"|info depth \d+ nodes \d+( nps \d+)? time \d+ score cp -?\d+( pv .+)?)$")
+                   r"|info depth \d+ nodes \d+( nps \d+)? time \d+( score cp -?\d+)?( pv .+)?)$")
 
 
 class Session:
@@ -145,7 +145,20 @@ def _fuzz_line(rng: random.Random, moves: list[str]) -> str:
     return " ".join([head] + [rng.choice(words) for _ in range(rng.randrange(0, 8))])
 
 
-@pytest.mark.parametrize("game_id,lines", [("tictactoe", 3000), ("connect4", 2000), ("xiangqi", 600)])
+def _damaged_moves(moves: list[str]) -> list[str]:
+    """Moves with their coordinates bent: leading zeros, extra digits, doubled letters."""
+    out = []
+    for m in moves:
+        digits = [i for i, c in enumerate(m) if c.isdigit()]
+        if digits:
+            i = digits[0]
+            out += [m[:i] + "0" + m[i:], m[:i] + "9" * 6 + m[i:], m + "0"]
+        out.append(m[:1] * 2 + m[1:])
+    return out
+
+
+@pytest.mark.parametrize("game_id,lines", [("tictactoe", 1200), ("connect2", 600), ("connect4", 1000),
+                                           ("othello", 600), ("gomoku", 500), ("xiangqi", 600)])
 def test_fuzzed_lines_never_crash_and_errors_are_reported(game_id, lines):
     if importlib.util.find_spec(f"games.{game_id}") is None:
         pytest.skip(f"{game_id} has not landed yet")
@@ -153,6 +166,7 @@ def test_fuzzed_lines_never_crash_and_errors_are_reported(game_id, lines):
     engine = UCIEngine(game, evaluator=UniformEvaluator(), node_cap=60, seed=0)
     start = game.initial_state()
     moves = [start.action_to_text(a) for a in start.legal_actions()[:12]]
+    moves += _damaged_moves(moves[:4])
     rng = random.Random(1)
     errors = 0
     for _ in range(lines):
@@ -163,6 +177,50 @@ def test_fuzzed_lines_never_crash_and_errors_are_reported(game_id, lines):
             errors += reply.startswith("info string error")
     assert errors > lines // 10
     assert engine.handle_line("isready") == ["readyok"]
+
+
+@pytest.mark.parametrize("game_id", ["tictactoe", "connect2", "connect4", "othello", "gomoku", "xiangqi"])
+def test_the_stdio_server_survives_garbage_and_still_answers_isready(game_id):
+    """The server loop itself (searches in their own thread), fed random and damaged lines."""
+    import io
+    from engine.protocols.uci import serve
+    game = get_game(game_id)
+    start = game.initial_state()
+    moves = [start.action_to_text(a) for a in start.legal_actions()[:8]]
+    moves += _damaged_moves(moves[:3])
+    rng = random.Random(game_id)
+    lines = [_fuzz_line(rng, moves).replace("\n", " ").replace("\r", " ") for _ in range(150)]
+    lines = [line for line in lines if line.split()[:1] != ["quit"] and "infinite" not in line]
+    engine = UCIEngine(game, evaluator=UniformEvaluator(), node_cap=40, seed=0)
+    out = io.StringIO()
+    serve(engine, stdin=io.StringIO("\n".join(lines + ["stop", "isready"]) + "\n"), stdout=out)
+    replies = out.getvalue().splitlines()
+    assert replies[-1] == "readyok"
+    for reply in replies:
+        assert REPLY.match(reply), reply
+        assert not reply.startswith("info string error internal"), reply
+
+
+class _NotANumber:
+    """An evaluator whose network has gone bad: every value is NaN."""
+
+    def evaluate(self, states, legal):
+        import numpy as np
+        return [np.full(len(a), 1.0 / len(a)) for a in legal], np.full(len(states), np.nan)
+
+
+def test_a_value_that_is_not_a_number_is_never_printed():
+    import json
+    from engine.protocols.common import json_text
+    engine = UCIEngine(get_game("connect4"), evaluator=_NotANumber(), node_cap=60, seed=0)
+    replies = engine.handle_line("go nodes 30")
+    assert replies[-1].startswith("bestmove ")
+    for reply in replies:
+        assert REPLY.match(reply) and "nan" not in reply.lower(), reply
+    with pytest.raises(ValueError):
+        value_to_cp(float("nan"))
+    text = json_text({"value": float("nan"), "top": [{"q": float("inf")}, {"q": 0.5}]})
+    assert json.loads(text) == {"value": None, "top": [{"q": None}, {"q": 0.5}]}
 
 
 def test_value_to_cp_is_the_documented_logistic_mapping():

@@ -7,10 +7,11 @@ file, bad player spec), with the message on stderr.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
+
+from ..protocols.common import json_text
 
 
 class UsageError(Exception):
@@ -190,7 +191,7 @@ def analyse_chunk(game, mcts, texts: list[str], sims: int, movetime_ms: int | No
         if rec is None:
             text, tree = next(done)
             rec = _analysis_record(text, tree, top)
-        print(json.dumps(rec, ensure_ascii=False), flush=True)
+        print(json_text(rec, ensure_ascii=False), flush=True)
 
 
 # --- arena ------------------------------------------------------------------------
@@ -243,7 +244,7 @@ def arena_main(argv: list[str]) -> int:
                    "a_name": getattr(players[0], "name", args.a), "b_name": getattr(players[1], "name", args.b),
                    **result.to_dict(), "opening_plies": args.opening_plies,
                    "seconds": round(time.perf_counter() - start, 2)}
-            print(json.dumps(out, ensure_ascii=False), flush=True)
+            print(json_text(out, ensure_ascii=False), flush=True)
             return 0
         finally:
             for p in players:
@@ -388,7 +389,7 @@ def bench_main(argv: list[str]) -> int:
                "batched_net_share": round(batched_share, 3), "single_net_share": round(single_share, 3),
                **sp_figures,
                **memory, "seconds_per_measurement": args.seconds, "wall_s": round(time.perf_counter() - wall, 1)}
-        print(json.dumps(out), flush=True)
+        print(json_text(out), flush=True)
         return 0
 
     return run_command(parser, argv, body)

@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from ..play.arena import MatchResult
+from ..protocols.common import json_text
 from .cli import ArgParser, UsageError, evaluator_from_args, game_from_args, run_command
 from ..core.mcts import MCTS, SearchConfig, Tree, reuse_tree, select_action
 
@@ -498,7 +499,7 @@ def main(argv: list[str]) -> int:
                   "workers": args.workers,
                   "started": started,
                   "wall_seconds": round(time.perf_counter() - t0, 1), "results": results, "summary": summary}
-        text = json.dumps(report, indent=2, ensure_ascii=False)
+        text = json_text(report, indent=2, ensure_ascii=False)
         print(text, flush=True)
         if args.out:
             try:

@@ -5,12 +5,18 @@ and read back with ``torch.load(weights_only=True)``, which refuses any pickled
 object that would run code. Saves go to a temporary file in the same folder, are
 flushed and fsynced, then renamed over the target: a crash at any moment leaves
 either the old file or the new one, never a broken one.
+
+A file is distrusted until checked, cheapest check first: the zip's declared sizes are
+bounded before anything is inflated (a zip bomb), its checksums verified, its weights
+must be finite, and the network its metadata declares must match its tensors' shapes
+before that network is built (a file declaring a billion blocks allocates nothing).
 """
 from __future__ import annotations
 
 import datetime as _dt
 import io
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -30,6 +36,72 @@ _UMASK = _read_umask()
 
 class CheckpointError(Exception):
     """A model file that cannot be used; the message names the file and the problem."""
+
+
+#: the most a model file's zip may declare it holds, uncompressed, in all (ZeroBoard's largest
+#: models are a few MB), and how many times its size on disk: torch stores its members
+#: uncompressed, so a file that declares far more than it is long is a zip bomb
+MAX_UNCOMPRESSED_BYTES = 512 << 20
+MAX_INFLATION = 8
+#: the most members (tensors and records) a model file's zip may hold
+MAX_MEMBERS = 10_000
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def _plain(e: BaseException) -> str:
+    """The first useful line of an exception's message, without terminal colour codes."""
+    lines = [_ANSI.sub("", line).strip() for line in str(e).splitlines()]
+    for line in lines:  # torch's weights_only refusal names the offending object on a later line
+        if line.startswith(("Unsupported global", "Unsupported operand", "Trying to")):
+            return line
+    lines = [line for line in lines if line]
+    return lines[0] if lines else type(e).__name__
+
+
+def _check_archive(path: Path) -> None:
+    """Refuse a file that is not a zip, declares more than it can hold, or fails its checksums,
+    reading the declared sizes before inflating anything."""
+    import zipfile
+    size = path.stat().st_size
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+            if len(infos) > MAX_MEMBERS:
+                raise CheckpointError(f"{path}: refused: the file holds {len(infos)} parts, more than a model "
+                                      f"file has (at most {MAX_MEMBERS})")
+            declared = sum(i.file_size for i in infos)
+            if declared > MAX_UNCOMPRESSED_BYTES or declared > MAX_INFLATION * size + (1 << 20):
+                raise CheckpointError(f"{path}: refused: the {size / 1e6:.1f} MB file declares "
+                                      f"{declared / 1e6:.1f} MB of contents (a model file is not compressed; "
+                                      "this looks like a zip bomb), so nothing was unpacked")
+            # torch.load never checks the zip's CRC-32s: verify them, so that a truncated or
+            # bit-flipped file is reported as such instead of loading damaged weights
+            damaged = zf.testzip()
+    except CheckpointError:
+        raise
+    except Exception as e:
+        raise CheckpointError(f"{path}: not a ZeroBoard model file (truncated, corrupt or another kind of file: "
+                              f"{_plain(e)})") from None
+    if damaged is not None:
+        raise CheckpointError(f"{path}: the model file is corrupt (checksum mismatch in {damaged})")
+
+
+def _check_weights(path: Path, state_dict) -> None:
+    """The weights are a flat dict of name -> finite tensor."""
+    import torch
+    if not isinstance(state_dict, dict) or not state_dict:
+        raise CheckpointError(f"{path}: the model file holds no weights")
+    for name, t in state_dict.items():
+        if not isinstance(name, str) or not isinstance(t, torch.Tensor):
+            raise CheckpointError(f"{path}: the weights hold something other than named tensors")
+        if t.is_floating_point():
+            if not bool(torch.isfinite(t).all()):
+                bad = "NaN" if bool(torch.isnan(t).any()) else "infinite"
+                raise CheckpointError(f"{path}: refused: the weights in {name!r} hold {bad} values "
+                                      "(a model damaged in training or on disk)")
+        elif t.dtype not in (torch.int64, torch.int32):
+            raise CheckpointError(f"{path}: the weights in {name!r} have the unexpected type {t.dtype}")
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -90,26 +162,19 @@ def read_checkpoint(path) -> dict:
     path = Path(path)
     if not path.exists():
         raise CheckpointError(f"{path}: no such model file")
+    if path.is_dir():
+        raise CheckpointError(f"{path}: is a folder, not a model file")
     if path.stat().st_size == 0:
         raise CheckpointError(f"{path}: the file is empty")
-    # torch.save writes a zip with CRC-32s that torch.load never checks: verify them, so that a
-    # truncated or bit-flipped file is reported as such instead of loading damaged weights
-    try:
-        with zipfile.ZipFile(path) as zf:
-            damaged = zf.testzip()
-    except Exception as e:
-        raise CheckpointError(f"{path}: not a ZeroBoard model file (truncated, corrupt or another kind of file: "
-                              f"{str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
-    if damaged is not None:
-        raise CheckpointError(f"{path}: the model file is corrupt (checksum mismatch in {damaged})")
+    _check_archive(path)
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as e:
         raise CheckpointError(f"{path}: refused: the file holds objects other than plain weights "
-                              f"(it could run code), so it was not loaded ({str(e).splitlines()[0]})") from None
-    except (RuntimeError, EOFError, zipfile.BadZipFile, ValueError, OSError, AttributeError, TypeError) as e:
-        raise CheckpointError(f"{path}: not a readable model file (truncated or corrupt?): "
-                              f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+                              f"(it could run code), so it was not loaded ({_plain(e)})") from None
+    except (RuntimeError, EOFError, zipfile.BadZipFile, ValueError, OSError, AttributeError, TypeError,
+            MemoryError) as e:
+        raise CheckpointError(f"{path}: not a readable model file (truncated or corrupt?): {_plain(e)}") from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise CheckpointError(f"{path}: not a ZeroBoard model file")
     if payload.get("format_version") != FORMAT_VERSION:
@@ -118,6 +183,7 @@ def read_checkpoint(path) -> dict:
     for key in ("game_key", "net", "state_dict"):
         if key not in payload:
             raise CheckpointError(f"{path}: model file is missing {key!r}")
+    _check_weights(path, payload["state_dict"])
     return payload
 
 
@@ -129,22 +195,40 @@ def metadata(path) -> dict:
 
 def load_network(path, game=None):
     """(network, metadata) from a checkpoint; checks it belongs to ``game`` when given."""
-    from .network import NetConfig, PolicyValueNet
+    from .network import NetConfig, PolicyValueNet, expected_shapes
     payload = read_checkpoint(path)
     if game is not None and payload["game_key"] != game.key:
         raise CheckpointError(f"{path}: this model is for {payload['game_key']!r}, not {game.key!r}")
+    state_dict = payload["state_dict"]
     try:
         cfg = NetConfig.from_dict(payload["net"])
-        if game is not None:
-            h, w = game.board_shape
-            if (cfg.in_planes, cfg.height, cfg.width, cfg.action_size) != (game.num_planes, h, w, game.action_size):
-                raise CheckpointError(f"{path}: the network's input/action shape does not match {game.key!r}")
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise CheckpointError(f"{path}: the file's network description is unreadable: {_plain(e)}") from None
+    if game is not None:
+        h, w = game.board_shape
+        if (cfg.in_planes, cfg.height, cfg.width, cfg.action_size) != (game.num_planes, h, w, game.action_size):
+            raise CheckpointError(f"{path}: the network's input/action shape does not match {game.key!r}")
+    # the declared network must be the one the tensors describe before it is built: a file of a
+    # few KB that declares a billion blocks must cost nothing
+    try:
+        expected = expected_shapes(cfg, len(state_dict), sum(t.numel() for t in state_dict.values()))
+    except ValueError as e:
+        raise CheckpointError(f"{path}: refused: {e}") from None
+    shapes = {k: tuple(t.shape) for k, t in state_dict.items()}
+    if shapes != expected:
+        missing = sorted(set(expected) - set(shapes))
+        extra = sorted(set(shapes) - set(expected))
+        wrong = sorted(k for k in set(shapes) & set(expected) if shapes[k] != expected[k])
+        detail = (f"{len(missing)} missing (e.g. {missing[0]!r})" if missing else
+                  f"{len(extra)} unexpected (e.g. {extra[0]!r})" if extra else
+                  f"{wrong[0]!r} is {list(shapes[wrong[0]])}, expected {list(expected[wrong[0]])}")
+        raise CheckpointError(f"{path}: the weights do not fit the network the file describes "
+                              f"({cfg.blocks} blocks of {cfg.channels} channels): {detail}")
+    try:
         net = PolicyValueNet(cfg)
-        net.load_state_dict(payload["state_dict"])
-    except CheckpointError:
-        raise
+        net.load_state_dict(state_dict)
     except (KeyError, TypeError, ValueError, RuntimeError) as e:
         raise CheckpointError(f"{path}: the weights do not fit the network described in the file: "
-                              f"{str(e).splitlines()[0]}") from None
+                              f"{_plain(e)}") from None
     net.eval()
     return net, {k: v for k, v in payload.items() if k != "state_dict"}

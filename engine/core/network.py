@@ -43,8 +43,15 @@ class NetConfig:
 
     @classmethod
     def from_dict(cls, d: dict) -> "NetConfig":
+        """The config a checkpoint describes; ValueError/KeyError/TypeError when it is not one."""
         fields = {k: d[k] for k in ("in_planes", "height", "width", "action_size", "policy_planes",
                                     "blocks", "channels", "value_hidden")}
+        for k, v in fields.items():
+            if v is None and k == "policy_planes":
+                continue
+            least = 0 if k == "blocks" else 1
+            if type(v) is not int or v < least:
+                raise ValueError(f"{k} must be a whole number of at least {least}, not {v!r}")
         return cls(**fields)
 
     @classmethod
@@ -105,6 +112,28 @@ class PolicyValueNet(nn.Module):
             logits = self.policy_fc(self.policy_conv(x).flatten(1))
         value = torch.tanh(self.value_fc(self.value_conv(x).flatten(1))).squeeze(1)
         return logits, value
+
+
+def expected_shapes(cfg: NetConfig, tensors: int, weights: int) -> dict[str, tuple[int, ...]]:
+    """The name -> shape of every tensor a network of ``cfg`` holds, worked out without
+    allocating a weight (the network is built on torch's "meta" device). A file with
+    ``tensors`` tensors of ``weights`` numbers in all cannot describe a network with more
+    blocks than tensors, or any dimension above its weight count: such a ``cfg`` is refused
+    (ValueError) before anything is built."""
+    if cfg.blocks > tensors:
+        raise ValueError(f"the file declares {cfg.blocks} residual blocks but holds only {tensors} tensors")
+    for name in ("in_planes", "height", "width", "action_size", "policy_planes", "channels", "value_hidden"):
+        v = getattr(cfg, name)
+        if v is not None and v > weights:
+            raise ValueError(f"the file declares {name} = {v} but holds only {weights} weights")
+    if cfg.height * cfg.width > weights:
+        raise ValueError(f"the file declares a {cfg.height}x{cfg.width} board but holds only {weights} weights")
+    try:
+        with torch.device("meta"):
+            shell = PolicyValueNet(cfg)
+    except (ValueError, RuntimeError, OverflowError) as e:
+        raise ValueError(f"the file declares a network that cannot be built: {e}") from None
+    return {k: tuple(t.shape) for k, t in shell.state_dict().items()}
 
 
 def inference_copy(net: PolicyValueNet) -> PolicyValueNet:

@@ -31,6 +31,7 @@ External engines as players live in `engine.protocols.uci_client`.
 """
 from __future__ import annotations
 
+import math
 import re
 import sys
 import threading
@@ -317,7 +318,9 @@ class UCIEngine:
         parts = [f"info depth {max(len(pv), 1)} nodes {int(tree.root_n)}"]
         if sims_run is not None:
             parts.append(f"nps {int(sims_run / max(elapsed, 1e-6))}")
-        parts.append(f"time {int(elapsed * 1000)} score cp {value_to_cp(result.value)}")
+        parts.append(f"time {int(elapsed * 1000)}")
+        if math.isfinite(result.value):  # a value that is not a number has no score to report
+            parts.append(f"score cp {value_to_cp(result.value)}")
         if pv:
             parts.append("pv " + " ".join(pv))
         return " ".join(parts)

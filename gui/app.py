@@ -66,6 +66,8 @@ class App:
         self.trainer = TrainController(trainer_factory) if trainer_factory else TrainController()
         self.sound = Sound(self.settings["sound"])
         self.toasts: list[list] = []  # [text, error, expires]
+        if self.settings.problem:  # an unusable settings file was set aside: say so, once
+            self.toast(t("settings.reset", file=self.settings.problem), error=True, seconds=12)
         self._mouse = (-1, -1)
         self.running = True
         self.overlay = None  # a sheet over the scene (help), which then gets the input

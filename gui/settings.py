@@ -1,14 +1,16 @@
 """User settings: a versioned JSON file in the user's config directory.
 
 Reading never fails: unknown keys are ignored, values of the wrong type are replaced by
-their defaults, and a file that cannot be parsed is moved aside as
-``settings.json.bak-<timestamp>`` before the defaults are used. Writes are atomic
+their defaults, and a file that cannot be used (not UTF-8, not JSON, nested too deeply, far
+too large, not a regular file) is moved aside as ``settings.json.bak-<timestamp>`` before
+the defaults are used; the app says so once. Writes are atomic
 (a temporary file in the same folder, then `os.replace`).
 """
 from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 from pathlib import Path
 
@@ -74,27 +76,84 @@ def sanitize(data) -> dict:
     return out
 
 
-def load(path: Path | None = None) -> dict:
-    """The settings on disk, or the defaults (a corrupt file is moved aside first)."""
-    path = path or settings_path()
+#: a settings file is a few hundred bytes; anything far larger is not one
+MAX_SETTINGS_BYTES = 1 << 20
+
+
+class SettingsProblem(Exception):
+    """Why a settings file could not be used (a short English reason, for the log)."""
+
+
+def _read(path: Path) -> dict | None:
+    """The settings object in ``path``; None when there is no file; SettingsProblem when
+    there is one that is not usable settings."""
     try:
-        raw = path.read_text(encoding="utf-8")
+        st = path.stat()
     except FileNotFoundError:
-        return sanitize({})
-    except OSError:
-        return sanitize({})
+        return None
+    except OSError as e:
+        raise SettingsProblem(f"cannot be read ({e.strerror or e})") from None
+    if not stat.S_ISREG(st.st_mode):  # a folder, a FIFO (which would block), a device
+        raise SettingsProblem("is not a regular file")
     try:
-        data = json.loads(raw)
-        if not isinstance(data, dict):
-            raise ValueError("settings must be a JSON object")
-    except ValueError:
-        backup = path.with_name(f"{path.name}.bak-{time.strftime('%Y%m%d-%H%M%S')}")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_SETTINGS_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise SettingsProblem(f"cannot be read ({e.strerror or e})") from None
+    if len(raw) > MAX_SETTINGS_BYTES:
+        raise SettingsProblem(f"is larger than {MAX_SETTINGS_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8-sig")  # a byte-order mark, as some editors write, is fine
+    except UnicodeDecodeError as e:
+        raise SettingsProblem(f"is not UTF-8 text (byte {e.start})") from None
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise SettingsProblem("is nested too deeply") from None
+    except ValueError as e:
+        raise SettingsProblem(f"is not valid JSON ({str(e)[:80]})") from None
+    if not isinstance(data, dict):
+        raise SettingsProblem("is not a JSON object")
+    return data
+
+
+def _set_aside(path: Path) -> Path | None:
+    """Move an unusable settings file out of the way, keeping it for the person to look at;
+    the new name, or None when it could not be moved."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for n in range(100):
+        backup = path.with_name(f"{path.name}.bak-{stamp}" + (f"-{n}" if n else ""))
+        if backup.exists() or backup.is_symlink():
+            continue
         try:
             os.replace(path, backup)
         except OSError:
-            pass
-        return sanitize({})
-    return sanitize(data)
+            return None
+        return backup
+    return None
+
+
+def load_checked(path: Path | None = None) -> tuple[dict, str | None]:
+    """(settings, problem): the settings on disk, or the defaults; ``problem`` is None when
+    the file was fine or absent, else the name the unusable file was moved aside to (or its
+    own name when it could not be moved). Never raises: settings must not stop the app."""
+    path = path or settings_path()
+    try:
+        data = _read(path)
+    except SettingsProblem as e:
+        import logging
+        backup = _set_aside(path)
+        logging.getLogger("zeroboard.settings").warning("settings file %s %s; moved aside to %s, using defaults",
+                                                       path, e, backup)
+        return sanitize({}), (backup or path).name
+    return sanitize(data if data is not None else {}), None
+
+
+def load(path: Path | None = None) -> dict:
+    """The settings on disk, or the defaults (a corrupt file is moved aside first)."""
+    return load_checked(path)[0]
 
 
 def save(settings: dict, path: Path | None = None) -> None:
@@ -117,7 +176,12 @@ class Settings:
     def __init__(self, path: Path | None = None, autosave: bool = True):
         self.autosave = autosave
         self.path = path or (settings_path() if autosave else None)
-        self.data = load(self.path) if self.path else sanitize({})
+        #: the name an unusable settings file was moved aside to, for one message at start-up
+        self.problem: str | None = None
+        if self.path:
+            self.data, self.problem = load_checked(self.path)
+        else:
+            self.data = sanitize({})
 
     @classmethod
     def in_memory(cls) -> "Settings":

@@ -204,6 +204,8 @@ def run_history(game_key: str) -> list[dict]:
 
 #: the trainer's English messages and the catalogue keys that say them in the interface language
 LOG_PATTERNS = (
+    (re.compile(r"^(?:error: )?the run folder (.+) is being trained by (?:process \d+|another process); "
+                r"stop that training first or choose another run folder$"), "train.log.busy", ("folder",)),
     (re.compile(r"^generation (\d+) vs the model in use: (\d+)-(\d+)-(\d+)$"), "train.log.match",
      ("generation", "wins", "draws", "losses")),
     (re.compile(r"^training (\S+) in (.+) from generation (\d+)$"), "train.log.start", ("game", "folder", "generation")),

@@ -111,3 +111,70 @@ def test_the_bundled_font_has_every_character_the_app_shows():
     missing = [c for c in sorted(chars) if c.strip() and pixels(c) == tofu]
     assert pixels("↵") == tofu  # the check can see a missing glyph
     assert not missing, "".join(missing)
+
+
+UNUSABLE_SETTINGS = {
+    "binary": bytes(range(256)) * 4,
+    "utf-16": json.dumps({"language": "zh"}).encode("utf-16"),
+    "latin-1": '{"last_game": "caf\xe9"}'.encode("latin-1"),
+    "nested 100,000 deep": b"[" * 100_000 + b"]" * 100_000,
+    "nested objects": b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
+    "a huge number": b'{"version": 1' + b"0" * 5000 + b"}",
+    "far too large": b'{"x": "' + b"a" * (2 << 20) + b'"}',
+    "empty": b"",
+}
+
+
+@pytest.mark.parametrize("kind", list(UNUSABLE_SETTINGS))
+def test_an_unusable_settings_file_is_set_aside_and_the_defaults_used(home, kind):
+    path = home / "config" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(UNUSABLE_SETTINGS[kind])
+    s = Settings()
+    assert s.data == DEFAULTS
+    backups = list(path.parent.glob("settings.json.bak-*"))
+    assert len(backups) == 1 and backups[0].read_bytes() == UNUSABLE_SETTINGS[kind], "nothing is lost"
+    assert s.problem == backups[0].name
+    assert not path.exists()
+    s.set("language", "zh")  # and the app saves good settings again
+    assert Settings().data["language"] == "zh" and Settings().problem is None
+
+
+def test_a_settings_file_with_a_byte_order_mark_is_read(home):
+    path = home / "config" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"language": "zh"}).encode())
+    s = Settings()
+    assert s.data["language"] == "zh" and s.problem is None
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_settings_path_that_is_not_a_file_never_blocks_or_stops_the_app(home, kind):
+    path = home / "config" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "folder":
+        path.mkdir()
+    else:
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no FIFOs here")
+        os.mkfifo(path)  # opening it for reading would wait for a writer forever
+    s = Settings()
+    assert s.data == DEFAULTS and s.problem
+
+
+def test_the_app_says_once_that_its_settings_were_reset(home, tmp_path):
+    from gui.app import App
+    path = tmp_path / "config" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes("{\"language\": \"zh\"}".encode("utf-16"))
+    for start in range(2):
+        app = App((1024, 640), headless=True, ai_enabled=False)
+        try:
+            app.step()
+            said = [text for text, error, _ in app.toasts if "settings" in text]
+            if start == 0:
+                assert len(said) == 1 and "settings.json.bak-" in said[0]
+            else:
+                assert not said
+        finally:
+            app.shutdown()

@@ -35,6 +35,7 @@ from ..core.checkpoint import atomic_write_bytes, load_network, save_checkpoint
 from ..core.config import GameConfig, config_from_dict, config_to_dict, load_config
 from ..core.processes import end_process
 from ..core.replay import ReplayBuffer
+from ..core.runlock import RunDirLock, RunDirLocked
 from ..core.selfplay import SamplesBatch, SelfPlayStats
 from . import workers as selfplay_workers
 
@@ -96,11 +97,24 @@ class TrainingRun:
         import torch
         self.game = game
         self.dir = Path(run_dir)
+        # one writer per run folder, from before the first file is touched until close()
+        self._lock = RunDirLock(self.dir)
+        self._lock.acquire()
+        try:
+            self._setup(cfg, workers, init_model, backend, ray_address, device or
+                        ("cuda" if torch.cuda.is_available() else "cpu"), progress, on_event)
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def _setup(self, cfg, workers, init_model, backend, ray_address, device, progress, on_event) -> None:
+        game = self.game
+        run_dir = self.dir
         self.cfg = cfg or load_config(game)
         self.workers = max(1, int(workers))
         self.backend = backend
         self.ray_address = ray_address
-        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.device = device
         self.progress = Progress(progress)
         self.on_event = on_event
         self.ckpt_dir = self.dir / "checkpoints"
@@ -195,6 +209,13 @@ class TrainingRun:
                                              initargs=(self._queue, self._stop_event))
 
     def close(self) -> None:
+        """End the self-play workers and give the run folder's lock back."""
+        try:
+            self._close_workers()
+        finally:
+            self._lock.release()
+
+    def _close_workers(self) -> None:
         if self._pool is not None:
             # the executor's own shutdown sometimes leaves idle workers waiting for a sentinel
             # that never reaches them (seen on CPython 3.11), and this process then waits for
@@ -352,6 +373,7 @@ class TrainingRun:
         """Train until ``hours`` pass or ``generations`` more complete (or request_stop())."""
         from ..core.network import configure_threads
         configure_threads(1)
+        self._lock.acquire()  # held since __init__, unless an earlier run() gave it back
         self._stop = False
         deadline = time.time() + hours * 3600 if hours else None
         target_gen = self.state["generation"] + generations if generations else None
@@ -534,8 +556,12 @@ def main(argv: list[str]) -> int:
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    run = TrainingRun(game, run_dir, cfg, workers=args.workers, init_model=args.init, backend=args.backend,
-                      ray_address=args.ray_address, device=args.device, progress=not args.quiet)
+    try:
+        run = TrainingRun(game, run_dir, cfg, workers=args.workers, init_model=args.init, backend=args.backend,
+                          ray_address=args.ray_address, device=args.device, progress=not args.quiet)
+    except RunDirLocked as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     try:
         state = run.run(hours=args.hours, generations=args.generations)
     except KeyboardInterrupt:

@@ -10,6 +10,7 @@ import traceback
 from pathlib import Path
 
 from ..core.processes import end_process
+from ..core.runlock import RunDirLocked
 
 #: every this many generations the newest network plays the model in use; it is saved
 #: for the player only when it scores at least PROMOTE_SCORE over PROMOTE_GAMES games
@@ -18,15 +19,61 @@ PROMOTE_GAMES = 20
 PROMOTE_SCORE = 0.55
 
 
+#: once the process that started the trainer is gone, how long the trainer may take to reach a
+#: safe point and stop by itself before it ends at once (every file it writes is written
+#: atomically, so even that loses at most the generation in progress)
+ORPHAN_GRACE_SECONDS = 30.0
+
+
+def _watch_parent(on_orphaned) -> None:
+    """Call ``on_orphaned()`` in a thread once this process's parent has ended, however it
+    ended (a kill -9 included): the pipe behind ``parent_process().sentinel`` closes then."""
+    import threading
+    parent = mp.parent_process()
+    if parent is None:
+        return
+
+    def wait():
+        parent.join()
+        on_orphaned()
+    threading.Thread(target=wait, name="parent-watch", daemon=True).start()
+
+
 def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events, stop_event):
-    """Child-process entry point (top level: spawn-safe)."""
+    """Child-process entry point (top level: spawn-safe). It stops at the next safe point when
+    ``stop_event`` is set or when the process that started it ends."""
+    import os
+    import threading
+    orphaned = threading.Event()
+    holder = {}
+
     def emit(e):
+        if orphaned.is_set():
+            return  # nobody reads the queue any more: a full pipe must not block the way out
         try:
             events.put(e)
         except Exception:
             pass
+
+    def on_orphaned():
+        orphaned.set()
+        try:
+            events.cancel_join_thread()  # leaving must not wait for the dead reader
+        except Exception:
+            pass
+        if "run" in holder:
+            holder["run"].request_stop()
+        try:
+            stop_event.set()
+        except Exception:
+            pass
+        # a safe point is normally reached within a second or two; never outlive the app for long
+        if not finished.wait(ORPHAN_GRACE_SECONDS):
+            os._exit(3)
+
+    finished = threading.Event()
+    _watch_parent(on_orphaned)
     try:
-        import threading
         from games import game_from_key
         from ..play.arena import play_match
         from ..core.checkpoint import load_network, save_checkpoint
@@ -40,7 +87,6 @@ def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events,
         user_path = user_model_path(game.key)
         # the model the player uses now: the user's newest if any, else the one training started from
         best_path = user_path if user_path.exists() else (Path(init_model) if init_model else None)
-        holder = {}
 
         class Stop(Exception):
             pass
@@ -80,6 +126,8 @@ def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events,
 
         run = TrainingRun(game, run_dir, workers=workers, init_model=init_model, progress=False, on_event=on_event)
         holder["run"] = run
+        if orphaned.is_set() or stop_event.is_set():
+            run.request_stop()
 
         def watch():
             stop_event.wait()
@@ -88,8 +136,12 @@ def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events,
         emit({"type": "log", "message": f"training {game.key} in {run_dir} from generation {run.state['generation']}"})
         run.run(hours=24 * 365)
         emit({"type": "stopped", "generation": run.state["generation"]})
+    except RunDirLocked as e:  # a second trainer on one folder: a plain message, nothing written
+        emit({"type": "error", "message": str(e), "reason": "run_locked"})
     except Exception as e:  # report, never die silently
         emit({"type": "error", "message": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()})
+    finally:
+        finished.set()
 
 
 class BackgroundTrainer:

@@ -1,6 +1,12 @@
 """The window's handle on the AI process (see `gui.ai_worker`): requests are queued without
 blocking, and replies are delivered to callbacks when `AIClient.poll` runs once per frame.
 A dead or failing AI process becomes a readable message, never an exception.
+
+A process that dies is restarted by the next request, at most MAX_RESTARTS times in a row:
+the count starts again after a healthy run (RENEW_AFTER_RESULTS answered searches, or
+RENEW_AFTER_SECONDS of answering). A watchdog ends a process that goes quiet (no reply and no
+heartbeat for WATCHDOG_SECONDS while a search is waiting: frozen, stopped or stuck) and
+starts a fresh one, and the waiting search gets an error saying so.
 """
 from __future__ import annotations
 
@@ -12,14 +18,27 @@ import time
 from gui.ai_worker import DEFAULT_FACTORY, worker_main
 
 MAX_RESTARTS = 3
+#: a restarted process that answers this many searches, or keeps answering this long (seconds),
+#: has proved healthy: the restart count starts again
+RENEW_AFTER_RESULTS = 3
+RENEW_AFTER_SECONDS = 300.0
+#: silence (no reply, no heartbeat) while a search waits that makes the watchdog restart the AI;
+#: the worker sends a heartbeat every second, so this only trips on a process that stopped working
+WATCHDOG_SECONDS = 45.0
 
 
 class AIClient:
     """The window's handle on the AI process: non-blocking requests, replies polled per frame."""
 
-    def __init__(self, factory_spec: str = DEFAULT_FACTORY, enabled: bool = True):
+    def __init__(self, factory_spec: str = DEFAULT_FACTORY, enabled: bool = True,
+                 watchdog_seconds: float = WATCHDOG_SECONDS):
         self.factory_spec = factory_spec
         self.enabled = enabled
+        self.watchdog_seconds = watchdog_seconds
+        self.watchdog_restarts = 0  # processes the watchdog ended, since the app started
+        self._last_heard = 0.0  # monotonic time of the process's last message
+        self._waiting_since = 0.0  # when the oldest unanswered request was sent
+        self._answered = 0  # searches answered since the process started
         self.status = "stopped"  # stopped | starting | ready | dead | disabled
         self.message = ""  # why the AI is unavailable, for the person to read
         self.started_at = 0.0
@@ -51,7 +70,8 @@ class AIClient:
             self._process = None
             return
         self.status = "starting"
-        self.started_at = time.monotonic()
+        self.started_at = self._last_heard = time.monotonic()
+        self._answered = 0
 
     def close(self, timeout: float = 0.6) -> None:
         """Stop the AI process promptly (it may be in the middle of a search)."""
@@ -102,6 +122,8 @@ class AIClient:
                 callback({"type": "error", "id": None, "message": self.message})
                 return None
         rid = next(self._ids)
+        if not self._callbacks:
+            self._waiting_since = time.monotonic()
         self._callbacks[rid] = callback
         try:
             self._requests.put({"type": "search", "id": rid, "game_id": state.game.id,
@@ -138,10 +160,14 @@ class AIClient:
                 break
             except Exception:  # a reply that cannot be unpickled
                 continue
-            taken += 1
+            self._last_heard = time.monotonic()
             if not isinstance(msg, dict):
+                taken += 1
                 continue
             kind = msg.get("type")
+            if kind == "heartbeat":
+                continue  # not news for the window: no redraw
+            taken += 1
             if kind == "ready":
                 self.status = "ready"
                 self.message = ""
@@ -156,20 +182,73 @@ class AIClient:
                 continue
             if kind in ("result", "error", "cancelled"):
                 self._callbacks.pop(rid, None)
+                if self._callbacks:
+                    self._waiting_since = time.monotonic()
+            if kind == "result":
+                self._answered += 1
             try:
                 cb(msg)
             except Exception as e:  # a controller bug must not kill the frame loop
                 self.message = f"internal error handling the AI's reply: {e}"
+        self._renew_budget()
         if self._process is not None and not self._process.is_alive():
             code = self._process.exitcode
             self.status = "dead"
             self.message = f"the AI process stopped unexpectedly (exit code {code})"
             self._process = None
-            callbacks, self._callbacks = self._callbacks, {}
-            taken += 1
-            for rid, cb in callbacks.items():
-                try:
-                    cb({"type": "error", "id": rid, "message": self.message})
-                except Exception:
-                    pass
+            taken += 1 + self._fail_waiting()
+        elif self._process is not None and self._callbacks and self._silent_for() > self.watchdog_seconds:
+            taken += 1 + self._restart_frozen()
         return taken
+
+    def _silent_for(self) -> float:
+        """Seconds without a word from the process since the oldest waiting request was sent."""
+        return time.monotonic() - max(self._last_heard, self._waiting_since)
+
+    def _renew_budget(self) -> None:
+        """A process that has answered well for a while has earned the restarts back."""
+        if self.restarts and self._process is not None and self.status == "ready" and (
+                self._answered >= RENEW_AFTER_RESULTS
+                or (time.monotonic() - self.started_at >= RENEW_AFTER_SECONDS
+                    and self._silent_for() < self.watchdog_seconds)):
+            self.restarts = 0
+
+    def _fail_waiting(self) -> int:
+        """Answer every waiting request with an error carrying ``self.message``."""
+        callbacks, self._callbacks = self._callbacks, {}
+        for rid, cb in callbacks.items():
+            try:
+                cb({"type": "error", "id": rid, "message": self.message})
+            except Exception:
+                pass
+        return len(callbacks)
+
+    def _restart_frozen(self) -> int:
+        """The watchdog: end a process that stopped answering (kill works on a stopped one too),
+        fail what waited for it, and start a fresh one when the restart budget allows."""
+        from gui.i18n import t
+        seconds = int(self._silent_for())
+        p, self._process = self._process, None
+        try:
+            p.kill()
+            p.join(2.0)
+        except Exception:
+            pass
+        for q in (self._requests, self._replies):
+            try:
+                q.cancel_join_thread()
+                q.close()
+            except Exception:
+                pass
+        self._requests = self._replies = None
+        self.watchdog_restarts += 1
+        self.status = "dead"
+        self.message = t("ai.not_answering", seconds=seconds)
+        failed = self._fail_waiting()
+        if self.restarts < MAX_RESTARTS:
+            self.restarts += 1
+            message = self.message
+            self.start()
+            if self._process is not None:
+                self.message = message  # kept until the new process says it is ready
+        return failed

@@ -11,6 +11,7 @@ Search protocol (dicts over multiprocessing queues):
                "model_path", "session", "extras"}
               {"type": "cancel", "id"}        {"type": "shutdown"}
     reply     {"type": "ready", "pid"}        {"type": "fatal", "message"}
+              {"type": "heartbeat"}  (every HEARTBEAT_INTERVAL s while the worker's loop is alive)
               {"type": "progress", "id", "fraction", "top", "value", "proven", "sims"}
               {"type": "result", "id", "action", "value", "proven", "top", "sims", "seconds",
                "pv", "policy"}   (pv: {action: [the line after it]}, policy: [[action, prior]];
@@ -33,6 +34,23 @@ from collections import deque
 DEFAULT_FACTORY = "engine.play.players:make_player"
 PROGRESS_INTERVAL = 0.1  # seconds between progress replies
 MAX_PLAYERS = 6  # players (with their networks) kept loaded for quick reuse
+HEARTBEAT_INTERVAL = 1.0  # seconds between heartbeats, the window's watchdog listens for them
+#: a loop that has not moved for this long sends no heartbeat (the window then restarts the worker)
+STUCK_SECONDS = 20.0
+
+
+def _heartbeat(replies, alive: list) -> None:
+    """Tell the window every second that this process still works: while ``alive[0]`` (the
+    main loop's last sign of life, None while starting up) is recent. A frozen process
+    (SIGSTOP, a deadlock, an endless loop) goes quiet, and the window's watchdog notices."""
+    while True:
+        time.sleep(HEARTBEAT_INTERVAL)
+        if alive[0] is not None and time.monotonic() - alive[0] > STUCK_SECONDS:
+            continue
+        try:
+            replies.put({"type": "heartbeat"})
+        except Exception:
+            return
 
 
 def _load(spec: str):
@@ -102,6 +120,9 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
         os.nice(4)  # the window's process keeps priority so frames stay smooth
     except (AttributeError, OSError):
         pass
+    import threading
+    alive: list = [None]  # monotonic time of the main loop's last sign of life
+    threading.Thread(target=_heartbeat, args=(replies, alive), name="heartbeat", daemon=True).start()
     factory = None
     factory_error = None
     try:
@@ -124,6 +145,7 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
     sessions: dict = {}
 
     while True:
+        alive[0] = time.monotonic()
         if pending:
             msg = pending.popleft()
         else:
@@ -181,6 +203,7 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
         last_progress = [0.0]
 
         def should_stop() -> bool:
+            alive[0] = time.monotonic()
             while True:
                 try:
                     other = requests.get_nowait()

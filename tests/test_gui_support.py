@@ -81,6 +81,16 @@ def make_dying_player(game, level="strong", model_path=None):
     return Dying(game, level, model_path)
 
 
+def make_player_dying_on_max(game, level="strong", model_path=None):
+    """Answers as FakePlayer does, except that a "max" search kills the process."""
+    class DyingOnMax(FakePlayer):
+        def choose(self, state, on_progress=None, should_stop=None):
+            if self.level == "max":
+                os._exit(3)
+            return super().choose(state, on_progress, should_stop)
+    return DyingOnMax(game, level, model_path)
+
+
 class FakeTrainer:
     """BackgroundTrainer's interface: emits a progress event per poll."""
 

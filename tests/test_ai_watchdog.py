@@ -1,0 +1,104 @@
+"""The AI process as the window sees it: a worker that dies is restarted, and its restart
+budget comes back after a healthy run; a worker that stops answering (frozen by SIGSTOP)
+is noticed by the watchdog, replaced, and the waiting search gets a message saying so."""
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from games import get_game
+from gui.ai_client import MAX_RESTARTS, RENEW_AFTER_RESULTS, AIClient
+
+#: the longest a test waits for another process: it returns as soon as the answer is there
+WAIT_S = 120.0
+
+
+def ask(ai: AIClient, level: str, game_id: str = "tictactoe") -> dict:
+    """One search, polled to its end; the final reply (result, error or cancelled)."""
+    replies = []
+    ai.search(get_game(game_id).initial_state(), level, None, "s", replies.append)
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        ai.poll()
+        final = [r for r in replies if r.get("type") in ("result", "error", "cancelled")]
+        if final:
+            return final[-1]
+        time.sleep(0.02)
+    raise AssertionError(f"no answer within {WAIT_S} s: {replies}")
+
+
+@pytest.fixture()
+def client():
+    made = []
+
+    def make(player: str, **kw) -> AIClient:
+        ai = AIClient(f"test_gui_support:{player}", **kw)
+        ai.start()
+        made.append(ai)
+        return ai
+    yield make
+    for ai in made:
+        ai.close()
+
+
+def test_the_restart_budget_comes_back_after_a_healthy_run(client):
+    ai = client("make_player_dying_on_max")
+    for death in range(MAX_RESTARTS + 2):  # more deaths than the budget, each after a healthy run
+        reply = ask(ai, "max")
+        assert reply["type"] == "error" and "stopped unexpectedly" in reply["message"], (death, reply)
+        for _ in range(RENEW_AFTER_RESULTS):
+            reply = ask(ai, "beginner")
+            assert reply["type"] == "result", (death, reply)
+        ai.poll()
+        assert ai.restarts == 0
+
+
+def test_deaths_in_a_row_still_stop_at_the_budget(client):
+    ai = client("make_dying_player")
+    for _ in range(MAX_RESTARTS + 1):
+        assert ask(ai, "beginner")["type"] == "error"
+    assert ai.restarts == MAX_RESTARTS
+    reply = ask(ai, "beginner")  # no further process is started: the message stays
+    assert reply["type"] == "error" and ai._process is None
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="SIGSTOP (POSIX)")
+def test_a_frozen_worker_is_noticed_restarted_and_the_search_told(client):
+    ai = client("make_player", watchdog_seconds=5.0)
+    assert ask(ai, "beginner")["type"] == "result"
+    frozen = ai._process
+    replies = []
+    ai.search(get_game("tictactoe").initial_state(), "max", None, "s", replies.append)  # thinks until stopped
+    deadline = time.monotonic() + WAIT_S
+    while not any(r.get("type") == "progress" for r in replies) and time.monotonic() < deadline:
+        ai.poll()
+        time.sleep(0.02)
+    os.kill(frozen.pid, signal.SIGSTOP)
+    try:
+        while not any(r.get("type") == "error" for r in replies) and time.monotonic() < deadline:
+            ai.poll()
+            time.sleep(0.05)
+        error = next(r for r in replies if r.get("type") == "error")
+        assert "restarted" in error["message"] and ai.watchdog_restarts == 1
+        assert not frozen.is_alive(), "the frozen process was ended"
+        assert ask(ai, "beginner")["type"] == "result"  # a fresh process answers
+        assert ai._process is not None and ai._process.pid != frozen.pid
+    finally:
+        if frozen.is_alive():
+            os.kill(frozen.pid, signal.SIGKILL)
+
+
+def test_a_long_search_that_keeps_working_is_not_mistaken_for_a_frozen_one(client):
+    ai = client("make_player", watchdog_seconds=5.0)
+    assert ask(ai, "beginner")["type"] == "result"
+    replies = []
+    rid = ai.search(get_game("tictactoe").initial_state(), "max", None, "s", replies.append)
+    end = time.monotonic() + 11.0  # well past the watchdog's limit
+    while time.monotonic() < end:
+        ai.poll()
+        time.sleep(0.05)
+    assert not any(r.get("type") == "error" for r in replies) and ai.watchdog_restarts == 0
+    ai.cancel(rid)

@@ -44,6 +44,11 @@ class NotationError(ValueError):
     """
 
 
+def clip_text(text: str, limit: int = 40) -> str:
+    """``text`` shortened for an error message (a hostile input can be megabytes long)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 class Game(ABC):
     """Static description of one game variant."""
 

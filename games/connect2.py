@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Game, NotationError, State, replay, split_move_list
+from .base import Game, NotationError, State, clip_text, replay, split_move_list
 
 N = 4
 
@@ -65,7 +65,7 @@ class Connect2State(State):
     def parse_action(self, text: str) -> int:
         t = text.strip()
         if len(t) != 1 or t not in "1234":
-            raise NotationError(f"bad cell {text!r}: expected one of 1, 2, 3, 4")
+            raise NotationError(f"bad cell {clip_text(text)!r}: expected one of 1, 2, 3, 4")
         a = int(t) - 1
         if self.is_terminal():
             raise NotationError(f"cell {t}: the game is already over")

@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from .base import AlternatingState, Game, NotationError, replay, split_move_list
+from .base import AlternatingState, Game, NotationError, clip_text, replay, split_move_list
 
 WIDTH = 7
 HEIGHT = 6
@@ -223,7 +223,7 @@ class Connect4State(AlternatingState):
     def parse_action(self, text: str) -> int:
         t = text.strip()
         if len(t) != 1 or t not in "1234567":
-            raise NotationError(f"bad column {text!r}: expected a digit 1-7")
+            raise NotationError(f"bad column {clip_text(text)!r}: expected a digit 1-7")
         if self.is_terminal():
             raise NotationError(f"column {t}: the game is already over")
         action = int(t) - 1

@@ -15,11 +15,11 @@ import re
 
 import numpy as np
 
-from .base import AlternatingState, Game, NotationError, dihedral_symmetries, replay, split_move_list
+from .base import AlternatingState, Game, NotationError, clip_text, dihedral_symmetries, replay, split_move_list
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 WIN_LENGTH = 5
-_POINT_RE = re.compile(r"([a-z])([0-9]+)")
+_POINT_RE = re.compile(r"([a-z])([0-9]{1,4})")  # a row of at most 4 digits: int() refuses 4300
 
 
 def five_through(stones: int, windows: tuple[tuple[int, int], ...]) -> bool:
@@ -249,7 +249,7 @@ class GomokuState(AlternatingState):
         t = text.strip().lower()
         m = _POINT_RE.fullmatch(t)
         if m is None:
-            raise NotationError(f"bad point {text!r}: expected a column letter and a row number like 'h8'")
+            raise NotationError(f"bad point {clip_text(text)!r}: expected a column letter and a row number like 'h8'")
         col, row_from_bottom = LETTERS.find(m.group(1)), int(m.group(2))
         if not (0 <= col < g.size and 1 <= row_from_bottom <= g.size):
             raise NotationError(f"point {t!r} is off the {g.size}x{g.size} board "

@@ -17,11 +17,11 @@ import re
 
 import numpy as np
 
-from .base import Game, NotationError, State, dihedral_symmetries, replay
+from .base import Game, NotationError, State, clip_text, dihedral_symmetries, replay
 
 COLUMNS = "abcdefgh"
 PLAYER_NAMES = ("Black", "White")
-_SQUARE_RE = re.compile(r"([a-z])([0-9]+)")
+_SQUARE_RE = re.compile(r"([a-z])([0-9]{1,4})")  # a row of at most 4 digits: int() refuses 4300
 #: one move of a transcript: "pass", a square, or any other single character (reported as bad)
 _TOKEN_RE = re.compile(r"pass|[a-z][0-9]*|[^\s,]", re.IGNORECASE)
 
@@ -238,7 +238,7 @@ class OthelloState(State):
             return g.pass_action
         m = _SQUARE_RE.fullmatch(t)
         if m is None:
-            raise NotationError(f"bad square {text!r}: expected a column letter and a row number "
+            raise NotationError(f"bad square {clip_text(text)!r}: expected a column letter and a row number "
                                 f"like 'f5', or 'pass'")
         col, row = g.columns.find(m.group(1)), int(m.group(2)) - 1
         if col < 0 or not 0 <= row < g.size:

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from .base import AlternatingState, Game, NotationError, dihedral_symmetries, replay, split_move_list
+from .base import AlternatingState, Game, NotationError, clip_text, dihedral_symmetries, replay, split_move_list
 
 N = 3
 CELLS = N * N
@@ -30,7 +30,7 @@ _EMPTY_CELLS: tuple[tuple[int, ...], ...] = tuple(
 #: bitboard -> its nine cells as 0.0/1.0, for encode()
 _BIT_PLANES = np.array([[(b >> a) & 1 for a in range(CELLS)] for b in range(1 << CELLS)], dtype=np.float32)
 
-_CELL_RE = re.compile(r"([a-z])([0-9]+)")
+_CELL_RE = re.compile(r"([a-z])([0-9]{1,4})")  # a row of at most 4 digits: int() refuses 4300
 
 
 def completes_line(stones: int, cell: int) -> bool:
@@ -93,7 +93,7 @@ class TicTacToeState(AlternatingState):
         t = text.strip().lower()
         m = _CELL_RE.fullmatch(t)
         if m is None:
-            raise NotationError(f"bad cell {text!r}: expected a column letter a-c and a row number 1-3, like 'b2'")
+            raise NotationError(f"bad cell {clip_text(text)!r}: expected a column letter a-c and a row number 1-3, like 'b2'")
         col, row = COLUMNS.find(m.group(1)), int(m.group(2)) - 1
         if col < 0 or not 0 <= row < N:
             raise NotationError(f"cell {t!r} is off the 3x3 board (columns a-c, rows 1-3)")

@@ -46,11 +46,11 @@ from array import array
 
 import numpy as np
 
-from .base import Game, NotationError, State, replay, split_move_list
+from .base import Game, NotationError, State, clip_text, replay, split_move_list
 from .xiangqi_moves import (ADVISOR, CANNON, CHARIOT, ELEPHANT, FILES, GENERAL, HORSE, NUM_SQUARES, RANKS, SIGN,
                             SOLDIER, attacked, capture_gain, count_legal, general_square, legal_moves, perft_counts,
                             pseudo_moves)
-from .xiangqi_notation import (START_FEN, board_to_fen, canonical_move_name, clip_text, looks_like_move_name,
+from .xiangqi_notation import (START_FEN, board_to_fen, canonical_move_name, looks_like_move_name,
                                move_to_chinese, move_to_iccs, move_to_wxf, parse_fen, parse_iccs, piece_description,
                                square_name)
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NotationError
+from .base import NotationError, clip_text
 from .xiangqi_moves import (ADVISOR, CANNON, CHARIOT, ELEPHANT, FILES, GENERAL, HORSE, NUM_SQUARES, PIECE_NAMES,
                             SIGN, SOLDIER, attacked, general_square, square)
 
@@ -179,16 +179,10 @@ def parse_iccs(text: str) -> tuple[int, int] | None:
         for file_group in (1, 3):
             name = m[file_group] + m[file_group + 1]
             if m[file_group] not in "abcdefghi" or len(m[file_group + 1]) != 1:
-                shown = name if len(name) <= 12 else name[:10] + "…"
-                raise NotationError(f"square {shown!r} at character {m.start(file_group) + 1} of move "
-                                    f"{clip_text(text.strip())!r} is not on the board (files a-i, ranks 0-9, "
-                                    "one digit)")
+                raise NotationError(f"square {clip_text(name, 12)!r} at character {m.start(file_group) + 1} of "
+                                    f"move {clip_text(text.strip())!r} is off the board (files a-i, ranks 0-9, "
+                                    "one digit each)")
     return None
-
-
-def clip_text(text: str, limit: int = 40) -> str:
-    """``text`` shortened for an error message."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 # --- WXF and Chinese ----------------------------------------------------------

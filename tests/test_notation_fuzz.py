@@ -77,7 +77,8 @@ def test_a_damaged_sample_position_is_read_or_refused(game_id, cut, insert):
         pass
 
 
-@pytest.mark.parametrize("text", ["g06g5", "h02e2", "h2e02", "a" + "0" * 5000 + "b1", "h2" + "9" * 5000 + "e2"])
+@pytest.mark.parametrize("text", ["g06g5", "h02e2", "h2e02", "a" + "0" * 5000 + "b1", "h2" + "9" * 5000 + "e2"],
+                         ids=["g06g5", "h02e2", "h2e02", "zeros", "nines"])
 def test_xiangqi_coordinates_with_extra_digits_are_notation_errors_that_say_where(text):
     state = get_game("xiangqi").initial_state()
     with pytest.raises(NotationError) as info:
@@ -86,3 +87,15 @@ def test_xiangqi_coordinates_with_extra_digits_are_notation_errors_that_say_wher
     assert len(str(info.value)) < 300, "a huge input is not echoed whole"
     with pytest.raises(NotationError):
         get_game("xiangqi").state_from_text("startpos moves " + text)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("text", ["a" + "1" * 5000, "1" * 5000, "b" + "0" * 5000 + "1", "h2" + "9" * 5000 + "e2",
+                                  "c" + "٣" * 5000], ids=["letter-ones", "ones", "zeros", "iccs-nines", "arabic"])
+def test_coordinates_of_thousands_of_digits_are_notation_errors_with_short_messages(game_id, text):
+    game = get_game(game_id)
+    with pytest.raises(NotationError) as info:
+        game.initial_state().parse_action(text)
+    assert len(str(info.value)) < 300
+    with pytest.raises(NotationError):
+        game.state_from_text(text)

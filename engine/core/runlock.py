@@ -77,11 +77,13 @@ class RunDirLock:
             pid = self._holder(fd)
             os.close(fd)
             raise RunDirLocked(self.run_dir, pid)
-        # the holder's pid, after byte 0 (which Windows locks): read by a refused trainer
-        os.ftruncate(fd, 0)
-        os.lseek(fd, 0, os.SEEK_SET)
-        os.write(fd, f" {os.getpid()}\n".encode())
         self._fd = fd
+        try:  # the holder's pid, after byte 0 (which Windows locks): a refused trainer names it
+            os.ftruncate(fd, 0)
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.write(fd, f" {os.getpid()}\n".encode())
+        except OSError:
+            pass  # only the message loses the pid
 
     @staticmethod
     def _holder(fd: int) -> int | None:

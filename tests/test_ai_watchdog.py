@@ -67,7 +67,7 @@ def test_deaths_in_a_row_still_stop_at_the_budget(client):
 
 @pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="SIGSTOP (POSIX)")
 def test_a_frozen_worker_is_noticed_restarted_and_the_search_told(client):
-    ai = client("make_player", watchdog_seconds=5.0)
+    ai = client("make_player", watchdog_seconds=6.0)
     assert ask(ai, "beginner")["type"] == "result"
     frozen = ai._process
     replies = []
@@ -92,11 +92,11 @@ def test_a_frozen_worker_is_noticed_restarted_and_the_search_told(client):
 
 
 def test_a_long_search_that_keeps_working_is_not_mistaken_for_a_frozen_one(client):
-    ai = client("make_player", watchdog_seconds=5.0)
+    ai = client("make_player", watchdog_seconds=6.0)
     assert ask(ai, "beginner")["type"] == "result"
     replies = []
     rid = ai.search(get_game("tictactoe").initial_state(), "max", None, "s", replies.append)
-    end = time.monotonic() + 11.0  # well past the watchdog's limit
+    end = time.monotonic() + 13.0  # well past the watchdog's limit
     while time.monotonic() < end:
         ai.poll()
         time.sleep(0.05)

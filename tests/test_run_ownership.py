@@ -166,3 +166,27 @@ def test_the_inner_trainer_stops_when_its_host_is_killed(tmp_path, monkeypatch):
         assert run.state["generation"] == state["generation"]
     finally:
         run.close()
+
+
+def test_the_apps_train_controller_shows_a_locked_folder_as_a_translated_message(tmp_path, monkeypatch):
+    """Start in the app while another process trains the game's run folder: an error in
+    plain words, in the interface language, and the other run is left alone."""
+    monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path / "home"))
+    from engine.core.paths import user_data_dir
+    from gui.i18n import set_language
+    from gui.training import TrainController, translated
+    run_dir = user_data_dir() / "runs" / "connect2"
+    controller = TrainController()  # the real host and trainer
+    with RunDirLock(run_dir):
+        controller.start("connect2")
+        try:
+            assert wait_for(lambda: controller.poll() >= 0 and controller.status == "error"), controller.log
+        finally:
+            controller.close()
+    assert not (run_dir / "state.json").exists()
+    try:
+        set_language("zh")
+        assert "已有一个训练" in translated(controller.message)
+    finally:
+        set_language("en")
+    assert translated(controller.message).startswith("Another training of this game is still running")

@@ -80,6 +80,17 @@ def test_tensors_that_do_not_fit_the_declared_network_are_refused(model, tmp_pat
     refused(rewritten(model, tmp_path / "bad.pt", edit))
 
 
+def test_a_tensor_that_repeats_a_few_stored_numbers_is_refused(model, tmp_path):
+    """A view with stride 0 describes 10^12 numbers from one stored value: its shape must not
+    let the declared network grow (channels = 10^6 here would be terabytes)."""
+    def edit(p):
+        big = 10 ** 6
+        p["net"]["channels"] = big
+        p["state_dict"]["stem.0.weight"] = torch.zeros(1).as_strided((big, 4, 3, 3), (0, 0, 0, 0))
+    message = refused(rewritten(model, tmp_path / "bad.pt", edit))
+    assert "more numbers than the file stores" in message
+
+
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
 @pytest.mark.parametrize("where", ["stem.0.weight", "stem.1.running_var", "value_fc.2.bias"])
 def test_weights_that_are_not_finite_are_refused(model, tmp_path, value, where):

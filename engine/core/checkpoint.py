@@ -59,9 +59,9 @@ def _plain(e: BaseException) -> str:
     return lines[0] if lines else type(e).__name__
 
 
-def _check_archive(path: Path) -> None:
+def _check_archive(path: Path) -> int:
     """Refuse a file that is not a zip, declares more than it can hold, or fails its checksums,
-    reading the declared sizes before inflating anything."""
+    reading the declared sizes before inflating anything; the declared size of its contents."""
     import zipfile
     size = path.stat().st_size
     try:
@@ -85,16 +85,25 @@ def _check_archive(path: Path) -> None:
                               f"{_plain(e)})") from None
     if damaged is not None:
         raise CheckpointError(f"{path}: the model file is corrupt (checksum mismatch in {damaged})")
+    return declared
 
 
-def _check_weights(path: Path, state_dict) -> None:
-    """The weights are a flat dict of name -> finite tensor."""
+def _check_weights(path: Path, state_dict, stored_bytes: int) -> None:
+    """The weights are a flat dict of name -> finite tensor, each the only user of its own
+    bytes in the file (a tensor can be a view that repeats a few stored numbers billions of
+    times: its shape would then say nothing about the file's size)."""
     import torch
     if not isinstance(state_dict, dict) or not state_dict:
         raise CheckpointError(f"{path}: the model file holds no weights")
+    total = 0
     for name, t in state_dict.items():
         if not isinstance(name, str) or not isinstance(t, torch.Tensor):
             raise CheckpointError(f"{path}: the weights hold something other than named tensors")
+        size = t.numel() * t.element_size()
+        total += size
+        if size > t.untyped_storage().nbytes() or total > stored_bytes:
+            raise CheckpointError(f"{path}: refused: the tensor {name!r} describes more numbers than the file "
+                                  "stores")
         if t.is_floating_point():
             if not bool(torch.isfinite(t).all()):
                 bad = "NaN" if bool(torch.isnan(t).any()) else "infinite"
@@ -166,7 +175,7 @@ def read_checkpoint(path) -> dict:
         raise CheckpointError(f"{path}: is a folder, not a model file")
     if path.stat().st_size == 0:
         raise CheckpointError(f"{path}: the file is empty")
-    _check_archive(path)
+    stored_bytes = _check_archive(path)
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as e:
@@ -183,7 +192,7 @@ def read_checkpoint(path) -> dict:
     for key in ("game_key", "net", "state_dict"):
         if key not in payload:
             raise CheckpointError(f"{path}: model file is missing {key!r}")
-    _check_weights(path, payload["state_dict"])
+    _check_weights(path, payload["state_dict"], stored_bytes)
     return payload
 
 

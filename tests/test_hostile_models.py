@@ -199,3 +199,20 @@ def test_the_uci_engine_refuses_hostile_models_at_once_and_keeps_working(model, 
     replies = engine.handle_line("go nodes 20")
     assert replies[-1].startswith("bestmove ")
     assert engine.handle_line(f"setoption name Model value {model}")[0].startswith("info string using")
+
+
+class _RunsCode:
+    def __reduce__(self):
+        return (print, ("this must never run",))
+
+
+def test_a_refusal_is_a_plain_sentence_without_terminal_codes_or_advice_to_trust_the_file(model, tmp_path):
+    payload = torch.load(model, weights_only=True)
+    payload["extra"] = {"hook": _RunsCode()}
+    evil = tmp_path / "evil.pt"
+    torch.save(payload, evil)
+    with pytest.raises(CheckpointError) as info:
+        read_checkpoint(evil)
+    message = str(info.value)
+    assert "refused" in message and "\x1b" not in message and "\n" not in message
+    assert "weights_only=False" not in message

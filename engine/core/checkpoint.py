@@ -50,13 +50,19 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 def _plain(e: BaseException) -> str:
-    """The first useful line of an exception's message, without terminal colour codes."""
-    lines = [_ANSI.sub("", line).strip() for line in str(e).splitlines()]
-    for line in lines:  # torch's weights_only refusal names the offending object on a later line
-        if line.startswith(("Unsupported global", "Unsupported operand", "Trying to")):
-            return line
-    lines = [line for line in lines if line]
+    """The first line of an exception's message, without terminal colour codes."""
+    lines = [line for line in (_ANSI.sub("", raw).strip() for raw in str(e).splitlines()) if line]
     return lines[0] if lines else type(e).__name__
+
+
+def _refusal_reason(e: BaseException) -> str:
+    """What torch's weights_only loader refused, in one sentence (" (…)"), without its advice on
+    how to load the file anyway; "" when it does not say."""
+    for line in _ANSI.sub("", str(e)).splitlines():
+        _, found, reason = line.partition("WeightsUnpickler error:")
+        if found and reason.strip():
+            return f" ({reason.strip().split('. ')[0].rstrip('.')})"
+    return ""
 
 
 def _check_archive(path: Path) -> int:
@@ -180,7 +186,7 @@ def read_checkpoint(path) -> dict:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as e:
         raise CheckpointError(f"{path}: refused: the file holds objects other than plain weights "
-                              f"(it could run code), so it was not loaded ({_plain(e)})") from None
+                              f"(it could run code), so it was not loaded{_refusal_reason(e)}") from None
     except (RuntimeError, EOFError, zipfile.BadZipFile, ValueError, OSError, AttributeError, TypeError,
             MemoryError) as e:
         raise CheckpointError(f"{path}: not a readable model file (truncated or corrupt?): {_plain(e)}") from None

@@ -68,6 +68,10 @@ class LineWriter:
                 self.broken.set()
 
 
+#: the ``--model`` value that asks for the rollout search (no network; any board size)
+ROLLOUT = "rollout"
+
+
 class EvaluatorLoader:
     """Loads the evaluator (torch and the model) on a background thread, so that an engine
     answers its handshake before paying for them; `get` waits for the load.
@@ -100,6 +104,9 @@ class EvaluatorLoader:
 
     def _load(self) -> None:
         from ..play.players import load_evaluator
+        if self.model_path == ROLLOUT:  # asked for the rollout search: no torch, no model file
+            self._evaluator, self.description = self._rollout()
+            return
         try:
             self._evaluator, self.description = load_evaluator(self.game, self.model_path or None)
         except Exception as e:  # a bad model file: say so, play with the rollout search

@@ -315,3 +315,11 @@ def test_python_chess_uci_layer_drives_main_py_uci():
     finally:
         engine.quit()
     assert time.monotonic() - start < 10.0  # python-chess's own handshake limit
+
+
+def test_the_pbrain_launcher_speaks_the_gomocup_protocol():
+    """pbrain_zeroboard.py is the packaged pbrain-zeroboard executable's entry script."""
+    out = subprocess.run([sys.executable, str(ROOT / "pbrain_zeroboard.py"), "--model", "rollout"], cwd=ROOT,
+                         input="START 9\nINFO max_node 5\nBEGIN\nEND\n", capture_output=True, text=True, timeout=60)
+    replies = [l for l in out.stdout.splitlines() if not l.startswith("DEBUG")]
+    assert out.returncode == 0 and replies[0] == "OK" and re.fullmatch(r"\d,\d", replies[1]), out

@@ -59,7 +59,8 @@ class GomocupBrain:
         self.me = 0              # our player index (0 moves first)
         self.info: dict[str, int] = {}
         self.board_lines: list[str] | None = None  # collecting BOARD ... DONE
-        self.ended = threading.Event()
+        self.ended = threading.Event()  # set by the reader as soon as END arrives (stops a search)
+        self.quit_requested = False     # set when END is processed
 
     # --- what this brain can play ---------------------------------------------------
     def playable(self, size: int) -> str | None:
@@ -300,6 +301,7 @@ class GomocupBrain:
 
     def _cmd_end(self, rest, emit) -> None:
         self.ended.set()
+        self.quit_requested = True
 
     # --- thinking --------------------------------------------------------------------
     def budget(self) -> tuple[int, float | None]:
@@ -333,8 +335,12 @@ class GomocupBrain:
             return
         self.session.ensure_ready(lambda err: emit(f"ERROR {err}"))
         sims, seconds = self.budget()
-        result = self.session.search(self.state, sims, seconds, should_stop=self.ended.is_set)
-        if self.ended.is_set():
+        # END arriving during the search cuts it short (and no move is printed); an END that was
+        # already queued behind this command waits for it
+        queued_end = self.ended.is_set()
+        stop = (lambda: False) if queued_end else self.ended.is_set
+        result = self.session.search(self.state, sims, seconds, should_stop=stop)
+        if not queued_end and self.ended.is_set():
             return
         action = result.action
         self.state = self.state.apply(action)
@@ -357,7 +363,7 @@ def serve(brain: GomocupBrain, stdin=None, stdout=None) -> int:
         lines.put(None)
 
     threading.Thread(target=read, name="read-stdin", daemon=True).start()
-    while not brain.ended.is_set() and not write.broken.is_set():
+    while not brain.quit_requested and not write.broken.is_set():
         line = lines.get()
         if line is None:
             break

@@ -6,6 +6,7 @@ answered with an error while the engine keeps going. Engines run with ``--model 
 and a few visits per move, so that each game takes seconds."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -41,11 +42,18 @@ def lines_of(engine, line: str) -> list[str]:
     return out
 
 
-def check_transcript(transcript: list[str], reply_re: re.Pattern) -> None:
-    """Every line the engine printed fits the protocol's grammar."""
+TRANSCRIPTS = ROOT / "tests" / "transcripts"
+
+
+def check_transcript(transcript: list[str], reply_re: re.Pattern, name: str | None = None) -> None:
+    """Every line the engine printed fits the protocol's grammar. With ZEROBOARD_KEEP_TRANSCRIPTS=1
+    the session is written to tests/transcripts/NAME.txt (the committed examples come from there)."""
     for line in transcript:
         if line.startswith("< "):
             assert reply_re.match(line[2:]), f"unexpected reply {line!r}"
+    if name and os.environ.get("ZEROBOARD_KEEP_TRANSCRIPTS"):
+        TRANSCRIPTS.mkdir(exist_ok=True)
+        (TRANSCRIPTS / f"{name}.txt").write_text("\n".join(transcript) + "\n", encoding="utf-8")
 
 
 # --- UCCI (xiangqi) ----------------------------------------------------------------------
@@ -62,8 +70,8 @@ def test_ucci_client_and_engine_play_a_game_over_pipes_both_ways():
         assert red.engine_name.startswith("ZeroBoard") and red.millisec
         final, actions = play_game(game, red, black, max_plies=30)
         assert len(actions) == 30 or final.is_terminal()
-        for p in (red, black):
-            check_transcript(p.process.transcript, UCCI_REPLY)
+        for p, seat in ((red, "red"), (black, "black")):
+            check_transcript(p.process.transcript, UCCI_REPLY, f"ucci-ours-vs-ours-{seat}")
             assert "> setoption usemillisec true" in p.process.transcript
             assert any(l.startswith("> go nodes 8") for l in p.process.transcript)
 
@@ -88,7 +96,8 @@ def test_our_ucci_engine_plays_a_complete_game_against_fairy_stockfish_in_ucci_m
         final, actions = play_game(game, ours, sf)
         assert final.is_terminal(), "a complete game, every move legal (play_game uses State.play)"
         assert any(l.startswith("> go depth 1") for l in sf.process.transcript)
-        check_transcript(ours.process.transcript, UCCI_REPLY)
+        check_transcript(ours.process.transcript, UCCI_REPLY, "ucci-ours-vs-fairy-stockfish")
+        check_transcript(sf.process.transcript, re.compile(".*"), "ucci-fairy-stockfish-vs-ours")
 
 
 def test_ucci_engine_answers_bad_lines_with_an_error_and_keeps_going():
@@ -127,9 +136,9 @@ def test_gomocup_client_and_brain_play_a_complete_game_over_pipes_both_ways():
         assert black.engine_name == "ZeroBoard"
         final, actions = play_game(game, black, white)
         assert final.is_terminal()
-        for p in (black, white):
+        for p, seat in ((black, "black"), (white, "white")):
             t = p.process.transcript
-            check_transcript(t, GOMOCUP_REPLY)
+            check_transcript(t, GOMOCUP_REPLY, f"gomocup-brain-vs-brain-{seat}")
             assert "> START 9" in t and "> INFO max_node 24" in t
         assert "> BEGIN" in black.process.transcript
         assert any(l.startswith("> TURN ") for l in white.process.transcript)
@@ -198,13 +207,14 @@ NBOARD_REPLY = re.compile(r"^(set myname .+|pong \d+|status.*|nodestats \d+ [\d.
 def test_nboard_client_and_engine_play_complete_games_over_pipes_both_ways():
     game = get_game("othello")
     engine = [*MAIN, "nboard", "--model", "rollout"]
-    for seat in (0, 1):
-        with NBoardEnginePlayer(game, engine, {"depth": 1}, keep_transcript=True) as ours:
-            players = (ours, RandomPlayer(game, seed=seat)) if seat == 0 else (RandomPlayer(game, seed=seat), ours)
-            final, actions = play_game(game, *players)
-            assert final.is_terminal()
-            check_transcript(ours.process.transcript, NBOARD_REPLY)
-            assert ours.engine_name == "ZeroBoard" and "> set depth 1" in ours.process.transcript
+    with NBoardEnginePlayer(game, engine, {"depth": 1}, keep_transcript=True) as black, \
+            NBoardEnginePlayer(game, engine, {"depth": 2}, keep_transcript=True) as white:
+        final, actions = play_game(game, black, white)
+        assert final.is_terminal()
+        for p, seat in ((black, "black"), (white, "white")):
+            check_transcript(p.process.transcript, NBOARD_REPLY, f"nboard-engine-vs-engine-{seat}")
+            assert p.engine_name == "ZeroBoard"
+        assert "> set depth 1" in black.process.transcript and "> set depth 2" in white.process.transcript
 
 
 def test_ggf_records_round_trip_and_the_gui_example_parses():

@@ -114,6 +114,7 @@ class EvaluatorLoader:
             self._evaluator, self.description = self._rollout()
 
     def _rollout(self):
+        """(the rollout evaluator, its description): every game's model-free search."""
         from ..core.evaluators import RolloutEvaluator
         return RolloutEvaluator(rollouts=1, max_plies=min(200, self.game.max_game_length or 200)), \
             "rollout search (no model)"

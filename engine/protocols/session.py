@@ -53,8 +53,8 @@ class SearchSession:
             report(err)
 
     def set_evaluator(self, evaluator) -> None:
-        """Replace the evaluator (a model chosen during the session) and forget the tree."""
-        self.ensure_ready()
+        """Replace the evaluator (a model chosen during the session) and forget the tree; a
+        background load still running no longer matters (`ensure_ready` keeps this one)."""
         self.player.mcts.evaluator = evaluator
         self.player.reset()
 

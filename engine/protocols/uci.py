@@ -18,6 +18,11 @@ command per line on stdin, replies on stdout, each line flushed.
   the tree at the node count that fits, from the game's measured bytes per node);
   ``d`` prints the board as ``info string`` lines.
 
+The handshake is answered at once: torch and the model load on a background thread that
+`serve` starts after the first command's answer (`SearchSession`); ``isready`` and ``go``
+wait for them. ``--model rollout`` (or ``setoption name Model value rollout``) plays with the
+rollout search, no torch.
+
 Unknown or malformed commands and illegal moves are answered with one
 ``info string error ...`` line and change nothing (a bad ``position`` keeps the old one).
 During a search ``isready`` is answered at once, ``stop`` and ``quit`` end it, and any other
@@ -38,7 +43,7 @@ import time
 
 
 from ..core.mcts import SearchResult
-from .common import LineWriter, one_line, principal_variation, value_to_cp
+from .common import ROLLOUT, one_line, principal_variation, value_to_cp
 from .session import SearchSession
 
 #: the search tree's memory budget (the ``Hash`` option, MB): ``go infinite`` and clock
@@ -230,7 +235,10 @@ class UCIEngine:
             from ..core.checkpoint import CheckpointError
             from ..play.players import load_evaluator
             try:
-                evaluator, desc = load_evaluator(self.game, value if value and value != "<empty>" else None)
+                if value.lower() == ROLLOUT:
+                    evaluator, desc = self.session.loader._rollout()
+                else:
+                    evaluator, desc = load_evaluator(self.game, value if value and value != "<empty>" else None)
             except (CheckpointError, OSError, ValueError) as e:
                 emit(f"info string error setoption: {one_line(e)}")
                 return

@@ -1,4 +1,5 @@
-"""External UCI engines as players (arena spec ``uci:COMMAND``).
+"""External UCI engines as players (arena spec ``uci:COMMAND[@WORK]``: ``go movetime MS``,
+``go depth N`` or ``go nodes N``; process handling in `engine.protocols.process`).
 
 Playing (`UCIEnginePlayer`, arena spec ``uci:COMMAND``): drives an external UCI engine. It
 sets ``UCI_Variant`` to the game's id when the engine offers that variant, and finds how the

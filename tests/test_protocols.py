@@ -197,6 +197,8 @@ def test_gomocup_budget_from_info():
     lines_of(brain, "INFO timeout_turn 2000")
     sims, seconds = brain.budget()
     assert sims == 300 and seconds == pytest.approx(2.0 * 0.8 - 0.15)
+    lines_of(brain, "INFO max_memory 500000")  # half of it for the tree: about 120 nodes of 15x15
+    assert 100 <= brain.budget()[0] < 300
 
 
 # --- NBoard (othello) -----------------------------------------------------------------------

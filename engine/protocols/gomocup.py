@@ -31,6 +31,7 @@ import queue
 import re
 import sys
 import threading
+import time
 
 from .common import ROLLOUT, LineWriter, one_line, parse_int
 from .session import SearchSession, clock_budget
@@ -309,9 +310,7 @@ class GomocupBrain:
         sims, seconds = self.session.level_sims, self.session.level_seconds
         cap = 10 ** 7
         if self.info.get("max_memory", 0) > 0:
-            from ..core.treememory import measure_tree_memory
-            per_node = max(measure_tree_memory(self.game, 500)["tree_bytes_per_node"], 1)
-            cap = max(100, int(self.info["max_memory"] * 0.5) // per_node)
+            cap = max(100, int(self.info["max_memory"] * 0.5) // self._bytes_per_node())
         if self.info.get("max_node", -1) > 0:
             sims, seconds = self.info["max_node"], None  # fixed work; the clocks below stay limits
         limits = []
@@ -328,13 +327,24 @@ class GomocupBrain:
             seconds = min(limits + ([seconds] if seconds else []))
         return min(sims, cap), seconds
 
+    def _bytes_per_node(self) -> int:
+        """The search tree's bytes per node on this board (measured once per size, ~0.4 s)."""
+        cache = self.__dict__.setdefault("_node_bytes", {})
+        if self.game.size not in cache:
+            from ..core.treememory import measure_tree_memory
+            cache[self.game.size] = max(measure_tree_memory(self.game, 500)["tree_bytes_per_node"], 1)
+        return cache[self.game.size]
+
     def _move(self, emit) -> None:
         """Search, play and print our move."""
         if self.state.is_terminal():
             emit("ERROR the game is over")
             return
+        started = time.perf_counter()
         self.session.ensure_ready(lambda err: emit(f"ERROR {err}"))
         sims, seconds = self.budget()
+        if seconds is not None:  # the turn's clock ran while the model loaded (the first move)
+            seconds = max(seconds - (time.perf_counter() - started), 0.02)
         # END arriving during the search cuts it short (and no move is printed); an END that was
         # already queued behind this command waits for it
         queued_end = self.ended.is_set()

@@ -335,3 +335,20 @@ def test_the_pbrain_launcher_speaks_the_gomocup_protocol():
                          input="START 9\nINFO max_node 5\nBEGIN\nEND\n", capture_output=True, text=True, timeout=60)
     replies = [l for l in out.stdout.splitlines() if not l.startswith("DEBUG")]
     assert out.returncode == 0 and replies[0] == "OK" and re.fullmatch(r"\d,\d", replies[1]), out
+
+
+def test_a_model_that_cannot_be_loaded_is_reported_and_the_engine_plays_on(tmp_path):
+    broken = tmp_path / "broken.pt"
+    broken.write_bytes(b"not a checkpoint")
+    engine = UCCIEngine(get_game("xiangqi"), str(broken), "beginner", seed=0)
+    assert engine.handle_line("ucci")[-1] == "ucciok"
+    ready = engine.handle_line("isready")
+    assert ready[0].startswith("info string error cannot load model") and ready[-1] == "readyok"
+    assert engine.handle_line("go nodes 5")[-1].startswith("bestmove ")
+
+
+def test_engine_commands_refuse_a_missing_model_file_before_speaking():
+    for command in (["ucci"], ["pbrain"], ["nboard"], ["uci", "--game", "othello"]):
+        out = subprocess.run([*MAIN, *command, "--model", "/nonexistent/model.pt"], cwd=ROOT, input="",
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2 and "no such file" in out.stderr and out.stdout == "", (command, out)

@@ -204,4 +204,4 @@ def close_player(player) -> None:
         close()
 
 
-__all__ = ["SpecError", "player_from_spec", "parse_uci_spec", "parse_engine_spec", "close_player", "find_fairy_stockfish", "SPEC_HELP"]
+__all__ = ["SpecError", "ENGINE_KINDS", "player_from_spec", "parse_uci_spec", "parse_engine_spec", "close_player", "find_fairy_stockfish", "SPEC_HELP"]

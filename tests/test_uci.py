@@ -233,8 +233,9 @@ def test_value_to_cp_is_the_documented_logistic_mapping():
 
 def test_uci_specs_parse_command_movetime_and_options():
     assert parse_uci_spec("/usr/games/fairy-stockfish@250?UCI_LimitStrength=true&UCI_Elo=min") == (
-        "/usr/games/fairy-stockfish", 250, {"UCI_LimitStrength": "true", "UCI_Elo": "min"})
-    assert parse_uci_spec("engine --flag") == ("engine --flag", 100, {})
+        "/usr/games/fairy-stockfish", {"movetime": 250}, {"UCI_LimitStrength": "true", "UCI_Elo": "min"})
+    assert parse_uci_spec("engine --flag") == ("engine --flag", {"movetime": 100}, {})
+    assert parse_uci_spec("engine@depth3")[1] == {"depth": 3} and parse_uci_spec("engine@nodes500")[1] == {"nodes": 500}
     with pytest.raises(SpecError):
         parse_uci_spec("@100")
     with pytest.raises(SpecError):

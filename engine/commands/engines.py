@@ -1,25 +1,83 @@
-"""The engine commands other programs start: each speaks one protocol on stdin/stdout."""
+"""The engine commands other programs start: each speaks one protocol on stdin/stdout.
+
+Each answers its protocol's handshake before torch and the model are imported: the model
+loads on a background thread started once the handshake is answered.
+"""
 from __future__ import annotations
+
+MODEL_HELP = "model file (default: the shipped model, else rollout search); 'rollout' for rollout search"
+
+
+def _checked_model(model: str | None) -> str | None:
+    """``model`` when it is 'rollout' or an existing file; UsageError otherwise (before any protocol)."""
+    from pathlib import Path
+    from .cli import UsageError
+    from ..protocols.common import ROLLOUT
+    if model and model != ROLLOUT and not Path(model).is_file():
+        raise UsageError(f"--model {model}: no such file")
+    return model
 
 
 def uci_main(argv: list[str]) -> int:
     """``python main.py uci``: serve the protocol on stdin/stdout."""
-    from .cli import ArgParser, UsageError, game_from_args, run_command
+    from .cli import ArgParser, game_from_args, run_command
     from ..play.players import LEVELS
     from ..protocols.uci import UCIEngine, serve
     parser = ArgParser(prog="main.py uci", description="Speak a UCI-style protocol on stdin/stdout.")
     parser.add_argument("--game", required=True, help="game id")
     parser.add_argument("--size", type=int, help="board size for games with variants")
-    parser.add_argument("--model", help="model file (default: the shipped model, else rollout search)")
+    parser.add_argument("--model", help=MODEL_HELP)
     parser.add_argument("--level", choices=LEVELS, help="initial level (default: strong)")
 
     def body(args) -> int:
-        from ..core.checkpoint import CheckpointError
         game = game_from_args(args.game, args.size)
-        try:
-            engine = UCIEngine(game, args.model, args.level)
-        except (CheckpointError, OSError) as e:
-            raise UsageError(str(e)) from None
-        return serve(engine)
+        return serve(UCIEngine(game, _checked_model(args.model), args.level))
+
+    return run_command(parser, argv, body)
+
+
+def ucci_main(argv: list[str]) -> int:
+    """``python main.py ucci``: xiangqi's UCCI engine on stdin/stdout."""
+    from .cli import ArgParser, game_from_args, run_command
+    from ..play.players import LEVELS
+    from ..protocols.ucci import UCCIEngine, ucci_serve
+    parser = ArgParser(prog="main.py ucci", description="Speak UCCI (xiangqi engines' protocol) on stdin/stdout.")
+    parser.add_argument("--model", help=MODEL_HELP)
+    parser.add_argument("--level", choices=LEVELS, help="initial level (default: strong)")
+
+    def body(args) -> int:
+        game = game_from_args("xiangqi")
+        return ucci_serve(UCCIEngine(game, _checked_model(args.model), args.level))
+
+    return run_command(parser, argv, body)
+
+
+def pbrain_main(argv: list[str]) -> int:
+    """``python main.py pbrain``: a Gomocup (Piskvork) gomoku brain on stdin/stdout."""
+    from .cli import ArgParser, run_command
+    from ..play.players import LEVELS
+    from ..protocols.gomocup import GomocupBrain, serve
+    parser = ArgParser(prog="main.py pbrain",
+                       description="Be a Gomocup (Piskvork) gomoku brain on stdin/stdout.")
+    parser.add_argument("--model", help=MODEL_HELP)
+    parser.add_argument("--size", type=int, default=15, help="the board size --model PATH plays (default 15)")
+    parser.add_argument("--level", choices=LEVELS, help="budget when the manager sends no time or node limit "
+                                                          "(default: strong)")
+
+    def body(args) -> int:
+        return serve(GomocupBrain(_checked_model(args.model), args.level, model_size=args.size))
+
+    return run_command(parser, argv, body)
+
+
+def nboard_main(argv: list[str]) -> int:
+    """``python main.py nboard``: an othello engine for the NBoard GUI on stdin/stdout."""
+    from .cli import ArgParser, run_command
+    from ..protocols.nboard import NBoardEngine, serve
+    parser = ArgParser(prog="main.py nboard", description="Speak the NBoard protocol (othello) on stdin/stdout.")
+    parser.add_argument("--model", help=MODEL_HELP)
+
+    def body(args) -> int:
+        return serve(NBoardEngine(_checked_model(args.model)))
 
     return run_command(parser, argv, body)

@@ -344,14 +344,15 @@ def run_benchmark_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
 
 def _opponent_factory(game, spec: str, seed: int):
     """(make_opponent, closer, description) for a suite opponent, or raise SpecError / EvaluationError."""
-    from .specs import close_player, find_fairy_stockfish, player_from_spec
+    from .specs import ENGINE_KINDS, close_player, find_fairy_stockfish, player_from_spec
     if spec == "stockfish":
         path = find_fairy_stockfish()
         if path is None:
             raise EvaluationError("fairy-stockfish is not installed")
         spec = f"uci:{path}@{STOCKFISH_MOVETIME_MS}?UCI_LimitStrength=true&UCI_Elo=min"
-    if spec.startswith("uci:") or spec in ("random", "greedy"):
-        shared = player_from_spec(game, spec, seed=seed, opening_plies=0)  # stateless: one for all games
+    if spec.partition(":")[0] in ENGINE_KINDS or spec in ("random", "greedy"):
+        # stateless between games (an outside engine is reset each game): one process for all games
+        shared = player_from_spec(game, spec, seed=seed, opening_plies=0)
         return (lambda i: shared), (lambda: close_player(shared)), spec
     player_from_spec(game, spec, seed=seed, opening_plies=0)  # fail early on a bad spec
     return (lambda i: player_from_spec(game, spec, seed=seed + i, opening_plies=0)), (lambda: None), spec

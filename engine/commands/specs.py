@@ -11,13 +11,24 @@ A *spec* is one string naming one player:
 ``random``                       uniformly random legal moves
 ``greedy``                       one ply deep: the move whose position the game's heuristic likes best
 ``solver``                       perfect play by exhaustive minimax (games of at most 16 plies)
-``uci:COMMAND[@MS][?OPT=V&...]`` an external UCI engine started with COMMAND (split like a shell
-                                 line), MS milliseconds per move (default 100), each ``OPT=V``
-                                 sent as ``setoption name OPT value V``; ``V`` may be ``min`` or
-                                 ``max`` to take the bound the engine declares for that option
+``uci:COMMAND[@WORK][?OPT=V&...]`` an external UCI engine started with COMMAND (split like a shell
+                                 line); WORK per move is ``MS`` milliseconds (default 100),
+                                 ``depthN`` or ``nodesN`` (fixed work: ``go depth N``/``go nodes
+                                 N``, the same on a busy machine); each ``OPT=V`` sent as
+                                 ``setoption name OPT value V``; ``V`` may be ``min`` or ``max``
+                                 to take the bound the engine declares for that option
+``ucci:COMMAND[@WORK][?OPT=V&...]`` an external UCCI engine (xiangqi): ``go depth N``, ``go
+                                 nodes N`` or ``go time MS movestogo 1``; options sent as
+                                 ``setoption OPT V``
+``gomocup:COMMAND[@WORK]``       an external Gomocup brain (gomoku): ``nodesN`` sends ``INFO
+                                 max_node N`` (fixed work), ``MS`` ``INFO timeout_turn MS``
+                                 (default 1000)
+``nboard:COMMAND[@depthN]``      an external NBoard engine (othello): ``set depth N`` (default 8)
 ===============================  ==============================================================
 
-Example: ``uci:/usr/games/fairy-stockfish@100?UCI_LimitStrength=true&UCI_Elo=min``.
+Examples: ``uci:/usr/games/fairy-stockfish@100?UCI_LimitStrength=true&UCI_Elo=min``,
+``ucci:/usr/games/fairy-stockfish@depth1``, ``gomocup:"python main.py pbrain"@nodes200``,
+``nboard:"python main.py nboard"@depth2``.
 
 Variety: two deterministic players would replay the same two games, so MCTS-based
 players (``model``, ``rollout`` and greedy ``level`` players) sample their first
@@ -36,7 +47,11 @@ from ..play.baselines import OPENING_PLIES, OPENING_TEMPERATURE, SOLVER_MAX_PLIE
 UCI_DEFAULT_MOVETIME_MS = 100
 
 SPEC_HELP = ("model:PATH[@SIMS], policy:PATH, level:NAME, rollout:N, random, greedy, solver, "
-             "uci:COMMAND[@MS][?OPTION=VALUE&...]")
+             "uci:COMMAND[@WORK][?OPTION=VALUE&...], ucci:COMMAND[@WORK][?OPTION=VALUE&...], "
+             "gomocup:COMMAND[@WORK], nboard:COMMAND[@depthN] (WORK: MS, depthN or nodesN)")
+#: the external-engine kinds: their protocol, and work per move when the spec names none
+ENGINE_KINDS = {"uci": {"movetime": UCI_DEFAULT_MOVETIME_MS}, "ucci": {"movetime": UCI_DEFAULT_MOVETIME_MS},
+                "gomocup": {"movetime": 1000}, "nboard": {"depth": 8}}
 
 
 class SpecError(ValueError):
@@ -52,26 +67,36 @@ def find_fairy_stockfish() -> str | None:
     return str(debian) if debian.is_file() else None
 
 
-def parse_uci_spec(rest: str) -> tuple[str, int, dict[str, str]]:
-    """``COMMAND[@MS][?OPT=V&...]`` -> (command, movetime in ms, options)."""
+def parse_engine_spec(kind: str, rest: str) -> tuple[str, dict, dict[str, str]]:
+    """``COMMAND[@WORK][?OPT=V&...]`` of an external-engine spec -> (command, work, options);
+    work is {"movetime": ms}, {"depth": n} or {"nodes": n}."""
+    from ..protocols.process import parse_work
     command, _, query = rest.partition("?")
-    movetime = UCI_DEFAULT_MOVETIME_MS
-    m = re.search(r"@(\d+)$", command)
+    work = dict(ENGINE_KINDS[kind])
+    m = re.search(r"@((?:depth|nodes|time)=?\d*|-?\d+)$", command)
     if m:
-        movetime = int(m.group(1))
+        try:
+            work = parse_work(m.group(1), UCI_DEFAULT_MOVETIME_MS)
+        except ValueError as e:
+            raise SpecError(f"{kind}:{rest}: {e}") from None
         command = command[:m.start()]
     command = command.strip()
     if not command:
-        raise SpecError(f"uci:{rest}: no engine command (expected uci:COMMAND[@MS][?OPTION=VALUE&...])")
-    if movetime <= 0:
-        raise SpecError(f"uci:{rest}: the move time must be a positive number of milliseconds")
+        raise SpecError(f"{kind}:{rest}: no engine command (expected {kind}:COMMAND[@WORK][?OPTION=VALUE&...])")
     options: dict[str, str] = {}
     for item in filter(None, query.split("&")):
         name, eq, value = item.partition("=")
         if not eq or not name.strip():
-            raise SpecError(f"uci:{rest}: option {item!r} is not NAME=VALUE")
+            raise SpecError(f"{kind}:{rest}: option {item!r} is not NAME=VALUE")
         options[name.strip()] = value.strip()
-    return command, movetime, options
+    if options and kind in ("gomocup", "nboard"):
+        raise SpecError(f"{kind}:{rest}: the {kind} protocol has no options to set")
+    return command, work, options
+
+
+def parse_uci_spec(rest: str) -> tuple[str, dict, dict[str, str]]:
+    """``COMMAND[@WORK][?OPT=V&...]`` -> (command, work, options) for a ``uci:`` spec."""
+    return parse_engine_spec("uci", rest)
 
 
 def _load_net_evaluator(game, path: str, spec: str):
@@ -147,14 +172,29 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
     if kind == "rollout":
         return _with_opening(rollout_player(game, _positive_int(rest, spec, "the playout count"), seed=seed),
                              opening_plies)
-    if kind == "uci":
-        from ..protocols.uci_client import UCIEngineError, UCIEnginePlayer
-        command, movetime, options = parse_uci_spec(rest)
-        try:
-            return UCIEnginePlayer(game, command, movetime, options)
-        except UCIEngineError as e:
-            raise SpecError(f"{spec}: {e}") from None
+    if kind in ENGINE_KINDS:
+        return _engine_player(game, kind, rest, spec)
     raise SpecError(f"bad player spec {spec!r}: unknown kind {kind!r}; expected one of: {SPEC_HELP}")
+
+
+def _engine_player(game, kind: str, rest: str, spec: str):
+    """An external engine speaking ``kind``'s protocol, as a player."""
+    from ..protocols.process import EngineError
+    command, work, options = parse_engine_spec(kind, rest)
+    try:
+        if kind == "uci":
+            from ..protocols.uci_client import UCIEnginePlayer
+            return UCIEnginePlayer(game, command, work.get("movetime", UCI_DEFAULT_MOVETIME_MS), options, work=work)
+        if kind == "ucci":
+            from ..protocols.ucci_client import UCCIEnginePlayer
+            return UCCIEnginePlayer(game, command, work, options)
+        if kind == "gomocup":
+            from ..protocols.gomocup_client import GomocupBrainPlayer
+            return GomocupBrainPlayer(game, command, work)
+        from ..protocols.nboard_client import NBoardEnginePlayer
+        return NBoardEnginePlayer(game, command, work)
+    except EngineError as e:
+        raise SpecError(f"{spec}: {e}") from None
 
 
 def close_player(player) -> None:
@@ -164,4 +204,4 @@ def close_player(player) -> None:
         close()
 
 
-__all__ = ["SpecError", "player_from_spec", "parse_uci_spec", "close_player", "find_fairy_stockfish", "SPEC_HELP"]
+__all__ = ["SpecError", "ENGINE_KINDS", "player_from_spec", "parse_uci_spec", "parse_engine_spec", "close_player", "find_fairy_stockfish", "SPEC_HELP"]

@@ -71,3 +71,98 @@ def principal_variation(tree, first_action: int | None = None, max_len: int = 24
         if node < 0:
             break
     return pv
+
+
+class LineWriter:
+    """Thread-safe, flushed output of whole lines (searches report from their own thread);
+    a closed pipe sets ``broken`` instead of raising."""
+
+    def __init__(self, stream):
+        import threading
+        self.stream = stream
+        self._lock = threading.Lock()
+        self.broken = threading.Event()
+
+    def __call__(self, line: str) -> None:
+        with self._lock:
+            try:
+                self.stream.write(line + "\n")
+                self.stream.flush()
+            except (BrokenPipeError, OSError, ValueError):
+                self.broken.set()
+
+
+#: the ``--model`` value that asks for the rollout search (no network; any board size)
+ROLLOUT = "rollout"
+
+
+class EvaluatorLoader:
+    """Loads the evaluator (torch and the model) on a background thread, so that an engine
+    answers its handshake before paying for them; `get` waits for the load.
+
+    A model that cannot be loaded is reported once through ``report`` and replaced by the
+    rollout search every game has, so the engine keeps playing instead of dying mid-session.
+    """
+
+    def __init__(self, game, model_path=None, evaluator=None):
+        import threading
+        self.game = game
+        self.model_path = str(model_path) if model_path else ""
+        self._evaluator = evaluator
+        self.description = type(evaluator).__name__ if evaluator is not None else ""
+        self.error = ""
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        return self._evaluator is not None
+
+    def start(self) -> None:
+        """Begin loading (once); returns at once."""
+        import threading
+        with self._lock:
+            if self._evaluator is None and self._thread is None:
+                self._thread = threading.Thread(target=self._load, name="load-model", daemon=True)
+                self._thread.start()
+
+    def _load(self) -> None:
+        from ..play.players import load_evaluator
+        if self.model_path == ROLLOUT:  # asked for the rollout search: no torch, no model file
+            self._evaluator, self.description = self._rollout()
+            return
+        try:
+            self._evaluator, self.description = load_evaluator(self.game, self.model_path or None)
+        except Exception as e:  # a bad model file: say so, play with the rollout search
+            self.error = f"cannot load model {self.model_path or '(shipped)'}: {one_line(e)}; using rollout search"
+            self._evaluator, self.description = self._rollout()
+
+    def _rollout(self):
+        """(the rollout evaluator, its description): every game's model-free search."""
+        from ..core.evaluators import RolloutEvaluator
+        return RolloutEvaluator(rollouts=1, max_plies=min(200, self.game.max_game_length or 200)), \
+            "rollout search (no model)"
+
+    def get(self):
+        """The evaluator, waiting for the load to finish."""
+        self.start()
+        thread = self._thread
+        if thread is not None:
+            thread.join()
+        return self._evaluator
+
+    def take_error(self) -> str:
+        """The load error not yet reported ("" when none)."""
+        err, self.error = self.error, ""
+        return err
+
+
+def parse_int(text: str, lo: int | None = None, hi: int | None = None) -> int | None:
+    """``text`` as a whole number within [lo, hi], else None."""
+    text = text.strip()
+    if not text or len(text) > 15 or not (text.isdigit() or text[0] == "-" and text[1:].isdigit()):
+        return None
+    value = int(text)
+    if lo is not None and value < lo or hi is not None and value > hi:
+        return None
+    return value

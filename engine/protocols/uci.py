@@ -18,6 +18,11 @@ command per line on stdin, replies on stdout, each line flushed.
   the tree at the node count that fits, from the game's measured bytes per node);
   ``d`` prints the board as ``info string`` lines.
 
+The handshake is answered at once: torch and the model load on a background thread that
+`serve` starts after the first command's answer (`SearchSession`); ``isready`` and ``go``
+wait for them. ``--model rollout`` (or ``setoption name Model value rollout``) plays with the
+rollout search, no torch.
+
 Unknown or malformed commands and illegal moves are answered with one
 ``info string error ...`` line and change nothing (a bad ``position`` keeps the old one).
 During a search ``isready`` is answered at once, ``stop`` and ``quit`` end it, and any other
@@ -39,7 +44,8 @@ import time
 
 
 from ..core.mcts import SearchResult
-from .common import one_line, principal_variation, value_to_cp
+from .common import ROLLOUT, one_line, principal_variation, value_to_cp
+from .session import SearchSession
 
 #: the search tree's memory budget (the ``Hash`` option, MB): ``go infinite`` and clock
 #: searches stop at the node count that fits. A node costs ~0.3 KB in connect4 to ~2 KB in
@@ -60,26 +66,29 @@ class UCIEngine:
 
     def __init__(self, game, model_path=None, level: str | None = None, evaluator=None,
                  node_cap: int | None = None, seed: int | None = None):
-        """``node_cap`` fixes the most visits of one search; by default it follows ``Hash``."""
-        from ..play.players import DEFAULT_LEVEL, LEVEL_SETTINGS, MCTSPlayer, load_evaluator
+        """``node_cap`` fixes the most visits of one search; by default it follows ``Hash``.
+        Without ``evaluator`` the model is loaded in the background once the handshake is
+        answered (`SearchSession`), so ``uci`` is answered at once."""
         self.game = game
         self._fixed_cap = node_cap
         self.hash_mb = DEFAULT_HASH_MB
         self._bytes_per_node: int | None = None
-        self._level_settings = LEVEL_SETTINGS
-        if evaluator is None:
-            evaluator, self.evaluator_description = load_evaluator(game, model_path)
-        else:
-            self.evaluator_description = type(evaluator).__name__
-        self.model_path = str(model_path) if model_path else ""
-        self.player = MCTSPlayer(game, evaluator, seed=seed)
-        self.level = level or DEFAULT_LEVEL
-        self._apply_level(self.level)
+        self.session = SearchSession(game, model_path, level, evaluator, seed)
+        self._level_settings = self.session.level_settings
+        self.player = self.session.player
         self.state = game.initial_state()
         self.quit_requested = False
         self._stop = threading.Event()
         self._infinite = False
         self._waitable = False  # True while a go runs in its own thread (`start_go`): stop can arrive
+
+    @property
+    def level(self) -> str:
+        return self.session.level
+
+    @property
+    def model_path(self) -> str:
+        return self.session.model_path
 
     # --- entry points -------------------------------------------------------
     def handle_line(self, line: str) -> list[str]:
@@ -114,17 +123,28 @@ class UCIEngine:
         tokens = line.split()
         if not tokens:
             return
-        cmd = tokens[0].lower()
-        handler = {
-            "uci": self._cmd_uci, "isready": lambda t, e: e("readyok"), "ucinewgame": self._cmd_newgame,
+        handler = self._handlers().get(tokens[0].lower())
+        if handler is None:
+            emit(f"{self.error_prefix} unknown command {one_line(tokens[0])[:40]!r}")
+            return
+        handler(tokens, emit)
+
+    #: how error lines begin (``info string error``; a protocol subclass may differ)
+    error_prefix = "info string error"
+
+    def _handlers(self) -> dict:
+        """Command word -> handler(tokens, emit)."""
+        return {
+            "uci": self._cmd_uci, "isready": self._cmd_isready, "ucinewgame": self._cmd_newgame,
             "position": self._cmd_position, "go": self._cmd_go, "setoption": self._cmd_setoption,
             "stop": lambda t, e: None, "quit": self._cmd_quit, "d": self._cmd_show,
             "debug": lambda t, e: None, "ponderhit": lambda t, e: None, "register": lambda t, e: None,
-        }.get(cmd)
-        if handler is None:
-            emit(f"info string error unknown command {one_line(tokens[0])[:40]!r}")
-            return
-        handler(tokens, emit)
+        }
+
+    @staticmethod
+    def open_ended(tokens: list[str]) -> bool:
+        """True for a ``go`` that runs until ``stop`` (the server stops it before the next command)."""
+        return "infinite" in (t.lower() for t in tokens)
 
     def _cmd_uci(self, tokens, emit) -> None:
         from ..core.paths import __version__
@@ -135,6 +155,10 @@ class UCIEngine:
         emit(f"option name Model type string default {self.model_path or '<empty>'}")
         emit(f"option name Hash type spin default {DEFAULT_HASH_MB} min {HASH_MB_RANGE[0]} max {HASH_MB_RANGE[1]}")
         emit("uciok")
+
+    def _cmd_isready(self, tokens, emit) -> None:
+        self.session.ensure_ready(lambda err: emit(f"info string error {err}"))
+        emit("readyok")
 
     @property
     def node_cap(self) -> int:
@@ -212,13 +236,15 @@ class UCIEngine:
             from ..core.checkpoint import CheckpointError
             from ..play.players import load_evaluator
             try:
-                evaluator, desc = load_evaluator(self.game, value if value and value != "<empty>" else None)
+                if value.lower() == ROLLOUT:
+                    evaluator, desc = self.session.loader._rollout()
+                else:
+                    evaluator, desc = load_evaluator(self.game, value if value and value != "<empty>" else None)
             except (CheckpointError, OSError, ValueError) as e:
                 emit(f"info string error setoption: {one_line(e)}")
                 return
-            self.player.mcts.evaluator = evaluator
-            self.player.reset()
-            self.model_path, self.evaluator_description = value, desc
+            self.session.set_evaluator(evaluator)
+            self.session.loader.model_path = value if value != "<empty>" else ""
             emit(f"info string using {desc}")
         elif name == "hash":
             lo, hi = HASH_MB_RANGE
@@ -236,10 +262,15 @@ class UCIEngine:
                  "(options: Level, Model, Hash)")
 
     def _apply_level(self, name: str) -> None:
-        lv = self._level_settings[name]
-        self.level = name
-        self.level_sims, self.level_seconds = lv.sims, lv.seconds
-        self.player.temperature = lv.temperature
+        self.session.set_level(name)
+
+    @property
+    def level_sims(self) -> int:
+        return self.session.level_sims
+
+    @property
+    def level_seconds(self) -> float:
+        return self.session.level_seconds
 
     def _parse_go(self, tokens, emit):
         """(sims, seconds, notes) for a ``go`` command, or None after reporting an error."""
@@ -294,6 +325,7 @@ class UCIEngine:
             emit("info string error go: the game is over; there is no move to search")
             emit("bestmove (none)")
             return
+        self.session.ensure_ready(lambda err: emit(f"info string error {err}"))
         player = self.player
         player.sims, player.seconds = sims, seconds
         start = time.perf_counter()
@@ -371,11 +403,12 @@ def serve(engine: UCIEngine, stdin=None, stdout=None) -> int:
             if cmd == "stop":
                 continue
         if cmd == "go":
-            infinite = "infinite" in (t.lower() for t in tokens)
+            infinite = engine.open_ended(tokens)
             search = engine.start_go(line, write)
             continue
         for reply in engine.handle_line(line):
             write(reply)
+        engine.session.start_loading()  # after the handshake's answer: torch and the model load meanwhile
         if engine.quit_requested:
             break
     finish_search(True)

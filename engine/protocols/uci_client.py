@@ -1,4 +1,5 @@
-"""External UCI engines as players (arena spec ``uci:COMMAND``).
+"""External UCI engines as players (arena spec ``uci:COMMAND[@WORK]``: ``go movetime MS``,
+``go depth N`` or ``go nodes N``; process handling in `engine.protocols.process`).
 
 Playing (`UCIEnginePlayer`, arena spec ``uci:COMMAND``): drives an external UCI engine. It
 sets ``UCI_Variant`` to the game's id when the engine offers that variant, and finds how the
@@ -9,18 +10,14 @@ from __future__ import annotations
 
 import queue
 import re
-import shlex
-import subprocess
-import threading
 import time
 
 from ..core.mcts import SearchResult
 from .common import cp_to_value
+from .process import EngineError, EngineProcess, ProcessPlayer
 
 
-class UCIEngineError(RuntimeError):
-    """An external engine that cannot be started or answered something unusable."""
-
+UCIEngineError = EngineError  # the name the UCI client's callers know
 
 _OPTION_RE = re.compile(r"^option name (.+?) type (\S+)(.*)$")
 
@@ -32,32 +29,32 @@ def shift_ranks(move: str, offset: int) -> str:
     return re.sub(r"(?<=[a-z])(\d+)", lambda m: str(int(m.group(1)) + offset), move)
 
 
-class UCIEnginePlayer:
+def go_command(work: dict) -> str:
+    """The UCI ``go`` line for a work dict ({"movetime": ms} | {"depth": n} | {"nodes": n})."""
+    (key, value), = work.items()
+    return f"go {key} {int(value)}"
+
+
+class UCIEnginePlayer(ProcessPlayer):
     """An external UCI engine as a player (``choose(state)`` like the other players).
 
     ``options`` are sent as ``setoption`` commands; a value ``min`` or ``max`` takes the bound
     the engine declares for that option, and a value the engine's declaration rules out (a spin
     outside its bounds, an unlisted combo value, an unknown option) raises UCIEngineError.
-    Call `close` (or use ``with``) to end the process.
+    ``work`` fixes the work per move instead of ``movetime_ms``: {"depth": n} or {"nodes": n}
+    (the same search whatever the machine's load). Call `close` (or use ``with``) to end the process.
     """
 
     def __init__(self, game, command, movetime_ms: int = 100, options: dict | None = None,
-                 timeout: float = 10.0, rank_offset: int | None = None):
+                 timeout: float = 10.0, rank_offset: int | None = None, work: dict | None = None,
+                 keep_transcript: bool = False):
         self.game = game
         self.command = command
         self.movetime_ms = int(movetime_ms)
+        self.work = dict(work) if work else {"movetime": self.movetime_ms}
         self.timeout = timeout
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
-        if not argv:
-            raise UCIEngineError("no engine command given")
-        try:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        except (OSError, ValueError) as e:
-            raise UCIEngineError(f"cannot start engine {command!r}: {e}") from None
-        self._lines: queue.Queue = queue.Queue()
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        self.engine_name = argv[0] if argv else "engine"
+        self.process = EngineProcess(command, timeout, keep_transcript)
+        self.engine_name = self.process.name
         self.options: dict[str, dict] = {}
         try:
             self._handshake(dict(options or {}))
@@ -68,46 +65,18 @@ class UCIEnginePlayer:
         self.name = f"uci {self.engine_name}"
 
     # --- process plumbing -----------------------------------------------------
-    def _read_stdout(self) -> None:
-        for line in self.proc.stdout:
-            self._lines.put(line.rstrip("\r\n"))
-        self._lines.put(None)
+    @property
+    def _lines(self):
+        return self.process._lines
 
     def _send(self, line: str) -> None:
-        try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise UCIEngineError(f"engine {self.engine_name!r} has exited") from None
+        self.process.send(line)
 
     def _read_until(self, done, timeout: float) -> list[str]:
-        lines = []
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise UCIEngineError(f"engine {self.engine_name!r} did not answer within {timeout:.1f} s")
-            try:
-                line = self._lines.get(timeout=left)
-            except queue.Empty:
-                continue
-            if line is None:
-                self._lines.put(None)
-                raise UCIEngineError(f"engine {self.engine_name!r} exited unexpectedly")
-            lines.append(line)
-            if done(line.strip()):
-                return lines
+        return self.process.read_until(done, timeout)
 
     def _drain(self) -> None:
-        """Drop lines left over from earlier commands (a late ``bestmove`` after a ``stop``)."""
-        while True:
-            try:
-                line = self._lines.get_nowait()
-            except queue.Empty:
-                return
-            if line is None:
-                self._lines.put(None)
-                return
+        self.process.drain()
 
     def _sync(self) -> None:
         self._send("isready")
@@ -237,8 +206,9 @@ class UCIEnginePlayer:
         start = time.perf_counter()
         self._drain()
         self._send(self.position_command(state))
-        self._send(f"go movetime {self.movetime_ms}")
-        lines = self._read_until(lambda l: l.startswith("bestmove"), self.movetime_ms / 1000.0 + self.timeout)
+        self._send(go_command(self.work))
+        lines = self._read_until(lambda l: l.startswith("bestmove"), self.work.get("movetime", 0) / 1000.0
+                                 + self.timeout * (1 if "movetime" in self.work else 6))
         words = lines[-1].split()
         best = words[1] if len(words) > 1 else "(none)"
         value = 0.0
@@ -254,29 +224,5 @@ class UCIEnginePlayer:
                                  f"{state.to_text()!r}: {e}") from None
         return SearchResult(action, value, [], 0, time.perf_counter() - start)
 
-    def close(self) -> None:
-        proc = getattr(self, "proc", None)
-        if proc is None or proc.poll() is not None:
-            return
-        try:
-            proc.stdin.write("quit\n")
-            proc.stdin.flush()
-            proc.wait(timeout=2)
-        except Exception:
-            proc.kill()
-            proc.wait()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-
-__all__ = ["UCIEnginePlayer", "UCIEngineError", "shift_ranks"]
+__all__ = ["UCIEnginePlayer", "UCIEngineError", "go_command", "shift_ranks"]

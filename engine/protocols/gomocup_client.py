@@ -1,0 +1,129 @@
+"""External Gomocup (Piskvork) brains as gomoku players: arena spec
+``gomocup:COMMAND[@WORK]`` with WORK ``nodesN`` (``INFO max_node N``: fixed work) or ``MS``
+(``INFO timeout_turn MS``).
+
+The client sends ``START size`` and waits for ``OK``, then the ``INFO`` lines (freestyle
+``rule 0``, ``timeout_match 0``: no match clock). A move is ``BEGIN`` on the empty board,
+``TURN x,y`` when the brain knows the position but the opponent's last move, else the whole
+position as ``BOARD`` ... ``DONE``; the brain answers ``x,y`` (zero-based, y from the top).
+``MESSAGE``/``DEBUG``/``SUGGEST`` lines are skipped; ``ERROR`` and ``UNKNOWN`` end the game
+with an EngineError that quotes them.
+"""
+from __future__ import annotations
+
+import re
+import time
+
+from ..core.mcts import SearchResult
+from .process import EngineError, EngineProcess, ProcessPlayer
+
+_MOVE_RE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
+#: timeout_turn sent with max_node: a safety limit, not the work (the node count decides)
+NODE_MODE_TURN_MS = 120_000
+
+
+class GomocupBrainPlayer(ProcessPlayer):
+    """An external Gomocup brain as a player (``choose(state)`` like the other players)."""
+
+    quit_line = "END"
+
+    def __init__(self, game, command, work: dict | None = None, timeout: float = 10.0,
+                 keep_transcript: bool = False):
+        if game.id != "gomoku":
+            raise EngineError(f"Gomocup brains play gomoku, not {game.key}")
+        self.game = game
+        self.work = dict(work) if work else {"movetime": 1000}
+        if "depth" in self.work:
+            raise EngineError("the Gomocup protocol has no depth limit; use nodesN or MS")
+        self.timeout = timeout
+        self.process = EngineProcess(command, timeout, keep_transcript)
+        self.engine_name = self.process.name
+        self.known: tuple[int, ...] | None = None  # the moves the brain has, its own reply included
+        try:
+            self._start()
+            self.process.send("ABOUT")
+            about = self._reply(self.timeout)
+            m = re.search(r'name="([^"]*)"', about)
+            if m:
+                self.engine_name = m.group(1)
+        except BaseException:
+            self.close()
+            raise
+        self.name = f"gomocup {self.engine_name}"
+
+    def _reply(self, timeout: float) -> str:
+        """The next line that is not MESSAGE/DEBUG/SUGGEST; EngineError for ERROR/UNKNOWN."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.process.read_line(max(deadline - time.monotonic(), 0.0)).strip()
+            word = line.split(" ", 1)[0].upper()
+            if word in ("MESSAGE", "DEBUG", "SUGGEST") or not line:
+                continue
+            if word in ("ERROR", "UNKNOWN"):
+                raise EngineError(f"brain {self.engine_name!r} answered {line!r}")
+            return line
+
+    def _start(self) -> None:
+        p = self.process
+        p.send(f"START {self.game.size}")
+        reply = self._reply(self.timeout)
+        if reply.upper() != "OK":
+            raise EngineError(f"brain {self.engine_name!r} answered {reply!r} to START {self.game.size}")
+        if "nodes" in self.work:
+            p.send(f"INFO max_node {int(self.work['nodes'])}")
+            p.send(f"INFO timeout_turn {NODE_MODE_TURN_MS}")
+        else:
+            p.send(f"INFO timeout_turn {int(self.work['movetime'])}")
+        p.send("INFO timeout_match 0")
+        p.send("INFO rule 0")
+        self.known = ()
+
+    def reset(self) -> None:
+        if self.known:
+            self.known = None  # the next move starts a fresh board with START
+
+    def _point(self, action: int) -> str:
+        y, x = divmod(action, self.game.size)
+        return f"{x},{y}"
+
+    def choose(self, state, on_progress=None, should_stop=None) -> SearchResult:
+        from games.base import NotationError
+        start = time.perf_counter()
+        p = self.process
+        p.drain()
+        moves = tuple(state.moves)
+        if self.known is None:
+            self._start()
+        if not moves and self.known == ():
+            p.send("BEGIN")
+        elif self.known is not None and moves[:-1] == self.known and len(moves) == len(self.known) + 1:
+            p.send(f"TURN {self._point(moves[-1])}")
+        else:
+            if self.known:
+                self._start()
+            mover = len(moves) % 2
+            p.send("BOARD")
+            for i, a in enumerate(moves):
+                p.send(f"{self._point(a)},{1 if i % 2 == mover else 2}")
+            p.send("DONE")
+        patience = (self.work.get("movetime", 0) / 1000.0 + self.timeout) if "movetime" in self.work \
+            else NODE_MODE_TURN_MS / 1000.0
+        reply = self._reply(patience)
+        m = _MOVE_RE.match(reply)
+        if m is None:
+            raise EngineError(f"brain {self.engine_name!r} answered {reply!r}, not a move x,y")
+        x, y = int(m.group(1)), int(m.group(2))
+        n = self.game.size
+        if not (0 <= x < n and 0 <= y < n) or state.board_array()[y, x] != 0:
+            raise EngineError(f"brain {self.engine_name!r} played {x},{y}, which is not an empty point "
+                              f"of the {n}x{n} board")
+        action = y * n + x
+        try:
+            state.play(action)
+        except NotationError as e:
+            raise EngineError(f"brain {self.engine_name!r} played {x},{y}: {e}") from None
+        self.known = moves + (action,)
+        return SearchResult(action, 0.0, [], 0, time.perf_counter() - start)
+
+
+__all__ = ["GomocupBrainPlayer"]

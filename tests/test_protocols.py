@@ -1,0 +1,354 @@
+"""The engine protocols other programs speak (UCCI for xiangqi, Gomocup for gomoku, NBoard
+for othello) and their clients: complete games over pipes between our clients and our
+engines (both colours), our UCCI client against fairy-stockfish, python-chess's UCI layer
+driving ``main.py uci``, handshakes answered before torch is imported, and malformed lines
+answered with an error while the engine keeps going. Engines run with ``--model rollout``
+and a few visits per move, so that each game takes seconds."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.commands.specs import SpecError, find_fairy_stockfish, parse_engine_spec, player_from_spec
+from engine.core.evaluators import UniformEvaluator
+from engine.play.arena import play_game
+from engine.play.players import RandomPlayer
+from engine.protocols.gomocup import GomocupBrain
+from engine.protocols.gomocup_client import GomocupBrainPlayer
+from engine.protocols.nboard import GGFError, NBoardEngine, parse_ggf
+from engine.protocols.nboard_client import NBoardEnginePlayer, ggf_record
+from engine.protocols.process import EngineError
+from engine.protocols.ucci import UCCIEngine
+from engine.protocols.ucci_client import UCCIEnginePlayer
+from games import get_game
+
+ROOT = Path(__file__).resolve().parent.parent
+MAIN = [sys.executable, str(ROOT / "main.py")]
+STOCKFISH = find_fairy_stockfish()
+
+
+def lines_of(engine, line: str) -> list[str]:
+    """The reply lines to one command (the UCI-family engines return them; the others emit them)."""
+    if isinstance(engine, UCCIEngine):
+        return engine.handle_line(line)
+    out: list[str] = []
+    engine.handle_line(line, out.append)
+    return out
+
+
+TRANSCRIPTS = ROOT / "tests" / "transcripts"
+
+
+def check_transcript(transcript: list[str], reply_re: re.Pattern, name: str | None = None) -> None:
+    """Every line the engine printed fits the protocol's grammar. With ZEROBOARD_KEEP_TRANSCRIPTS=1
+    the session is written to tests/transcripts/NAME.txt (the committed examples come from there)."""
+    for line in transcript:
+        if line.startswith("< "):
+            assert reply_re.match(line[2:]), f"unexpected reply {line!r}"
+    if name and os.environ.get("ZEROBOARD_KEEP_TRANSCRIPTS"):
+        TRANSCRIPTS.mkdir(exist_ok=True)
+        (TRANSCRIPTS / f"{name}.txt").write_text("\n".join(transcript) + "\n", encoding="utf-8")
+
+
+# --- UCCI (xiangqi) ----------------------------------------------------------------------
+UCCI_REPLY = re.compile(r"^(id (name|copyright|author|user) .+|option \S+ type .+|ucciok|readyok|bye|nobestmove"
+                        r"|bestmove [a-i]\d[a-i]\d|info depth \d+ score -?\d+( pv .+)?|info nodes \d+ time \d+"
+                        r"|info string .+)$")
+
+
+def test_ucci_client_and_engine_play_a_game_over_pipes_both_ways():
+    game = get_game("xiangqi")
+    ours = [*MAIN, "ucci", "--model", "rollout"]
+    with UCCIEnginePlayer(game, ours, {"nodes": 8}, keep_transcript=True) as red, \
+            UCCIEnginePlayer(game, ours, {"nodes": 8}, keep_transcript=True) as black:
+        assert red.engine_name.startswith("ZeroBoard") and red.millisec
+        final, actions = play_game(game, red, black, max_plies=30)
+        assert len(actions) == 30 or final.is_terminal()
+        for p, seat in ((red, "red"), (black, "black")):
+            check_transcript(p.process.transcript, UCCI_REPLY, f"ucci-ours-vs-ours-{seat}")
+            assert "> setoption usemillisec true" in p.process.transcript
+            assert any(l.startswith("> go nodes 8") for l in p.process.transcript)
+
+
+def test_ucci_engine_finishes_a_game_it_can_win_and_then_has_no_move():
+    game = get_game("xiangqi")
+    start = game.state_from_text("3k5/9/4R4/9/9/9/9/9/9/4K4 w")  # rook and general against a lone general
+    with UCCIEnginePlayer(game, [*MAIN, "ucci", "--model", "rollout"], {"nodes": 200}) as red:
+        final, actions = play_game(game, red, RandomPlayer(game, seed=0), start=start, max_plies=40)
+    assert final.is_terminal() and final.winner() == 0
+    engine = UCCIEngine(game, evaluator=UniformEvaluator(), seed=0)
+    lines_of(engine, "position fen " + final.to_text())
+    assert lines_of(engine, "go nodes 10") == ["nobestmove"]
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="needs fairy-stockfish (apt-get install fairy-stockfish)")
+def test_our_ucci_engine_plays_a_complete_game_against_fairy_stockfish_in_ucci_mode():
+    game = get_game("xiangqi")
+    with UCCIEnginePlayer(game, [*MAIN, "ucci", "--model", "rollout"], {"nodes": 16}, keep_transcript=True) as ours, \
+            UCCIEnginePlayer(game, [STOCKFISH], {"depth": 1}, keep_transcript=True) as sf:
+        assert sf.engine_name.startswith("Fairy-Stockfish")
+        final, actions = play_game(game, ours, sf)
+        assert final.is_terminal(), "a complete game, every move legal (play_game uses State.play)"
+        assert any(l.startswith("> go depth 1") for l in sf.process.transcript)
+        check_transcript(ours.process.transcript, UCCI_REPLY, "ucci-ours-vs-fairy-stockfish")
+        check_transcript(sf.process.transcript, re.compile(".*"), "ucci-fairy-stockfish-vs-ours")
+
+
+def test_ucci_engine_answers_bad_lines_with_an_error_and_keeps_going():
+    engine = UCCIEngine(get_game("xiangqi"), evaluator=UniformEvaluator(), seed=0)
+    for bad in ["bogus", "position", "position fen 9/9 w", "position startpos moves z9z9", "go nodes x",
+                "go depth 3 movestogo 2", "go wibble 4", "banmoves a0a9", "setoption usemillisec maybe",
+                "setoption nosuch 1", "setoption"]:
+        out = lines_of(engine, bad)
+        assert len(out) == 1 and out[0].startswith("info string error"), (bad, out)
+    lines_of(engine, "position startpos moves h2e2")
+    lines_of(engine, "banmoves h9g7 b9c7")
+    out = lines_of(engine, "go nodes 30")
+    assert out[-1].startswith("bestmove ") and out[-1].split()[1] not in ("h9g7", "b9c7")
+    assert lines_of(engine, "quit") == ["bye"]
+
+
+def test_ucci_go_time_follows_usemillisec():
+    engine = UCCIEngine(get_game("xiangqi"), evaluator=UniformEvaluator(), seed=0)
+    sims, seconds, _ = engine._parse_go("go time 30 increment 0".split(), print)
+    assert seconds == pytest.approx(1.0)   # 30 s over 30 moves
+    lines_of(engine, "setoption usemillisec true")
+    sims, seconds, _ = engine._parse_go("go time 3000 movestogo 3".split(), print)
+    assert seconds == pytest.approx(1.0)   # 3000 ms over 3 moves
+    assert engine._parse_go("go nodes 77".split(), print)[:2] == (77, None)
+
+
+# --- Gomocup (gomoku) ----------------------------------------------------------------------
+GOMOCUP_REPLY = re.compile(r'^(OK|\d+,\d+|DEBUG .+|MESSAGE .+|name="[^"]*", version="[^"]*", author="[^"]*")$')
+
+
+def test_gomocup_client_and_brain_play_a_complete_game_over_pipes_both_ways():
+    game = get_game("gomoku", size=9)
+    brain = [*MAIN, "pbrain", "--model", "rollout"]
+    with GomocupBrainPlayer(game, brain, {"nodes": 24}, keep_transcript=True) as black, \
+            GomocupBrainPlayer(game, brain, {"nodes": 24}, keep_transcript=True) as white:
+        assert black.engine_name == "ZeroBoard"
+        final, actions = play_game(game, black, white)
+        assert final.is_terminal()
+        for p, seat in ((black, "black"), (white, "white")):
+            t = p.process.transcript
+            check_transcript(t, GOMOCUP_REPLY, f"gomocup-brain-vs-brain-{seat}")
+            assert "> START 9" in t and "> INFO max_node 24" in t
+        assert "> BEGIN" in black.process.transcript
+        assert any(l.startswith("> TURN ") for l in white.process.transcript)
+
+
+def test_gomocup_client_sends_board_when_the_brain_does_not_know_the_position():
+    game = get_game("gomoku", size=9)
+    with GomocupBrainPlayer(game, [*MAIN, "pbrain", "--model", "rollout"], {"nodes": 10}, keep_transcript=True) as p:
+        state = game.state_from_text("e5 d4 e4")
+        action = p.choose(state).action
+        assert action in state.legal_actions()
+        t = p.process.transcript
+        assert t[t.index("> BOARD") + 1:t.index("> DONE")] == ["> 4,4,2", "> 3,5,1", "> 4,5,2"]
+
+
+def test_gomocup_brain_refuses_what_it_cannot_play_and_keeps_going():
+    brain = GomocupBrain(model_path="rollout", seed=0)
+    assert lines_of(brain, "TURN 1,1")[0].startswith("ERROR")            # no START yet
+    assert lines_of(brain, "START 40")[0].startswith("ERROR")
+    assert lines_of(brain, "RECTSTART 9,11")[0].startswith("ERROR")
+    assert lines_of(brain, "START 9") == ["OK"]
+    assert lines_of(brain, "INFO rule 4")[0].startswith("ERROR")        # renju
+    assert lines_of(brain, "INFO rule 1")[0].startswith("ERROR")        # exactly five
+    assert lines_of(brain, "INFO rule 0") == [] and lines_of(brain, "INFO rule 2") == []
+    assert lines_of(brain, "INFO timeout_turn soon")[0].startswith("ERROR")
+    assert lines_of(brain, "INFO evaluate 3,3") == []                    # for the manager: ignored
+    assert lines_of(brain, "FROB")[0].startswith("UNKNOWN")
+    assert lines_of(brain, "INFO max_node 20") == []
+    assert lines_of(brain, "TURN 9,9")[0].startswith("ERROR")
+    for line in ("BOARD", "4,4,3"):
+        assert lines_of(brain, line) == []
+    assert lines_of(brain, "DONE")[0].startswith("ERROR")                # continuous-game fields
+    for line in ("BOARD", "4,4,2", "0,0,1", "8,8,2"):
+        lines_of(brain, line)
+    out = lines_of(brain, "DONE")
+    assert re.fullmatch(r"\d,\d", out[-1])
+    x, y = map(int, out[-1].split(","))
+    assert lines_of(brain, f"TAKEBACK {x},{y}") == ["OK"]
+    assert lines_of(brain, "PLAY 7,7") == ["7,7"]
+    assert lines_of(brain, "RESTART") == ["OK"]
+    assert re.fullmatch(r"\d,\d", lines_of(brain, "BEGIN")[-1])
+
+
+def test_gomocup_brain_sizes_follow_its_model():
+    shipped = GomocupBrain()
+    assert shipped.playable(15) is None and shipped.playable(9) is not None
+    assert GomocupBrain(model_path="some.pt", model_size=9).playable(9) is None
+    assert GomocupBrain(model_path="rollout").playable(20) is None
+
+
+def test_gomocup_budget_from_info():
+    brain = GomocupBrain(evaluator=UniformEvaluator(), seed=0)
+    lines_of(brain, "START 15")
+    lines_of(brain, "INFO max_node 300")
+    assert brain.budget() == (300, None)
+    lines_of(brain, "INFO timeout_turn 2000")
+    sims, seconds = brain.budget()
+    assert sims == 300 and seconds == pytest.approx(2.0 * 0.8 - 0.15)
+    lines_of(brain, "INFO max_memory 500000")  # half of it for the tree: about 120 nodes of 15x15
+    assert 100 <= brain.budget()[0] < 300
+
+
+# --- NBoard (othello) -----------------------------------------------------------------------
+NBOARD_REPLY = re.compile(r"^(set myname .+|pong \d+|status.*|nodestats \d+ [\d.]+|=== ([A-H][1-8]|PA)/-?[\d.]+/[\d.]+"
+                          r"|search \S+ -?[\d.]+ 0 \d+.*|learned|analysis \d+ -?[\d.]+)$")
+
+
+def test_nboard_client_and_engine_play_complete_games_over_pipes_both_ways():
+    game = get_game("othello")
+    engine = [*MAIN, "nboard", "--model", "rollout"]
+    with NBoardEnginePlayer(game, engine, {"depth": 1}, keep_transcript=True) as black, \
+            NBoardEnginePlayer(game, engine, {"depth": 2}, keep_transcript=True) as white:
+        final, actions = play_game(game, black, white)
+        assert final.is_terminal()
+        for p, seat in ((black, "black"), (white, "white")):
+            check_transcript(p.process.transcript, NBOARD_REPLY, f"nboard-engine-vs-engine-{seat}")
+            assert p.engine_name == "ZeroBoard"
+        assert "> set depth 1" in black.process.transcript and "> set depth 2" in white.process.transcript
+
+
+def test_ggf_records_round_trip_and_the_gui_example_parses():
+    from games.othello import Othello
+    game = get_game("othello")
+    example = ("(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]TI[15:00]TY[8]"
+               "BO[8 ---------------------------O*------*O--------------------------- *]"
+               "B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)")
+    state = parse_ggf(Othello, example)
+    assert state.to_text() == "f5f6d3c5e6f7e7f4"
+    assert parse_ggf(Othello, ggf_record(state)).key() == state.key()
+    custom = parse_ggf(Othello, "(;GM[Othello]BO[8 " + "-" * 27 + "O*------**--------------------------- O];)")
+    assert custom.current_player == 1 and custom.discs() == (3, 1)
+    for bad in ["(;GM[Othello];)", "(;BO[8 xx];)", "(;BO[8 " + "-" * 64 + " *]B[a1];)",
+                "(;BO[7 " + "-" * 49 + " *];)"]:
+        with pytest.raises(GGFError):
+            parse_ggf(Othello, bad)
+
+
+def test_nboard_engine_answers_hint_analyze_ping_and_survives_bad_lines():
+    engine = NBoardEngine(evaluator=UniformEvaluator(), seed=0)
+    assert lines_of(engine, "nboard 2") == ["set myname ZeroBoard"]
+    lines_of(engine, "set depth 1")
+    lines_of(engine, "set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]"
+                     "B[F5]W[F6];)")
+    hint = lines_of(engine, "hint 3")
+    assert hint[0].startswith("status") and hint[-1] == "status"
+    assert 1 <= sum(l.startswith("search ") for l in hint) <= 3
+    assert all(NBOARD_REPLY.match(l) for l in hint)
+    go = lines_of(engine, "go")
+    assert go[-2].startswith("=== ") and engine.state.to_text() == "f5f6"   # go does not move
+    assert lines_of(engine, "ping 7") == ["pong 7"] and lines_of(engine, "learn") == ["learned"]
+    analysis = lines_of(engine, "analyze")
+    assert [l.split()[1] for l in analysis if l.startswith("analysis")] == ["2", "1", "0"]
+    for bad in ["move z9", "move a1", "set depth -1", "set game (;nonsense;)"]:
+        out = lines_of(engine, bad)
+        assert len(out) == 1 and out[0].startswith("status error:"), (bad, out)
+    assert lines_of(engine, "frobnicate") == []                       # unknown lines: ignored, as NBoard asks
+    lines_of(engine, "move d3")
+    assert engine.state.to_text() == "f5f6d3"
+
+
+# --- specs, handshakes, python-chess ------------------------------------------------------------
+def test_engine_specs_name_their_work_per_move():
+    assert parse_engine_spec("ucci", "/usr/games/fairy-stockfish@depth1") == ("/usr/games/fairy-stockfish", {"depth": 1}, {})
+    assert parse_engine_spec("gomocup", "pbrain-x@nodes500")[1] == {"nodes": 500}
+    assert parse_engine_spec("gomocup", "pbrain-x@250")[1] == {"movetime": 250}
+    assert parse_engine_spec("nboard", "edax")[1] == {"depth": 8}
+    with pytest.raises(SpecError):
+        parse_engine_spec("nboard", "edax?x=1")
+    with pytest.raises(SpecError):
+        parse_engine_spec("ucci", "@depth0")
+    with pytest.raises(SpecError):
+        player_from_spec(get_game("othello"), "nboard:engine@200")   # NBoard has only depth
+    with pytest.raises(SpecError):
+        player_from_spec(get_game("gomoku"), "gomocup:/nonexistent/pbrain-none@nodes10")
+
+
+def test_clients_refuse_games_their_protocol_does_not_play():
+    with pytest.raises(EngineError):
+        UCCIEnginePlayer(get_game("othello"), "true")
+    with pytest.raises(EngineError):
+        GomocupBrainPlayer(get_game("xiangqi"), "true")
+    with pytest.raises(EngineError):
+        NBoardEnginePlayer(get_game("gomoku"), "true")
+
+
+HANDSHAKE_PROBE = """
+import sys
+from engine.protocols.uci import UCIEngine
+from engine.protocols.ucci import UCCIEngine
+from engine.protocols.gomocup import GomocupBrain
+from engine.protocols.nboard import NBoardEngine
+from games import get_game
+out = []
+def reply(line):  # torch must not be loaded yet when the handshake's answer goes out
+    out.append((line, "torch" in sys.modules))
+for line in UCIEngine(get_game("tictactoe")).handle_line("uci") + UCCIEngine(get_game("xiangqi")).handle_line("ucci"):
+    reply(line)
+GomocupBrain().handle_line("START 15", reply)
+NBoardEngine().handle_line("nboard 2", reply)
+print(sorted(set(line for line, torch in out if torch)), [line for line, _ in out if line in ("uciok", "ucciok", "OK", "set myname ZeroBoard")])
+"""
+
+
+def test_handshakes_are_answered_without_importing_torch():
+    """The model loads after the handshake (on a thread the servers start afterwards), so a
+    GUI's first wait does not include torch's import (seconds)."""
+    out = subprocess.run([sys.executable, "-c", HANDSHAKE_PROBE], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[] ['uciok', 'ucciok', 'OK', 'set myname ZeroBoard']"
+
+
+def test_python_chess_uci_layer_drives_main_py_uci():
+    """python-chess's engine layer (a UCI client nobody here wrote): handshake, options, isready.
+    It cannot play a game: its board is chess, and ZeroBoard plays no chess."""
+    chess_engine = pytest.importorskip("chess.engine")
+    start = time.monotonic()
+    engine = chess_engine.SimpleEngine.popen_uci([*MAIN, "uci", "--game", "xiangqi", "--model", "rollout"],
+                                                 timeout=10.0)
+    try:
+        assert engine.id["name"].startswith("ZeroBoard")
+        assert {"Level", "Model", "Hash"} <= set(engine.options)
+        assert "beginner" in engine.options["Level"].var
+        engine.configure({"Level": "beginner", "Hash": 64})
+        engine.ping()
+    finally:
+        engine.quit()
+    assert time.monotonic() - start < 10.0  # python-chess's own handshake limit
+
+
+def test_the_pbrain_launcher_speaks_the_gomocup_protocol():
+    """pbrain_zeroboard.py is the packaged pbrain-zeroboard executable's entry script."""
+    out = subprocess.run([sys.executable, str(ROOT / "pbrain_zeroboard.py"), "--model", "rollout"], cwd=ROOT,
+                         input="START 9\nINFO max_node 5\nBEGIN\nEND\n", capture_output=True, text=True, timeout=60)
+    replies = [l for l in out.stdout.splitlines() if not l.startswith("DEBUG")]
+    assert out.returncode == 0 and replies[0] == "OK" and re.fullmatch(r"\d,\d", replies[1]), out
+
+
+def test_a_model_that_cannot_be_loaded_is_reported_and_the_engine_plays_on(tmp_path):
+    broken = tmp_path / "broken.pt"
+    broken.write_bytes(b"not a checkpoint")
+    engine = UCCIEngine(get_game("xiangqi"), str(broken), "beginner", seed=0)
+    assert engine.handle_line("ucci")[-1] == "ucciok"
+    ready = engine.handle_line("isready")
+    assert ready[0].startswith("info string error cannot load model") and ready[-1] == "readyok"
+    assert engine.handle_line("go nodes 5")[-1].startswith("bestmove ")
+
+
+def test_engine_commands_refuse_a_missing_model_file_before_speaking():
+    for command in (["ucci"], ["pbrain"], ["nboard"], ["uci", "--game", "othello"]):
+        out = subprocess.run([*MAIN, *command, "--model", "/nonexistent/model.pt"], cwd=ROOT, input="",
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2 and "no such file" in out.stderr and out.stdout == "", (command, out)

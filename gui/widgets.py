@@ -145,6 +145,18 @@ def winrate_bar(surface, pal: Palette, rect, p0: float | None, colors=None, labe
 QUALITY_MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
+def _luma(c) -> float:
+    return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+
+
+def graph_fill(background, color) -> tuple:
+    """A side's area colour on the graph: its own colour toned down, except that a side as dark
+    as the background (othello's and gomoku's black) gets near-black, which still shows."""
+    if _luma(color) < _luma(background) + 12:
+        return theme.mix(background, (0, 0, 0), 0.7)
+    return theme.mix(background, color, 0.55)
+
+
 def winrate_graph(surface, pal: Palette, rect, values: list, colors, current: int | None = None,
                   marks: dict | None = None, caption: str = "") -> pygame.Rect:
     """Player 0's win rate (0..1, None where unknown) after each move, as a filled curve
@@ -170,18 +182,19 @@ def winrate_graph(surface, pal: Palette, rect, values: list, colors, current: in
         return plot.bottom - plot.height * v
 
     known = [(i, v) for i, v in enumerate(values) if v is not None]
+    fills = [graph_fill(pal.bg2, c) for c in colors[:2]]
     # filled columns: above the middle in player 0's colour, below it in player 1's
     for (i, v), (j, u) in zip(known, known[1:]):
         if j != i + 1:
             continue
         xa, xb = x_of(i), x_of(j)
         ya, yb = y_of(v), y_of(u)
-        for side, color in ((0, colors[0]), (1, colors[1])):
+        for side, color in ((0, fills[0]), (1, fills[1])):
             pa = min(ya, mid) if side == 0 else max(ya, mid)
             pb = min(yb, mid) if side == 0 else max(yb, mid)
             poly = [(xa, mid), (xa, pa), (xb, pb), (xb, mid)]
             if abs(pa - mid) + abs(pb - mid) >= 1:
-                pygame.draw.polygon(surface, theme.mix(pal.bg2, color, 0.55), poly)
+                pygame.draw.polygon(surface, color, poly)
     for (i, v), (j, u) in zip(known, known[1:]):
         color = pal.text_dim if j == i + 1 else pal.text_faint
         pygame.draw.aaline(surface, color, (x_of(i), y_of(v)), (x_of(j), y_of(u)))

@@ -90,14 +90,15 @@ class TrainScene(Scene):
         tr = self.app.trainer
         running = tr.running
         label = t("train.stop") if running else t("train.start")
-        self.start_rect = sb = pygame.Rect(m + 20, self.top.y + 94, 200, 38)
+        narrow = self.top.width < 900  # small windows: narrower buttons leave the status line its room
+        self.start_rect = sb = pygame.Rect(m + 20, self.top.y + 94, 150 if narrow else 200, 38)
         self.buttons.append(Button(sb, label, self.toggle, kind="danger" if running else "primary",
                                    enabled=tr.status != "stopping", hint="Space"))
         game = self._game()
         self.model_rect = None
         if game is not None:
             choice = self.app.settings.model_choice(game.key)
-            mw = min(360, self.top.width // 3)
+            mw = min(220 if narrow else 360, self.top.width // 3)
             mr = pygame.Rect(self.top.right - 20 - mw, sb.y, mw, 38)
             self.buttons += segmented(mr, [(t("train.model_shipped"), "shipped"), (t("train.model_trained"), "trained")],
                                       choice, self.choose_model, size=14)
@@ -125,7 +126,7 @@ class TrainScene(Scene):
                        pal.text_dim, anchor="midright")
         # status line
         own = tr.game_id == self.game_id
-        x = self.top.x + 240
+        x = self.start_rect.right + 20
         if tr.running and own:
             status = {"starting": t("train.starting"), "running": t("train.running"),
                       "stopping": t("train.stopping")}.get(tr.status, tr.status)
@@ -137,7 +138,11 @@ class TrainScene(Scene):
             status, color = t("train.failed", message=translated(tr.message)), pal.bad
         else:
             status, color = t("train.idle"), pal.text_dim
-        room = (self.model_rect.x - 200 if self.model_rect else self.top.right - 20) - x - 20
+        if self.model_rect is not None:  # up to the model choice's label, whatever its language
+            label_w = theme.FONTS.size(t("train.model_used"), 14)[0]
+            room = self.model_rect.x - 14 - label_w - x - 16
+        else:
+            room = self.top.right - 20 - x - 20
         theme.text(surface, theme.fit_text(status, 15, room), (x, self.start_rect.centery - (6 if tr.selfplay and own else 0)),
                    15, color, anchor="midleft")
         # the running generation's self-play
@@ -171,7 +176,7 @@ class TrainScene(Scene):
         # charts
         y += 90
         points = tr.points if own else []
-        log_h = 96
+        log_h = 96 if h >= 700 else 58  # small windows keep the charts and show less of the log
         ch = h - y - 28 - log_h - 14
         if ch > 80:
             cw = (w - 2 * m - gap * 2) / 3

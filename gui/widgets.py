@@ -166,9 +166,8 @@ def winrate_graph(surface, pal: Palette, rect, values: list, colors, current: in
     rect = pygame.Rect(rect)
     theme.rounded_rect(surface, pal.bg2, rect, 8)
     plot = rect.inflate(-12, -12)
-    if caption:
-        theme.text(surface, theme.fit_text(caption, 11, plot.width), (plot.right, plot.y - 2), 11, pal.text_faint,
-                   anchor="topright")
+    if caption:  # top left: the analysis fills the graph in from the newest move backwards
+        theme.text(surface, theme.fit_text(caption, 11, plot.width), (plot.x, plot.y - 2), 11, pal.text_faint)
     mid = plot.centery
     pygame.draw.line(surface, pal.panel_border, (plot.x, mid), (plot.right, mid), 1)
     n = len(values)

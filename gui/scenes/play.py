@@ -508,14 +508,14 @@ class PlayScene(Scene):
                 t("play.hints_thinking") if c.hints_on and c.hint.rid is not None else "")
             if sub:
                 theme.text(surface, sub, (p.x, y + 38), 13, pal.text_faint)
-        y += 74
+        y += 74 if self.size[1] >= 700 else 64  # small windows: room for the graph and the moves
         labels = (side_name(c.game.id, 0), side_name(c.game.id, 1))
         evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels, c.proven0)
         y += 54
         bottom = (self.pass_rect.y if self.pass_rect else self.buttons_top) - 10
         # the win-rate graph over the whole game, with the analysis' progress
         self.graph_rect = pygame.Rect(0, 0, 0, 0)
-        gh = max(0, min(64, bottom - y - 60))  # small windows get a lower graph, not none
+        gh = max(0, min(64, bottom - y - 88))  # small windows get a lower graph (not none) and two rows of moves
         gh = gh if gh >= 32 else 0
         if gh:
             done, total = c.analysis_progress()

@@ -259,11 +259,13 @@ def line_chart(surface, pal: Palette, rect, values: list, color, title: str, fmt
     """A small line chart of ``values`` (None entries skipped) with its title and last value."""
     rect = pygame.Rect(rect)
     panel(surface, pal, rect, 10)
-    theme.text(surface, title, (rect.x + 12, rect.y + 8), 14, pal.text_dim)
     pts = [(i, v) for i, v in enumerate(values) if isinstance(v, (int, float)) and math.isfinite(v)]
+    value_w = 0
     if pts:
-        theme.text(surface, fmt.format(pts[-1][1]), (rect.right - 12, rect.y + 6), 16, pal.text, bold=True,
-                   anchor="topright")
+        value_w = theme.text(surface, fmt.format(pts[-1][1]), (rect.right - 12, rect.y + 6), 16, pal.text, bold=True,
+                             anchor="topright").width
+    theme.text(surface, theme.fit_text(title, 14, rect.width - 24 - (value_w + 10 if value_w else 0)),
+               (rect.x + 12, rect.y + 8), 14, pal.text_dim)
     plot = pygame.Rect(rect.x + 12, rect.y + 48, rect.width - 24, rect.height - 64)
     if plot.width < 10 or plot.height < 10:
         return

@@ -273,7 +273,10 @@ def line_chart(surface, pal: Palette, rect, values: list, color, title: str, fmt
         y = plot.y + plot.height * i / 3
         pygame.draw.line(surface, pal.panel_border, (plot.x, y), (plot.right, y), 1)
     if len(pts) < 2:
-        theme.text(surface, empty or "…", plot.center, 14, pal.text_faint, anchor="center")
+        lines = theme.wrap_box(empty or "…", 14, [plot.width] * 2)  # a narrow chart: two lines
+        for k, line in enumerate(lines):
+            theme.text(surface, line, (plot.centerx, plot.centery + (k - (len(lines) - 1) / 2) * 19), 14,
+                       pal.text_faint, anchor="center")
         return
     lo = min(v for _, v in pts)
     hi = max(v for _, v in pts)

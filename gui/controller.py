@@ -175,11 +175,18 @@ class PlayController(GameSession):
             self._cancel_hint()
         return self.hints_on
 
+    @property
+    def hint_level(self) -> str:
+        """The search a hint uses: the AI's level, but never below the analysis' (a beginner
+        AI's dozen visits would make every hint a guess, and hints are there to teach)."""
+        floor = LEVELS.index(self.ANALYSIS_LEVEL)
+        return self.level if self.level in LEVELS and LEVELS.index(self.level) >= floor else self.ANALYSIS_LEVEL
+
     def _ask_hint(self) -> None:
         state = self.state
         self.hint = Thinking(started=time.monotonic())
         self.hint_for = state
-        self.hint.rid = self.ai.search(state, self.level, self.model_path_for(self.game), self.session,
+        self.hint.rid = self.ai.search(state, self.hint_level, self.model_path_for(self.game), self.session,
                                        lambda msg, s=state: self._on_hint(msg, s), extras=True)
 
     def _on_hint(self, msg: dict, asked_state) -> None:
@@ -234,9 +241,9 @@ class PlayController(GameSession):
         total = sum(m.get("visits", 0) for m in self.hint.top) or 1
         out = []
         for m in self.hint.top[:5]:
-            try:
-                win = (1 + max(-1.0, min(1.0, float(m.get("q", 0.0))))) / 2
-            except (TypeError, ValueError):
+            try:  # a move the search never visited has no win rate of its own
+                win = (1 + max(-1.0, min(1.0, float(m["q"])))) / 2 if m.get("visits", 0) > 0 else None
+            except (KeyError, TypeError, ValueError):
                 win = None
             out.append(dict(m, share=m.get("visits", 0) / total, winrate=win))
         return out
@@ -268,11 +275,11 @@ class DemoController(GameSession):
                 self.steps -= 1
         if self.error:
             return
-        if self.over:
-            return
-        if self.thinking.rid is None and self.pending_move is None:
-            if (not self.paused or self.steps) and now >= self.next_move_at:
-                self._ask_ai(self.levels[self.state.current_player])
+        moving = not self.over and (not self.paused or self.steps)
+        if moving and self.thinking.rid is None and self.pending_move is None and now >= self.next_move_at:
+            self._ask_ai(self.levels[self.state.current_player])
+        # paused or over: the positions no search has seen (the newest, a pasted start) get analysed
+        self.update_analysis(ai_idle=not moving and not self.ai_thinking)
 
     def toggle_pause(self) -> None:
         self.paused = not self.paused

@@ -268,6 +268,8 @@ class GameSession:
         if e is None:
             return
         old = self.evals[index]
+        if old is not None and old.proven0 is not None and e.proven0 is None:
+            return  # a proof is exact: a smaller search that did not prove it must not replace it
         if old is None or old.source != "ai" or source == "ai" or e.sims > old.sims:
             self.evals[index] = e
 

@@ -173,6 +173,29 @@ def wrap_text(s: str, size: int, max_width: int, bold: bool = False) -> list[str
     return lines
 
 
+def wrap_box(s: str, size: int, widths: list[int], bold: bool = False) -> list[str]:
+    """``s`` wrapped into at most ``len(widths)`` lines, line i at most ``widths[i]`` pixels
+    wide (a line beside a button is shorter); text that does not fit ends in an ellipsis."""
+    if not widths:
+        return []
+    sep = " " if " " in s else ""
+    tokens = s.replace("\n", " ").split(" ") if sep else list(s.replace("\n", ""))
+    lines: list[str] = []
+    i = 0
+    while i < len(tokens) and len(lines) < len(widths):
+        width = widths[len(lines)]
+        line = tokens[i]
+        i += 1
+        while i < len(tokens) and FONTS.size(line + sep + tokens[i], size, bold)[0] <= width:
+            line += sep + tokens[i]
+            i += 1
+        lines.append(line)
+    if i < len(tokens):  # more text than room: the last line says so
+        rest = sep.join([lines[-1]] + tokens[i:])
+        lines[-1] = fit_text(rest, size, widths[len(lines) - 1], bold)
+    return [fit_text(line, size, widths[k], bold) for k, line in enumerate(lines)]
+
+
 def rounded_rect(surface: pygame.Surface, color, rect, radius: int = 8, width: int = 0) -> None:
     pygame.draw.rect(surface, color, rect, width=width, border_radius=max(0, int(radius)))
 

@@ -145,6 +145,18 @@ def winrate_bar(surface, pal: Palette, rect, p0: float | None, colors=None, labe
 QUALITY_MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
+def _luma(c) -> float:
+    return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+
+
+def graph_fill(background, color) -> tuple:
+    """A side's area colour on the graph: its own colour toned down, except that a side as dark
+    as the background (othello's and gomoku's black) gets near-black, which still shows."""
+    if _luma(color) < _luma(background) + 12:
+        return theme.mix(background, (0, 0, 0), 0.7)
+    return theme.mix(background, color, 0.55)
+
+
 def winrate_graph(surface, pal: Palette, rect, values: list, colors, current: int | None = None,
                   marks: dict | None = None, caption: str = "") -> pygame.Rect:
     """Player 0's win rate (0..1, None where unknown) after each move, as a filled curve
@@ -154,9 +166,8 @@ def winrate_graph(surface, pal: Palette, rect, values: list, colors, current: in
     rect = pygame.Rect(rect)
     theme.rounded_rect(surface, pal.bg2, rect, 8)
     plot = rect.inflate(-12, -12)
-    if caption:
-        theme.text(surface, theme.fit_text(caption, 11, plot.width), (plot.right, plot.y - 2), 11, pal.text_faint,
-                   anchor="topright")
+    if caption:  # top left: the analysis fills the graph in from the newest move backwards
+        theme.text(surface, theme.fit_text(caption, 11, plot.width), (plot.x, plot.y - 2), 11, pal.text_faint)
     mid = plot.centery
     pygame.draw.line(surface, pal.panel_border, (plot.x, mid), (plot.right, mid), 1)
     n = len(values)
@@ -170,18 +181,19 @@ def winrate_graph(surface, pal: Palette, rect, values: list, colors, current: in
         return plot.bottom - plot.height * v
 
     known = [(i, v) for i, v in enumerate(values) if v is not None]
+    fills = [graph_fill(pal.bg2, c) for c in colors[:2]]
     # filled columns: above the middle in player 0's colour, below it in player 1's
     for (i, v), (j, u) in zip(known, known[1:]):
         if j != i + 1:
             continue
         xa, xb = x_of(i), x_of(j)
         ya, yb = y_of(v), y_of(u)
-        for side, color in ((0, colors[0]), (1, colors[1])):
+        for side, color in ((0, fills[0]), (1, fills[1])):
             pa = min(ya, mid) if side == 0 else max(ya, mid)
             pb = min(yb, mid) if side == 0 else max(yb, mid)
             poly = [(xa, mid), (xa, pa), (xb, pb), (xb, mid)]
             if abs(pa - mid) + abs(pb - mid) >= 1:
-                pygame.draw.polygon(surface, theme.mix(pal.bg2, color, 0.55), poly)
+                pygame.draw.polygon(surface, color, poly)
     for (i, v), (j, u) in zip(known, known[1:]):
         color = pal.text_dim if j == i + 1 else pal.text_faint
         pygame.draw.aaline(surface, color, (x_of(i), y_of(v)), (x_of(j), y_of(u)))
@@ -247,11 +259,13 @@ def line_chart(surface, pal: Palette, rect, values: list, color, title: str, fmt
     """A small line chart of ``values`` (None entries skipped) with its title and last value."""
     rect = pygame.Rect(rect)
     panel(surface, pal, rect, 10)
-    theme.text(surface, title, (rect.x + 12, rect.y + 8), 14, pal.text_dim)
     pts = [(i, v) for i, v in enumerate(values) if isinstance(v, (int, float)) and math.isfinite(v)]
+    value_w = 0
     if pts:
-        theme.text(surface, fmt.format(pts[-1][1]), (rect.right - 12, rect.y + 6), 16, pal.text, bold=True,
-                   anchor="topright")
+        value_w = theme.text(surface, fmt.format(pts[-1][1]), (rect.right - 12, rect.y + 6), 16, pal.text, bold=True,
+                             anchor="topright").width
+    theme.text(surface, theme.fit_text(title, 14, rect.width - 24 - (value_w + 10 if value_w else 0)),
+               (rect.x + 12, rect.y + 8), 14, pal.text_dim)
     plot = pygame.Rect(rect.x + 12, rect.y + 48, rect.width - 24, rect.height - 64)
     if plot.width < 10 or plot.height < 10:
         return
@@ -259,7 +273,10 @@ def line_chart(surface, pal: Palette, rect, values: list, color, title: str, fmt
         y = plot.y + plot.height * i / 3
         pygame.draw.line(surface, pal.panel_border, (plot.x, y), (plot.right, y), 1)
     if len(pts) < 2:
-        theme.text(surface, empty or "…", plot.center, 14, pal.text_faint, anchor="center")
+        lines = theme.wrap_box(empty or "…", 14, [plot.width] * 2)  # a narrow chart: two lines
+        for k, line in enumerate(lines):
+            theme.text(surface, line, (plot.centerx, plot.centery + (k - (len(lines) - 1) / 2) * 19), 14,
+                       pal.text_faint, anchor="center")
         return
     lo = min(v for _, v in pts)
     hi = max(v for _, v in pts)

@@ -307,3 +307,53 @@ def test_the_ai_process_reads_the_lines_and_the_policy_off_the_search_tree():
         assert a in s.legal_actions()
         s = s.apply(a)
     assert _tree_extras(object(), top) == {}           # a player without a tree: no extras
+
+
+def test_a_hint_searches_at_least_as_deeply_as_the_analysis(ttt):
+    """A beginner AI's dozen visits made every hint a guess (found under Xvfb: 2 visits a move)."""
+    c, ai = ttt
+    c.level = "beginner"
+    c.hints_on = True
+    c.update()
+    [(_, (_, level, _))] = ai.open()
+    assert level == c.ANALYSIS_LEVEL
+    c.level = "max"
+    assert c.hint_level == "max"                       # a stronger level is kept
+
+
+def test_a_hinted_move_the_search_never_visited_has_no_win_rate(ttt):
+    """It read "50%" beside 0 visits, a number nothing had measured."""
+    c, ai = ttt
+    c.hints_on = True
+    c.update()
+    [(rid, (_, _, cb))] = ai.open()
+    del ai.requests[rid]
+    cb({"type": "result", "id": rid, "action": 4, "value": 0.1, "proven": None,
+        "top": [{"action": 4, "visits": 11, "q": 1.0, "prior": 0.5}, {"action": 0, "visits": 0, "q": 0.0, "prior": 0.2}]})
+    hints = c.hint_moves()
+    assert hints[0]["winrate"] == pytest.approx(1.0)
+    assert hints[1]["winrate"] is None and hints[1]["share"] == 0.0
+
+
+def test_a_proven_result_is_not_replaced_by_a_smaller_search_that_did_not_prove_it(ttt):
+    """Under Xvfb the bar went from "X wins with best play (proven)" to "92%" when a hint's
+    shallower search of the same position came back."""
+    c, ai = ttt
+    c.play(4)
+    c.update()
+    [(rid, _)] = ai.open()
+    ai.answer(rid, action=1, value=0.0, top=[{"action": 0, "visits": 100, "q": 0.0, "prior": 0.5}])
+    c.pending_move = (1, 0.0)
+    c.update()
+    c.analysis_on = True
+    c.update()
+    [(rid, _)] = ai.open(c.ANALYSIS_LEVEL)
+    ai.answer(rid, value=1.0, proven=1.0)                    # X to move: X wins (proven)
+    assert c.proven0 == 1.0
+    c.hints_on = True
+    c.update()
+    [(rid, (_, _, cb))] = [r for r in ai.open() if r[1][0] is c.state]
+    del ai.requests[rid]
+    cb({"type": "result", "id": rid, "action": 0, "value": 0.84, "proven": None,
+        "top": [{"action": 0, "visits": 12, "q": 0.84, "prior": 0.5}]})
+    assert c.proven0 == 1.0 and c.value0 == 1.0              # still the proof

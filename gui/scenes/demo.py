@@ -12,7 +12,7 @@ from gui.scenes.boardview import BoardView
 from gui.scenes.home import game_name
 from gui.scenes.play import board_and_panel
 from gui.scenes.setup import level_name, side_name
-from gui.scenes.sidepanel import MoveList, evaluation, reason_text, thinking_block
+from gui.scenes.sidepanel import MoveList, evaluation, result_detail, thinking_block
 from gui.widgets import Button, hit_buttons, panel, segmented, winrate_graph
 
 
@@ -135,6 +135,11 @@ class DemoScene(Scene):
             return 8.0  # the spinner, and the timer before the next move
         return 0.0
 
+    def result_text(self) -> str:
+        """"White wins" or "Draw" for a finished demo."""
+        w = self.c.winner()
+        return t("play.draw") if w is None else t("demo.wins", side=side_name(self.c.game.id, w))
+
     def draw(self, surface):
         pal = self.pal
         c = self.c
@@ -146,13 +151,12 @@ class DemoScene(Scene):
             r = pygame.Rect(0, 0, min(440, self.board_rect.width - 40), 96)
             r.midbottom = (self.board_rect.centerx, self.board_rect.bottom - self.board_rect.height // 8)
             theme.alpha_rect(surface, (16, 18, 22), r, 225, 16)
-            w = c.winner()
-            text = t("play.draw") if w is None else t("demo.wins", side=side_name(c.game.id, w))
-            reason = reason_text(c.end_reason())
-            theme.text(surface, text, (r.centerx, r.centery - (10 if reason else 0)), 28, pal.text, bold=True,
-                       anchor="center")
+            reason = result_detail(c)
+            theme.text(surface, self.result_text(), (r.centerx, r.centery - (10 if reason else 0)), 28, pal.text,
+                       bold=True, anchor="center")
             if reason:
-                theme.text(surface, reason, (r.centerx, r.centery + 24), 15, pal.text_dim, anchor="center")
+                theme.text(surface, theme.fit_text(reason, 15, r.width - 24), (r.centerx, r.centery + 24), 15,
+                           pal.text_dim, anchor="center")
         panel(surface, pal, self.panel_rect, 16)
         p = self.panel_rect.inflate(-36, -36)
         theme.text(surface, theme.fit_text(f"{t('demo.title')} · {game_name(c.game.id)}", 22, p.width, True),
@@ -175,8 +179,12 @@ class DemoScene(Scene):
             theme.text(surface, theme.fit_text(t("play.viewing", n=c.view_index, total=len(c.history) - 1), 17,
                                                p.width, True), (p.x, y + 6), 17, pal.text, bold=True)
             theme.text(surface, theme.fit_text(t("demo.review_keys"), 13, p.width), (p.x, y + 34), 13, pal.text_faint)
-        elif c.over:
-            theme.text(surface, t("demo.over"), (p.x, y + 6), 18, pal.text, bold=True)
+        elif c.over:  # who won and why, as the banner on the board says
+            theme.text(surface, theme.fit_text(self.result_text(), 18, p.width, True), (p.x, y + 6), 18, pal.text,
+                       bold=True)
+            detail = result_detail(c)
+            if detail:
+                theme.text(surface, theme.fit_text(detail, 13, p.width), (p.x, y + 34), 13, pal.text_dim)
         elif c.ai_thinking:
             side = side_name(c.game.id, c.state.current_player)
             thinking_block(surface, pal, status, self.app, c.thinking, self.app.ai.status,

@@ -310,10 +310,9 @@ class HomeScene(Scene):
             else:
                 note = model_note(game)
                 color = pal.text_dim
-            lines = theme.wrap_text(note, 13, rect.width - 36)[:3]
-            for i, line in enumerate(lines):
-                theme.text(surface, theme.fit_text(line, 13, rect.width - 36), (rect.x + 18, name_y + 31 + i * 17),
-                           13, color)
+            room = max(1, min(3, (rect.bottom - 8 - (name_y + 31)) // 17))
+            for i, line in enumerate(theme.wrap_box(note, 13, [rect.width - 36] * room)):
+                theme.text(surface, line, (rect.x + 18, name_y + 31 + i * 17), 13, color)
             if training == gid:
                 badge = t("home.training_badge")
                 bw = theme.FONTS.size(badge, 12, True)[0] + 16
@@ -338,8 +337,10 @@ class HomeScene(Scene):
         theme.text(surface, theme.fit_text(game_name(gid), 19, width, True), (x, rect.y + 12), 19, pal.text, bold=True)
         note, color = (t("home.unavailable"), pal.bad) if game is None else (model_note(game), pal.text_dim)
         room = max(1, (rect.height - 12 - 30 - 40) // 16)
-        for i, line in enumerate(theme.wrap_text(note, 12, width)[:room]):
-            theme.text(surface, theme.fit_text(line, 12, width), (x, rect.y + 40 + i * 16), 12, color)
+        watch_top = rect.bottom - 10 - 28  # the Watch button, at the card's bottom right
+        widths = [width if rect.y + 40 + i * 16 + 15 <= watch_top else width - 84 - 8 for i in range(room)]
+        for i, line in enumerate(theme.wrap_box(note, 12, widths)):
+            theme.text(surface, line, (x, rect.y + 40 + i * 16), 12, color)
         if training:
             theme.text(surface, t("home.training_badge"), (x, rect.bottom - 26), 12, pal.good, bold=True)
 

@@ -15,8 +15,7 @@ from gui.scenes.boardview import BoardView
 from gui.scenes.home import game_name
 from gui.scenes.loaddialog import LoadDialog
 from gui.scenes.setup import level_name, side_name
-from gui.scenes.sidepanel import (MoveList, evaluation, final_score, hint_table, in_check, line_reason, reason_text,
-                                  thinking_block)
+from gui.scenes.sidepanel import MoveList, evaluation, hint_table, in_check, result_detail, thinking_block
 from gui.review import summary_counts
 from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, panel, spinner, winrate_graph
 
@@ -47,6 +46,7 @@ class PlayScene(Scene):
         self.panel_rect = pygame.Rect(0, 0, 0, 0)
         self.graph_rect = pygame.Rect(0, 0, 0, 0)  # the win-rate graph's plot, for clicks
         self.hint_rows: list = []  # (row rectangle, action) of the hint table, for hovering
+        self.hovered_hint = None  # the hinted move under the mouse, its line drawn on the board
         self.result_dismissed = False  # a click on the board hides the result banner
         self._saved_moves = -1
 
@@ -405,9 +405,10 @@ class PlayScene(Scene):
                       lang=language(), game_over=state.is_terminal(),
                       move_mark=getattr(pal, q) if q in QUALITY_MARKS else None)
         self.view.draw(surface, self.board_rect, state, ov)
+        self.hovered_hint = None
         if not c.reviewing:
             self.view.draw_policy(surface, c.state, c.policy_map())
-            hovered = self.view.hint_at(c.state, c.hint_moves(), mouse, self.hint_rows)
+            hovered = self.hovered_hint = self.view.hint_at(c.state, c.hint_moves(), mouse, self.hint_rows)
             if hovered is not None:
                 self.view.draw_variation(surface, c.principal_variation(hovered))
         if c.over and not c.reviewing and self.view.renderer.anim is None and not self.result_dismissed:
@@ -436,14 +437,7 @@ class PlayScene(Scene):
 
     def result_detail(self) -> str:
         """Why the game ended (the rules' reason, othello's score)."""
-        parts = []
-        score = final_score(self.c)
-        if score:
-            parts.append(score)
-        reason = reason_text(self.c.end_reason()) or line_reason(self.c)
-        if reason:
-            parts.append(reason)
-        return " · ".join(parts)
+        return result_detail(self.c)
 
     def mistakes_text(self) -> str:
         """"You: 2 mistakes, 1 blunder" after the game (or what the analysis knows so far)."""
@@ -514,14 +508,15 @@ class PlayScene(Scene):
                 t("play.hints_thinking") if c.hints_on and c.hint.rid is not None else "")
             if sub:
                 theme.text(surface, sub, (p.x, y + 38), 13, pal.text_faint)
-        y += 74
+        y += 74 if self.size[1] >= 700 else 64  # small windows: room for the graph and the moves
         labels = (side_name(c.game.id, 0), side_name(c.game.id, 1))
         evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels, c.proven0)
         y += 54
         bottom = (self.pass_rect.y if self.pass_rect else self.buttons_top) - 10
         # the win-rate graph over the whole game, with the analysis' progress
         self.graph_rect = pygame.Rect(0, 0, 0, 0)
-        gh = 64 if bottom - y > 64 + 60 else 0
+        gh = max(0, min(64, bottom - y - 88))  # small windows get a lower graph (not none) and two rows of moves
+        gh = gh if gh >= 32 else 0
         if gh:
             done, total = c.analysis_progress()
             caption = t("play.analysing", done=done, total=total) if c.analysing or (
@@ -533,7 +528,8 @@ class PlayScene(Scene):
         hints = c.hint_moves()
         self.hint_rows = []
         if hints and bottom - y > 24 + 18 * 3 + 100:  # the move list keeps room for a few rows
-            y = hint_table(surface, pal, p, y, hints, c.state, c.show_policy, self.hint_rows)
+            y = hint_table(surface, pal, p, y, hints, c.state, c.show_policy, self.hint_rows,
+                           self.hovered_hint)
         if bottom - y > 40:
             theme.text(surface, t("play.moves"), (p.x, y), 13, pal.text_faint)
             first = c.history[0].current_player if c.history else 0

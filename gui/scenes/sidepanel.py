@@ -128,13 +128,17 @@ def reason_text(reason: str | None) -> str:
     return reason if text == key else text
 
 
-def hint_table(surface, pal, p, y, hints, state, policy_on: bool, rows: list) -> int:
+def hint_table(surface, pal, p, y, hints, state, policy_on: bool, rows: list, hovered=None) -> int:
     """The hint's top moves under a caption: notation, the win rate each keeps for the person,
-    and visits; ``rows`` gets each row's (rectangle, action) for hovering. Returns the y below."""
+    and visits; ``rows`` gets each row's (rectangle, action) for hovering; the ``hovered`` move
+    (whose line is on the board) is highlighted. Returns the y below."""
     theme.text(surface, theme.fit_text(t("play.hint_table"), 13, p.width), (p.x, y), 13, pal.text_faint)
     y += 18
     for i, h in enumerate(hints[:3]):
-        rows.append((pygame.Rect(p.x, y - 1, p.width, 18), h.get("action")))
+        row = pygame.Rect(p.x, y - 1, p.width, 18)
+        rows.append((row, h.get("action")))
+        if hovered is not None and h.get("action") == hovered:
+            theme.rounded_rect(surface, pal.button_hover, row, 5)
         try:
             name = state.action_to_display(h["action"], language())
         except Exception:
@@ -180,3 +184,16 @@ def final_score(controller) -> str:
     except Exception:
         return ""
     return f"{max(a, b)}–{min(a, b)}"
+
+
+def result_detail(controller) -> str:
+    """Why a finished game ended, for the play and demo banners: othello's score and the
+    rules' reason ("50–14 · more discs when neither side can move", "by checkmate")."""
+    parts = []
+    score = final_score(controller)
+    if score:
+        parts.append(score)
+    reason = reason_text(controller.end_reason()) or line_reason(controller)
+    if reason:
+        parts.append(reason)
+    return " · ".join(parts)

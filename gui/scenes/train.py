@@ -90,14 +90,15 @@ class TrainScene(Scene):
         tr = self.app.trainer
         running = tr.running
         label = t("train.stop") if running else t("train.start")
-        self.start_rect = sb = pygame.Rect(m + 20, self.top.y + 94, 200, 38)
+        narrow = self.top.width < 900  # small windows: narrower buttons leave the status line its room
+        self.start_rect = sb = pygame.Rect(m + 20, self.top.y + 94, 150 if narrow else 200, 38)
         self.buttons.append(Button(sb, label, self.toggle, kind="danger" if running else "primary",
-                                   enabled=tr.status != "stopping", hint="Space"))
+                                   enabled=tr.status != "stopping", hint="" if narrow else "Space"))
         game = self._game()
         self.model_rect = None
         if game is not None:
             choice = self.app.settings.model_choice(game.key)
-            mw = min(360, self.top.width // 3)
+            mw = min(250 if narrow else 360, self.top.width // 3)
             mr = pygame.Rect(self.top.right - 20 - mw, sb.y, mw, 38)
             self.buttons += segmented(mr, [(t("train.model_shipped"), "shipped"), (t("train.model_trained"), "trained")],
                                       choice, self.choose_model, size=14)
@@ -120,12 +121,9 @@ class TrainScene(Scene):
         self.header(surface, t("train.title"))
         panel(surface, pal, self.top, 16)
         theme.text(surface, t("train.choose"), (self.top.x + 20, self.top.y + 14), 14, pal.text_dim)
-        if self.model_rect is not None:
-            theme.text(surface, t("train.model_used"), (self.model_rect.x - 14, self.model_rect.centery), 14,
-                       pal.text_dim, anchor="midright")
         # status line
         own = tr.game_id == self.game_id
-        x = self.top.x + 240
+        x = self.start_rect.right + 20
         if tr.running and own:
             status = {"starting": t("train.starting"), "running": t("train.running"),
                       "stopping": t("train.stopping")}.get(tr.status, tr.status)
@@ -137,17 +135,26 @@ class TrainScene(Scene):
             status, color = t("train.failed", message=translated(tr.message)), pal.bad
         else:
             status, color = t("train.idle"), pal.text_dim
-        room = (self.model_rect.x - 200 if self.model_rect else self.top.right - 20) - x - 20
-        theme.text(surface, theme.fit_text(status, 15, room), (x, self.start_rect.centery - (6 if tr.selfplay and own else 0)),
-                   15, color, anchor="midleft")
-        # the running generation's self-play
+        # the status comes first; the model choice's label takes what is left (small windows)
+        end = (self.model_rect.x - 14 - 60) if self.model_rect is not None else self.top.right - 20
+        status = theme.fit_text(status, 15, end - x - 16)
+        shown = theme.text(surface, status, (x, self.start_rect.centery - (6 if tr.selfplay and own else 0)),
+                           15, color, anchor="midleft")
+        label_left = self.top.right - 20
+        if self.model_rect is not None:
+            label = theme.fit_text(t("train.model_used"), 14, self.model_rect.x - 14 - (x + shown.width + 16))
+            label_left = theme.text(surface, label, (self.model_rect.x - 14, self.model_rect.centery), 14,
+                                    pal.text_dim, anchor="midright").x
+        # the running generation's self-play: a bar and its count, in the room left of the label
         sp = tr.selfplay if own and tr.running else {}
         if sp.get("of"):
-            bar = pygame.Rect(x, self.start_rect.bottom - 6, min(360, room), 6)
+            count = t("train.selfplay", generation=(sp.get("generation") or 0), games=sp.get("games") or 0, of=sp["of"])
+            room = label_left - 16 - x
+            count_w = theme.FONTS.size(count, 12)[0]
+            bar = pygame.Rect(x, self.start_rect.bottom - 6, max(40, min(360, room - count_w - 10)), 6)
             from gui.widgets import progress_bar
             progress_bar(surface, pal, bar, (sp.get("games") or 0) / max(1, sp["of"]), pal.good)
-            theme.text(surface, t("train.selfplay", generation=(sp.get("generation") or 0),
-                                  games=sp.get("games") or 0, of=sp["of"]),
+            theme.text(surface, theme.fit_text(count, 12, label_left - 16 - bar.right - 10),
                        (bar.right + 10, bar.centery), 12, pal.text_faint, anchor="midleft")
         # numbers
         last = tr.latest() if own else {}
@@ -171,7 +178,7 @@ class TrainScene(Scene):
         # charts
         y += 90
         points = tr.points if own else []
-        log_h = 96
+        log_h = 96 if h >= 700 else 58  # small windows keep the charts and show less of the log
         ch = h - y - 28 - log_h - 14
         if ch > 80:
             cw = (w - 2 * m - gap * 2) / 3

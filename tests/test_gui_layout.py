@@ -1,0 +1,181 @@
+"""Layout at the minimum window size and what the panels say, found by looking at a real
+window under Xvfb (issue 23's check): text cut without saying so or hidden under a button,
+the win-rate graph and the training charts dropped in a small window, a demo's result
+without its score or reason, a near-invisible graph area for a black side."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import random
+
+import pygame
+import pytest
+
+from test_gui_support import make_app
+
+MIN_SIZE = (800, 560)
+
+
+@pytest.fixture
+def small_app(tmp_path, monkeypatch):
+    a = make_app(tmp_path, monkeypatch, ai_enabled=False, size=MIN_SIZE)
+    yield a
+    a.shutdown()
+
+
+def drawn_texts(app, monkeypatch) -> list[tuple[str, pygame.Rect]]:
+    """Every text one frame draws, with where it went."""
+    import gui.theme as theme_module
+    real = theme_module.text
+    out = []
+
+    def spy(surface, s, pos, size, color, bold=False, anchor="topleft"):
+        rect = real(surface, s, pos, size, color, bold, anchor)
+        if surface is app.screen:  # not the pictures drawn on their own surfaces (thumbnails)
+            out.append((s, rect))
+        return rect
+    monkeypatch.setattr(theme_module, "text", spy)
+    app.step((), 0.02, draw=True)
+    monkeypatch.setattr(theme_module, "text", real)
+    return out
+
+
+def finished_othello(rng_seed=1):
+    from games import get_game
+    g = get_game("othello", size=6)
+    rng = random.Random(rng_seed)
+    s = g.initial_state()
+    while not s.is_terminal():
+        s = s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+# --- text that does not fit -------------------------------------------------------------
+
+def test_wrapped_text_that_does_not_fit_ends_in_an_ellipsis():
+    from gui import theme
+    pygame.init()
+    text = "Scores 100% vs random moves, 92.5% vs a greedy one-ply player, 5% vs fairy-stockfish (20 games each)"
+    lines = theme.wrap_box(text, 12, [200, 200])
+    assert len(lines) == 2 and lines[-1].endswith("…")
+    assert all(theme.FONTS.size(line, 12)[0] <= 200 for line in lines)
+    assert theme.wrap_box("short note", 12, [200, 200]) == ["short note"]      # fits: unchanged
+    cjk = "已解局面出错率：残局・易 0.0%，中局・易 0.0%，开局・易 0.4%，中局・中 2.4%"
+    lines = theme.wrap_box(cjk, 12, [150, 90])
+    assert lines[-1].endswith("…") and theme.FONTS.size(lines[1], 12)[0] <= 90   # a shorter last line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_home_card_notes_stay_clear_of_the_watch_buttons_in_a_small_window(small_app, monkeypatch, lang):
+    """At 800×560 the third line of a note ran under the Watch button and was cut mid-word."""
+    from gui.i18n import t
+    small_app.set_language(lang)
+    small_app.go_home()
+    small_app.step((), 0.02, draw=True)                 # builds the scene at this size
+    texts = drawn_texts(small_app, monkeypatch)
+    watch = [b.rect for b in small_app.scene.buttons if b.label == t("home.watch")]
+    assert len(watch) == 6
+    for s, rect in texts:
+        if s != t("home.watch"):
+            assert not any(rect.colliderect(w) for w in watch), (s, rect)
+    from gui.scenes.home import game_name, model_note
+    for card, gid in small_app.scene.cards:
+        note = model_note(small_app.scene._game(gid))
+        lines = [s for s, r in texts if card.contains(r) and s not in (game_name(gid), t("home.watch"))]
+        shown = ("" if lang == "zh" and " " not in note else " ").join(lines)
+        assert shown == note or lines[-1].endswith("…"), (gid, lines)   # all of it, or it says it is cut
+
+
+# --- the play and train panels at the minimum size -----------------------------------------
+
+def test_the_win_rate_graph_is_shown_at_the_minimum_window_size(small_app):
+    small_app.start_play("connect4", "first", "beginner")
+    small_app.step((), 0.02, draw=True)
+    assert small_app.scene.graph_rect.height >= 20
+
+
+def test_the_training_charts_and_status_are_shown_at_the_minimum_window_size(small_app, monkeypatch):
+    import gui.scenes.train as train_scene
+    from gui.i18n import t
+    charts = []
+    real = train_scene.line_chart
+    monkeypatch.setattr(train_scene, "line_chart", lambda *a, **k: charts.append(a[2]) or real(*a, **k))
+    small_app.open_train()
+    texts = [s for s, _ in drawn_texts(small_app, monkeypatch)]
+    assert len(charts) == 3
+    assert t("train.idle") in texts                     # it was cut to nothing beside the model choice
+
+
+# --- what a finished demo says ----------------------------------------------------------------
+
+def test_a_finished_demo_says_the_score_and_why(small_app, monkeypatch):
+    from gui.scenes.sidepanel import final_score
+    small_app.start_demo("othello", ("beginner", "beginner"), {"size": 6})
+    c = small_app.scene.c
+    c._reset_history([finished_othello()])
+    texts = " ".join(s for s, _ in drawn_texts(small_app, monkeypatch))
+    assert final_score(c) and final_score(c) in texts
+    assert "more discs" in texts
+
+
+def test_a_paused_demo_analyses_the_position_no_search_has_seen():
+    """Paused, the bar read "–" for the position on the board; the analysis now fills it in."""
+    from games import get_game
+    from gui.controller import DemoController
+    from test_gui_review import ScriptedAI
+    ai = ScriptedAI()
+    c = DemoController(ai, get_game("tictactoe"), ("beginner", "beginner"))
+    c.next_move_at = 0.0
+    c.update()
+    [(rid, (state, level, _))] = ai.open()
+    assert level == "beginner"                          # running: the AI's own move, no analysis
+    ai.answer(rid, action=4, value=0.0)
+    c.pending_move = (4, 0.0)
+    c.toggle_pause()
+    c.update()
+    assert c.state.moves == (4,) and c.evals[-1] is None
+    [(rid, (state, level, _))] = ai.open()
+    assert level == c.ANALYSIS_LEVEL and state is c.state
+    ai.answer(rid, value=0.3)
+    assert c.value0 == pytest.approx(-0.3)              # O to move: +0.3 for O
+    c.toggle_pause()
+    c.next_move_at = 0.0
+    c.update()
+    assert [r[1] for _, r in ai.open()] == ["beginner"]  # running again: moves, not analysis
+
+
+def test_a_black_sides_area_on_the_graph_stands_out_from_the_background():
+    from gui.theme import DEFAULT_PALETTE as pal
+    from gui.widgets import graph_fill
+
+    def luma(c):
+        return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+    black = graph_fill(pal.bg2, (22, 22, 24))
+    assert luma(pal.bg2) - luma(black) >= 18
+    red = graph_fill(pal.bg2, (220, 60, 60))
+    assert red != black
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("scene", ["home", "train", "play", "demo", "demo_over", "help"])
+def test_no_two_texts_overlap_at_the_minimum_window_size(small_app, monkeypatch, lang, scene):
+    """Found under Xvfb at 800×560: the Elo chart's title ran into its value, the training
+    status was cut to nothing beside the model choice."""
+    small_app.set_language(lang)
+    {"home": small_app.go_home, "train": small_app.open_train,
+     "play": lambda: small_app.start_play("xiangqi", "first", "beginner"),
+     "demo": lambda: small_app.start_demo("othello", ("beginner", "beginner")),
+     "demo_over": lambda: (small_app.start_demo("othello", ("beginner", "beginner"), {"size": 6}),
+                           small_app.scene.c._reset_history([finished_othello()])),
+     "help": lambda: small_app.open_help("xiangqi")}[scene]()
+    small_app.step((), 0.02, draw=True)
+    if small_app.overlay is not None:  # the sheet covers the scene: only its own texts count
+        monkeypatch.setattr(small_app.scene, "draw", lambda surface: None)
+    texts = [(s, r) for s, r in drawn_texts(small_app, monkeypatch) if s.strip() and r.width and r.height]
+    for i, (s, r) in enumerate(texts):
+        for s2, r2 in texts[i + 1:]:
+            inner = r.clip(r2)
+            assert inner.width < 3 or inner.height <= 4, (s, r, s2, r2)   # lines' padding may touch

@@ -91,7 +91,7 @@ def read_record(text: str, game: Game | None = None, name: str = "", fmt: str | 
     text = _strip(text)
     if len(text) > MAX_RECORD_BYTES:
         raise RecordFormatError(f"the record is larger than {MAX_RECORD_BYTES // 1000} kB")
-    if not text.strip():
+    if not text.strip() and game is None:
         raise RecordFormatError("the record is empty")
     f = FORMATS[fmt] if fmt else detect(text, name)
     try:
@@ -110,7 +110,7 @@ def peek_record(text: str, game: Game | None = None, name: str = "") -> tuple[Ga
     """(game, meta) of a record from its header alone, without replaying the moves where the
     format allows (for listing many files quickly). Raises RecordFormatError only."""
     text = _strip(text)
-    if not text.strip():
+    if not text.strip() and game is None:
         raise RecordFormatError("the file is empty")
     f = detect(text, name)
     try:

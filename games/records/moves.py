@@ -28,6 +28,8 @@ def write(state, meta: dict | None = None) -> str:
 def read(text: str, game=None, first_line: int = 1) -> Record:
     from .. import get_game
     if game is None:
+        if not text.strip():
+            raise RecordFormatError("the record is empty", first_line)
         if not sniff(text):
             raise RecordFormatError("not a record ZeroBoard knows: no header names the game", first_line)
         game = get_game("connect4")

@@ -29,7 +29,7 @@ from .base import (Record, RecordFormatError, clean_date, error_at, line_col, pl
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
 #: "1." "1..." "12…" (a move number); not "33.4", a WXF soldier move
-_MOVE_NUMBER_RE = re.compile(r"[0-9]+\s*(?:\.\s*\.\s*\.|\.|…)+(?![0-9])", re.ASCII)
+_MOVE_NUMBER_RE = re.compile(r"[0-9]+\s*[.…](?:\s*[.…])*(?![0-9])", re.ASCII)
 _RESULTS = {"1-0": "first", "0-1": "second", "1/2-1/2": "draw", "½-½": "draw", "*": None}
 _TOKEN_END = re.compile(r"[\s{}();\[\]]")
 _XIANGQI_GAMES = ("chinese chess", "xiangqi", "中国象棋", "中國象棋", "象棋")
@@ -184,6 +184,8 @@ def read(text: str, game=None) -> Record:
                 continue
             end = _TOKEN_END.search(text, i)
             j = n if end is None else end.start()
+            if j == i:   # a stray '}' or the like
+                raise error_at(text, i, f"unexpected {c!r}")
             word = text[i:j]
             start = i
             i = j

@@ -232,11 +232,19 @@ class App:
     def load_game(self, path, scene=None) -> bool:
         """Load a record into the play scene (switching game if needed); a bad file changes nothing."""
         from gui.records import RecordError, load_record
+        c = getattr(scene, "c", None)
         try:
-            state, meta = load_record(Path(path))
+            state, meta = load_record(Path(path), getattr(c, "game", None))
         except RecordError as e:
             self.toast(t("play.load_failed", message=str(e)), error=True)
             return False
+        self.play_record(state, meta, scene)
+        self.toast(t("play.loaded", name=Path(path).name))
+        return True
+
+    def play_record(self, state, meta: dict, scene=None) -> None:
+        """Show a loaded or pasted game in the play scene (switching game if needed), with the
+        person on the side the record says they played, against the level it names."""
         level = meta.get("level") if meta.get("level") in LEVELS else self.settings["level"]
         c = getattr(scene, "c", None)
         if isinstance(c, PlayController) and c.game.key == state.game.key:
@@ -244,9 +252,8 @@ class App:
             c.load(state)
             scene.view.set_flipped(scene._flip())
         else:
-            self.start_play(state.game.id, "first", level, state.game.variant, state=state)
-        self.toast(t("play.loaded", name=Path(path).name))
-        return True
+            side = meta.get("you") if meta.get("you") in ("first", "second") else "first"
+            self.start_play(state.game.id, side, level, state.game.variant, state=state)
 
     # --- settings with side effects -------------------------------------------------------
     def set_language(self, lang: str) -> None:

@@ -39,7 +39,7 @@ class RecordInfo:
     path: Path
     game_id: str                       # "" when the file cannot be read
     variant: dict = field(default_factory=dict)
-    date: str = ""
+    date: str = ""                     # when the file was last written ("YYYY-MM-DD HH:MM")
     meta: dict = field(default_factory=dict)
     error: str = ""                    # why the file cannot be read
 
@@ -161,7 +161,11 @@ def read_info(path: Path) -> RecordInfo:
         raise RecordError(str(e)) from None
     if game.id not in GAME_IDS:
         raise RecordError(f"unknown game {game.id!r}")
-    return RecordInfo(path, game.id, dict(game.variant), str(meta.get("date", "")), meta)
+    try:
+        modified = time.strftime("%Y-%m-%d %H:%M", time.localtime(os.stat(path).st_mtime))
+    except (OSError, ValueError, OverflowError):
+        modified = ""
+    return RecordInfo(path, game.id, dict(game.variant), modified, meta)
 
 
 def _record_name(name: str) -> bool:

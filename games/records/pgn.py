@@ -68,8 +68,6 @@ def write(state: State, meta: dict | None = None, notation: str = "iccs") -> str
     lines = [tag("Game", "Chinese Chess"), tag("Event", meta.get("event") or "-"), tag("Site", meta.get("site") or "-"),
              tag("Date", date), tag("Round", "-"), tag("Red", red or "?"), tag("Black", black or "?"),
              tag("Result", token)]
-    if meta.get("app"):
-        lines.append(tag("Annotator", meta["app"]))
     if fen != _START_FEN:
         lines.append(tag("FEN", fen))
     lines.append(tag("Format", {"iccs": "ICCS", "wxf": "WXF", "chinese": "Chinese"}[notation]))
@@ -80,15 +78,16 @@ def write(state: State, meta: dict | None = None, notation: str = "iccs") -> str
     words: list[str] = []
     for i, a in enumerate(actions):
         mover = (player + i) % 2
-        if mover == 0:
-            words.append(f"{number}.")
-        elif i == 0:
-            words.append(f"{number}...")
         if notation == "iccs":
             t = s.action_to_text(a).upper()
-            words.append(f"{t[:2]}-{t[2:]}")
+            move = f"{t[:2]}-{t[2:]}"
         else:
-            words.append(s.action_to_display(a, "en" if notation == "wxf" else "zh"))
+            move = s.action_to_display(a, "en" if notation == "wxf" else "zh")
+        if mover == 0:
+            move = f"{number}. {move}"       # a move number stays on the line of its move
+        elif i == 0:
+            move = f"{number}... {move}"
+        words.append(move)
         if mover == 1:
             number += 1
         s = s.apply(a)

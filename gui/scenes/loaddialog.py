@@ -56,6 +56,10 @@ class LoadDialog:
         entry = self.entries[i]
         if isinstance(entry, Path):
             self.open_folder(entry)
+        elif not entry.game_id:   # the reason is on the row already; say it and stay open
+            name = entry.path.name
+            message = entry.error if name in entry.error else f"{name}: {entry.error}"
+            self.app.toast(t("play.load_failed", message=message), error=True)
         else:
             self.on_pick(entry.path)
 
@@ -180,21 +184,47 @@ class LoadDialog:
             return
         name = game_name(rec.game_id)
         if rec.variant:
-            name += " " + "×".join(str(v) for v in rec.variant.values())
+            name += " " + " ".join(f"{v}×{v}" if k == "size" else str(v) for k, v in rec.variant.items())
         r = theme.text(surface, name, (x, top), 15, pal.text, bold=True, anchor="midleft")
         level = str(rec.meta.get("level", ""))
         if level:
             shown = t(f"level.{level}")
             r = theme.text(surface, shown if shown != f"level.{level}" else level[:20], (r.right + 12, top), 13,
                            pal.text_dim, anchor="midleft")
-        date = str(rec.meta.get("date", "") or rec.date)
+        date = str(rec.meta.get("date", ""))
+        if len(date) <= 10 and rec.date.startswith(date):   # the day only: the file's time says more
+            date = rec.date
         date_w = theme.text(surface, date[:19], (row.right - 12, top), 13, pal.text_dim, anchor="midright").width \
             if date else 0
         about = summary(rec.meta)
         if about:
             theme.text(surface, theme.fit_text(about, 13, max(0, row.right - 24 - date_w - r.right - 12)),
                        (r.right + 12, top), 13, pal.text_faint, anchor="midleft")
-        players = " – ".join(p for p in (rec.meta.get("first_player", ""), rec.meta.get("second_player", "")) if p)
+        players = " – ".join(p for p in (rec.meta.get("first_player", ""), rec.meta.get("second_player", ""))
+                             if p and _drawable(p))
         line2 = rec.path.name + (f"   {players}" if players else "")
         theme.text(surface, theme.fit_text(line2, 12, row.width - 24), (x, bottom), 12, pal.text_faint,
                    anchor="midleft")
+
+
+
+_GLYPHS: dict[str, bool] = {}
+
+
+def _drawable(text: str, size: int = 12) -> bool:
+    """Does the bundled font have every character of ``text``? A name from another program's
+    record may use characters the app's font subset leaves out, which would be drawn as boxes."""
+    try:
+        font = theme.FONTS.get(size)
+        if "" not in _GLYPHS:
+            _GLYPHS[""] = pygame.image.tobytes(font.render("\ue000", False, (255, 255, 255), (0, 0, 0)), "RGB")
+        tofu = _GLYPHS[""]
+        for c in set(text):
+            if c not in _GLYPHS:
+                _GLYPHS[c] = not c.strip() or pygame.image.tobytes(
+                    font.render(c, False, (255, 255, 255), (0, 0, 0)), "RGB") != tofu
+            if not _GLYPHS[c]:
+                return False
+        return True
+    except Exception:
+        return False

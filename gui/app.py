@@ -214,7 +214,9 @@ class App:
         game = get_game(game_id, **(variant or {}))
         self.goto(DemoScene(self, DemoController(self.ai, game, tuple(levels), self.model_path_for)))
 
-    def save_game(self, controller) -> Path | None:
+    def save_game(self, controller, folder=None, fmt: str | None = None) -> Path | None:
+        """Save the game as a new record in ``folder`` (the saved-games folder by default), in
+        format ``fmt`` (the game's exchange format by default)."""
         from gui.records import save_record
         from gui.records import result_text
         meta = {"you": "first" if controller.human == 0 else "second", "level": controller.level,
@@ -222,7 +224,7 @@ class App:
                 "result": result_text(controller.over, controller.winner(), controller.resigned_by is not None),
                 "app": f"{APP_NAME} {__version__}"}
         try:
-            path = save_record(controller.state, meta)
+            path = save_record(controller.state, meta, folder, fmt)
         except OSError as e:
             self.toast(t("play.save_failed", message=str(e)), error=True)
             return None

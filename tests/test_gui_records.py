@@ -194,3 +194,27 @@ def test_paste_of_this_games_record_and_of_a_broken_one(app):
     press(app, pygame.K_v, pygame.KMOD_CTRL)
     assert app.scene.c is c and c.state.to_text() == "f5d6"
     assert any(error and "line 1" in text for text, error, _ in app.toasts)
+
+
+def test_save_as_writes_the_chosen_format_into_the_chosen_folder(app, tmp_path):
+    sub = games_folder(tmp_path) / "for piskvork"
+    sub.mkdir()
+    app.start_play("gomoku", "first", "easy")
+    c = app.scene.c
+    c.play(c.state.parse_action("h8"))
+    assert len(c.state.moves) == 1
+    press(app, pygame.K_s, pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
+    dialog = app.scene.dialog
+    assert dialog is not None and dialog.on_save is not None and dialog.format == "sgf"
+    app.step()
+    click(app, row_center(dialog, 0))                   # into the folder
+    assert dialog.folder == sub
+    app.step()
+    psq = next(b for b in dialog.format_buttons if "PSQ" in b.label)
+    click(app, psq.rect.center)
+    assert dialog.format == "psq"
+    press(app, pygame.K_RETURN)
+    assert app.scene.dialog is None
+    files = list(sub.iterdir())
+    assert len(files) == 1 and files[0].suffix == ".psq"
+    assert files[0].read_text().splitlines() == ["Piskvorky 15x15, 0:4, 0", "8,8,0"]   # you (0) played first

@@ -1,8 +1,10 @@
-"""The in-app file dialog for loading a game (pygame has no native one, and tkinter may be
-missing from the packaged app): it opens on the saved-games folder, browses any folder
-(a click on a folder, "Up", Backspace), and lists the records it can read (PGN, SGF, PSQ,
-the app's text records) with their game, level, moves, result and date, newest first. A
-file that cannot be read is listed in red with the reason; a click on a record loads it."""
+"""The in-app file dialog for loading and saving games (pygame has no native one, and
+tkinter may be missing from the packaged app): it opens on the saved-games folder, browses
+any folder (a click on a folder, "Up", Backspace), and lists the records it can read (PGN,
+SGF, PSQ, the app's text records) with their game, level, moves, result and date, newest
+first. A file that cannot be read is listed in red with the reason. To load, a click on a
+record loads it; to save ("save as"), a format is chosen and the game is written to the
+folder shown."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,16 +15,21 @@ from gui import theme
 from gui.i18n import t
 from gui.records import RecordInfo, games_dir, list_folder, summary
 from gui.scenes.home import game_name
-from gui.widgets import Button, hit_buttons, panel
+from gui.widgets import Button, hit_buttons, panel, segmented
 
 
 class LoadDialog:
     ROW = 48
 
-    def __init__(self, app, on_pick, on_close, folder: Path | None = None):
+    def __init__(self, app, on_pick, on_close, folder: Path | None = None, on_save=None, formats=()):
+        """``on_pick(path)`` loads a record; with ``on_save(folder, format_id)`` and ``formats``
+        (`games.records.Format`s, the default first) the dialog saves instead."""
         self.app = app
         self.on_pick = on_pick
         self.on_close = on_close
+        self.on_save = on_save
+        self.formats = list(formats)
+        self.format = self.formats[0].id if self.formats else None
         self.folder = Path(folder) if folder else games_dir()
         self.folders: list[Path] = []
         self.records: list[RecordInfo] = []
@@ -56,6 +63,8 @@ class LoadDialog:
         entry = self.entries[i]
         if isinstance(entry, Path):
             self.open_folder(entry)
+        elif self.on_save is not None:
+            return                  # saving: a record row is only shown
         elif not entry.game_id:   # the reason is on the row already; say it and stay open
             name = entry.path.name
             message = entry.error if name in entry.error else f"{name}: {entry.error}"
@@ -78,7 +87,24 @@ class LoadDialog:
         self.buttons = [Button(up, t("load.up"), self.go_up, kind="ghost", size=14),
                         Button(home, t("load.games_folder"), self.go_home, kind="ghost", size=14),
                         Button(cancel, t("common.cancel"), self.on_close, kind="ghost", hint="Esc", size=15)]
+        self.format_buttons: list[Button] = []
+        if self.on_save is not None:
+            save = pygame.Rect(0, 0, 190, 38)
+            save.bottomright = (cancel.x - 10, cancel.bottom)
+            self.buttons.append(Button(save, t("save.here"), self.save, kind="primary", hint="Enter", size=15))
+            label_w = theme.FONTS.size(t("save.format"), 13)[0] + 12
+            row = pygame.Rect(self.rect.x + 20 + label_w, cancel.y, max(0, save.x - 16 - self.rect.x - 20 - label_w),
+                              cancel.height)
+            options = [(_format_label(f), f.id) for f in self.formats]
+            self.format_buttons = segmented(row, options, self.format, self._pick_format, size=13)
         self._clamp()
+
+    def _pick_format(self, fid) -> None:
+        self.format = fid
+
+    def save(self) -> None:
+        if self.on_save is not None and self.format:
+            self.on_save(self.folder, self.format)
 
     def _visible(self) -> int:
         return max(1, (self.list_rect.height - 8) // self.ROW)
@@ -107,10 +133,13 @@ class LoadDialog:
                     self.scroll = self.selected
                 elif self.selected >= self.scroll + self._visible():
                     self.scroll = self.selected - self._visible() + 1
-            elif ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.selected is not None and self.selected < n:
+            elif ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.selected is not None and self.selected < n \
+                    and (self.on_save is None or isinstance(self.entries[self.selected], Path)):
                 self.activate(self.selected)
+            elif ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.on_save is not None:
+                self.save()
         elif ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
-            if hit_buttons(self.buttons, ev.pos):
+            if hit_buttons(self.buttons, ev.pos) or hit_buttons(self.format_buttons, ev.pos):
                 return
             i = self._row_at(ev.pos)
             if i is not None:
@@ -129,7 +158,7 @@ class LoadDialog:
         pal = self.app.palette
         theme.alpha_rect(surface, (0, 0, 0), surface.get_rect(), 150)
         panel(surface, pal, self.rect, 16)
-        title = theme.text(surface, t("load.title"), (self.rect.x + 20, self.rect.y + 20), 20, pal.text, bold=True)
+        title = theme.text(surface, t("load.title") if self.on_save is None else t("save.title"), (self.rect.x + 20, self.rect.y + 20), 20, pal.text, bold=True)
         theme.text(surface, theme.fit_text(t("load.formats"), 12, self.rect.right - 20 - title.right - 20),
                    (self.rect.right - 20, self.rect.y + 26), 12, pal.text_faint, anchor="topright")
         mouse = self.app.mouse_pos()
@@ -158,12 +187,20 @@ class LoadDialog:
             else:
                 self._draw_record(surface, pal, row, entry)
         surface.set_clip(clip)
-        count = t("load.count", folders=len(self.folders), n=len(self.records))
-        if len(entries) > visible:
-            count += t("home.note.sep") + t("load.scroll")
-        theme.text(surface, count, (self.rect.x + 20, self.buttons[2].rect.centery), 13, pal.text_faint,
-                   anchor="midleft")
-        self.buttons[2].draw(surface, pal, mouse)
+        if self.on_save is None:
+            count = t("load.count", folders=len(self.folders), n=len(self.records))
+            if len(entries) > visible:
+                count += t("home.note.sep") + t("load.scroll")
+            theme.text(surface, count, (self.rect.x + 20, self.buttons[2].rect.centery), 13, pal.text_faint,
+                       anchor="midleft")
+        else:
+            theme.text(surface, t("save.format"), (self.rect.x + 20, self.buttons[2].rect.centery), 13,
+                       pal.text_dim, anchor="midleft")
+            for b, f in zip(self.format_buttons, self.formats):
+                b.selected = f.id == self.format
+                b.draw(surface, pal, mouse)
+        for b in self.buttons[2:]:
+            b.draw(surface, pal, mouse)
 
     def _draw_folder(self, surface, pal, row, path: Path):
         icon = pygame.Rect(row.x + 12, row.centery - 8, 22, 16)
@@ -206,6 +243,11 @@ class LoadDialog:
         theme.text(surface, theme.fit_text(line2, 12, row.width - 24), (x, bottom), 12, pal.text_faint,
                    anchor="midleft")
 
+
+
+def _format_label(f) -> str:
+    shown = t(f"save.fmt.{f.id}")
+    return shown if shown != f"save.fmt.{f.id}" else f.name
 
 
 _GLYPHS: dict[str, bool] = {}

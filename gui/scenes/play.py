@@ -100,6 +100,16 @@ class PlayScene(Scene):
     def save(self):
         self.app.save_game(self.c)
 
+    def save_as(self):
+        """The file dialog in save mode: a folder and a format for the game."""
+        from games.records import formats_for
+
+        def save(folder, fmt):
+            self.dialog = None
+            self.app.save_game(self.c, folder, fmt)
+        self.dialog = LoadDialog(self.app, on_pick=None, on_close=self._close_dialog, on_save=save,
+                                 formats=formats_for(self.c.game.id))
+
     def load(self):
         self.dialog = LoadDialog(self.app, on_pick=self._load_path, on_close=self._close_dialog)
 
@@ -323,6 +333,8 @@ class PlayScene(Scene):
             self.redo()
         elif key == pygame.K_z and ctrl or key == pygame.K_u and not ctrl:
             self.undo()
+        elif key == pygame.K_s and ctrl and shift:
+            self.save_as()
         elif key == pygame.K_s and ctrl:
             self.save()
         elif key == pygame.K_o and ctrl:

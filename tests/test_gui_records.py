@@ -210,7 +210,7 @@ def test_save_as_writes_the_chosen_format_into_the_chosen_folder(app, tmp_path):
     click(app, row_center(dialog, 0))                   # into the folder
     assert dialog.folder == sub
     app.step()
-    psq = next(b for b in dialog.format_buttons if "PSQ" in b.label)
+    psq = next(b for b in dialog.format_buttons if b.label == "PSQ")
     click(app, psq.rect.center)
     assert dialog.format == "psq"
     press(app, pygame.K_RETURN)

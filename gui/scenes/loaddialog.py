@@ -89,7 +89,7 @@ class LoadDialog:
                         Button(cancel, t("common.cancel"), self.on_close, kind="ghost", hint="Esc", size=15)]
         self.format_buttons: list[Button] = []
         if self.on_save is not None:
-            save = pygame.Rect(0, 0, 190, 38)
+            save = pygame.Rect(0, 0, 200, 38)
             save.bottomright = (cancel.x - 10, cancel.bottom)
             self.buttons.append(Button(save, t("save.here"), self.save, kind="primary", hint="Enter", size=15))
             label_w = theme.FONTS.size(t("save.format"), 13)[0] + 12
@@ -159,8 +159,9 @@ class LoadDialog:
         theme.alpha_rect(surface, (0, 0, 0), surface.get_rect(), 150)
         panel(surface, pal, self.rect, 16)
         title = theme.text(surface, t("load.title") if self.on_save is None else t("save.title"), (self.rect.x + 20, self.rect.y + 20), 20, pal.text, bold=True)
-        theme.text(surface, theme.fit_text(t("load.formats"), 12, self.rect.right - 20 - title.right - 20),
-                   (self.rect.right - 20, self.rect.y + 26), 12, pal.text_faint, anchor="topright")
+        if self.on_save is None:
+            theme.text(surface, theme.fit_text(t("load.formats"), 12, self.rect.right - 20 - title.right - 20),
+                       (self.rect.right - 20, self.rect.y + 26), 12, pal.text_faint, anchor="topright")
         mouse = self.app.mouse_pos()
         for b in self.buttons[:2]:
             b.draw(surface, pal, mouse)

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from engine.core.paths import user_data_dir
 from games import GAME_IDS
-from games.records import (EXTENSIONS, MAX_RECORD_BYTES, RecordFormatError, default_format, load_bytes, peek_record,
-                           write_record)
+from games.records import (EXTENSIONS, FORMATS, MAX_RECORD_BYTES, RecordFormatError, default_format, load_bytes,
+                           peek_record, write_record)
 from games.records import decode as decode_bytes
 from games.records.zeroboard import HEADER
 from gui.i18n import t
@@ -86,9 +86,7 @@ def save_record(state, meta: dict | None = None, folder: Path | None = None, fmt
     ``fmt`` names another) and return its path."""
     folder = Path(folder or games_dir())
     game = state.game
-    f = default_format(game.id) if fmt is None else None
-    from games.records import FORMATS
-    f = f or FORMATS[fmt]
+    f = default_format(game.id) if fmt is None else FORMATS[fmt]
     stamp = time.strftime("%Y%m%d-%H%M%S")
     meta = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), **(meta or {})}
     text = write_record(state, f.id, meta)

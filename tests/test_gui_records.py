@@ -218,3 +218,30 @@ def test_save_as_writes_the_chosen_format_into_the_chosen_folder(app, tmp_path):
     files = list(sub.iterdir())
     assert len(files) == 1 and files[0].suffix == ".psq"
     assert files[0].read_text().splitlines() == ["Piskvorky 15x15, 0:4, 0", "8,8,0"]   # you (0) played first
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(["moves", "result", "you", "level", "date"]),
+                       st.text(alphabet=st.sampled_from("0123456789²٣ first second draw (resigned)\x00"), max_size=12)))
+def test_the_summary_of_any_header_values_is_a_string(meta):
+    from gui.records import summary
+    assert isinstance(summary(meta), str)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from("# :gamevriant{}\"size9moves²resultfirst\nh8b2tictactoe4"),
+                        max_size=30), max_size=6))
+def test_reading_the_header_of_any_file_gives_info_or_a_reason(tmp_path_factory, lines):
+    from gui.records import RecordError, read_info
+    path = tmp_path_factory.mktemp("h") / "x.txt"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    try:
+        info = read_info(path)
+    except RecordError as e:
+        assert str(e)
+    else:
+        assert info.game_id

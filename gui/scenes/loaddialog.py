@@ -252,6 +252,7 @@ def _format_label(f) -> str:
 
 
 _GLYPHS: dict[str, bool] = {}
+_TOFU: list[bytes] = []
 
 
 def _drawable(text: str, size: int = 12) -> bool:
@@ -259,13 +260,14 @@ def _drawable(text: str, size: int = 12) -> bool:
     record may use characters the app's font subset leaves out, which would be drawn as boxes."""
     try:
         font = theme.FONTS.get(size)
-        if "" not in _GLYPHS:
-            _GLYPHS[""] = pygame.image.tobytes(font.render("\ue000", False, (255, 255, 255), (0, 0, 0)), "RGB")
-        tofu = _GLYPHS[""]
+
+        def pixels(c):
+            return pygame.image.tobytes(font.render(c, False, (255, 255, 255), (0, 0, 0)), "RGB")
+        if not _TOFU:
+            _TOFU.append(pixels("\ue000"))  # a private-use character: drawn as the missing-glyph box
         for c in set(text):
             if c not in _GLYPHS:
-                _GLYPHS[c] = not c.strip() or pygame.image.tobytes(
-                    font.render(c, False, (255, 255, 255), (0, 0, 0)), "RGB") != tofu
+                _GLYPHS[c] = not c.strip() or pixels(c) != _TOFU[0]
             if not _GLYPHS[c]:
                 return False
         return True

@@ -38,6 +38,7 @@ class LoadDialog:
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.list_rect = pygame.Rect(0, 0, 0, 0)
         self.buttons: list[Button] = []
+        self.format_buttons: list[Button] = []
         self.open_folder(self.folder)
 
     # --- navigation ------------------------------------------------------------------------
@@ -166,8 +167,7 @@ class LoadDialog:
         for b in self.buttons[:2]:
             b.draw(surface, pal, mouse)
         x0 = self.buttons[1].rect.right + 12
-        path = str(self.folder)
-        theme.text(surface, theme.fit_text(path, 13, self.rect.right - 20 - x0), (x0, self.buttons[0].rect.centery),
+        theme.text(surface, _tail(str(self.folder), 13, self.rect.right - 20 - x0), (x0, self.buttons[0].rect.centery),
                    13, pal.text_dim, anchor="midleft")
         lr = self.list_rect
         theme.rounded_rect(surface, pal.bg2, lr, 10)
@@ -244,6 +244,20 @@ class LoadDialog:
         theme.text(surface, theme.fit_text(line2, 12, row.width - 24), (x, bottom), 12, pal.text_faint,
                    anchor="midleft")
 
+
+
+def _tail(path: str, size: int, width: int) -> str:
+    """``path`` cut at its start ("…/games/downloads") to fit ``width``: the end says where one is."""
+    if theme.FONTS.size(path, size)[0] <= width:
+        return path
+    lo, hi = 0, len(path)
+    while lo < hi:   # the longest tail that fits
+        mid = (lo + hi) // 2
+        if theme.FONTS.size("…" + path[mid:], size)[0] <= width:
+            hi = mid
+        else:
+            lo = mid + 1
+    return "…" + path[lo:]
 
 
 def _format_label(f) -> str:

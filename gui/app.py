@@ -216,7 +216,9 @@ class App:
         game = get_game(game_id, **(variant or {}))
         self.goto(DemoScene(self, DemoController(self.ai, game, tuple(levels), self.model_path_for)))
 
-    def save_game(self, controller) -> Path | None:
+    def save_game(self, controller, folder=None, fmt: str | None = None) -> Path | None:
+        """Save the game as a new record in ``folder`` (the saved-games folder by default), in
+        format ``fmt`` (the game's exchange format by default)."""
         from gui.records import save_record
         from gui.records import result_text
         meta = {"you": "first" if controller.human == 0 else "second", "level": controller.level,
@@ -224,7 +226,7 @@ class App:
                 "result": result_text(controller.over, controller.winner(), controller.resigned_by is not None),
                 "app": f"{APP_NAME} {__version__}"}
         try:
-            path = save_record(controller.state, meta)
+            path = save_record(controller.state, meta, folder, fmt)
         except OSError as e:
             self.toast(t("play.save_failed", message=str(e)), error=True)
             return None
@@ -234,11 +236,19 @@ class App:
     def load_game(self, path, scene=None) -> bool:
         """Load a record into the play scene (switching game if needed); a bad file changes nothing."""
         from gui.records import RecordError, load_record
+        c = getattr(scene, "c", None)
         try:
-            state, meta = load_record(Path(path))
+            state, meta = load_record(Path(path), getattr(c, "game", None))
         except RecordError as e:
             self.toast(t("play.load_failed", message=str(e)), error=True)
             return False
+        self.play_record(state, meta, scene)
+        self.toast(t("play.loaded", name=Path(path).name))
+        return True
+
+    def play_record(self, state, meta: dict, scene=None) -> None:
+        """Show a loaded or pasted game in the play scene (switching game if needed), with the
+        person on the side the record says they played, against the level it names."""
         level = meta.get("level") if meta.get("level") in LEVELS else self.settings["level"]
         c = getattr(scene, "c", None)
         if isinstance(c, PlayController) and c.game.key == state.game.key:
@@ -246,9 +256,8 @@ class App:
             c.load(state)
             scene.view.set_flipped(scene._flip())
         else:
-            self.start_play(state.game.id, "first", level, state.game.variant, state=state)
-        self.toast(t("play.loaded", name=Path(path).name))
-        return True
+            side = meta.get("you") if meta.get("you") in ("first", "second") else "first"
+            self.start_play(state.game.id, side, level, state.game.variant, state=state)
 
     # --- settings with side effects -------------------------------------------------------
     def set_language(self, lang: str) -> None:

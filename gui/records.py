@@ -1,28 +1,33 @@
-"""Saved games: plain-text records in the user data folder's games/ directory.
+"""Saved games: records in the user data folder's games/ directory (or any folder the Load
+dialog browses to), in each game's exchange format (see `games.records`: PGN for xiangqi,
+SGF for gomoku and othello, Piskvork's psq, the app's own text record for the others).
 
-A record is a few ``# key: value`` header lines followed by the position in the game's
-own notation (``state.to_text()``), so it can be read by people and by
-``game.state_from_text``::
-
-    # ZeroBoard game record
-    # game: connect4
-    # variant: {}
-    # date: 2026-11-21 14:03:55
-    4 4 3 5
+Files are read defensively: only regular files, at most `MAX_RECORD_BYTES`, opened without
+blocking (a FIFO or a device never stalls the app); a file that cannot be read is listed as
+unreadable with its reason instead of hiding the others.
 """
 from __future__ import annotations
 
-import json
+import os
+import re
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.core.paths import user_data_dir
-from games import GAME_IDS, NotationError, get_game
+from games import GAME_IDS
+from games.records import (EXTENSIONS, FORMATS, MAX_RECORD_BYTES, RecordFormatError, default_format, load_bytes,
+                           peek_record, write_record)
+from games.records import decode as decode_bytes
+from games.records.zeroboard import HEADER
 from gui.i18n import t
 
-HEADER = "# ZeroBoard game record"
-MAX_RECORD_BYTES = 1_000_000
+__all__ = ["HEADER", "MAX_RECORD_BYTES", "EXTENSIONS", "RecordError", "RecordInfo", "result_text", "summary",
+           "games_dir", "save_record", "load_record", "list_records", "list_folder", "read_info", "read_file",
+           "history_of"]
+#: at most this many directory entries are looked at when a folder is listed
+MAX_ENTRIES = 5000
 
 
 class RecordError(ValueError):
@@ -32,10 +37,11 @@ class RecordError(ValueError):
 @dataclass
 class RecordInfo:
     path: Path
-    game_id: str
+    game_id: str                       # "" when the file cannot be read
     variant: dict = field(default_factory=dict)
-    date: str = ""
+    date: str = ""                     # when the file was last written ("YYYY-MM-DD HH:MM")
     meta: dict = field(default_factory=dict)
+    error: str = ""                    # why the file cannot be read
 
 
 def result_text(over: bool, winner: int | None, resigned: bool = False) -> str:
@@ -50,11 +56,11 @@ def result_text(over: bool, winner: int | None, resigned: bool = False) -> str:
 
 def summary(meta: dict) -> str:
     """The moves and the result of a record from its header, from the point of view of the
-    person who saved it (the ``you`` header), in the interface language; "" where a record
-    (an older one) has neither."""
+    person who saved it (the ``you`` header) when it says, in the interface language; "" where
+    a record says neither. Malformed headers are left out, never trusted."""
     parts = []
     moves = str(meta.get("moves", ""))
-    if moves.isdigit():
+    if re.fullmatch(r"[0-9]{1,6}", moves, re.ASCII):
         parts.append(t("load.moves_one") if int(moves) == 1 else t("load.moves", n=int(moves)))
     result = str(meta.get("result", "")).split(" ")[0]
     you = meta.get("you")
@@ -64,6 +70,8 @@ def summary(meta: dict) -> str:
         parts.append(t("load.drawn"))
     elif result in ("first", "second") and you in ("first", "second"):
         parts.append(t("load.won") if result == you else t("load.lost"))
+    elif result in ("first", "second"):
+        parts.append(t(f"load.won_by_{result}"))
     return t("home.note.sep").join(parts)
 
 
@@ -73,115 +81,154 @@ def games_dir() -> Path:
     return d
 
 
-def save_record(state, meta: dict | None = None, folder: Path | None = None) -> Path:
-    """Write ``state`` as a new timestamped record and return its path."""
-    folder = folder or games_dir()
+def save_record(state, meta: dict | None = None, folder: Path | None = None, fmt: str | None = None) -> Path:
+    """Write ``state`` as a new timestamped record (in the game's exchange format unless
+    ``fmt`` names another) and return its path."""
+    folder = Path(folder or games_dir())
     game = state.game
+    f = default_format(game.id) if fmt is None else FORMATS[fmt]
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = folder / f"{game.key}-{stamp}.txt"
+    meta = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), **(meta or {})}
+    text = write_record(state, f.id, meta)
+    path = folder / f"{game.key}-{stamp}{f.extension}"
     n = 2
-    while path.exists():
-        path = folder / f"{game.key}-{stamp}-{n}.txt"
+    while path.exists() or path.is_symlink():
+        path = folder / f"{game.key}-{stamp}-{n}{f.extension}"
         n += 1
-    lines = [HEADER, f"# game: {game.id}", f"# variant: {json.dumps(game.variant, sort_keys=True)}",
-             f"# date: {time.strftime('%Y-%m-%d %H:%M:%S')}"]
-    for k, v in (meta or {}).items():
-        if k not in ("game", "variant", "date"):
-            lines.append(f"# {k}: {str(v).replace(chr(10), ' ')}")
-    lines.append(state.to_text())
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(text.encode("utf-8"))
     tmp.replace(path)
     return path
 
 
-def _parse(text: str) -> tuple[dict, str]:
-    meta: dict = {}
-    body = []
-    for line in text.splitlines():
-        s = line.strip()
-        if s.startswith("#"):
-            key, sep, value = s[1:].partition(":")
-            if sep:
-                meta[key.strip().lower()] = value.strip()
-        elif s:
-            body.append(s)
-    return meta, "\n".join(body)
-
-
-def _variant(meta: dict) -> dict:
-    raw = meta.get("variant", "{}") or "{}"
+def read_file(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; RecordError otherwise. Opened
+    without blocking and checked after opening, so a FIFO, a device or a file swapped for one
+    between listing and reading is refused, never waited on."""
+    path = Path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        variant = json.loads(raw)
-    except ValueError:
-        raise RecordError(f"bad variant {raw!r}") from None
-    if not isinstance(variant, dict) or not all(
-            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in variant.items()):
-        raise RecordError(f"bad variant {raw!r}")
-    return variant
+        fd = os.open(path, flags)
+    except OSError as e:
+        raise RecordError(t("load.err.open", name=path.name, reason=e.strerror or type(e).__name__)) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise RecordError(t("load.err.not_file", name=path.name))
+        if st.st_size > limit:
+            raise RecordError(t("load.err.too_large", name=path.name, kb=limit // 1000))
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(65536, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:
+            raise RecordError(t("load.err.too_large", name=path.name, kb=limit // 1000))
+        return b"".join(chunks)
+    except OSError as e:
+        raise RecordError(t("load.err.open", name=path.name, reason=e.strerror or type(e).__name__)) from None
+    finally:
+        os.close(fd)
+
+
+def load_record(path: Path, game=None):
+    """(state, meta) from a record file in any supported format; raises RecordError with a
+    readable reason. ``game`` reads a plain move list that does not name its game."""
+    path = Path(path)
+    data = read_file(path)
+    try:
+        record = load_bytes(data, game, path.name)
+    except RecordFormatError as e:
+        raise RecordError(f"{path.name}: {e}") from None
+    return record.state, record.meta
 
 
 def read_info(path: Path) -> RecordInfo:
-    """The header of a record (cheap; does not replay the moves)."""
+    """The header of a record (cheap: the moves are counted, not replayed); RecordError when
+    it cannot be read."""
+    path = Path(path)
+    data = read_file(path)
+    texts = decode_bytes(data)
+    if not texts:
+        raise RecordError(t("load.err.not_text"))
     try:
-        with open(path, encoding="utf-8") as f:
-            head = f.read(4096)
-    except (OSError, UnicodeDecodeError) as e:
-        raise RecordError(f"cannot read {path.name}: {e}") from None
-    meta, _ = _parse(head)
-    game_id = meta.get("game", "")
-    if game_id not in GAME_IDS:
-        raise RecordError(f"{path.name}: unknown game {game_id!r}")
-    return RecordInfo(path, game_id, _variant(meta), meta.get("date", ""), meta)
+        game, meta = peek_record(texts[0], None, path.name)
+    except RecordFormatError as e:
+        raise RecordError(str(e)) from None
+    if game.id not in GAME_IDS:
+        raise RecordError(f"unknown game {game.id!r}")
+    try:
+        modified = time.strftime("%Y-%m-%d %H:%M", time.localtime(os.stat(path).st_mtime))
+    except (OSError, ValueError, OverflowError):
+        modified = ""
+    return RecordInfo(path, game.id, dict(game.variant), modified, meta)
 
 
-def load_record(path: Path):
-    """(state, meta) from a record file; raises RecordError with a readable reason."""
+def _record_name(name: str) -> bool:
+    return name.lower().endswith(EXTENSIONS) and not name.startswith(".") and not name.endswith(".tmp")
+
+
+def list_folder(folder: Path | None = None, limit: int = 500) -> tuple[list[Path], list[RecordInfo]]:
+    """(sub-folders by name, records newest first) of ``folder``. Every entry is looked at on
+    its own: a broken link, a FIFO or a file that cannot be read shows as unreadable with its
+    reason (or, if it is no file at all, is left out) and never hides the others."""
+    folder = Path(folder or games_dir())
+    dirs: list[Path] = []
+    files: list[tuple[float, Path, str]] = []
     try:
-        if Path(path).stat().st_size > MAX_RECORD_BYTES:
-            raise RecordError(f"{Path(path).name} is too large to be a game record")
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise RecordError(f"cannot read {Path(path).name}: {e}") from None
-    meta, body = _parse(text)
-    game_id = meta.get("game", "")
-    if game_id not in GAME_IDS:
-        raise RecordError(f"{Path(path).name}: unknown game {game_id!r}")
-    try:
-        game = get_game(game_id, **_variant(meta))
-    except RecordError:
-        raise
-    except Exception as e:
-        raise RecordError(f"{Path(path).name}: {e}") from None
-    try:
-        state = game.state_from_text(body)
-    except NotationError as e:
-        raise RecordError(f"{Path(path).name}: {e}") from None
-    except Exception as e:  # a parser bug must not take the app down
-        raise RecordError(f"{Path(path).name}: {type(e).__name__}: {e}") from None
-    return state, meta
+        with os.scandir(folder) as it:
+            for k, entry in enumerate(it):
+                if k >= MAX_ENTRIES:
+                    break
+                name = entry.name
+                try:
+                    if entry.is_dir():               # follows links to folders
+                        if not name.startswith("."):
+                            dirs.append(Path(entry.path))
+                        continue
+                except OSError:
+                    continue
+                if not _record_name(name):
+                    continue
+                try:
+                    st = os.stat(entry.path)         # follows links; a dangling one fails here
+                except OSError:
+                    files.append((0.0, Path(entry.path), t("load.err.broken_link")))
+                    continue
+                if not stat.S_ISREG(st.st_mode):
+                    files.append((st.st_mtime, Path(entry.path), t("load.err.not_file", name=name)))
+                    continue
+                files.append((st.st_mtime, Path(entry.path), ""))
+    except OSError:
+        return [], []
+    files.sort(key=lambda x: (-x[0], x[1].name))
+    out = []
+    for _, path, error in files[:limit]:
+        if error:
+            out.append(RecordInfo(path, "", error=error))
+            continue
+        try:
+            out.append(read_info(path))
+        except RecordError as e:
+            out.append(RecordInfo(path, "", error=str(e)))
+        except Exception as e:  # one bad file must never break the list
+            out.append(RecordInfo(path, "", error=f"{type(e).__name__}"))
+    return sorted(dirs, key=lambda p: p.name.lower())[:limit], out
 
 
 def list_records(folder: Path | None = None, limit: int = 500) -> list[RecordInfo]:
-    """Saved records, newest first; unreadable files are listed with game_id ''."""
-    folder = folder or games_dir()
-    try:
-        paths = sorted(folder.glob("*.txt"), key=lambda p: p.stat().st_mtime, reverse=True)[:limit]
-    except OSError:
-        return []
-    out = []
-    for p in paths:
-        try:
-            out.append(read_info(p))
-        except RecordError:
-            out.append(RecordInfo(p, ""))
-    return out
+    """Saved records, newest first; unreadable files are listed with game_id '' and the reason."""
+    return list_folder(folder, limit)[1]
 
 
 def history_of(state) -> list:
     """The states from the start to ``state`` when they can be rebuilt, else just ``[state]``."""
     try:
-        start = state.game.initial_state()
+        text = state.to_text()   # a position set up from a FEN replays from that FEN
+        start = state.game.state_from_text(text.split(" moves ", 1)[0]) if " moves " in text \
+            else state.game.initial_state()
         states = [start]
         for a in state.moves:
             states.append(states[-1].apply(a))

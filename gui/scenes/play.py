@@ -100,6 +100,16 @@ class PlayScene(Scene):
     def save(self):
         self.app.save_game(self.c)
 
+    def save_as(self):
+        """The file dialog in save mode: a folder and a format for the game."""
+        from games.records import formats_for
+
+        def save(folder, fmt):
+            self.dialog = None
+            self.app.save_game(self.c, folder, fmt)
+        self.dialog = LoadDialog(self.app, on_pick=None, on_close=self._close_dialog, on_save=save,
+                                 formats=formats_for(self.c.game.id))
+
     def load(self):
         self.dialog = LoadDialog(self.app, on_pick=self._load_path, on_close=self._close_dialog)
 
@@ -124,22 +134,32 @@ class PlayScene(Scene):
         self.app.toast(t("play.copied", text=theme.fit_text(text, 14, 260) or "–"))
 
     def paste_position(self):
-        """A position in this game's notation from the clipboard, to play on from (after a
-        confirmation when a game is in progress); text that is not one changes nothing."""
+        """A position in this game's notation, or a whole record in any supported format (PGN,
+        SGF, PSQ, the app's text record; another game's record switches game), from the
+        clipboard, to play on from (after a confirmation when a game is in progress); text that
+        is neither changes nothing."""
         try:
             text = pygame.scrap.get_text() or ""
         except Exception as e:
             self.app.toast(t("play.clipboard_failed", message=str(e)), error=True)
             return
+        from games.records import RecordFormatError, read_record
         try:
-            state = self.c.game.state_from_text(text.strip())
-        except Exception as e:
+            if not text.strip():
+                raise RecordFormatError("the clipboard is empty")
+            record = read_record(text, self.c.game)   # a record in any format, or this game's moves
+        except RecordFormatError as e:
             self.app.toast(t("play.paste_failed", message=str(e)[:120]), error=True)
             return
+        state = record.state
 
         def load():
-            self.c.load(state)
-            self.view.set_flipped(self._flip())
+            if state.game.key == self.c.game.key:
+                self.c.load(state)
+                self.view.set_flipped(self._flip())
+            else:
+                self.app.play_record(state, record.meta, self)
+                self.app.toast(t("play.pasted", game=game_name(state.game.id)))
         if self.c.in_progress:
             self.ask(t("confirm.new_title"), t("confirm.new_text"), t("play.paste"), load)
         else:
@@ -313,6 +333,8 @@ class PlayScene(Scene):
             self.redo()
         elif key == pygame.K_z and ctrl or key == pygame.K_u and not ctrl:
             self.undo()
+        elif key == pygame.K_s and ctrl and shift:
+            self.save_as()
         elif key == pygame.K_s and ctrl:
             self.save()
         elif key == pygame.K_o and ctrl:

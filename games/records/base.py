@@ -1,0 +1,137 @@
+"""What every record format shares: the `Record` a reader returns, the error it raises, and
+the few helpers (positions in the text, result words, player names) the formats use.
+
+Meta keys (all values are strings; every key is optional):
+- ``first_player``, ``second_player``: the players' names (Red/Black, Black/White...);
+- ``result``: ``first``, ``second`` (who won), ``draw`` or ``unfinished``, and
+  `` (resigned)`` after a win that the board does not show (the loser resigned);
+- ``you`` (``first``/``second``) and ``level``: which side the person played and the AI's
+  level, for records the app saved (other formats carry them as the AI's player name,
+  ``ZeroBoard strong``);
+- ``date`` (``YYYY-MM-DD`` with an optional time), ``event``, ``site``, ``app``, ``moves``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..base import NotationError, State
+
+#: a record file larger than this is refused before it is read
+MAX_RECORD_BYTES = 1_000_000
+#: the AI's player name in records the app writes: "ZeroBoard strong"
+AI_NAME = "ZeroBoard"
+HUMAN_NAME = "Human"
+_AI_NAME_RE = re.compile(r"ZeroBoard(?: \(?([a-z]+)\)?)?")
+
+
+class RecordFormatError(NotationError):
+    """A record that cannot be read; the message names the line (and column) of the fault."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None):
+        self.line, self.column, self.reason = line, column, message
+        where = ""
+        if line is not None:
+            where = f"line {line}" + (f", column {column}" if column is not None else "") + ": "
+        super().__init__(where + message)
+
+
+@dataclass
+class Record:
+    """A game read from (or written to) a record: its final position, with the moves from its
+    start position, and the header information (see the module docstring for the keys)."""
+    state: State
+    meta: dict[str, str] = field(default_factory=dict)
+    format: str = ""
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based (line, column) of ``offset`` in ``text``."""
+    offset = max(0, min(offset, len(text)))
+    line = text.count("\n", 0, offset) + 1
+    start = text.rfind("\n", 0, offset) + 1
+    return line, offset - start + 1
+
+
+def error_at(text: str, offset: int, message: str) -> RecordFormatError:
+    return RecordFormatError(message, *line_col(text, offset))
+
+
+def play_move(state: State, token: str, where: tuple[int | None, int | None], index: int) -> State:
+    """``state`` after the move ``token`` (the game's own notation); a bad or illegal move is a
+    RecordFormatError at ``where`` naming the move's number."""
+    try:
+        return state.play(state.parse_action(token))
+    except NotationError as e:
+        raise RecordFormatError(f"move {index} ({token!r}): {e}", *where) from None
+    except Exception as e:  # a notation bug must not escape a reader as anything but a record error
+        raise RecordFormatError(f"move {index} ({token!r}) cannot be read ({type(e).__name__})", *where) from None
+
+
+def play_action(state: State, action: int, name: str, where: tuple[int | None, int | None], index: int) -> State:
+    """``state`` after ``action`` (already decoded from ``name``), checked for legality."""
+    try:
+        return state.play(action)
+    except NotationError as e:
+        raise RecordFormatError(f"move {index} ({name!r}): {e}", *where) from None
+
+
+def result_of(state: State, meta: dict) -> str:
+    """The result to write: the board's when the game is over, else the meta's (a resignation),
+    else ``unfinished``."""
+    if state.is_terminal():
+        w = state.winner()
+        return "draw" if w is None else ("first" if w == 0 else "second")
+    res = str(meta.get("result", "unfinished"))
+    return res if res.split(" ")[0] in ("first", "second", "draw") else "unfinished"
+
+
+def stated_result(state: State, winner: str | None) -> str:
+    """The meta ``result`` for a record that says ``winner`` ("first", "second", "draw" or None):
+    a win the board does not show is a resignation; a finished board speaks for itself."""
+    if state.is_terminal():
+        w = state.winner()
+        return "draw" if w is None else ("first" if w == 0 else "second")
+    if winner in ("first", "second"):
+        return winner + " (resigned)"
+    if winner == "draw":
+        return "draw"
+    return "unfinished"
+
+
+def player_names(meta: dict) -> tuple[str, str]:
+    """(first, second) player names to write: the meta's, else "Human" and "ZeroBoard <level>"
+    from ``you`` and ``level``, else empty."""
+    names = [str(meta.get("first_player", "")), str(meta.get("second_player", ""))]
+    you = meta.get("you")
+    if you in ("first", "second"):
+        ai = AI_NAME + (f" {meta['level']}" if meta.get("level") else "")
+        me = 0 if you == "first" else 1
+        names[me] = names[me] or HUMAN_NAME
+        names[1 - me] = names[1 - me] or ai
+    return names[0], names[1]
+
+
+def who_is_who(meta: dict) -> None:
+    """Fill ``you`` and ``level`` from the player names when exactly one is the app's AI."""
+    if "you" in meta:
+        return
+    ai = [bool(_AI_NAME_RE.fullmatch(meta.get(k, "").strip())) for k in ("first_player", "second_player")]
+    if ai.count(True) == 1:
+        side = ai.index(True)
+        meta["you"] = "second" if side == 0 else "first"
+        level = _AI_NAME_RE.fullmatch(meta[("first_player", "second_player")[side]].strip()).group(1)
+        if level:
+            meta["level"] = level
+
+
+def clean_date(text: str) -> str:
+    """``2026-11-25`` from the date spellings records use (``2026.11.25``, ``2026/11/25``,
+    ``2026-11-25 14:03:55``); "" when the text holds no date. Unknown parts (``??``) are dropped."""
+    m = re.match(r"\s*(\d{4})(?:[.\-/](\d{1,2}|\?\?)(?:[.\-/](\d{1,2}|\?\?))?)?(?:[ T](\d{1,2}:\d{2}(?::\d{2})?))?",
+                 text, re.ASCII)
+    if not m:
+        return ""
+    parts = [m.group(1)] + [p.zfill(2) for p in (m.group(2), m.group(3)) if p and p.isdigit()]
+    date = "-".join(parts)
+    return date + (f" {m.group(4)}" if m.group(4) and len(parts) == 3 else "")

@@ -1,0 +1,262 @@
+"""PGN for xiangqi, as Chinese-chess programs exchange it (XQBase, XQ Wizard, ChessDB...).
+
+Written::
+
+    [Game "Chinese Chess"]
+    [Event "-"]
+    [Date "2026.11.25"]
+    [Red "Human"]
+    [Black "ZeroBoard strong"]
+    [Result "1-0"]
+    [FEN "..."]            (only when the game does not start from the usual position)
+    [Format "ICCS"]
+
+    1. H2-E2 H9-G7 2. H0-G2 I9-H9 1-0
+
+The movetext is ICCS (``H2-E2``, XQ Wizard's spelling), WXF (``C2.5``) or Chinese
+(``炮二平五``). Read: any of the three (and ``h2e2``), move numbers attached or not
+(``1.炮二平五``), comments (``{...}`` and ``;`` to the end of the line), variations
+(``(...)``, skipped), NAGs (``$1``) and ``!``/``?`` marks; the result token ends the game.
+Only the first game of a file is read.
+"""
+from __future__ import annotations
+
+import re
+
+from ..base import NotationError, State
+from .base import (Record, RecordFormatError, clean_date, error_at, line_col, play_move, player_names, result_of,
+                   stated_result, who_is_who)
+
+_TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
+#: "1." "1..." "12…" (a move number); not "33.4", a WXF soldier move
+_MOVE_NUMBER_RE = re.compile(r"[0-9]+\s*[.…](?:\s*[.…])*(?![0-9])", re.ASCII)
+_RESULTS = {"1-0": "first", "0-1": "second", "1/2-1/2": "draw", "½-½": "draw", "*": None}
+_TOKEN_END = re.compile(r"[\s{}();\[\]]")
+_XIANGQI_GAMES = ("chinese chess", "xiangqi", "中国象棋", "中國象棋", "象棋")
+_START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+NOTATIONS = ("iccs", "wxf", "chinese")
+
+
+def sniff(text: str) -> bool:
+    """Does ``text`` look like PGN (a tag pair first, or movetext starting with ``1.``)?"""
+    s = text.lstrip()
+    return bool(_TAG_RE.match(s)) or bool(re.match(r"1\s*\.", s))
+
+
+def _split_fen(state: State) -> tuple[str, list[int]]:
+    text = state.to_text()
+    fen = text.split(" moves ", 1)[0].strip()
+    return fen, list(state.moves)
+
+
+def write(state: State, meta: dict | None = None, notation: str = "iccs") -> str:
+    """A xiangqi game as PGN with ``notation`` movetext ("iccs", "wxf" or "chinese")."""
+    meta = dict(meta or {})
+    if state.game.id != "xiangqi":
+        raise ValueError("PGN records are written for xiangqi only")
+    if notation not in NOTATIONS:
+        raise ValueError(f"notation must be one of {NOTATIONS}")
+    fen, actions = _split_fen(state)
+    red, black = player_names(meta)
+    result = result_of(state, meta)
+    token = {"first": "1-0", "second": "0-1", "draw": "1/2-1/2"}.get(result.split(" ")[0], "*")
+    date = clean_date(str(meta.get("date", ""))).split(" ")[0].replace("-", ".") or "????.??.??"
+
+    def tag(name, value):
+        value = str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+        return f'[{name} "{value}"]'
+    lines = [tag("Game", "Chinese Chess"), tag("Event", meta.get("event") or "-"), tag("Site", meta.get("site") or "-"),
+             tag("Date", date), tag("Round", "-"), tag("Red", red or "?"), tag("Black", black or "?"),
+             tag("Result", token)]
+    if fen != _START_FEN:
+        lines.append(tag("FEN", fen))
+    lines.append(tag("Format", {"iccs": "ICCS", "wxf": "WXF", "chinese": "Chinese"}[notation]))
+    fields = fen.split()
+    player = 1 if fields[1] == "b" else 0
+    number = int(fields[5]) if len(fields) >= 6 and fields[5].isdigit() else 1
+    s = state.game.state_from_text(fen)
+    words: list[str] = []
+    for i, a in enumerate(actions):
+        mover = (player + i) % 2
+        if notation == "iccs":
+            t = s.action_to_text(a).upper()
+            move = f"{t[:2]}-{t[2:]}"
+        else:
+            move = s.action_to_display(a, "en" if notation == "wxf" else "zh")
+        if mover == 0:
+            move = f"{number}. {move}"       # a move number stays on the line of its move
+        elif i == 0:
+            move = f"{number}... {move}"
+        words.append(move)
+        if mover == 1:
+            number += 1
+        s = s.apply(a)
+    words.append(token)
+    body, line = [], ""
+    for w in words:
+        if line and len(line) + 1 + len(w) > 79:
+            body.append(line)
+            line = w
+        else:
+            line = f"{line} {w}" if line else w
+    body.append(line)
+    return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"
+
+
+def _skip_comment(text: str, i: int) -> int:
+    end = text.find("}", i + 1)
+    if end < 0:
+        raise error_at(text, i, "a comment '{' is never closed")
+    return end + 1
+
+
+def read(text: str, game=None) -> Record:
+    """The first game of a PGN text as a `Record`; raises RecordFormatError naming the line."""
+    from .. import get_game
+    xiangqi = get_game("xiangqi")
+    tags: dict[str, str] = {}
+    n = len(text)
+    i = 0
+    # --- tag pairs ---
+    while True:
+        while i < n and text[i].isspace():
+            i += 1
+        if i < n and text[i] == "%" and (i == 0 or text[i - 1] == "\n"):  # an escaped line
+            i = text.find("\n", i) if "\n" in text[i:] else n
+            continue
+        if i < n and text[i] == ";":
+            i = text.find("\n", i) if "\n" in text[i:] else n
+            continue
+        if i < n and text[i] == "{":
+            i = _skip_comment(text, i)
+            continue
+        if i < n and text[i] == "[":
+            m = _TAG_RE.match(text, i)
+            if not m:
+                raise error_at(text, i, 'bad tag pair: expected [Name "value"]')
+            name, value = m.group(1), re.sub(r"\\(.)", r"\1", m.group(2))
+            tags.setdefault(name.lower(), value)
+            i = m.end()
+            continue
+        break
+    game_tag = tags.get("game", "").strip().lower()
+    if game_tag and game_tag not in _XIANGQI_GAMES:
+        raise RecordFormatError(f"the PGN is a game of {tags['game']!r}, not Chinese chess", 1)
+    try:
+        fen = tags.get("fen", "").strip()
+        state = xiangqi.state_from_text(fen) if fen else xiangqi.initial_state()
+    except NotationError as e:
+        raise RecordFormatError(f"bad FEN tag: {e}", *_tag_line(text, "fen")) from None
+    except Exception as e:
+        raise RecordFormatError(f"bad FEN tag ({type(e).__name__})", *_tag_line(text, "fen")) from None
+    # --- movetext ---
+    depth = 0          # inside how many variations
+    count = 0
+    result_token = None
+    while i < n:
+        c = text[i]
+        if c.isspace():
+            i += 1
+        elif c == "{":
+            i = _skip_comment(text, i)
+        elif c == ";" or (c == "%" and (i == 0 or text[i - 1] == "\n")):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif c == "(":
+            depth += 1
+            i += 1
+        elif c == ")":
+            if depth == 0:
+                raise error_at(text, i, "')' closes no variation")
+            depth -= 1
+            i += 1
+        elif c == "[":
+            if depth:
+                raise error_at(text, i, "a variation '(' is never closed")
+            break  # the next game's tags
+        elif c == "]":
+            raise error_at(text, i, "unexpected ']'")
+        else:
+            m = _MOVE_NUMBER_RE.match(text, i)
+            if m:
+                i = m.end()
+                continue
+            end = _TOKEN_END.search(text, i)
+            j = n if end is None else end.start()
+            if j == i:   # a stray '}' or the like
+                raise error_at(text, i, f"unexpected {c!r}")
+            word = text[i:j]
+            start = i
+            i = j
+            if depth:
+                continue
+            if word.startswith("$"):
+                continue
+            if word in _RESULTS:
+                result_token = word
+                break
+            move = word.rstrip("!?#")
+            if not move:
+                continue
+            count += 1
+            state = play_move(state, move, line_col(text, start), count)
+    if depth:
+        raise RecordFormatError("a variation '(' is never closed", *line_col(text, n))
+    meta = {"first_player": tags.get("red", tags.get("white", "")),
+            "second_player": tags.get("black", "")}
+    meta = {k: v for k, v in meta.items() if v and v != "?"}
+    for key in ("event", "site"):
+        if tags.get(key, "").strip() not in ("", "-", "?"):
+            meta[key] = tags[key].strip()
+    if tags.get("date") and clean_date(tags["date"]):
+        meta["date"] = clean_date(tags["date"])
+    stated = _RESULTS.get((tags.get("result") or result_token or "*").strip())
+    meta["result"] = stated_result(state, stated)
+    meta["moves"] = str(len(state.moves))
+    who_is_who(meta)
+    return Record(state, meta, "pgn")
+
+
+def _tag_line(text: str, name: str) -> tuple[int | None, None]:
+    m = re.search(r"\[\s*" + re.escape(name) + r"\s", text, re.IGNORECASE)
+    return (line_col(text, m.start())[0] if m else None, None)
+
+
+def peek(text: str, hint=None):
+    """(game, meta): the header of a PGN without replaying its moves (for listings), with the
+    number of moves; raises RecordFormatError when the tags cannot be read."""
+    from .. import get_game
+    tags: dict[str, str] = {}
+    pos = 0
+    for m in _TAG_RE.finditer(text):
+        if text[pos:m.start()].strip() and not text[pos:m.start()].lstrip().startswith(("{", ";", "%")):
+            break
+        tags.setdefault(m.group(1).lower(), re.sub(r"\\(.)", r"\1", m.group(2)))
+        pos = m.end()
+    if not tags and not sniff(text):
+        raise RecordFormatError("no PGN tag pairs", 1)
+    game_tag = tags.get("game", "").strip().lower()
+    if game_tag and game_tag not in _XIANGQI_GAMES:
+        raise RecordFormatError(f"the PGN is a game of {tags['game']!r}, not Chinese chess", 1)
+    body = re.sub(r"\{[^}]*\}|;[^\n]*|\$[0-9]+", " ", text[pos:])
+    depth, words = 0, 0
+    for tok in re.findall(r"[()]|[^\s()]+", body):
+        if tok == "(":
+            depth += 1
+        elif tok == ")":
+            depth = max(0, depth - 1)
+        elif not depth and not _MOVE_NUMBER_RE.fullmatch(tok) and tok not in _RESULTS:
+            if tok.startswith("["):
+                break
+            m = _MOVE_NUMBER_RE.match(tok)
+            words += 1 if m is None or tok[m.end():] else 0
+    meta = {"moves": str(words)}
+    for key, tag in (("first_player", "red"), ("second_player", "black")):
+        if tags.get(tag, "?") not in ("", "?"):
+            meta[key] = tags[tag]
+    if tags.get("date") and clean_date(tags["date"]):
+        meta["date"] = clean_date(tags["date"])
+    winner = _RESULTS.get(tags.get("result", "*").strip())
+    meta["result"] = winner or "unfinished"
+    who_is_who(meta)
+    return get_game("xiangqi"), meta

@@ -1,0 +1,379 @@
+"""SGF (Smart Game Format, FF[4]) for gomoku (GM[4]) and othello (GM[2]).
+
+Written for gomoku as gomoku programs do (points as two letters, column then row from the
+top-left, ``hh`` the centre of 15x15)::
+
+    (;GM[4]FF[4]CA[UTF-8]AP[ZeroBoard:1.0]SZ[15]PB[Human]PW[ZeroBoard strong]RE[B+]
+    ;B[hh];W[ii];B[hi]...)
+
+and for othello as Edax writes it (the start position as setup stones, points in othello's
+own notation ``f5``, a pass as ``PA``)::
+
+    (;GM[2]FF[4]CA[UTF-8]SZ[8]AB[e4][d5]AW[d4][e5]PL[B]RE[B+12];B[f5];W[d6];...;W[PA];B[h8])
+
+Read: the main line of the first game tree (variations are skipped), points as two letters
+or in the game's own notation (gomoku ``h8`` counts rows from the bottom, othello ``f5``
+from the top), a pass as ``[]``, ``[tt]``, ``[PA]`` or ``[pass]``, or left out (othello: a
+move by the side not to move when the other must pass); gomoku setup stones (AB/AW) are
+played as alternating moves; othello setup stones must be the usual start. Comments and
+unknown properties are skipped; escapes (``\\]``) and soft line breaks are honoured.
+"""
+from __future__ import annotations
+
+import re
+
+from ..base import NotationError, State
+from .base import (Record, RecordFormatError, clean_date, error_at, line_col, play_action, play_move, player_names,
+                   result_of, stated_result, who_is_who)
+
+GAMES = {"4": "gomoku", "2": "othello"}
+_GM_OF = {v: k for k, v in GAMES.items()}
+_DEFAULT_SIZE = {"gomoku": 15, "othello": 8}
+_PASSES = ("", "tt", "pa", "pass")
+
+
+def sniff(text: str) -> bool:
+    return bool(re.match(r"\s*\(\s*;", text))
+
+
+# --- the syntax ---------------------------------------------------------------------------
+class _Node:
+    __slots__ = ("props", "offset")
+
+    def __init__(self, offset: int):
+        self.props: dict[str, list[tuple[str, int]]] = {}
+        self.offset = offset
+
+
+def _parse_main_line(text: str) -> list[_Node]:
+    """The nodes of the first game tree's main line (first child at every fork)."""
+    n = len(text)
+    i = 0
+    while i < n and text[i].isspace():
+        i += 1
+    if i >= n or text[i] != "(":
+        raise error_at(text, i, "an SGF record starts with '('")
+    depth, main_depth, in_main = 0, 1, True
+    nodes: list[_Node] = []
+    node: _Node | None = None
+    while True:
+        while i < n and text[i].isspace():
+            i += 1
+        if i >= n:
+            raise error_at(text, n, "the game tree is never closed (a ')' is missing)")
+        c = text[i]
+        if c == "(":
+            depth += 1
+            if depth > 1 and in_main:
+                if depth == main_depth + 1:
+                    main_depth = depth      # the main line goes on in the first variation
+                else:
+                    in_main = False
+            node = None
+            i += 1
+            if not (i < n and (text[i] == ";" or text[i].isspace())) and i < n and text[i] not in "()":
+                raise error_at(text, i, "expected ';' to start a node")
+        elif c == ")":
+            if depth == main_depth:
+                in_main = False             # the main line ends with this tree
+            depth -= 1
+            i += 1
+            node = None
+            if depth == 0:
+                if not nodes:
+                    raise error_at(text, i - 1, "the game tree has no node")
+                return nodes
+        elif c == ";":
+            node = _Node(i)
+            if in_main and depth == main_depth:
+                nodes.append(node)
+            i += 1
+        elif c.isalpha() and c.isascii():
+            if node is None:
+                raise error_at(text, i, "a property outside a node (';' missing)")
+            j = i
+            while j < n and text[j].isascii() and text[j].isalpha():
+                j += 1
+            ident = "".join(ch for ch in text[i:j] if ch.isupper())   # FF[3] allowed lowercase letters
+            if not ident:
+                raise error_at(text, i, f"bad property name {text[i:j]!r}")
+            start = i
+            i = j
+            values = []
+            while True:
+                while i < n and text[i].isspace():
+                    i += 1
+                if i >= n or text[i] != "[":
+                    break
+                value, i = _value(text, i)
+                values.append((value, i))
+            if not values:
+                raise error_at(text, start, f"property {ident} has no value")
+            node.props.setdefault(ident, []).extend((v, start) for v, _ in values)
+        else:
+            raise error_at(text, i, f"unexpected {c!r}")
+
+
+def _value(text: str, i: int) -> tuple[str, int]:
+    """The text of the property value starting at the '[' at ``i``, and the offset after it."""
+    out = []
+    j = i + 1
+    n = len(text)
+    while j < n:
+        c = text[j]
+        if c == "\\":
+            if j + 1 >= n:
+                break
+            nxt = text[j + 1]
+            if nxt == "\r" and text[j + 2:j + 3] == "\n":
+                j += 3
+            elif nxt in "\r\n":
+                j += 2          # a soft line break
+            else:
+                out.append(nxt)
+                j += 2
+        elif c == "]":
+            return "".join(out), j + 1
+        else:
+            out.append(c)
+            j += 1
+    raise error_at(text, i, "a property value '[' is never closed")
+
+
+# --- the games ---------------------------------------------------------------------------
+def _first(node: _Node, key: str) -> str | None:
+    values = node.props.get(key)
+    return values[0][0].strip() if values else None
+
+
+def _size(root: _Node, text: str) -> int | None:
+    raw = _first(root, "SZ")
+    if raw is None:
+        return None
+    m = re.fullmatch(r"([0-9]{1,3})(?:\s*:\s*([0-9]{1,3}))?", raw, re.ASCII)
+    if not m or (m.group(2) and m.group(2) != m.group(1)):
+        raise error_at(text, root.props["SZ"][0][1], f"board size SZ[{raw}]: only square boards are read")
+    return int(m.group(1))
+
+
+def _game_of(root: _Node, text: str, hint):
+    from .. import get_game
+    gm = _first(root, "GM")
+    if gm is None:
+        gm = _GM_OF.get(getattr(hint, "id", ""), "1")
+    if gm not in GAMES:
+        where = root.props["GM"][0][1] if "GM" in root.props else root.offset
+        raise error_at(text, where, f"GM[{gm}] is not a game ZeroBoard plays: SGF records are read for "
+                                    "gomoku (GM[4]) and othello (GM[2])" + (" (GM[1] is Go)" if gm == "1" else ""))
+    game_id = GAMES[gm]
+    size = _size(root, text)
+    if size is None:
+        size = hint.size if getattr(hint, "id", "") == game_id else _DEFAULT_SIZE[game_id]
+    try:
+        return get_game(game_id, size=size)
+    except ValueError as e:
+        where = root.props["SZ"][0][1] if "SZ" in root.props else root.offset
+        raise error_at(text, where, str(e)) from None
+
+
+def _point(game, value: str) -> int | None:
+    """The action of a two-letter SGF point, or None when ``value`` is not two letters."""
+    if len(value) == 2 and value.isascii() and value.isalpha():
+        col, row = ord(value[0].lower()) - 97, ord(value[1].lower()) - 97
+        if value != value.lower() or not (0 <= col < game.size and 0 <= row < game.size):
+            raise NotationError(f"point [{value}] is off the {game.size}x{game.size} board")
+        return row * game.size + col
+    return None
+
+
+def _play(state: State, value: str, where, index: int) -> State:
+    game = state.game
+    low = value.strip().lower()
+    if low in _PASSES and not (low == "tt" and game.size > 19):
+        if game.id != "othello":
+            raise RecordFormatError(f"move {index}: a pass, but {game.name} has no pass", *where)
+        return play_move(state, "pass", where, index)
+    try:
+        action = _point(game, value.strip())
+    except NotationError as e:
+        raise RecordFormatError(f"move {index}: {e}", *where) from None
+    if action is None:  # the game's own notation: h8, f5
+        return play_move(state, value.strip(), where, index)
+    return play_action(state, action, value, where, index)
+
+
+def _setup(state: State, root: _Node, text: str) -> State:
+    game = state.game
+    black = [v for v, _ in root.props.get("AB", [])]
+    white = [v for v, _ in root.props.get("AW", [])]
+    where = line_col(text, root.offset)
+    if root.props.get("AE"):
+        raise RecordFormatError("AE (removing stones) is not supported", *where)
+    if game.id == "othello":
+        if black or white:
+            want = state.board_array()
+            got = want * 0
+            for values, sign in ((black, 1), (white, -1)):
+                for v in values:
+                    try:
+                        a = _point(game, v.strip())
+                    except NotationError:
+                        a = None
+                    if a is None:
+                        a = _othello_square(game, v.strip())
+                    if a is None:
+                        raise RecordFormatError(f"bad setup point [{v}]", *where)
+                    got[divmod(a, game.size)] = sign
+            if (got != want).any():
+                raise RecordFormatError("the setup stones (AB/AW) are not othello's start position; "
+                                        "only games from the start position are read", *where)
+        pl = _first(root, "PL")
+        if pl and pl.upper() not in ("B", "1"):
+            raise RecordFormatError(f"PL[{pl}]: othello starts with Black to play", *where)
+        return state
+    # gomoku: setup stones become alternating moves (the position is the same in any order)
+    if not black and not white:
+        return state
+    if not (len(black) == len(white) or len(black) == len(white) + 1):
+        raise RecordFormatError(f"{len(black)} black and {len(white)} white setup stones cannot come from "
+                                "alternating moves", *where)
+    order = [v for pair in zip(black, white + [None]) for v in pair if v is not None]
+    for k, v in enumerate(order):
+        state = _play(state, v, where, k + 1)
+    pl = _first(root, "PL")
+    if pl and pl.upper() in ("B", "W") and "BW".index(pl.upper()) != state.current_player:
+        raise RecordFormatError(f"PL[{pl}] does not match the setup stones", *where)
+    return state
+
+
+def _othello_square(game, v: str) -> int | None:
+    m = re.fullmatch(r"([a-h])([1-8])", v.lower())
+    if not m:
+        return None
+    col, row = ord(m.group(1)) - 97, int(m.group(2)) - 1
+    return row * game.size + col if col < game.size and row < game.size else None
+
+
+def _result(raw: str | None) -> str | None:
+    if not raw:
+        return None
+    r = raw.strip().upper()
+    if r.startswith("B+"):
+        return "first"
+    if r.startswith("W+"):
+        return "second"
+    if r in ("0", "DRAW", "JIGO", "D"):
+        return "draw"
+    return None
+
+
+def read(text: str, hint=None) -> Record:
+    """The main line of the first game in an SGF text; raises RecordFormatError naming the line."""
+    nodes = _parse_main_line(text)
+    root = nodes[0]
+    game = _game_of(root, text, hint)
+    state = _setup(game.initial_state(), root, text)
+    count = len(state.moves)
+    for node in nodes:
+        for colour in ("B", "W"):
+            for value, offset in node.props.get(colour, []):
+                where = line_col(text, offset)
+                count += 1
+                side = "BW".index(colour)
+                if side != state.current_player and not state.is_terminal():
+                    if game.id == "othello" and state.legal_actions() == [game.pass_action]:
+                        state = state.apply(game.pass_action)   # a pass the record leaves out
+                        count += 1
+                    else:
+                        raise RecordFormatError(f"move {count}: {'Black' if side == 0 else 'White'} plays, "
+                                                f"but it is {'Black' if side == 1 else 'White'}'s turn", *where)
+                state = _play(state, value, where, count)
+    meta = {"first_player": _first(root, "PB") or "", "second_player": _first(root, "PW") or ""}
+    meta = {k: v for k, v in meta.items() if v}
+    if _first(root, "EV"):
+        meta["event"] = _first(root, "EV")
+    date = clean_date(_first(root, "DT") or "")
+    if date:
+        meta["date"] = date
+    raw = _first(root, "RE")
+    meta["result"] = stated_result(state, _result(raw))
+    meta["moves"] = str(len(state.moves))
+    who_is_who(meta)
+    return Record(state, meta, "sgf")
+
+
+def peek(text: str, hint=None):
+    """(game, meta): the header and move count of an SGF text without replaying it (for listings)."""
+    nodes = _parse_main_line(text)
+    root = nodes[0]
+    game = _game_of(root, text, hint)
+    moves = sum(len(node.props.get(c, [])) for node in nodes for c in ("B", "W"))
+    moves += len(root.props.get("AB", [])) + len(root.props.get("AW", [])) if game.id == "gomoku" else 0
+    meta = {"moves": str(moves)}
+    for key, prop in (("first_player", "PB"), ("second_player", "PW")):
+        if _first(root, prop):
+            meta[key] = _first(root, prop)
+    date = clean_date(_first(root, "DT") or "")
+    if date:
+        meta["date"] = date
+    meta["result"] = _result(_first(root, "RE")) or "unfinished"
+    who_is_who(meta)
+    return game, meta
+
+
+# --- writing ------------------------------------------------------------------------------
+def _escape(text: str) -> str:
+    return str(text).replace("\\", "\\\\").replace("]", "\\]")
+
+
+def write(state: State, meta: dict | None = None) -> str:
+    """A gomoku or othello game as SGF."""
+    meta = dict(meta or {})
+    game = state.game
+    if game.id not in _GM_OF:
+        raise ValueError("SGF records are written for gomoku and othello only")
+    first, second = player_names(meta)
+    head = [f"GM[{_GM_OF[game.id]}]", "FF[4]", "CA[UTF-8]"]
+    if meta.get("app"):
+        head.append(f"AP[{_escape(str(meta['app']).replace(' ', ':', 1))}]")
+    head.append(f"SZ[{game.size}]")
+    if first:
+        head.append(f"PB[{_escape(first)}]")
+    if second:
+        head.append(f"PW[{_escape(second)}]")
+    date = clean_date(str(meta.get("date", ""))).split(" ")[0]
+    if date:
+        head.append(f"DT[{date}]")
+    result = result_of(state, meta)
+    winner = result.split(" ")[0]
+    if winner in ("first", "second"):
+        margin = ""
+        if " (resigned)" in result:
+            margin = "R"
+        elif game.id == "othello":
+            board = state.board_array()
+            margin = str(abs(int((board > 0).sum()) - int((board < 0).sum())))
+        head.append(f"RE[{'B' if winner == 'first' else 'W'}+{margin}]")
+    elif winner == "draw":
+        head.append("RE[0]")
+    if game.id == "othello":
+        start = game.initial_state().board_array()
+        names = [game.square_name(r * game.size + c) for r in range(game.size) for c in range(game.size)]
+        blacks = [names[i] for i, v in enumerate(start.reshape(-1)) if v > 0]
+        whites = [names[i] for i, v in enumerate(start.reshape(-1)) if v < 0]
+        head.append("AB" + "".join(f"[{p}]" for p in blacks) + "AW" + "".join(f"[{p}]" for p in whites) + "PL[B]")
+    moves = []
+    s = game.initial_state()
+    for a in state.moves:
+        colour = "BW"[s.current_player]
+        if game.id == "othello":
+            point = "PA" if a == game.pass_action else game.square_name(a)
+        else:
+            row, col = divmod(a, game.size)
+            point = chr(97 + col) + chr(97 + row)
+        moves.append(f";{colour}[{point}]")
+        s = s.apply(a)
+    lines = ["(;" + "".join(head)]
+    for k in range(0, len(moves), 12):
+        lines.append("".join(moves[k:k + 12]))
+    return "\n".join(lines) + ")\n"

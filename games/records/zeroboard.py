@@ -1,0 +1,126 @@
+"""The app's own text records (``.txt``): a few ``# key: value`` header lines, then the
+game in its own notation (see `games.records.moves`)::
+
+    # ZeroBoard game record
+    # game: connect4
+    # variant: {}
+    # date: 2026-11-21 14:03:55
+    # you: first
+    # level: strong
+    # moves: 4
+    # result: unfinished
+    4435
+
+Every header is optional except ``game``; headers that cannot be read are reported with
+their line, never passed on.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from . import moves
+from .base import Record, RecordFormatError
+
+HEADER = "# ZeroBoard game record"
+_KEY_RE = re.compile(r"[a-z_][a-z0-9_ -]{0,40}", re.ASCII)
+_MAX_HEADER_VALUE = 2000
+
+
+def sniff(text: str) -> bool:
+    for line in text.splitlines()[:40]:
+        s = line.strip()
+        if not s:
+            continue
+        if not s.startswith("#"):
+            return False
+        key = s[1:].partition(":")[0].strip().lower()
+        if s == HEADER or (key == "game" and ":" in s):
+            return True
+    return False
+
+
+def _parse(text: str) -> tuple[dict, str, int]:
+    meta: dict[str, str] = {}
+    body, first = [], 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        s = line.strip()
+        if s.startswith("#"):
+            key, sep, value = s[1:].partition(":")
+            key = key.strip().lower()
+            if sep and _KEY_RE.fullmatch(key) and key not in meta:
+                meta[key] = value.strip()[:_MAX_HEADER_VALUE]
+        elif s:
+            body.append(s)
+            first = first or number
+    return meta, "\n".join(body), first or len(text.splitlines()) + 1
+
+
+def _game(meta: dict, text: str):
+    from .. import GAME_IDS, get_game
+    game_id = meta.get("game", "")
+    line = _header_line(text, "game")
+    if game_id not in GAME_IDS:
+        raise RecordFormatError(f"unknown game {game_id[:40]!r}" if game_id else "no '# game:' header", line)
+    raw = meta.get("variant", "") or "{}"
+    vline = _header_line(text, "variant")
+    try:
+        variant = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise RecordFormatError(f"bad variant {raw[:60]!r}: expected JSON like {{\"size\": 9}}", vline) from None
+    if not isinstance(variant, dict) or not all(
+            isinstance(k, str) and type(v) is int and abs(v) < 10_000 for k, v in variant.items()):
+        raise RecordFormatError(f"bad variant {raw[:60]!r}: expected names with small whole numbers", vline)
+    try:
+        return get_game(game_id, **variant)
+    except (TypeError, ValueError) as e:
+        raise RecordFormatError(f"bad variant {raw[:60]!r}: {e}", vline) from None
+
+
+def _header_line(text: str, key: str) -> int | None:
+    for number, line in enumerate(text.splitlines(), start=1):
+        s = line.strip()
+        if s.startswith("#") and s[1:].partition(":")[0].strip().lower() == key:
+            return number
+    return None
+
+
+def _clean(meta: dict) -> dict:
+    """The headers the app shows, checked: a malformed value is dropped, never passed on."""
+    out = {k: v for k, v in meta.items() if k not in ("game", "variant", "moves", "you", "result")}
+    if re.fullmatch(r"[0-9]{1,6}", meta.get("moves", ""), re.ASCII):
+        out["moves"] = meta["moves"]
+    if meta.get("you") in ("first", "second"):
+        out["you"] = meta["you"]
+    result = meta.get("result", "")
+    if result.split(" ")[0] in ("first", "second", "draw", "unfinished"):
+        out["result"] = result
+    return out
+
+
+def read(text: str, hint=None) -> Record:
+    meta, body, first = _parse(text)
+    game = _game(meta, text)
+    record = moves.read(body, game, first_line=first)
+    clean = _clean(meta)
+    clean["moves"] = str(len(record.state.moves))
+    if record.state.is_terminal() or "result" not in clean:
+        clean["result"] = record.meta["result"]
+    return Record(record.state, clean, "zeroboard")
+
+
+def peek(text: str, hint=None):
+    meta, _, _ = _parse(text[:8192])
+    return _game(meta, text[:8192]), _clean(meta)
+
+
+def write(state, meta: dict | None = None) -> str:
+    game = state.game
+    meta = dict(meta or {})
+    lines = [HEADER, f"# game: {game.id}", f"# variant: {json.dumps(game.variant, sort_keys=True)}"]
+    for k, v in meta.items():
+        k = str(k).strip().lower()
+        if k not in ("game", "variant") and _KEY_RE.fullmatch(k):
+            lines.append(f"# {k}: {' '.join(str(v).split())}")
+    lines.append(moves.write(state).rstrip("\n"))
+    return "\n".join(lines) + "\n"

@@ -10,6 +10,8 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="Ray is the optional 'ray' extra: "
                                         "python3 tools/bootstrap.py install --extras ray")
+pytest.importorskip("aiohttp", reason="Ray is installed without its default components (ray[default]), which its "
+                                      "runtime environments need: python3 tools/bootstrap.py install --extras ray")
 
 from engine.core.config import load_config  # noqa: E402
 from engine.training.train import TrainingRun  # noqa: E402

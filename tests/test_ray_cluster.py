@@ -106,6 +106,9 @@ def test_workers_report_games_and_a_stop_cancels_their_self_play(cluster, tmp_pa
         reported = [s for s in seen if s[0] > 0]
         assert reported and 2 <= reported[-1][0] < 4000 and reported[-1][1] >= 5 * reported[-1][0]   # 5 plies or more a game
         assert stopped_after < 60
+        # the running tasks ended, not just their results: each worker answers at once
+        # (an actor runs one call at a time, so one still playing 2000 games could not)
+        ray.get([a.where.remote() for a in backend.actors], timeout=10)
         # the cancelled tasks returned: the same workers play the next job at once
         t1 = time.monotonic()
         results = backend.run(game.key, str(run.ckpt_path(0)), settings, [1, 1], [3, 4])

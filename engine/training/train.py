@@ -22,6 +22,7 @@ import argparse
 import json
 import math
 import os
+import queue
 import shutil
 import sys
 import time
@@ -244,15 +245,17 @@ class TrainingRun:
                 while not all(f.done() for f in futs):
                     try:
                         kind, npos = self._queue.get(timeout=0.5)
-                        one_game(npos)
-                    except Exception:
-                        pass
+                    except (queue.Empty, OSError, EOFError, ValueError):
+                        continue
+                    one_game(npos)
                 while not self._queue.empty():
                     try:
                         self._queue.get_nowait()
-                    except Exception:
+                    except (queue.Empty, OSError, EOFError, ValueError):
                         break
                 results = [f.result() for f in futs]
+                # reports still in the queue's pipe when the last job returned
+                report(sum(st["games"] for _, st in results), sum(len(arrays[3]) for arrays, _ in results))
         finally:
             bar.close()
         if getattr(self, "_stop", False) or results is None:

@@ -110,6 +110,8 @@ def test_resume_after_kill_9_loses_nothing(tmp_path):
 
 def test_ray_backend_runs_one_small_generation_of_tictactoe(tmp_path):
     pytest.importorskip("ray", reason="Ray is an optional extra (pip install -r requirements-ray.txt)")
+    pytest.importorskip("aiohttp", reason="Ray's runtime environments need ray[default] (pip install -r "
+                                          "requirements-ray.txt)")
     game = get_game("tictactoe")
     cfg = load_config(game)
     cfg.selfplay.games_per_generation = 8

@@ -212,9 +212,13 @@ def arena_main(argv: list[str]) -> int:
     parser.add_argument("--opening-plies", type=int, default=OPENING_PLIES,
                         help="plies MCTS players sample for variety (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--progress", action="store_true", help="a line per finished game on stderr")
+    parser.add_argument("--progress", action="store_true",
+                        help="a plain line on stderr after every game (default: a bar on a terminal, "
+                             "else a line per tenth of the games or per 30 s)")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
     def body(args) -> int:
+        from ..core.progress import Progress
         from ..play.arena import play_match
         from .specs import SpecError, close_player, player_from_spec
         from ..protocols.uci_client import UCIEngineError
@@ -231,15 +235,18 @@ def arena_main(argv: list[str]) -> int:
                 except SpecError as e:
                     raise UsageError(str(e)) from None
             start = time.perf_counter()
+            progress = Progress(args.games, "arena", "games", enabled=not args.quiet, every_unit=args.progress)
 
             def on_game(i, r):
-                if args.progress:
-                    print(f"game {i + 1}/{args.games}: +{r.wins} ={r.draws} -{r.losses}", file=sys.stderr, flush=True)
+                progress.info(f"A +{r.wins} ={r.draws} -{r.losses}")
+                progress.update()
             try:
                 result = play_match(game, players[0], players[1], args.games, on_game=on_game)
             except UCIEngineError as e:
+                progress.close()
                 print(f"arena stopped: {e}", file=sys.stderr)
                 return 1
+            progress.close()
             out = {"game": game.key, "a": args.a, "b": args.b,
                    "a_name": getattr(players[0], "name", args.a), "b_name": getattr(players[1], "name", args.b),
                    **result.to_dict(), "opening_plies": args.opening_plies,

@@ -79,13 +79,16 @@ def _log(msg: str) -> None:
 
 # --- batched search and batched games --------------------------------------------
 
-def best_moves(mcts: MCTS, states: list, sims: int, chunk: int = SEARCH_CHUNK) -> list[int]:
-    """The most visited move (the level's temperature-0 choice) of each position, searched in batches."""
+def best_moves(mcts: MCTS, states: list, sims: int, chunk: int = SEARCH_CHUNK, on_chunk=None) -> list[int]:
+    """The most visited move (the level's temperature-0 choice) of each position, searched in
+    batches; ``on_chunk(n)`` after each batch of ``n`` positions."""
     out: list[int] = []
     for i in range(0, len(states), chunk):
         trees = [Tree(s) for s in states[i:i + chunk]]
         mcts.search(trees, sims)
         out.extend(t.stats(limit=1)[0].action for t in trees)
+        if on_chunk is not None:
+            on_chunk(len(trees))
     return out
 
 
@@ -178,7 +181,8 @@ def _worker_mcts(game_key: str, model: str | None, seed: int):
 def _best_moves_job(game_key: str, model: str | None, seed: int, sims: int, texts: list[str]) -> list[int]:
     """A worker process: the chosen move of each position (given as text)."""
     game, mcts = _worker_mcts(game_key, model, seed)
-    return best_moves(mcts, [game.state_from_text(t) for t in texts], sims)
+    return best_moves(mcts, [game.state_from_text(t) for t in texts], sims,
+                      on_chunk=lambda n: _report(("positions", n)))
 
 
 def _match_job(worker: int, game_key: str, model: str | None, seed: int, sims: int, opponent: str,
@@ -190,16 +194,43 @@ def _match_job(worker: int, game_key: str, model: str | None, seed: int, sims: i
     try:
         result, lost = play_batched_match(
             game, mcts, sims, make, n, opening_plies=opening_plies, seed=seed, indices=indices,
-            on_game=lambda r: _log(f"  [process {worker + 1}] {r.games}/{n}: +{r.wins} ={r.draws} -{r.losses}"))
+            on_game=lambda r: _report(("games", worker, r.wins, r.draws, r.losses)))
     finally:
         close()
     return result, _lost_records(lost)
 
 
-def _pool(workers: int):
+#: where a worker process reports finished games and positions (set by `_init_worker`)
+_reports = None
+
+
+def _init_worker(queue) -> None:
+    global _reports
+    _reports = queue
+
+
+def _report(message: tuple) -> None:
+    if _reports is not None:
+        _reports.put(message)
+
+
+def _pool(workers: int, reports=None):
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
-    return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
+                               initializer=_init_worker, initargs=(reports,))
+
+
+def _wait_reporting(futures: list, reports, on_report) -> None:
+    """Wait for ``futures``, passing each report the workers send to ``on_report`` as it comes."""
+    import queue as queue_mod
+    while True:
+        pending = not all(f.done() for f in futures)
+        try:
+            on_report(reports.get(timeout=0.25) if pending else reports.get_nowait())
+        except queue_mod.Empty:
+            if not pending:
+                return
 
 
 def _split_pairs(games: int, parts: int) -> list[list[int]]:
@@ -209,14 +240,19 @@ def _split_pairs(games: int, parts: int) -> list[list[int]]:
     return [s for s in slices if s]
 
 
-def best_moves_parallel(game, model: str | None, states: list, sims: int, workers: int, seed: int) -> list[int]:
-    """`best_moves` over ``workers`` processes (contiguous slices, results in order)."""
+def best_moves_parallel(game, model: str | None, states: list, sims: int, workers: int, seed: int,
+                        on_chunk=None) -> list[int]:
+    """`best_moves` over ``workers`` processes (contiguous slices, results in order);
+    ``on_chunk(n)`` as the workers finish batches of ``n`` positions."""
+    import multiprocessing as mp
     texts = [s.to_text() for s in states]
     size = -(-len(texts) // workers) if texts else 0
     slices = [texts[i:i + size] for i in range(0, len(texts), size)] if size else []
-    with _pool(workers) as pool:
+    reports = mp.get_context("spawn").Queue()
+    with _pool(workers, reports) as pool:
         futures = [pool.submit(_best_moves_job, game.key, model, seed + w, sims, part)
                    for w, part in enumerate(slices)]
+        _wait_reporting(futures, reports, lambda m: on_chunk(m[1]) if on_chunk is not None else None)
         return [a for f in futures for a in f.result()]
 
 
@@ -232,7 +268,8 @@ def run_solved_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
     if args.limit:
         states = states[:args.limit]
     _log(f"{game.key}: searching {len(states)} of {total} reachable positions at {sims} visits")
-    chosen = best_moves(mcts, states, sims)
+    with _progress(args, len(states), f"{game.key} positions", "positions") as bar:
+        chosen = best_moves(mcts, states, sims, on_chunk=bar.update)
     mistakes = []
     for s, a in zip(states, chosen):
         optimal = solver.optimal_actions(s)
@@ -242,10 +279,14 @@ def run_solved_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
     games = args.games or SUITES[game.id]["games"]
     perfect = SolverPlayer(game, seed, solver)
     _log(f"{game.key}: {len(mistakes)} non-optimal; playing {games} games against the perfect player")
-    vs_solver, lost_solver = play_batched_match(game, mcts, sims, lambda i: perfect, games, seed=seed)
+    with _progress(args, games, f"{game.key} vs solver", "games") as bar:
+        vs_solver, lost_solver = play_batched_match(game, mcts, sims, lambda i: perfect, games, seed=seed,
+                                                    on_game=_counting(bar))
     random_player = RandomPlayer(game, seed)
     _log(f"{game.key}: playing {games} games against random play")
-    vs_random, lost_random = play_batched_match(game, mcts, sims, lambda i: random_player, games, seed=seed + 1)
+    with _progress(args, games, f"{game.key} vs random", "games") as bar:
+        vs_random, lost_random = play_batched_match(game, mcts, sims, lambda i: random_player, games,
+                                                    seed=seed + 1, on_game=_counting(bar))
     avoidable_solver = [t for t in map(lambda g: _avoidable(game, solver, *g), lost_solver) if t]
     avoidable_random = [t for t in map(lambda g: _avoidable(game, solver, *g), lost_random) if t]
     never_lost = not avoidable_solver and not avoidable_random
@@ -323,10 +364,11 @@ def run_benchmark_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
             raise EvaluationError(f"benchmark file missing: {path}")
         states, optimal, bad = read_labelled_positions(game, path, args.limit)
         t0 = time.perf_counter()
-        if args.workers > 1:
-            chosen = best_moves_parallel(game, args.model, states, sims, args.workers, seed)
-        else:
-            chosen = best_moves(mcts, states, sims)
+        with _progress(args, len(states), f"{game.key} {label}", "positions") as bar:
+            if args.workers > 1:
+                chosen = best_moves_parallel(game, args.model, states, sims, args.workers, seed, on_chunk=bar.update)
+            else:
+                chosen = best_moves(mcts, states, sims, on_chunk=bar.update)
         wrong = [(s, a, best) for s, a, best in zip(states, chosen, optimal) if a not in best]
         errors = len(wrong)
         rate = errors / len(states) if states else 0.0
@@ -379,18 +421,19 @@ def run_match_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
             continue
         t0 = time.perf_counter()
         _log(f"{game.key} vs {opponent}: {games} games" + (f" in {args.workers} processes" if args.workers > 1 else ""))
-        if args.workers > 1:
-            close()  # the workers make their own opponents
-            result, lost_games = _parallel_match(game, args.model, sims, opponent, seed + 1000 * k, games,
-                                                 args.workers, seed + k)
-        else:
-            try:
-                result, lost = play_batched_match(
-                    game, mcts, sims, make, games, opening_plies=OPENING_PLIES, seed=seed + k,
-                    on_game=lambda r: _log(f"  {r.games}/{games}: +{r.wins} ={r.draws} -{r.losses}"))
-            finally:
-                close()
-            lost_games = _lost_records(lost)
+        with _progress(args, games, f"{game.key} vs {opponent}", "games") as bar:
+            if args.workers > 1:
+                close()  # the workers make their own opponents
+                result, lost_games = _parallel_match(game, args.model, sims, opponent, seed + 1000 * k, games,
+                                                     args.workers, seed + k, on_games=_counting(bar))
+            else:
+                try:
+                    result, lost = play_batched_match(
+                        game, mcts, sims, make, games, opening_plies=OPENING_PLIES, seed=seed + k,
+                        on_game=_counting(bar))
+                finally:
+                    close()
+                lost_games = _lost_records(lost)
         out.append({"opponent": opponent, "label": label, "spec": resolved, **result.to_dict(),
                     "lost_games": lost_games, "seconds": round(time.perf_counter() - t0, 1)})
         notes.append(f"{percent(result.score)} vs {label}")
@@ -401,20 +444,46 @@ def run_match_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
 
 
 def _parallel_match(game, model, sims: int, opponent: str, opponent_seed: int, games: int, workers: int,
-                    seed: int) -> tuple[MatchResult, list[dict]]:
-    from concurrent.futures import as_completed
+                    seed: int, on_games=None) -> tuple[MatchResult, list[dict]]:
+    """The match over ``workers`` processes; ``on_games(result so far)`` as their games end."""
+    import multiprocessing as mp
     from ..play.baselines import OPENING_PLIES
     total, lost = MatchResult(), []
     slices = _split_pairs(games, workers)
-    with _pool(workers) as pool:
+    reports = mp.get_context("spawn").Queue()
+    per_worker: dict[int, tuple] = {}
+
+    def on_report(message):
+        _, worker, wins, draws, losses = message
+        per_worker[worker] = (wins, draws, losses)
+        if on_games is not None:
+            w, d, l = (sum(c[i] for c in per_worker.values()) for i in range(3))
+            on_games(MatchResult(w, d, l, w + d + l))
+
+    with _pool(workers, reports) as pool:
         futures = [pool.submit(_match_job, w, game.key, model, seed + 7919 * w, sims, opponent, opponent_seed,
                                part, OPENING_PLIES) for w, part in enumerate(slices)]
-        for f in as_completed(futures):
+        _wait_reporting(futures, reports, on_report)
+        for f in futures:
             part, part_lost = f.result()
             total.add(part)
             lost.extend(part_lost)
-            _log(f"  {total.games}/{games}: +{total.wins} ={total.draws} -{total.losses}")
+    if on_games is not None:
+        on_games(total)   # a report still in the queue when the last worker finished
     return total, lost[:KEPT_LOSSES]
+
+
+def _progress(args, total: int, desc: str, unit: str):
+    from ..core.progress import Progress
+    return Progress(total, desc, unit, enabled=not getattr(args, "quiet", False))
+
+
+def _counting(bar):
+    """An ``on_game(result)`` that shows a match's games and score so far on ``bar``."""
+    def on_game(r: MatchResult) -> None:
+        bar.info(f"+{r.wins} ={r.draws} -{r.losses}")
+        bar.advance_to(r.games)
+    return on_game
 
 
 def _lost_records(lost: list) -> list[dict]:
@@ -470,6 +539,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--workers", type=int, default=1,
                         help="processes to spread matches and benchmark positions over (default: 1)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress on stderr (default: a bar on a terminal, else a line per tenth or per 30 s)")
 
     def body(args) -> int:
         from ..core.checkpoint import CheckpointError, atomic_write_bytes

@@ -22,6 +22,7 @@ import argparse
 import json
 import math
 import os
+import queue
 import shutil
 import sys
 import time
@@ -34,6 +35,7 @@ import numpy as np
 from ..core.checkpoint import atomic_write_bytes, load_network, save_checkpoint
 from ..core.config import GameConfig, config_from_dict, config_to_dict, load_config
 from ..core.processes import end_process
+from ..core.progress import Progress, format_seconds, is_terminal
 from ..core.replay import ReplayBuffer
 from ..core.runlock import RunDirLock, RunDirLocked
 from ..core.selfplay import SamplesBatch, SelfPlayStats
@@ -52,30 +54,14 @@ class _Stopped(Exception):
     """request_stop() arrived in the middle of learning or evaluation."""
 
 
-class Progress:
-    """A one-line progress bar on the terminal (games, positions/s, ETA)."""
+class _Reports:
+    """Where self-play in this process reports finished games (the pool's queue, as a call)."""
 
-    def __init__(self, enabled: bool):
-        self.enabled = enabled and sys.stderr is not None and sys.stderr.isatty()
-        self.quiet_lines = enabled and not self.enabled and sys.stderr is not None
+    def __init__(self, on_game):
+        self.on_game = on_game
 
-    def update(self, text: str) -> None:
-        if self.enabled:
-            sys.stderr.write("\r" + text[:160].ljust(160))
-            sys.stderr.flush()
-
-    def line(self, text: str) -> None:
-        if self.enabled:
-            sys.stderr.write("\r" + " " * 160 + "\r")
-        if self.enabled or self.quiet_lines:
-            print(text, file=sys.stderr, flush=True)
-
-
-def _fmt_time(s: float) -> str:
-    if not math.isfinite(s) or s < 0:
-        return "?"
-    s = int(s)
-    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+    def put(self, message) -> None:
+        self.on_game(message[1])
 
 
 #: the most opening plies the generation arena samples (temperature 1) before both sides play
@@ -115,7 +101,8 @@ class TrainingRun:
         self.backend = backend
         self.ray_address = ray_address
         self.device = device
-        self.progress = Progress(progress)
+        self.show_progress = progress   # bars on a terminal, plain lines on stderr otherwise
+        self._tb = None                   # enable_tensorboard()
         self.on_event = on_event
         self.ckpt_dir = self.dir / "checkpoints"
         self.state_path = self.dir / "state.json"
@@ -245,41 +232,54 @@ class TrainingRun:
         shares = [n_games // self.workers + (1 if i < n_games % self.workers else 0) for i in range(self.workers)]
         seeds = [int(self.rng.integers(1 << 31)) for _ in shares]
         t0 = time.perf_counter()
-        if self.backend == "ray":
-            results = self._ray.run(self.game.key, ckpt, settings, shares, seeds)
-        elif self.workers == 1:
-            # one worker: play in this process (no spawn, no copies)
-            selfplay_workers.attach(None, self._local_stop)
-            try:
-                results = [selfplay_workers.selfplay_job(self.game.key, ckpt, settings, n_games, seeds[0])]
-            finally:
-                selfplay_workers.attach(None, None)
-        else:
-            futs = [self._pool.submit(selfplay_workers.selfplay_job, self.game.key, ckpt, settings, n, s)
-                    for n, s in zip(shares, seeds) if n > 0]
-            games = positions = 0
-            while not all(f.done() for f in futs):
+        bar = Progress(n_games, f"gen {generation} self-play", "games", enabled=self.show_progress)
+        counted = {"games": 0, "positions": 0}
+
+        def report(games: int, positions: int) -> None:
+            """Games and positions finished so far this generation (from any backend)."""
+            before = counted["games"]
+            counted.update(games=games, positions=positions)
+            dt = time.perf_counter() - t0
+            bar.info(f"{positions} positions, {positions / dt if dt > 0 else 0:.0f} pos/s")
+            bar.advance_to(games)
+            step = max(1, n_games // 10)
+            if games // step > before // step or (before == 0 and games > 0):   # the first game, each tenth
+                self._emit({"type": "selfplay", "generation": generation, "games": games, "of": n_games})
+
+        def one_game(positions: int) -> None:
+            report(counted["games"] + 1, counted["positions"] + positions)
+
+        try:
+            if self.backend == "ray":
+                results = self._ray.run(self.game.key, ckpt, settings, shares, seeds, on_progress=report,
+                                        should_stop=self._local_stop.is_set)
+            elif self.workers == 1:
+                # one worker: play in this process (no spawn, no copies)
+                selfplay_workers.attach(_Reports(one_game), self._local_stop)
                 try:
-                    kind, npos = self._queue.get(timeout=0.5)
-                    games += 1
-                    positions += npos
-                except Exception:
-                    pass
-                dt = time.perf_counter() - t0
-                rate = positions / dt if dt > 0 else 0
-                eta = dt / games * (n_games - games) if games else float("inf")
-                bar = "#" * int(20 * games / n_games)
-                self.progress.update(f"gen {generation} self-play [{bar:<20}] {games}/{n_games} games, "
-                                     f"{positions} positions, {rate:.0f} pos/s, ETA {_fmt_time(eta)}")
-                if games and (games % max(1, n_games // 10) == 0):
-                    self._emit({"type": "selfplay", "generation": generation, "games": games, "of": n_games})
-            while not self._queue.empty():
-                try:
-                    self._queue.get_nowait()
-                except Exception:
-                    break
-            results = [f.result() for f in futs]
-        if getattr(self, "_stop", False):
+                    results = [selfplay_workers.selfplay_job(self.game.key, ckpt, settings, n_games, seeds[0])]
+                finally:
+                    selfplay_workers.attach(None, None)
+            else:
+                futs = [self._pool.submit(selfplay_workers.selfplay_job, self.game.key, ckpt, settings, n, s)
+                        for n, s in zip(shares, seeds) if n > 0]
+                while not all(f.done() for f in futs):
+                    try:
+                        kind, npos = self._queue.get(timeout=0.5)
+                    except (queue.Empty, OSError, EOFError, ValueError):
+                        continue
+                    one_game(npos)
+                while not self._queue.empty():
+                    try:
+                        self._queue.get_nowait()
+                    except (queue.Empty, OSError, EOFError, ValueError):
+                        break
+                results = [f.result() for f in futs]
+                # reports still in the queue's pipe when the last job returned
+                report(sum(st["games"] for _, st in results), sum(len(arrays[3]) for arrays, _ in results))
+        finally:
+            bar.close()
+        if getattr(self, "_stop", False) or results is None:
             return None
         batches, stats = [], SelfPlayStats()
         for arrays, st in results:
@@ -312,8 +312,11 @@ class TrainingRun:
                 pass  # a fresh optimizer is a safe fallback (e.g. after a network change)
         totals = {"loss": 0.0, "policy_loss": 0.0, "value_loss": 0.0}
         steps = t.steps_per_generation
+        bar = self._phase_bar(steps, f"gen {generation} learning", "steps")
         for _ in range(steps):
+            bar.update()
             if self._stop:
+                bar.close()
                 raise _Stopped()  # this generation is redone on resume (its self-play is kept)
             planes, policy, z, pw = self.buffer.sample(t.batch_size, self.rng)
             x = torch.from_numpy(planes).to(self.device)
@@ -331,6 +334,7 @@ class TrainingRun:
             totals["loss"] += loss.item()
             totals["policy_loss"] += pl.item()
             totals["value_loss"] += vl.item()
+        bar.close()
         net.eval().cpu()
         import io
         buf = io.BytesIO()
@@ -354,19 +358,38 @@ class TrainingRun:
                            temperature_plies=opening)
             b = MCTSPlayer(self.game, NetworkEvaluator(prev), sims=t.arena_sims, temperature=1.0,
                            temperature_plies=opening)
-            r = play_match(self.game, a, b, t.arena_games, on_game=self._check_stop)
+            with self._phase_bar(t.arena_games, f"gen {generation} vs previous", "games") as bar:
+                r = play_match(self.game, a, b, t.arena_games, on_game=self._counting_stop(bar))
             out["vs_previous"] = r.to_dict()
         if t.baseline_games > 0 and generation % max(1, t.baseline_every) == 0:
             a = MCTSPlayer(self.game, NetworkEvaluator(net), sims=t.arena_sims, temperature=1.0,
                            temperature_plies=opening)
             b = rollout_player(self.game, t.baseline_playouts)
-            r = play_match(self.game, a, b, t.baseline_games, on_game=self._check_stop)
+            with self._phase_bar(t.baseline_games, f"gen {generation} vs rollout", "games") as bar:
+                r = play_match(self.game, a, b, t.baseline_games, on_game=self._counting_stop(bar))
             out["vs_rollout"] = r.to_dict() | {"playouts": t.baseline_playouts}
         return out
 
     def _check_stop(self, *_) -> None:
         if self._stop:
             raise _Stopped()
+
+    def _phase_bar(self, total: int, desc: str, unit: str) -> Progress:
+        """A bar for learning and evaluation: on a terminal only (in a log, the generation's
+        summary line says the same once)."""
+        return Progress(total, desc, unit, enabled=self.show_progress and is_terminal(sys.stderr))
+
+    def _counting_stop(self, bar: Progress):
+        def on_game(i, r) -> None:
+            bar.info(f"+{r.wins} ={r.draws} -{r.losses}")
+            bar.update()
+            self._check_stop()
+        return on_game
+
+    def _say(self, text: str) -> None:
+        """A line on stderr (a generation's summary), unless progress is off."""
+        if self.show_progress and sys.stderr is not None:
+            print(text, file=sys.stderr, flush=True)
 
     # --- the loop --------------------------------------------------------------------
     def run(self, hours: float | None = None, generations: int | None = None) -> dict:
@@ -406,12 +429,10 @@ class TrainingRun:
                 net, _ = load_network(self.ckpt_path(g - 1), self.game)
                 try:
                     if n_buf >= self.cfg.train.min_buffer:
-                        self.progress.update(f"gen {g} training on {n_buf} positions ...")
                         losses = self._train(g, net)
                     else:
                         losses = {"skipped": f"buffer {n_buf} < min_buffer {self.cfg.train.min_buffer}"}
                     save_checkpoint(self.ckpt_path(g), net, self.game, generation=g)
-                    self.progress.update(f"gen {g} evaluating ...")
                     evaluation = self._evaluate(g, net)
                 except _Stopped:
                     break
@@ -444,14 +465,15 @@ class TrainingRun:
                 self._tensorboard(line)
                 left = ""
                 if target_gen is not None:
-                    left = f", ETA {_fmt_time(np.mean(gen_times) * (target_gen - g))}"
+                    left = f", ETA {format_seconds(np.mean(gen_times) * (target_gen - g))}"
                 elif deadline is not None:
-                    left = f", {_fmt_time(deadline - time.time())} left"
+                    left = f", {format_seconds(deadline - time.time())} left"
                 vp = evaluation.get("vs_previous", {})
                 vr = evaluation.get("vs_rollout", {})
-                self.progress.line(f"gen {g}: {self.state['games']} games, {self.state['positions']} positions, "
-                                   f"loss {losses.get('loss', '-')}, vs prev {vp.get('score', '-')}, "
-                                   f"vs rollout {vr.get('score', '-')}, Elo {self.state['elo']}, {dt:.0f}s{left}")
+                self._say(f"gen {g}" + (f"/{target_gen}" if target_gen is not None else "") +
+                          f": {self.state['games']} games, {self.state['positions']} positions, "
+                          f"loss {losses.get('loss', '-')}, vs prev {vp.get('score', '-')}, "
+                          f"vs rollout {vr.get('score', '-')}, Elo {self.state['elo']}, {dt:.0f}s{left}")
                 self._emit({"type": "progress", **line})
         finally:
             self.close()
@@ -470,20 +492,20 @@ class TrainingRun:
                 continue
         atomic_write_bytes(path, ("\n".join(keep) + "\n" if keep else "").encode())
 
+    def enable_tensorboard(self, log_dir) -> None:
+        """Also write each generation's figures as TensorBoard scalars under ``log_dir``; raises
+        `TensorBoardMissing` (saying how to install it) when the optional package is absent."""
+        from .tensorboard_log import TensorBoardLog
+        self._tb = TensorBoardLog(log_dir)
+
     def _tensorboard(self, line: dict) -> None:
+        tb = getattr(self, "_tb", None)
+        if tb is None:
+            return   # not asked for: metrics.jsonl has every figure
         try:
-            from torch.utils.tensorboard import SummaryWriter
-        except Exception:
-            return  # tensorboard is optional; metrics.jsonl has everything
-        if not hasattr(self, "_tb"):
-            self._tb = SummaryWriter(str(self.dir / "tensorboard"))
-        g = line["generation"]
-        for k in ("loss", "policy_loss", "value_loss", "elo", "positions"):
-            if isinstance(line.get(k), (int, float)):
-                self._tb.add_scalar(k, line[k], g)
-        for name, r in line.get("arena", {}).items():
-            self._tb.add_scalar(f"arena/{name}", r["score"], g)
-        self._tb.flush()
+            tb.add_generation(line)
+        except OSError as e:   # a full disk or a removed folder must not end the run
+            self._say(f"tensorboard: cannot write to {tb.log_dir}: {e}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -502,7 +524,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=("local", "ray"), default="local")
     p.add_argument("--ray-address")
     p.add_argument("--device", help="torch device for learning (default: cuda when present, else cpu)")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--tensorboard", metavar="DIR",
+                   help="also write loss, Elo, games and positions/s of every generation as TensorBoard scalars "
+                        "to DIR (needs the optional 'tensorboard' extra)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress on stderr (default: bars on a terminal, plain lines in logs and pipes)")
     return p
 
 
@@ -556,12 +582,21 @@ def main(argv: list[str]) -> int:
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    if args.tensorboard:
+        from .tensorboard_log import TensorBoardMissing, require_tensorboard
+        try:
+            require_tensorboard()   # before the run starts, not after its first generation
+        except TensorBoardMissing as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
     try:
         run = TrainingRun(game, run_dir, cfg, workers=args.workers, init_model=args.init, backend=args.backend,
                           ray_address=args.ray_address, device=args.device, progress=not args.quiet)
     except RunDirLocked as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    if args.tensorboard:
+        run.enable_tensorboard(args.tensorboard)
     try:
         state = run.run(hours=args.hours, generations=args.generations)
     except KeyboardInterrupt:

@@ -201,6 +201,30 @@ def test_the_result_banner_covers_none_of_the_boards_cells(tmp_path, monkeypatch
         app.shutdown()
 
 
+@pytest.mark.parametrize("size", [MIN_SIZE, (1280, 800)])
+@pytest.mark.parametrize("game", GAMES)
+def test_a_finished_demos_result_covers_none_of_the_boards_cells(tmp_path, monkeypatch, game, size):
+    """Its banner lay low on the board too."""
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, size=size)
+    try:
+        app.start_demo(game, ("beginner", "beginner"))
+        scene = app.scene
+        rng = random.Random(3)
+        s = scene.c.state
+        while not s.is_terminal():
+            s = s.apply(rng.choice(s.legal_actions()))
+        scene.c._reset_history([s])
+        assert scene.c.over
+        assert scene.result_text() in [text for text, _ in drawn_texts(app, monkeypatch)]
+        banner = scene.result_rect()
+        cells = scene.view.renderer.grid.rect
+        assert not banner.colliderect(cells), (banner, cells)
+        assert scene.panel_rect.contains(banner)
+        assert not any(banner.colliderect(b.rect) for b in scene.buttons)  # the level buttons stay usable
+    finally:
+        app.shutdown()
+
+
 def test_a_click_on_the_banner_puts_it_away_and_the_panel_says_the_result(small_app, monkeypatch):
     from test_gui_support import click
     small_app.start_play("othello", "first", "beginner", {"size": 6})

@@ -427,7 +427,7 @@ class PlayScene(Scene):
             if hovered is not None:
                 self.view.draw_variation(surface, c.principal_variation(hovered))
         self.draw_panel(surface)
-        if self.result_shown() and self.view.renderer.anim is None:
+        if self.result_shown():
             self.draw_result(surface)
         self.draw_buttons(surface)
         if self.dialog is not None:

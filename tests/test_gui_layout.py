@@ -159,14 +159,96 @@ def test_a_black_sides_area_on_the_graph_stands_out_from_the_background():
     assert red != black
 
 
+# --- the result banner keeps the final position in view ------------------------------------------
+
+GAMES = ["tictactoe", "connect2", "connect4", "othello", "gomoku", "xiangqi"]
+
+
+def finish(controller, seed=3):
+    """End the controller's game: random moves to the end (a winning line, a full board), or
+    a resignation in xiangqi, whose random games run long."""
+    if controller.game.id == "xiangqi":
+        controller.resign()
+        return
+    rng = random.Random(seed)
+    s = controller.state
+    while not s.is_terminal():
+        s = s.apply(rng.choice(s.legal_actions()))
+    controller._reset_history([s])
+
+
+@pytest.mark.parametrize("size", [MIN_SIZE, (1280, 800)])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_result_banner_covers_none_of_the_boards_cells(tmp_path, monkeypatch, game, size):
+    """It lay low on the board and hid tic-tac-toe's and othello's bottom rows, winning line
+    included; now it lies over the side panel's top."""
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, size=size)
+    try:
+        app.start_play(game, "first", "beginner")
+        scene = app.scene
+        finish(scene.c)
+        app.step((), 0.02, draw=True)
+        assert scene.c.over and scene.result_shown()
+        banner = scene.overlay_rect()
+        cells = scene.view.renderer.grid.rect  # the cells (or points and their margin) of this layout
+        assert cells.width > 100 and scene.board_rect.contains(cells)
+        assert not banner.colliderect(cells), (banner, cells)
+        assert scene.panel_rect.contains(banner)
+        new_game = [b for b in scene.buttons if banner.contains(b.rect)]
+        assert len(new_game) == 1                      # its New game button goes with it
+        assert not scene.toast_area().colliderect(banner)
+    finally:
+        app.shutdown()
+
+
+@pytest.mark.parametrize("size", [MIN_SIZE, (1280, 800)])
+@pytest.mark.parametrize("game", GAMES)
+def test_a_finished_demos_result_covers_none_of_the_boards_cells(tmp_path, monkeypatch, game, size):
+    """Its banner lay low on the board too."""
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, size=size)
+    try:
+        app.start_demo(game, ("beginner", "beginner"))
+        scene = app.scene
+        rng = random.Random(3)
+        s = scene.c.state
+        while not s.is_terminal():
+            s = s.apply(rng.choice(s.legal_actions()))
+        scene.c._reset_history([s])
+        assert scene.c.over
+        assert scene.result_text() in [text for text, _ in drawn_texts(app, monkeypatch)]
+        banner = scene.result_rect()
+        cells = scene.view.renderer.grid.rect
+        assert not banner.colliderect(cells), (banner, cells)
+        assert scene.panel_rect.contains(banner)
+        assert not any(banner.colliderect(b.rect) for b in scene.buttons)  # the level buttons stay usable
+    finally:
+        app.shutdown()
+
+
+def test_a_click_on_the_banner_puts_it_away_and_the_panel_says_the_result(small_app, monkeypatch):
+    from test_gui_support import click
+    small_app.start_play("othello", "first", "beginner", {"size": 6})
+    scene = small_app.scene
+    scene.c._reset_history([finished_othello()])
+    small_app.step((), 0.02, draw=True)
+    text, _ = scene.result_text()
+    banner = scene.overlay_rect()
+    click(small_app, (banner.x + 10, banner.bottom - 10))
+    assert not scene.result_shown() and scene.c.over
+    texts = " ".join(s for s, _ in drawn_texts(small_app, monkeypatch))
+    assert text in texts                               # the panel's status line, no longer hidden
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("scene", ["home", "train", "play", "demo", "demo_over", "help"])
+@pytest.mark.parametrize("scene", ["home", "train", "play", "play_over", "demo", "demo_over", "help"])
 def test_no_two_texts_overlap_at_the_minimum_window_size(small_app, monkeypatch, lang, scene):
     """Found under Xvfb at 800×560: the Elo chart's title ran into its value, the training
     status was cut to nothing beside the model choice."""
     small_app.set_language(lang)
     {"home": small_app.go_home, "train": small_app.open_train,
      "play": lambda: small_app.start_play("xiangqi", "first", "beginner"),
+     "play_over": lambda: (small_app.start_play("othello", "first", "beginner", {"size": 6}),
+                           small_app.scene.c._reset_history([finished_othello()])),
      "demo": lambda: small_app.start_demo("othello", ("beginner", "beginner")),
      "demo_over": lambda: (small_app.start_demo("othello", ("beginner", "beginner"), {"size": 6}),
                            small_app.scene.c._reset_history([finished_othello()])),

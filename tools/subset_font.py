@@ -3,10 +3,14 @@
 The whole Noto Sans CJK is ~20 MB per weight; the subset keeps ASCII and Latin-1, the
 characters of the UI string catalogues (gui/i18n/*.json), xiangqi's pieces and notation
 (both simplified and traditional forms, Chinese numerals, full-width digits) and any CJK
-text in games/*.py (move notation). Re-run it after adding UI strings:
+text in games/*.py and gui/**/*.py (move notation, labels). Re-run it after adding or
+changing UI strings, and commit the two .otf files it writes; the test
+test_the_bundled_font_has_every_character_the_app_shows fails while a character is missing.
+It needs, at build time only (the app never imports fontTools):
 
-    pip install fonttools        # development only
-    python tools/subset_font.py  [--source /path/to/NotoSansCJK-Regular.ttc]
+    apt-get install fonts-noto-cjk                    # Debian/Ubuntu: the source .ttc files
+    python -m pip install -c requirements.lock ".[fonts]"   # fontTools
+    python tools/subset_font.py [--regular PATH.ttc] [--bold PATH.ttc]
 
 Font licence: SIL Open Font License 1.1 (assets/fonts/OFL.txt). The subset is renamed
 "ZeroBoard Sans CJK" as the OFL asks of modified versions.

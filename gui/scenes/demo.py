@@ -124,6 +124,12 @@ class DemoScene(Scene):
     def close(self):
         self.c.close()
 
+    def result_rect(self) -> pygame.Rect:
+        """A finished demo's result banner: in the side panel's status place, between the
+        sides' level buttons and the evaluation bar, clear of the board's cells."""
+        p = self.panel_rect.inflate(-36, -36)
+        return pygame.Rect(p.x - 8, self.status_y - 8, p.width + 16, 70)
+
     def toast_area(self) -> pygame.Rect:
         """Messages appear over the side panel, clear of the board and its coordinates."""
         return self.panel_rect
@@ -147,16 +153,6 @@ class DemoScene(Scene):
                       game_over=c.viewed.is_terminal(),
                       hints=self._live_top() if c.thinking.rid is not None and not c.reviewing else [])
         self.view.draw(surface, self.board_rect, c.viewed, ov)
-        if c.over and not c.reviewing and self.view.renderer.anim is None:
-            r = pygame.Rect(0, 0, min(440, self.board_rect.width - 40), 96)
-            r.midbottom = (self.board_rect.centerx, self.board_rect.bottom - self.board_rect.height // 8)
-            theme.alpha_rect(surface, (16, 18, 22), r, 225, 16)
-            reason = result_detail(c)
-            theme.text(surface, self.result_text(), (r.centerx, r.centery - (10 if reason else 0)), 28, pal.text,
-                       bold=True, anchor="center")
-            if reason:
-                theme.text(surface, theme.fit_text(reason, 15, r.width - 24), (r.centerx, r.centery + 24), 15,
-                           pal.text_dim, anchor="center")
         panel(surface, pal, self.panel_rect, 16)
         p = self.panel_rect.inflate(-36, -36)
         theme.text(surface, theme.fit_text(f"{t('demo.title')} · {game_name(c.game.id)}", 22, p.width, True),
@@ -179,12 +175,16 @@ class DemoScene(Scene):
             theme.text(surface, theme.fit_text(t("play.viewing", n=c.view_index, total=len(c.history) - 1), 17,
                                                p.width, True), (p.x, y + 6), 17, pal.text, bold=True)
             theme.text(surface, theme.fit_text(t("demo.review_keys"), 13, p.width), (p.x, y + 34), 13, pal.text_faint)
-        elif c.over:  # who won and why, as the banner on the board says
-            theme.text(surface, theme.fit_text(self.result_text(), 18, p.width, True), (p.x, y + 6), 18, pal.text,
-                       bold=True)
+        elif c.over:  # who won and why, on a banner in the panel: the board's final position stays in view
+            box = self.result_rect()
+            theme.rounded_rect(surface, pal.card_hover, box, 12)
+            theme.rounded_rect(surface, pal.accent, box, 12, 2)
+            theme.text(surface, theme.fit_text(self.result_text(), 22, box.width - 24, True),
+                       (box.centerx, box.y + 22), 22, pal.text, bold=True, anchor="center")
             detail = result_detail(c)
             if detail:
-                theme.text(surface, theme.fit_text(detail, 13, p.width), (p.x, y + 34), 13, pal.text_dim)
+                theme.text(surface, theme.fit_text(detail, 14, box.width - 24), (box.centerx, box.y + 50), 14,
+                           pal.text_dim, anchor="center")
         elif c.ai_thinking:
             side = side_name(c.game.id, c.state.current_player)
             thinking_block(surface, pal, status, self.app, c.thinking, self.app.ai.status,

@@ -252,20 +252,35 @@ class PlayScene(Scene):
                                        self.play_from_here, size=13))
         if not c.over:
             self.result_dismissed = False
-        if c.over and not self.result_dismissed and not c.reviewing:
+        if self.result_shown():
             ob = self.overlay_rect()
             nb = pygame.Rect(0, 0, 200, 40)
             nb.midbottom = (ob.centerx, ob.bottom - 14)
             self.buttons.append(Button(nb, t("play.new"), self.new_game, kind="primary", hint="N"))
 
+    def result_shown(self) -> bool:
+        """The result banner is up: the game is over, looked at in its final position, and
+        the banner was not clicked away."""
+        return self.c.over and not self.c.reviewing and not self.result_dismissed
+
     def overlay_rect(self) -> pygame.Rect:
-        """The result banner: low on the board, so the final position (a winning line) stays visible."""
-        r = pygame.Rect(0, 0, min(460, self.board_rect.width - 40), 164)
-        r.midbottom = (self.board_rect.centerx, self.board_rect.bottom - self.board_rect.height // 8)
+        """The result banner: over the top of the side panel, in place of the game's title,
+        status and evaluation (which it replaces), so it never covers the board's cells: the
+        final position and its winning line stay visible in every game and window size. With
+        an AI problem it goes below the message, which keeps its Retry button."""
+        pr = self.panel_rect
+        r = pygame.Rect(pr.x + 8, pr.y + 8, pr.width - 16, 164)
+        r.height += 20 * (len(self.detail_lines(r.width)) - 1)
+        if self.c.error:
+            r.y = pr.y + 18 + 66 + 64
         return r
 
     def toast_area(self) -> pygame.Rect:
-        """Messages appear over the side panel's top, clear of the board and its coordinates."""
+        """Messages appear over the side panel's top, clear of the board and its coordinates
+        (below the result banner while it is up)."""
+        if self.result_shown() and not self.c.error:
+            top = self.overlay_rect().bottom
+            return pygame.Rect(self.panel_rect.x, top, self.panel_rect.width, self.panel_rect.bottom - top)
         return self.panel_rect
 
     def handle_event(self, ev):
@@ -288,8 +303,8 @@ class PlayScene(Scene):
             n = len(self.c.history)
             self.c.go_to(round((pos[0] - self.graph_rect.x) / max(1, self.graph_rect.width) * (n - 1)))
             return
-        if self.c.over and not self.c.reviewing and self.board_rect.collidepoint(pos):
-            self.result_dismissed = True
+        if self.result_shown() and (self.board_rect.collidepoint(pos) or self.overlay_rect().collidepoint(pos)):
+            self.result_dismissed = True  # a click on the board or the banner: the panel says the result
             return
         target = self.view.hit(pos)
         if target is None:
@@ -433,9 +448,9 @@ class PlayScene(Scene):
             hovered = self.hovered_hint = self.view.hint_at(c.state, c.hint_moves(), mouse, self.hint_rows)
             if hovered is not None:
                 self.view.draw_variation(surface, c.principal_variation(hovered))
-        if c.over and not c.reviewing and self.view.renderer.anim is None and not self.result_dismissed:
-            self.draw_result(surface)
         self.draw_panel(surface)
+        if self.result_shown():
+            self.draw_result(surface)
         self.draw_buttons(surface)
         if self.dialog is not None:
             self.dialog.draw(surface)
@@ -469,19 +484,32 @@ class PlayScene(Scene):
             parts.append(t("quality.inaccuracy_n", n=counts["inaccuracy"]))
         return t("quality.you", list=t("home.note.sep").join(parts)) if parts else t("quality.clean")
 
+    def detail_lines(self, width: int) -> list[str]:
+        """The result's reason and score in the banner: one line, or two when it is long (the
+        second cut with an ellipsis)."""
+        detail = self.result_detail() if self.c.over else ""
+        if not detail:
+            return [""]
+        lines = theme.wrap_text(detail, 16, width - 30)
+        if len(lines) > 2:
+            lines = [lines[0], theme.fit_text(" ".join(lines[1:]) if " " in detail else "".join(lines[1:]), 16,
+                                              width - 30)]
+        return lines
+
     def draw_result(self, surface):
         r = self.overlay_rect()
-        theme.alpha_rect(surface, (16, 18, 22), r, 220, 16)
+        theme.rounded_rect(surface, self.pal.card_hover, r, 14)
+        theme.rounded_rect(surface, self.pal.accent, r, 14, 2)
         text, color = self.result_text()
         theme.text(surface, text, (r.centerx, r.y + 32), 30, color, bold=True, anchor="center")
-        detail = self.result_detail()
-        if detail:
-            theme.text(surface, theme.fit_text(detail, 16, r.width - 30), (r.centerx, r.y + 62), 16, self.pal.text,
-                       anchor="center")
+        lines = self.detail_lines(r.width)
+        for i, line in enumerate(lines):
+            if line:
+                theme.text(surface, line, (r.centerx, r.y + 62 + 20 * i), 16, self.pal.text, anchor="center")
         done, total = self.c.analysis_progress()
         summary = self.mistakes_text() if done >= total else t("play.analysing", done=done, total=total)
-        theme.text(surface, theme.fit_text(summary, 14, r.width - 30), (r.centerx, r.y + 88), 14,
-                   self.pal.text_dim, anchor="center")
+        theme.text(surface, theme.fit_text(summary, 14, r.width - 30), (r.centerx, r.y + 88 + 20 * (len(lines) - 1)),
+                   14, self.pal.text_dim, anchor="center")
 
     def draw_panel(self, surface):
         pal = self.pal
@@ -489,14 +517,19 @@ class PlayScene(Scene):
         panel(surface, pal, self.panel_rect, 16)
         p = self.panel_rect.inflate(-36, -36)
         y = p.y
-        theme.text(surface, theme.fit_text(game_name(c.game.id), 22, p.width, True), (p.x, y), 22, pal.text, bold=True)
-        sub = t("play.subtitle", side=side_name(c.game.id, c.human), level=level_name(c.level))
-        theme.text(surface, theme.fit_text(sub, 14, p.width), (p.x, y + 32), 14, pal.text_dim)
+        covered = self.result_shown() and not c.error  # the result banner lies over the title, status and bar
+        if not covered:
+            theme.text(surface, theme.fit_text(game_name(c.game.id), 22, p.width, True), (p.x, y), 22, pal.text,
+                       bold=True)
+            sub = t("play.subtitle", side=side_name(c.game.id, c.human), level=level_name(c.level))
+            theme.text(surface, theme.fit_text(sub, 14, p.width), (p.x, y + 32), 14, pal.text_dim)
         y += 66
         # status: whose turn, the AI's progress, the result or a problem
         status = pygame.Rect(p.x, y, p.width, 60)
         r = self.view.renderer
-        if c.error:
+        if covered:
+            pass
+        elif c.error:
             theme.text(surface, theme.fit_text(t("play.ai_problem"), 16, p.width - 120, True), (p.x, y), 16,
                        pal.bad, bold=True)
             for i, line in enumerate(theme.wrap_text(c.error, 13, p.width)[:2]):
@@ -532,7 +565,9 @@ class PlayScene(Scene):
                 theme.text(surface, sub, (p.x, y + 38), 13, pal.text_faint)
         y += 74 if self.size[1] >= 700 else 64  # small windows: room for the graph and the moves
         labels = (side_name(c.game.id, 0), side_name(c.game.id, 1))
-        evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels, c.proven0)
+        if not covered:
+            evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels,
+                       c.proven0)
         y += 54
         bottom = (self.pass_rect.y if self.pass_rect else self.buttons_top) - 10
         # the win-rate graph over the whole game, with the analysis' progress

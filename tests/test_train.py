@@ -108,26 +108,6 @@ def test_resume_after_kill_9_loses_nothing(tmp_path):
     assert not list(run_dir.rglob("*.tmp"))  # the resume cleared half-written files
 
 
-def test_ray_backend_runs_one_small_generation_of_tictactoe(tmp_path):
-    pytest.importorskip("ray", reason="Ray is an optional extra (pip install -r requirements-ray.txt)")
-    pytest.importorskip("aiohttp", reason="Ray's runtime environments need ray[default] (pip install -r "
-                                          "requirements-ray.txt)")
-    game = get_game("tictactoe")
-    cfg = load_config(game)
-    cfg.selfplay.games_per_generation = 8
-    cfg.selfplay.sims = 16
-    cfg.train.min_buffer = 10
-    cfg.train.steps_per_generation = 5
-    cfg.train.arena_games = 2
-    cfg.train.arena_sims = 8
-    run = TrainingRun(game, tmp_path / "run", cfg, workers=2, backend="ray", progress=False)
-    state = run.run(generations=1)
-    assert state["generation"] == 1 and state["games"] == 8
-    load_network(tmp_path / "run" / "latest.pt", game)
-    line = json.loads((tmp_path / "run" / "metrics.jsonl").read_text().splitlines()[0])
-    assert line["selfplay"]["games"] == 8
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states from /proc (Linux)")
 def test_a_run_stopped_during_self_play_leaves_no_worker_behind(tmp_path):
     # the pool's own shutdown sometimes left idle workers waiting, and the app's trainer

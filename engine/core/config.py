@@ -88,9 +88,18 @@ class TrainSettings:
 
 
 @dataclass
+class PlaySettings:
+    # Leaves one search gathers per network call in play and analysis (virtual loss spreads
+    # them over the tree). More leaves a call pay where the network's cost per position falls
+    # with the batch; chosen per game by `bench` (single_sims_per_s_by_leaf_batch), README.
+    leaf_batch: int = 8
+
+
+@dataclass
 class GameConfig:
     game_id: str
     net: NetSettings = field(default_factory=NetSettings)
+    play: PlaySettings = field(default_factory=PlaySettings)
     selfplay: SelfPlaySettings = field(default_factory=SelfPlaySettings)
     train: TrainSettings = field(default_factory=TrainSettings)
 
@@ -146,7 +155,7 @@ def load_config(game, path: str | Path | None = None) -> GameConfig:
         except tomllib.TOMLDecodeError as e:
             raise ValueError(f"{f}: {e}") from None
         for section, values in data.items():
-            if section not in ("net", "selfplay", "train") or not isinstance(values, dict):
+            if section not in ("net", "play", "selfplay", "train") or not isinstance(values, dict):
                 raise ValueError(f"{f}: unknown section [{section}]")
             _merge(getattr(cfg, section), values, f"{f} [{section}]")
         _check_choices(cfg, str(f))
@@ -176,5 +185,5 @@ def config_to_dict(cfg: GameConfig) -> dict:
     return asdict(cfg)
 
 
-__all__ = ["GameConfig", "PRECISIONS", "NetSettings", "SelfPlaySettings", "TrainSettings", "load_config", "config_from_dict",
+__all__ = ["GameConfig", "PRECISIONS", "NetSettings", "PlaySettings", "SelfPlaySettings", "TrainSettings", "load_config", "config_from_dict",
            "config_to_dict", "replace"]

@@ -1,0 +1,237 @@
+"""Which runtime evaluates the network, chosen by measurement, and the one factory that builds it.
+
+Runtimes: ``torch-fp32`` (the torch inference copy), ``torch-bf16`` (the same in bfloat16),
+``ort-fp32`` (ONNX Runtime, `onnxnet`) and ``ort-int8`` (ONNX Runtime with dynamically
+quantized weights). Which is fastest depends on the CPU and the batch, so it is timed on
+this machine once per network shape, batch and purpose, and remembered in the per-user
+cache (``runtime_choice.json``): later processes read the choice and, where ONNX Runtime
+won and the checkpoint's export is cached, never import torch.
+
+What may be chosen: for play and analysis the float32 runtimes (their outputs are equal to
+~1e-5, so strength figures hold); for self-play also bfloat16 where ``[selfplay]
+precision = "auto"`` (values within 0.003 on average of float32's on connect4). int8 is
+measured by ``bench`` but never chosen: its accuracy passes on some networks, but the
+100-game match at equal visits that would show it costs no strength has not been played.
+
+``ZEROBOARD_RUNTIME`` = ``torch`` or ``ort`` forces one (measurements, tests); anything else
+or unset means the measured choice.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .onnxnet import OnnxUnavailable, note
+
+RUNTIMES = ("torch-fp32", "torch-bf16", "ort-fp32", "ort-int8")
+CHOICE_FILE = "runtime_choice.json"
+PURPOSES = ("play", "selfplay")
+
+
+def forced_runtime() -> str | None:
+    """``torch`` or ``ort`` when ZEROBOARD_RUNTIME forces one, else None."""
+    v = os.environ.get("ZEROBOARD_RUNTIME", "").strip().lower()
+    return v if v in ("torch", "ort") else None
+
+
+def _version(dist: str) -> str:
+    try:
+        from importlib.metadata import version
+        return version(dist)
+    except Exception:
+        return "?"
+
+
+def _cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+    return platform.processor() or platform.machine() or "?"
+
+
+def choice_key(net_cfg: dict, batch: int, purpose: str, candidates) -> str:
+    shape = "x".join(str(net_cfg.get(k)) for k in ("in_planes", "height", "width", "action_size", "policy_planes",
+                                                   "blocks", "channels", "value_hidden"))
+    return (f"{_cpu_name()} | torch {_version('torch')} | onnxruntime {_version('onnxruntime')} | {shape} | "
+            f"batch {batch} | {purpose} | {','.join(candidates)}")
+
+
+def _choice_path() -> Path:
+    from .paths import user_cache_dir
+    return user_cache_dir() / CHOICE_FILE
+
+
+def remembered_choice(key: str) -> str | None:
+    try:
+        data = json.loads(_choice_path().read_text(encoding="utf-8"))
+        runtime = data[key]["runtime"]
+        return runtime if runtime in RUNTIMES else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def remember_choice(key: str, runtime: str, rates: dict) -> None:
+    from .checkpoint import atomic_write_bytes
+    path = _choice_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            data = {}
+    except (OSError, ValueError):
+        data = {}
+    data[key] = {"runtime": runtime, "positions_per_s": {k: round(v, 1) for k, v in rates.items()},
+                 "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    try:
+        atomic_write_bytes(path, json.dumps(data, indent=1, sort_keys=True).encode("utf-8"))
+    except OSError as e:
+        note(f"could not remember the runtime choice in {path}: {e}")
+
+
+def build_evaluator(runtime: str, net=None, model: bytes | None = None, sess=None):
+    """An evaluator of ``runtime`` for the torch ``net`` (needed for torch runtimes) or the ONNX
+    ``model`` bytes / ``sess`` (ORT runtimes; ``model`` is exported from ``net`` when absent)."""
+    from .onnxnet import OrtEvaluator, export_bytes, quantize_int8, session
+    if runtime.startswith("torch"):
+        from .evaluators import NetworkEvaluator
+        return NetworkEvaluator(net, precision=runtime.removeprefix("torch-"))
+    if sess is None or runtime == "ort-int8":
+        model = model or export_bytes(net)
+        sess = session(quantize_int8(model) if runtime == "ort-int8" else model)
+    return OrtEvaluator(sess, runtime)
+
+
+def positions_per_s(evaluator, planes: np.ndarray, window: float = 0.05, windows: int = 3) -> float:
+    """Best of ``windows`` windows of at least ``window`` seconds, after a warm-up call."""
+    evaluator.infer(planes)
+    best = 0.0
+    for _ in range(windows):
+        calls, start = 0, time.perf_counter()
+        while True:
+            evaluator.infer(planes)
+            calls += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= window:
+                break
+        best = max(best, calls * len(planes) / elapsed)
+    return best
+
+
+def time_runtimes(evaluators: dict, planes: np.ndarray, window: float = 0.05, rounds: int = 3) -> dict[str, float]:
+    """Positions per second of each evaluator on ``planes``: the best of ``rounds``
+    interleaved windows each, so load on the machine falls on all of them alike."""
+    rates = {name: 0.0 for name in evaluators}
+    for ev in evaluators.values():
+        ev.infer(planes)   # warm-up (kernels are built on the first call)
+    for _ in range(rounds):
+        for name, ev in evaluators.items():
+            rates[name] = max(rates[name], positions_per_s(ev, planes, window, windows=1))
+    return rates
+
+
+def sample_planes(net_cfg: dict, batch: int, seed: int = 0) -> np.ndarray:
+    """Random 0/1 input planes of the network's shape (timing does not depend on the values)."""
+    rng = np.random.default_rng(seed)
+    shape = (batch, net_cfg["in_planes"], net_cfg["height"], net_cfg["width"])
+    return rng.integers(0, 2, size=shape).astype(np.float32)
+
+
+def candidates_for(purpose: str, precision: str = "fp32") -> tuple[str, ...]:
+    if purpose == "selfplay" and precision == "auto":
+        return ("torch-fp32", "torch-bf16", "ort-fp32")
+    return ("torch-fp32", "ort-fp32")
+
+
+def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, model: bytes | None = None):
+    """(runtime, evaluator): the remembered choice for this machine and shape, or the fastest of
+    ``candidates`` timed now (about a second) and remembered."""
+    key = choice_key(net_cfg, batch, purpose, candidates)
+    runtime = remembered_choice(key)
+    if runtime in candidates:
+        return runtime, build_evaluator(runtime, net, model, sess)
+    evaluators = {name: build_evaluator(name, net, model, sess) for name in candidates}
+    rates = time_runtimes(evaluators, sample_planes(net_cfg, batch))
+    runtime = max(rates, key=rates.get)
+    remember_choice(key, runtime, rates)
+    return runtime, evaluators[runtime]
+
+
+def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, precision: str = "fp32",
+                         keep_export: bool = True):
+    """(evaluator, metadata) for the checkpoint at ``path``: the one factory that decides which
+    runtime serves a model file (the app's AI process, engine commands, UCI, self-play).
+
+    Where ONNX Runtime is the measured choice and the checkpoint's export is cached, neither
+    torch nor the checkpoint's pickle is touched. Otherwise the checkpoint is loaded safely
+    with torch (`checkpoint.load_network`, which raises CheckpointError for a bad file),
+    exported (cached when ``keep_export``), and the choice timed once. Any problem with
+    ONNX Runtime falls back to torch with a note on stderr. ``batch``: the batch the caller
+    sends (the search's leaf batch, or self-play's games times leaves); ``precision``: the
+    self-play setting ("auto" lets bfloat16 compete; "fp32"/"bf16" force torch's format)."""
+    from .checkpoint import load_network
+    from .onnxnet import export_checkpoint, file_sha256, load_cached
+    if purpose not in PURPOSES:
+        raise ValueError(f"purpose must be one of {PURPOSES}, not {purpose!r}")
+    forced = forced_runtime()
+    torch_only = forced == "torch" or (purpose == "selfplay" and precision != "auto" and forced != "ort")
+    path = Path(path)
+    candidates = candidates_for(purpose, precision)
+    sess = meta = None
+    digest = None
+    if not torch_only and path.is_file():
+        try:
+            digest = file_sha256(path)
+            cached = load_cached(path, game, digest) if keep_export else None
+            if cached is not None:
+                sess, meta = cached
+                if forced == "ort" or remembered_choice(choice_key(meta.get("net", {}), batch, purpose,
+                                                                   candidates)) == "ort-fp32":
+                    return build_evaluator("ort-fp32", sess=sess), meta
+        except ImportError as e:
+            note(f"ONNX Runtime is not available ({e}); the network runs in torch")
+            torch_only = True
+        except (OnnxUnavailable, OSError) as e:
+            note(f"{e}; the network runs in torch")
+            sess = None
+    from .network import configure_threads
+    configure_threads(1)
+    net, meta = load_network(path, game)   # CheckpointError for a bad file, as before
+    if torch_only:
+        from .evaluators import NetworkEvaluator
+        return NetworkEvaluator(net, precision=precision if purpose == "selfplay" else "fp32"), meta
+    try:
+        if sess is None:
+            if keep_export:
+                sess, _ = export_checkpoint(path, game, net, meta, digest)
+            else:
+                from .onnxnet import export_bytes, session
+                sess = session(export_bytes(net, digest or "", meta))
+        if forced == "ort":
+            return build_evaluator("ort-fp32", sess=sess), meta
+        _, evaluator = choose(net, meta["net"], batch, purpose, candidates, sess=sess)
+        return evaluator, meta
+    except Exception as e:   # exporter or runtime trouble of any kind: torch still works
+        note(f"ONNX Runtime cannot serve {path.name} ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); "
+             f"the network runs in torch")
+        return build_evaluator("torch-fp32", net), meta
+
+
+def preload() -> None:
+    """Import the runtime the AI will most likely use (ONNX Runtime, else torch), so its cost is
+    paid while a person looks at the first screens."""
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError:
+        import torch  # noqa: F401
+
+
+__all__ = ["RUNTIMES", "load_model_evaluator", "build_evaluator", "time_runtimes", "positions_per_s", "choose",
+           "forced_runtime", "preload", "sample_planes", "candidates_for"]

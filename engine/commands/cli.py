@@ -130,8 +130,8 @@ def analyse_main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0)
 
     def body(args) -> int:
-        from ..core.mcts import MCTS, SearchConfig
-        from ..play.players import LEVEL_SETTINGS
+        from ..core.mcts import MCTS
+        from ..play.players import LEVEL_SETTINGS, play_search_config
         for name in ("sims", "movetime", "top", "batch"):
             value = getattr(args, name)
             if value is not None and value <= 0:
@@ -147,7 +147,7 @@ def analyse_main(argv: list[str]) -> int:
         else:
             texts = [args.position or ""]
         evaluator, _ = evaluator_from_args(game, args.model)
-        mcts = MCTS(evaluator, SearchConfig(), seed=args.seed)
+        mcts = MCTS(evaluator, play_search_config(game), seed=args.seed)
         sims = args.sims or LEVEL_SETTINGS[args.level].sims
         chunk = 1 if args.movetime else args.batch
         for i in range(0, len(texts), chunk):

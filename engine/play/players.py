@@ -12,7 +12,7 @@ import numpy as np
 
 from ..core.mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, reuse_tree, select_action
 
-__all__ = ["LEVELS", "DEFAULT_LEVEL", "Level", "make_player", "load_evaluator", "play_leaf_batch", "MCTSPlayer", "PolicyPlayer",
+__all__ = ["LEVELS", "DEFAULT_LEVEL", "Level", "make_player", "load_evaluator", "play_leaf_batch", "play_search_config", "MCTSPlayer", "PolicyPlayer",
            "RandomPlayer", "SearchResult", "MoveStat"]
 
 
@@ -58,6 +58,11 @@ def play_leaf_batch(game) -> int:
     """Leaves per network call in one game's search at play (the game's ``[play] leaf_batch``)."""
     from ..core.config import load_config
     return max(1, load_config(game).play.leaf_batch)
+
+
+def play_search_config(game, **overrides) -> SearchConfig:
+    """The search settings of play and analysis for ``game`` (its measured leaf batch)."""
+    return SearchConfig(**{"leaf_batch": play_leaf_batch(game), **overrides})
 
 
 class MCTSPlayer:
@@ -168,7 +173,7 @@ def make_player(game, level: str = DEFAULT_LEVEL, model_path=None, seed: int | N
     lv = LEVEL_SETTINGS[level]
     evaluator, desc = load_evaluator(game, model_path)
     player = MCTSPlayer(game, evaluator, sims=lv.sims, seconds=lv.seconds, temperature=lv.temperature, seed=seed,
-                        config=SearchConfig(leaf_batch=play_leaf_batch(game)))
+                        config=play_search_config(game))
     player.name = f"{level} ({desc})"
     player.description = desc
     return player

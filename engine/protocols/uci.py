@@ -60,7 +60,7 @@ class UCIEngine:
     def __init__(self, game, model_path=None, level: str | None = None, evaluator=None,
                  node_cap: int | None = None, seed: int | None = None):
         """``node_cap`` fixes the most visits of one search; by default it follows ``Hash``."""
-        from ..play.players import DEFAULT_LEVEL, LEVEL_SETTINGS, MCTSPlayer, load_evaluator
+        from ..play.players import DEFAULT_LEVEL, LEVEL_SETTINGS, MCTSPlayer, load_evaluator, play_search_config
         self.game = game
         self._fixed_cap = node_cap
         self.hash_mb = DEFAULT_HASH_MB
@@ -71,7 +71,7 @@ class UCIEngine:
         else:
             self.evaluator_description = type(evaluator).__name__
         self.model_path = str(model_path) if model_path else ""
-        self.player = MCTSPlayer(game, evaluator, seed=seed)
+        self.player = MCTSPlayer(game, evaluator, seed=seed, config=play_search_config(game))
         self.level = level or DEFAULT_LEVEL
         self._apply_level(self.level)
         self.state = game.initial_state()

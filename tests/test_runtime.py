@@ -233,3 +233,37 @@ def test_analyse_from_a_remembered_choice_never_imports_torch(checkpoint):
     lines = proc.stdout.strip().splitlines()
     assert json.loads(lines[0])["sims"] >= 50
     assert lines[-1] == "torch loaded: False"
+
+
+def test_an_inexact_runtime_is_chosen_only_where_it_is_faster_and_passes_the_accuracy_check(monkeypatch):
+    game = get_game("connect4")
+    net = trained_looking_net(game, 3)
+    cfg = net.cfg.to_dict()
+    candidates = runtime.candidates_for("selfplay", "auto")
+    monkeypatch.setattr(runtime, "time_runtimes",
+                        lambda evs, planes, *a, **k: {"torch-fp32": 1.0, "torch-bf16": 3.0, "ort-fp32": 2.0})
+    assert runtime.choose(net, cfg, 64, "selfplay", candidates, accurate={"torch-bf16"})[0] == "torch-bf16"
+    assert runtime.choose(net, cfg, 64, "selfplay", candidates, accurate=set())[0] == "ort-fp32"
+    assert runtime.choose(net, cfg, 64, "selfplay", candidates)[0] == "ort-fp32"   # nothing to check it on
+    verdicts = iter([False, True])
+    checked = []
+
+    def fake_check(name, evaluators, g, digest):
+        checked.append((name, digest))
+        return next(verdicts)
+    monkeypatch.setattr(runtime, "accurate_enough", fake_check)
+    assert runtime.choose(net, cfg, 64, "selfplay", candidates, game=game, digest="a" * 64)[0] == "ort-fp32"
+    assert runtime.choose(net, cfg, 64, "selfplay", candidates, game=game, digest="b" * 64)[0] == "torch-bf16"
+    assert checked == [("torch-bf16", "a" * 64), ("torch-bf16", "b" * 64)]
+
+
+def test_the_accuracy_check_compares_on_positions_of_the_networks_games_and_is_remembered(monkeypatch):
+    game = get_game("tictactoe")
+    net = trained_looking_net(game, 4)
+    evs = {"reference": runtime.build_evaluator("torch-fp32", net), "ort-fp32": runtime.build_evaluator("ort-fp32", net)}
+    monkeypatch.setattr(runtime, "ACCURACY_POSITIONS", 100)
+    assert runtime.accurate_enough("ort-fp32", evs, game, "c" * 64)
+    monkeypatch.setattr(runtime, "accuracy", lambda *a, **k: pytest.fail("measured again"))
+    assert runtime.accurate_enough("ort-fp32", evs, game, "c" * 64)
+    positions = runtime.policy_game_positions(game, evs["reference"], 50, seed=1)
+    assert len(positions) == 50 and not any(s.is_terminal() for s in positions)

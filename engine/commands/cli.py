@@ -328,7 +328,7 @@ def bench_main(argv: list[str]) -> int:
         from ..core.config import load_config
         from ..core.mcts import MCTS, SearchConfig
         from ..core.network import NetConfig, PolicyValueNet, configure_threads, count_parameters
-        from ..core.onnxnet import export_bytes, session
+        from ..core.onnxnet import export_bytes, file_sha256, session
         from ..core.runtime import candidates_for, choose, positions_per_s, sample_planes
         from ..core.treememory import measure_tree_memory
         from ..play.players import DEFAULT_LEVEL, LEVEL_SETTINGS, play_leaf_batch
@@ -357,9 +357,12 @@ def bench_main(argv: list[str]) -> int:
                                     seed=args.seed)
         sess = session(export_bytes(net))
         net_cfg = net.cfg.to_dict()
+        measured = runtimes.get("accuracy_vs_torch_fp32")
+        accurate = {name for name, a in measured.items() if a["accurate"]} if measured else None
+        digest = file_sha256(args.model) if args.model else None
         play_runtime, evaluator = choose(net, net_cfg, leaf_batch, "play", candidates_for("play"), sess=sess)
         sp_runtime, sp_eval = choose(net, net_cfg, net_batch, "selfplay", candidates_for("selfplay", sp.precision),
-                                     sess=sess)
+                                     sess=sess, game=game, digest=digest, accurate=accurate)
         net_rate = positions_per_s(sp_eval, sample_planes(net_cfg, net_batch, args.seed), window, WINDOWS)
         net64 = positions_per_s(evaluator, sample_planes(net_cfg, 64, args.seed), window, WINDOWS)
         sp_mcts = MCTS(sp_eval, SearchConfig(cpuct=sp.cpuct))

@@ -79,7 +79,20 @@ def remembered_choice(key: str) -> str | None:
         return None
 
 
+def remembered_rates(key: str) -> dict | None:
+    """The positions per second measured for each runtime under ``key``, or None."""
+    try:
+        rates = json.loads(_choice_path().read_text(encoding="utf-8"))[key]["positions_per_s"]
+        return {k: float(v) for k, v in rates.items() if k in RUNTIMES}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
 def remember_choice(key: str, runtime: str, rates: dict) -> None:
+    _remember(key, {"runtime": runtime, "positions_per_s": {k: round(v, 1) for k, v in rates.items()}})
+
+
+def _remember(key: str, entry: dict) -> None:
     from .checkpoint import atomic_write_bytes
     path = _choice_path()
     try:
@@ -88,8 +101,7 @@ def remember_choice(key: str, runtime: str, rates: dict) -> None:
             data = {}
     except (OSError, ValueError):
         data = {}
-    data[key] = {"runtime": runtime, "positions_per_s": {k: round(v, 1) for k, v in rates.items()},
-                 "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    data[key] = {**entry, "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     try:
         atomic_write_bytes(path, json.dumps(data, indent=1, sort_keys=True).encode("utf-8"))
     except OSError as e:
@@ -144,24 +156,116 @@ def sample_planes(net_cfg: dict, batch: int, seed: int = 0) -> np.ndarray:
     return rng.integers(0, 2, size=shape).astype(np.float32)
 
 
+def policy_game_positions(game, evaluator, count: int, seed: int = 0, parallel: int = 64) -> list:
+    """``count`` non-terminal positions (self-play's states without the search), drawn evenly from games in which every move is sampled
+    from ``evaluator``'s priors (``parallel`` games advance together, one network call a ply)."""
+    rng = np.random.default_rng(seed)
+    seen: list = []
+    states = [game.initial_state() for _ in range(parallel)]
+    while len(seen) < 4 * count:
+        legal = [s.legal_actions() for s in states]
+        priors, _ = evaluator.evaluate(states, legal)
+        nxt = []
+        for s, acts, p in zip(states, legal, priors):
+            seen.append(s)
+            child = s.apply(acts[int(rng.choice(len(acts), p=p / p.sum()))])
+            nxt.append(game.initial_state() if child.is_terminal() else child)
+        states = nxt
+    picks = rng.choice(len(seen), size=count, replace=False)
+    return [seen[int(i)] for i in sorted(picks)]
+
+
+def accuracy(reference, other, positions: list, batch: int = 64) -> dict:
+    """How far ``other``'s outputs are from ``reference``'s on ``positions``: mean and largest
+    value difference, and the share of positions whose top legal move is the same."""
+    diffs, same = [], 0
+    for i in range(0, len(positions), batch):
+        chunk = positions[i:i + batch]
+        planes = np.stack([s.encode() for s in chunk])
+        ref_logits, ref_values = reference.infer(planes)
+        logits, values = other.infer(planes)
+        diffs.extend(np.abs(np.asarray(values, np.float64) - np.asarray(ref_values, np.float64)).tolist())
+        for s, a, b in zip(chunk, ref_logits, logits):
+            legal = s.legal_actions()
+            same += int(legal[int(np.argmax(a[legal]))] == legal[int(np.argmax(b[legal]))])
+    return {"mean_value_diff": round(float(np.mean(diffs)), 5), "max_value_diff": round(float(np.max(diffs)), 5),
+            "same_top_move": round(same / len(positions), 4)}
+
+
+#: the accuracy a runtime needs to be used in place of float32, on ACCURACY_POSITIONS positions
+MAX_MEAN_VALUE_DIFF = 0.01
+MIN_SAME_TOP_MOVE = 0.99
+ACCURACY_POSITIONS = 2000
+#: runtimes whose outputs differ from float32's enough to need that check
+INEXACT = ("torch-bf16", "ort-int8")
+
+
+def is_accurate(a: dict) -> bool:
+    return a["mean_value_diff"] <= MAX_MEAN_VALUE_DIFF and a["same_top_move"] >= MIN_SAME_TOP_MOVE
+
+
+def accurate_enough(runtime: str, evaluators: dict, game, digest: str) -> bool:
+    """Whether ``evaluators[runtime]`` passes the accuracy check against ``evaluators["reference"]``
+    (a float32 runtime) for this checkpoint (its SHA-256 ``digest``) on this CPU: measured
+    once (1.5-3.5 CPU-seconds for connect4 and xiangqi) and remembered."""
+    key = f"accuracy | {_cpu_name()} | {digest} | {runtime}"
+    try:
+        remembered = json.loads(_choice_path().read_text(encoding="utf-8"))[key]["accurate"]
+        if isinstance(remembered, bool):
+            return remembered
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    reference = evaluators["reference"]
+    a = accuracy(reference, evaluators[runtime], policy_game_positions(game, reference, ACCURACY_POSITIONS))
+    verdict = is_accurate(a)
+    _remember(key, {"accurate": verdict, **a})
+    if not verdict:
+        note(f"{runtime} is not accurate enough for this network (mean value difference {a['mean_value_diff']}, "
+             f"same first choice in {a['same_top_move']:.1%} of {ACCURACY_POSITIONS} positions); not used")
+    return verdict
+
+
 def candidates_for(purpose: str, precision: str = "fp32") -> tuple[str, ...]:
     if purpose == "selfplay" and precision == "auto":
         return ("torch-fp32", "torch-bf16", "ort-fp32")
     return ("torch-fp32", "ort-fp32")
 
 
-def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, model: bytes | None = None):
-    """(runtime, evaluator): the remembered choice for this machine and shape, or the fastest of
-    ``candidates`` timed now (about a second) and remembered."""
+def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, model: bytes | None = None,
+           game=None, digest: str | None = None, accurate=None):
+    """(runtime, evaluator): the fastest of ``candidates`` on this machine for this network shape
+    and batch (timed once, about a second, and remembered) among those accurate enough: the
+    float32 ones always; an inexact one (`INEXACT`) only where it is faster than those and
+    ``accurate`` (a set of runtimes) holds it, or `accurate_enough` passes for the checkpoint
+    ``digest`` of ``game``."""
+    evaluators = {}
+
+    def evaluator(name):
+        if name not in evaluators:
+            evaluators[name] = build_evaluator(name, net, model, sess)
+        return evaluators[name]
     key = choice_key(net_cfg, batch, purpose, candidates)
-    runtime = remembered_choice(key)
-    if runtime in candidates:
-        return runtime, build_evaluator(runtime, net, model, sess)
-    evaluators = {name: build_evaluator(name, net, model, sess) for name in candidates}
-    rates = time_runtimes(evaluators, sample_planes(net_cfg, batch))
-    runtime = max(rates, key=rates.get)
-    remember_choice(key, runtime, rates)
-    return runtime, evaluators[runtime]
+    rates = remembered_rates(key)
+    if rates is None or not all(name in rates for name in candidates):
+        rates = time_runtimes({name: evaluator(name) for name in candidates}, sample_planes(net_cfg, batch))
+        remember_choice(key, max(rates, key=rates.get), rates)   # the fastest of all, accurate or not
+    exact = [name for name in candidates if name not in INEXACT]
+    runtime = max(exact, key=rates.get)
+    for name in sorted((n for n in candidates if n in INEXACT), key=rates.get, reverse=True):
+        if rates[name] <= rates[runtime]:
+            break
+        if accurate is not None:
+            passes = name in accurate
+        elif game is not None and digest:
+            evaluator(runtime)
+            evaluator(name)
+            passes = accurate_enough(name, {"reference": evaluators[runtime], name: evaluators[name]}, game, digest)
+        else:
+            passes = False
+        if passes:
+            runtime = name
+            break
+    return runtime, evaluator(runtime)
 
 
 def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, precision: str = "fp32",
@@ -216,7 +320,8 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
                 sess = session(export_bytes(net, digest or "", meta))
         if forced == "ort":
             return build_evaluator("ort-fp32", sess=sess), meta
-        _, evaluator = choose(net, meta["net"], batch, purpose, candidates, sess=sess)
+        _, evaluator = choose(net, meta["net"], batch, purpose, candidates, sess=sess, game=game,
+                              digest=digest or file_sha256(path))
         return evaluator, meta
     except Exception as e:   # exporter or runtime trouble of any kind: torch still works
         note(f"ONNX Runtime cannot serve {path.name} ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); "

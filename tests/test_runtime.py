@@ -260,7 +260,8 @@ def test_an_inexact_runtime_is_chosen_only_where_it_is_faster_and_passes_the_acc
 def test_the_accuracy_check_compares_on_positions_of_the_networks_games_and_is_remembered(monkeypatch):
     game = get_game("tictactoe")
     net = trained_looking_net(game, 4)
-    evs = {"reference": runtime.build_evaluator("torch-fp32", net), "ort-fp32": runtime.build_evaluator("ort-fp32", net)}
+    evs = {"reference": runtime.build_evaluator("torch-fp32", net),
+           "ort-fp32": runtime.build_evaluator("ort-fp32", net)}
     monkeypatch.setattr(runtime, "ACCURACY_POSITIONS", 100)
     assert runtime.accurate_enough("ort-fp32", evs, game, "c" * 64)
     monkeypatch.setattr(runtime, "accuracy", lambda *a, **k: pytest.fail("measured again"))

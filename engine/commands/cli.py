@@ -303,13 +303,13 @@ def bench_main(argv: list[str]) -> int:
         "Measure, on one thread: every network runtime (torch float32 and bfloat16, ONNX Runtime float32 and "
         "int8) at batches 1, 8 and 64, and their accuracy against torch float32 on positions of the network's "
         "own games (runtimes, accuracy_vs_torch_fp32); the runtimes this machine chooses for play and "
-        "self-play (timed, remembered in the user cache); the network alone at self-play's batch "
-        "(parallel_games * leaf_batch) and at 64 in the play runtime; batched multi-game search (parallel_games "
-        "trees of selfplay.sims visits); one game's search at the strong level's visits for several leaf "
-        "batches; and the memory of a search tree. "
+        "self-play (timed again and remembered in the user cache, where play and self-play read them); the "
+        "network alone at self-play's batch (parallel_games * leaf_batch) and at 64 in the play runtime; "
+        "batched multi-game search (parallel_games trees of selfplay.sims visits); one game's search at the "
+        "strong level's visits for several leaf batches; and the memory of a search tree. "
         "Each throughput figure is the best of 5 windows of --seconds/5 (other load on the machine only slows "
-        "windows down). Searches start from positions of random play's first quarter; *_net_share is the share of simulations "
-        "that needed the network (the rest reached a finished game). "
+        "windows down). Searches start from positions of random play's first quarter; *_net_share is the "
+        "share of simulations that needed the network (the rest reached a finished game). "
         "Without --model a random network of the game's configured shape is used."))
     parser.add_argument("--game", required=True, help="game id")
     parser.add_argument("--size", type=int, help="board size for games with variants")
@@ -360,9 +360,10 @@ def bench_main(argv: list[str]) -> int:
         measured = runtimes.get("accuracy_vs_torch_fp32")
         accurate = {name for name, a in measured.items() if a["accurate"]} if measured else None
         digest = file_sha256(args.model) if args.model else None
-        play_runtime, evaluator = choose(net, net_cfg, leaf_batch, "play", candidates_for("play"), sess=sess)
+        play_runtime, evaluator = choose(net, net_cfg, leaf_batch, "play", candidates_for("play"), sess=sess,
+                                         retime=True)
         sp_runtime, sp_eval = choose(net, net_cfg, net_batch, "selfplay", candidates_for("selfplay", sp.precision),
-                                     sess=sess, game=game, digest=digest, accurate=accurate)
+                                     sess=sess, game=game, digest=digest, accurate=accurate, retime=True)
         net_rate = positions_per_s(sp_eval, sample_planes(net_cfg, net_batch, args.seed), window, WINDOWS)
         net64 = positions_per_s(evaluator, sample_planes(net_cfg, 64, args.seed), window, WINDOWS)
         sp_mcts = MCTS(sp_eval, SearchConfig(cpuct=sp.cpuct))

@@ -157,8 +157,9 @@ def sample_planes(net_cfg: dict, batch: int, seed: int = 0) -> np.ndarray:
 
 
 def policy_game_positions(game, evaluator, count: int, seed: int = 0, parallel: int = 64) -> list:
-    """``count`` non-terminal positions (self-play's states without the search), drawn evenly from games in which every move is sampled
-    from ``evaluator``'s priors (``parallel`` games advance together, one network call a ply)."""
+    """``count`` non-terminal positions drawn evenly from games in which every move is sampled
+    from ``evaluator``'s priors: self-play's states without the search, the kind a search
+    meets rather than random boards (``parallel`` games advance together, a network call a ply)."""
     rng = np.random.default_rng(seed)
     seen: list = []
     states = [game.initial_state() for _ in range(parallel)]
@@ -232,12 +233,12 @@ def candidates_for(purpose: str, precision: str = "fp32") -> tuple[str, ...]:
 
 
 def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, model: bytes | None = None,
-           game=None, digest: str | None = None, accurate=None):
+           game=None, digest: str | None = None, accurate=None, retime: bool = False):
     """(runtime, evaluator): the fastest of ``candidates`` on this machine for this network shape
     and batch (timed once, about a second, and remembered) among those accurate enough: the
     float32 ones always; an inexact one (`INEXACT`) only where it is faster than those and
     ``accurate`` (a set of runtimes) holds it, or `accurate_enough` passes for the checkpoint
-    ``digest`` of ``game``."""
+    ``digest`` of ``game``. ``retime``: measure again and replace the remembered figures."""
     evaluators = {}
 
     def evaluator(name):
@@ -246,8 +247,10 @@ def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, 
         return evaluators[name]
     key = choice_key(net_cfg, batch, purpose, candidates)
     rates = remembered_rates(key)
-    if rates is None or not all(name in rates for name in candidates):
-        rates = time_runtimes({name: evaluator(name) for name in candidates}, sample_planes(net_cfg, batch))
+    if retime or rates is None or not all(name in rates for name in candidates):
+        # 5 interleaved rounds of 0.1 s each: the choice is remembered, so one unlucky window must not decide it
+        rates = time_runtimes({name: evaluator(name) for name in candidates}, sample_planes(net_cfg, batch),
+                              window=0.1, rounds=5)
         remember_choice(key, max(rates, key=rates.get), rates)   # the fastest of all, accurate or not
     exact = [name for name in candidates if name not in INEXACT]
     runtime = max(exact, key=rates.get)

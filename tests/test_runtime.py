@@ -268,3 +268,13 @@ def test_the_accuracy_check_compares_on_positions_of_the_networks_games_and_is_r
     assert runtime.accurate_enough("ort-fp32", evs, game, "c" * 64)
     positions = runtime.policy_game_positions(game, evs["reference"], 50, seed=1)
     assert len(positions) == 50 and not any(s.is_terminal() for s in positions)
+
+
+def test_the_shipped_models_folder_is_never_written_to(checkpoint, monkeypatch):
+    game, path = checkpoint
+    from engine.core import paths
+    monkeypatch.setattr(paths, "models_dir", lambda: path.parent)
+    monkeypatch.setenv("ZEROBOARD_RUNTIME", "ort")
+    runtime.load_model_evaluator(path, game)
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+    assert onnxnet.load_cached(path, game) is not None   # from the user cache

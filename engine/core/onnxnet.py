@@ -4,8 +4,9 @@ ONNX Runtime runs the same function as the torch inference copy (outputs equal t
 faster on a CPU, and ``import onnxruntime`` costs a tenth of ``import torch``, so play and
 analysis need no torch once a checkpoint has been exported. Exporting needs torch (and the
 ``onnx`` package); it happens once per checkpoint content: the ``.onnx`` file goes beside
-the checkpoint (``connect4.pt`` -> ``connect4.onnx``), or into the per-user cache when that
-folder cannot be written (the packaged app's models), and carries the checkpoint's SHA-256
+the checkpoint (``gen_5.pt`` -> ``gen_5.onnx``), or into the per-user cache for the shipped
+models and where the folder cannot be written (the packaged app carries exports of its
+shipped models, made when it was built, beside them), and carries the checkpoint's SHA-256
 and metadata in its ``metadata_props``. A cached file is used only when that hash equals the
 checkpoint's current hash and its inputs and outputs fit the game; anything else means
 "export again" (or, without torch, "not available"). An ONNX file is data (a graph of
@@ -170,6 +171,18 @@ def candidate_paths(checkpoint: Path, digest: str) -> list[Path]:
     return [checkpoint.with_suffix(".onnx"), cache_dir() / f"{digest[:32]}.onnx"]
 
 
+def write_paths(checkpoint: Path, digest: str) -> list[Path]:
+    """Where a new export of ``checkpoint`` is written: beside it, except for the shipped models
+    (read-only: the packaged app's folder, or the source tree), whose exports go to the cache."""
+    from .paths import models_dir
+    places = candidate_paths(checkpoint, digest)
+    try:
+        shipped = checkpoint.resolve().parent == models_dir().resolve()
+    except OSError:
+        shipped = False
+    return places[1:] if shipped else places
+
+
 def load_cached(checkpoint, game, digest: str | None = None):
     """(session, metadata) of a cached export whose stored hash is ``checkpoint``'s; None when
     there is none (a stale or damaged one is skipped with a note)."""
@@ -200,7 +213,7 @@ def export_checkpoint(checkpoint, game, net=None, meta=None, digest: str | None 
     if net is None:
         net, meta = load_network(checkpoint, game)
     model = export_bytes(net, digest, meta)
-    for p in candidate_paths(checkpoint, digest):
+    for p in write_paths(checkpoint, digest):
         try:
             if not os.access(p.parent, os.W_OK):
                 continue

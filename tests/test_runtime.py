@@ -278,3 +278,14 @@ def test_the_shipped_models_folder_is_never_written_to(checkpoint, monkeypatch):
     runtime.load_model_evaluator(path, game)
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
     assert onnxnet.load_cached(path, game) is not None   # from the user cache
+
+
+def test_play_from_a_cached_export_with_nothing_timed_takes_onnx_runtime_without_timing(checkpoint, monkeypatch):
+    game, path = checkpoint
+    monkeypatch.setenv("ZEROBOARD_RUNTIME", "ort")
+    runtime.load_model_evaluator(path, game)        # the export, as the packaged app's build makes it
+    monkeypatch.delenv("ZEROBOARD_RUNTIME")
+    runtime._choice_path().unlink(missing_ok=True)
+    monkeypatch.setattr(runtime, "time_runtimes", lambda *a, **k: pytest.fail("timed"))
+    ev, _ = runtime.load_model_evaluator(path, game)
+    assert isinstance(ev, onnxnet.OrtEvaluator)

@@ -5,7 +5,11 @@ Runtimes: ``torch-fp32`` (the torch inference copy), ``torch-bf16`` (the same in
 quantized weights). Which is fastest depends on the CPU and the batch, so it is timed on
 this machine once per network shape, batch and purpose, and remembered in the per-user
 cache (``runtime_choice.json``): later processes read the choice and, where ONNX Runtime
-won and the checkpoint's export is cached, never import torch.
+won and the checkpoint's export is cached, never import torch. The timing needs torch, so it
+happens where torch is loaded anyway (a checkpoint's first export, ``bench``, self-play);
+play from a cached export with nothing timed yet (the packaged app's shipped models, exported
+when it was built) takes ONNX Runtime, which on the development machine is the faster at
+play's batch for every shipped network.
 
 What may be chosen: for play and analysis the float32 runtimes (their outputs are equal to
 ~1e-5, so strength figures hold); for self-play also bfloat16 where ``[selfplay]
@@ -299,8 +303,10 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
             cached = load_cached(path, game, digest) if keep_export else None
             if cached is not None:
                 sess, meta = cached
-                if forced == "ort" or remembered_choice(choice_key(meta.get("net", {}), batch, purpose,
-                                                                   candidates)) == "ort-fp32":
+                choice = remembered_choice(choice_key(meta.get("net", {}), batch, purpose, candidates))
+                # nothing timed yet (the packaged app's shipped models, exported when it was built): ONNX
+                # Runtime, rather than importing torch only to time it; the next torch load times it
+                if forced == "ort" or choice == "ort-fp32" or (choice is None and purpose == "play"):
                     return build_evaluator("ort-fp32", sess=sess), meta
         except ImportError as e:
             note(f"ONNX Runtime is not available ({e}); the network runs in torch")

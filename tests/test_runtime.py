@@ -289,3 +289,14 @@ def test_play_from_a_cached_export_with_nothing_timed_takes_onnx_runtime_without
     monkeypatch.setattr(runtime, "time_runtimes", lambda *a, **k: pytest.fail("timed"))
     ev, _ = runtime.load_model_evaluator(path, game)
     assert isinstance(ev, onnxnet.OrtEvaluator)
+
+
+def test_self_play_writes_no_export_and_keeps_a_forced_precision_in_torch(checkpoint, monkeypatch):
+    game, path = checkpoint
+    ev, _ = runtime.load_model_evaluator(path, game, purpose="selfplay", batch=64, precision="auto",
+                                         keep_export=False)
+    assert ev.runtime in ("torch-fp32", "torch-bf16", "ort-fp32")
+    assert not path.with_suffix(".onnx").exists() and not list(onnxnet.cache_dir().glob("*.onnx"))
+    forced, _ = runtime.load_model_evaluator(path, game, purpose="selfplay", batch=64, precision="fp32",
+                                             keep_export=False)
+    assert isinstance(forced, NetworkEvaluator) and forced.runtime == "torch-fp32"

@@ -321,21 +321,19 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
         from .evaluators import NetworkEvaluator
         return NetworkEvaluator(net, precision=precision if purpose == "selfplay" else "fp32"), meta
     try:
-        if sess is None:
-            if keep_export:
-                sess, _ = export_checkpoint(path, game, net, meta, digest)
-            else:
-                from .onnxnet import export_bytes, session
-                sess = session(export_bytes(net, digest or "", meta))
+        if sess is None and keep_export:
+            sess, _ = export_checkpoint(path, game, net, meta, digest)
         if forced == "ort":
-            return build_evaluator("ort-fp32", sess=sess), meta
+            return build_evaluator("ort-fp32", net, sess=sess), meta
+        # without keep_export the network is exported in memory only if ONNX Runtime is timed or chosen
         _, evaluator = choose(net, meta["net"], batch, purpose, candidates, sess=sess, game=game,
                               digest=digest or file_sha256(path))
         return evaluator, meta
     except Exception as e:   # exporter or runtime trouble of any kind: torch still works
         note(f"ONNX Runtime cannot serve {path.name} ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); "
              f"the network runs in torch")
-        return build_evaluator("torch-fp32", net), meta
+        from .evaluators import NetworkEvaluator
+        return NetworkEvaluator(net, precision=precision if purpose == "selfplay" else "fp32"), meta
 
 
 def preload() -> None:

@@ -307,8 +307,9 @@ def bench_main(argv: list[str]) -> int:
         "network alone at self-play's batch (parallel_games * leaf_batch) and at 64 in the play runtime; "
         "batched multi-game search (parallel_games trees of selfplay.sims visits); one game's search at the "
         "strong level's visits for several leaf batches; and the memory of a search tree. "
-        "Each throughput figure is the best of 5 windows of --seconds/5 (other load on the machine only slows "
-        "windows down). Searches start from positions of random play's first quarter; *_net_share is the "
+        "Each search figure is the best of 5 windows of --seconds/5, each runtime figure the best of 0.1 s "
+        "windows, the runtimes taking turns, for --seconds each (other load on the machine only slows windows "
+        "down). Searches start from positions of random play's first quarter; *_net_share is the "
         "share of simulations that needed the network (the rest reached a finished game). "
         "Without --model a random network of the game's configured shape is used."))
     parser.add_argument("--game", required=True, help="game id")
@@ -353,7 +354,7 @@ def bench_main(argv: list[str]) -> int:
         leaf_batch = play_leaf_batch(game)
         positions = sample_positions(game, max(64, sp.parallel_games), args.seed)
         window = args.seconds / WINDOWS
-        runtimes = compare_runtimes(net, game, window=window, accuracy_positions=args.accuracy_positions,
+        runtimes = compare_runtimes(net, game, seconds=args.seconds, accuracy_positions=args.accuracy_positions,
                                     seed=args.seed)
         sess = session(export_bytes(net))
         net_cfg = net.cfg.to_dict()

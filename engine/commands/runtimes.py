@@ -5,10 +5,12 @@ from __future__ import annotations
 from ..core.runtime import accuracy, is_accurate, policy_game_positions
 
 
-def compare_runtimes(net, game, batches=(1, 8, 64), window: float = 0.2, accuracy_positions: int = 2000,
+def compare_runtimes(net, game, batches=(1, 8, 64), seconds: float = 5.0, accuracy_positions: int = 2000,
                      seed: int = 0) -> dict:
-    """Positions per second of every runtime at each batch (interleaved, best of 3 windows),
-    and each runtime's accuracy against torch float32 on ``accuracy_positions`` positions."""
+    """Positions per second of every runtime at each batch, and each runtime's accuracy against
+    torch float32 on ``accuracy_positions`` positions. Speed: the best of many short windows
+    (0.1 s, ``seconds`` in all per runtime and batch), the runtimes taking turns window by
+    window, so that a moment of other load on the machine costs one window, not a figure."""
     from ..core.onnxnet import export_bytes
     from ..core.runtime import RUNTIMES, build_evaluator, sample_planes, time_runtimes
     model = export_bytes(net)
@@ -21,7 +23,8 @@ def compare_runtimes(net, game, batches=(1, 8, 64), window: float = 0.2, accurac
     usable = {k: v for k, v in evaluators.items() if not isinstance(v, str)}
     speed = {name: {} for name in usable}
     for b in batches:
-        for name, rate in time_runtimes(usable, sample_planes(net.cfg.to_dict(), b, seed), window).items():
+        planes = sample_planes(net.cfg.to_dict(), b, seed)
+        for name, rate in time_runtimes(usable, planes, 0.1, rounds=max(3, round(seconds / 0.1))).items():
             speed[name][str(b)] = round(rate, 1)
     out = {"positions_per_s": speed, "unavailable": {k: v for k, v in evaluators.items() if isinstance(v, str)}}
     if accuracy_positions > 0:

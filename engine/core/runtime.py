@@ -252,9 +252,10 @@ def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, 
     key = choice_key(net_cfg, batch, purpose, candidates)
     rates = remembered_rates(key)
     if retime or rates is None or not all(name in rates for name in candidates):
-        # 5 interleaved rounds of 0.1 s each: the choice is remembered, so one unlucky window must not decide it
+        # the best of 10 short windows each, taking turns: the choice is remembered, so a moment of
+        # other load on the machine must not decide it
         rates = time_runtimes({name: evaluator(name) for name in candidates}, sample_planes(net_cfg, batch),
-                              window=0.1, rounds=5)
+                              window=0.05, rounds=10)
         remember_choice(key, max(rates, key=rates.get), rates)   # the fastest of all, accurate or not
     exact = [name for name in candidates if name not in INEXACT]
     runtime = max(exact, key=rates.get)

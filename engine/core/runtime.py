@@ -252,10 +252,10 @@ def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, 
     key = choice_key(net_cfg, batch, purpose, candidates)
     rates = remembered_rates(key)
     if retime or rates is None or not all(name in rates for name in candidates):
-        # the best of 10 short windows each, taking turns: the choice is remembered, so a moment of
-        # other load on the machine must not decide it
+        # the best of 20 short windows each, taking turns (1 s a runtime): the choice is remembered,
+        # so a moment of other load on the machine must not decide it (10 windows did, once in 12)
         rates = time_runtimes({name: evaluator(name) for name in candidates}, sample_planes(net_cfg, batch),
-                              window=0.05, rounds=10)
+                              window=0.05, rounds=20)
         remember_choice(key, max(rates, key=rates.get), rates)   # the fastest of all, accurate or not
     exact = [name for name in candidates if name not in INEXACT]
     runtime = max(exact, key=rates.get)

@@ -270,10 +270,11 @@ def test_the_accuracy_check_compares_on_positions_of_the_networks_games_and_is_r
     assert len(positions) == 50 and not any(s.is_terminal() for s in positions)
 
 
-def test_the_shipped_models_folder_is_never_written_to(checkpoint, monkeypatch):
+def test_the_packaged_apps_models_folder_is_never_written_to(checkpoint, monkeypatch):
     game, path = checkpoint
     from engine.core import paths
     monkeypatch.setattr(paths, "models_dir", lambda: path.parent)
+    monkeypatch.setattr(paths, "is_frozen", lambda: True)
     monkeypatch.setenv("ZEROBOARD_RUNTIME", "ort")
     runtime.load_model_evaluator(path, game)
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]

@@ -4,10 +4,10 @@ ONNX Runtime runs the same function as the torch inference copy (outputs equal t
 faster on a CPU, and ``import onnxruntime`` costs a tenth of ``import torch``, so play and
 analysis need no torch once a checkpoint has been exported. Exporting needs torch (and the
 ``onnx`` package); it happens once per checkpoint content: the ``.onnx`` file goes beside
-the checkpoint (``gen_5.pt`` -> ``gen_5.onnx``), or into the per-user cache for the shipped
-models and where the folder cannot be written (the packaged app carries exports of its
-shipped models, made when it was built, beside them), and carries the checkpoint's SHA-256
-and metadata in its ``metadata_props``. A cached file is used only when that hash equals the
+the checkpoint (``connect4.pt`` -> ``connect4.onnx``), or into the per-user cache where that
+folder cannot or must not be written (the packaged app's models, whose exports it carries,
+made when it was built), and carries the checkpoint's SHA-256 and metadata in its
+``metadata_props``. A cached file is used only when that hash equals the
 checkpoint's current hash and its inputs and outputs fit the game; anything else means
 "export again" (or, without torch, "not available"). An ONNX file is data (a graph of
 standard operators and their weights); loading it runs no code of the file's.
@@ -172,12 +172,13 @@ def candidate_paths(checkpoint: Path, digest: str) -> list[Path]:
 
 
 def write_paths(checkpoint: Path, digest: str) -> list[Path]:
-    """Where a new export of ``checkpoint`` is written: beside it, except for the shipped models
-    (read-only: the packaged app's folder, or the source tree), whose exports go to the cache."""
-    from .paths import models_dir
+    """Where a new export of ``checkpoint`` is written: beside it (in a source tree, models/*.onnx
+    is git-ignored and shared by every user folder, tests included), except for the packaged
+    app's own models, whose folder is never written to: their exports go to the user cache."""
+    from .paths import is_frozen, models_dir
     places = candidate_paths(checkpoint, digest)
     try:
-        shipped = checkpoint.resolve().parent == models_dir().resolve()
+        shipped = is_frozen() and checkpoint.resolve().parent == models_dir().resolve()
     except OSError:
         shipped = False
     return places[1:] if shipped else places

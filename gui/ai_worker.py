@@ -2,8 +2,9 @@
 
 This is the only module of the GUI that touches `engine.play.players` and `engine.training.trainer`
 (and with them the network runtime: ONNX Runtime, or torch where it is faster and to train),
-and it does so only inside the child processes' entry functions, so importing it costs nothing. Both entry functions are top-level and take only
-picklable arguments, as the ``spawn`` start method requires.
+and it does so only inside the child processes' entry functions, so importing it costs nothing.
+Both entry functions are top-level and take only picklable arguments, as the ``spawn`` start
+method requires.
 
 Search protocol (dicts over multiprocessing queues):
 

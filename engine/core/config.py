@@ -185,5 +185,5 @@ def config_to_dict(cfg: GameConfig) -> dict:
     return asdict(cfg)
 
 
-__all__ = ["GameConfig", "PRECISIONS", "NetSettings", "PlaySettings", "SelfPlaySettings", "TrainSettings", "load_config", "config_from_dict",
-           "config_to_dict", "replace"]
+__all__ = ["GameConfig", "PRECISIONS", "NetSettings", "PlaySettings", "SelfPlaySettings", "TrainSettings", "load_config",
+           "config_from_dict", "config_to_dict", "replace"]

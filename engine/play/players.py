@@ -12,8 +12,8 @@ import numpy as np
 
 from ..core.mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, reuse_tree, select_action
 
-__all__ = ["LEVELS", "DEFAULT_LEVEL", "Level", "make_player", "load_evaluator", "play_leaf_batch", "play_search_config", "MCTSPlayer", "PolicyPlayer",
-           "RandomPlayer", "SearchResult", "MoveStat"]
+__all__ = ["LEVELS", "DEFAULT_LEVEL", "Level", "make_player", "load_evaluator", "play_leaf_batch", "play_search_config",
+           "MCTSPlayer", "PolicyPlayer", "RandomPlayer", "SearchResult", "MoveStat"]
 
 
 @dataclass(frozen=True)

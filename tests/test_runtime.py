@@ -301,3 +301,18 @@ def test_self_play_writes_no_export_and_keeps_a_forced_precision_in_torch(checkp
     forced, _ = runtime.load_model_evaluator(path, game, purpose="selfplay", batch=64, precision="fp32",
                                              keep_export=False)
     assert isinstance(forced, NetworkEvaluator) and forced.runtime == "torch-fp32"
+
+
+def test_the_play_leaf_batch_is_each_games_setting(tmp_path):
+    from engine.core.config import load_config
+    from engine.play.players import make_player, play_leaf_batch
+    game = get_game("connect4")
+    assert play_leaf_batch(game) == load_config(game).play.leaf_batch >= 1
+    custom = tmp_path / "c.toml"
+    custom.write_text("[play]\nleaf_batch = 16\n")
+    assert load_config(game, custom).play.leaf_batch == 16
+    custom.write_text("[play]\nleaves = 16\n")
+    with pytest.raises(ValueError, match="unknown setting 'leaves'"):
+        load_config(game, custom)
+    player = make_player(get_game("tictactoe"), "beginner", seed=0)
+    assert player.mcts.cfg.leaf_batch == play_leaf_batch(get_game("tictactoe"))

@@ -248,7 +248,7 @@ def test_an_inexact_runtime_is_chosen_only_where_it_is_faster_and_passes_the_acc
     verdicts = iter([False, True])
     checked = []
 
-    def fake_check(name, evaluators, g, digest):
+    def fake_check(name, evaluators, g, digest, shape=""):
         checked.append((name, digest))
         return next(verdicts)
     monkeypatch.setattr(runtime, "accurate_enough", fake_check)
@@ -316,3 +316,18 @@ def test_the_play_leaf_batch_is_each_games_setting(tmp_path):
         load_config(game, custom)
     player = make_player(get_game("tictactoe"), "beginner", seed=0)
     assert player.mcts.cfg.leaf_batch == play_leaf_batch(get_game("tictactoe"))
+
+
+def test_an_accuracy_verdict_stands_for_other_checkpoints_of_the_shape_for_an_hour(monkeypatch):
+    game = get_game("tictactoe")
+    net = trained_looking_net(game, 4)
+    evs = {"reference": runtime.build_evaluator("torch-fp32", net),
+           "ort-fp32": runtime.build_evaluator("ort-fp32", net)}
+    monkeypatch.setattr(runtime, "ACCURACY_POSITIONS", 60)
+    assert runtime.accurate_enough("ort-fp32", evs, game, "d" * 64, shape="s")
+    measured = []
+    real = runtime.accuracy
+    monkeypatch.setattr(runtime, "accuracy", lambda *a, **k: measured.append(1) or real(*a, **k))
+    assert runtime.accurate_enough("ort-fp32", evs, game, "e" * 64, shape="s") and not measured
+    monkeypatch.setattr(runtime.time, "time", lambda: 1e12)   # much later: checked again
+    assert runtime.accurate_enough("ort-fp32", evs, game, "f" * 64, shape="s") and measured == [1]

@@ -62,11 +62,15 @@ def _cpu_name() -> str:
     return platform.processor() or platform.machine() or "?"
 
 
+def shape_key(net_cfg: dict) -> str:
+    """The network's shape in one word (``2x6x7x7xNonex5x64x64`` for connect4's)."""
+    return "x".join(str(net_cfg.get(k)) for k in ("in_planes", "height", "width", "action_size", "policy_planes",
+                                                  "blocks", "channels", "value_hidden"))
+
+
 def choice_key(net_cfg: dict, batch: int, purpose: str, candidates) -> str:
-    shape = "x".join(str(net_cfg.get(k)) for k in ("in_planes", "height", "width", "action_size", "policy_planes",
-                                                   "blocks", "channels", "value_hidden"))
-    return (f"{_cpu_name()} | torch {_version('torch')} | onnxruntime {_version('onnxruntime')} | {shape} | "
-            f"batch {batch} | {purpose} | {','.join(candidates)}")
+    return (f"{_cpu_name()} | torch {_version('torch')} | onnxruntime {_version('onnxruntime')} | "
+            f"{shape_key(net_cfg)} | batch {batch} | {purpose} | {','.join(candidates)}")
 
 
 def _choice_path() -> Path:
@@ -209,21 +213,34 @@ def is_accurate(a: dict) -> bool:
     return a["mean_value_diff"] <= MAX_MEAN_VALUE_DIFF and a["same_top_move"] >= MIN_SAME_TOP_MOVE
 
 
-def accurate_enough(runtime: str, evaluators: dict, game, digest: str) -> bool:
+#: how long an accuracy verdict stands for a network shape: a training run's network changes a
+#: little each generation, and checking every checkpoint would cost a self-play job of xiangqi
+#: (about 25 CPU-seconds) 3.3 s each time
+ACCURACY_RECHECK_S = 3600.0
+
+
+def accurate_enough(runtime: str, evaluators: dict, game, digest: str, shape: str = "") -> bool:
     """Whether ``evaluators[runtime]`` passes the accuracy check against ``evaluators["reference"]``
-    (a float32 runtime) for this checkpoint (its SHA-256 ``digest``) on this CPU: measured
-    once (1.5-3.5 CPU-seconds for connect4 and xiangqi) and remembered."""
-    key = f"accuracy | {_cpu_name()} | {digest} | {runtime}"
+    (a float32 runtime) on this CPU, measured on the checkpoint ``digest`` (1.6 CPU-seconds for
+    connect4, 3.3 for xiangqi) and remembered for this checkpoint, and for every checkpoint of
+    the network ``shape`` for ACCURACY_RECHECK_S seconds."""
+    keys = [f"accuracy | {_cpu_name()} | {digest} | {runtime}"]
+    if shape:
+        keys.append(f"accuracy | {_cpu_name()} | {shape} | {runtime}")
     try:
-        remembered = json.loads(_choice_path().read_text(encoding="utf-8"))[key]["accurate"]
-        if isinstance(remembered, bool):
-            return remembered
-    except (OSError, ValueError, KeyError, TypeError):
+        data = json.loads(_choice_path().read_text(encoding="utf-8"))
+        for k in keys:
+            entry = data.get(k)
+            if isinstance(entry, dict) and isinstance(entry.get("accurate"), bool):
+                if k == keys[0] or time.time() - float(entry.get("checked_at", 0)) < ACCURACY_RECHECK_S:
+                    return entry["accurate"]
+    except (OSError, ValueError, TypeError, AttributeError):
         pass
     reference = evaluators["reference"]
     a = accuracy(reference, evaluators[runtime], policy_game_positions(game, reference, ACCURACY_POSITIONS))
     verdict = is_accurate(a)
-    _remember(key, {"accurate": verdict, **a})
+    for k in keys:
+        _remember(k, {"accurate": verdict, "checked_at": round(time.time()), "checkpoint_sha256": digest, **a})
     if not verdict:
         note(f"{runtime} is not accurate enough for this network (mean value difference {a['mean_value_diff']}, "
              f"same first choice in {a['same_top_move']:.1%} of {ACCURACY_POSITIONS} positions); not used")
@@ -242,7 +259,7 @@ def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, 
     and batch (timed once, about a second, and remembered) among those accurate enough: the
     float32 ones always; an inexact one (`INEXACT`) only where it is faster than those and
     ``accurate`` (a set of runtimes) holds it, or `accurate_enough` passes for the checkpoint
-    ``digest`` of ``game``. ``retime``: measure again and replace the remembered figures."""
+    ``digest`` of ``game`` (or, within the hour, another of its shape). ``retime``: measure again and replace the remembered figures."""
     evaluators = {}
 
     def evaluator(name):
@@ -267,7 +284,8 @@ def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, 
         elif game is not None and digest:
             evaluator(runtime)
             evaluator(name)
-            passes = accurate_enough(name, {"reference": evaluators[runtime], name: evaluators[name]}, game, digest)
+            passes = accurate_enough(name, {"reference": evaluators[runtime], name: evaluators[name]}, game, digest,
+                                     shape=shape_key(net_cfg))
         else:
             passes = False
         if passes:

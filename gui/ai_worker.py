@@ -1,9 +1,10 @@
 """The processes that run the AI and the background trainer, away from the window's process.
 
 This is the only module of the GUI that touches `engine.play.players` and `engine.training.trainer`
-(and with them torch), and it does so only inside the child processes' entry functions,
-so importing it costs nothing. Both entry functions are top-level and take only
-picklable arguments, as the ``spawn`` start method requires.
+(and with them the network runtime: ONNX Runtime, or torch where it is faster and to train),
+and it does so only inside the child processes' entry functions, so importing it costs nothing.
+Both entry functions are top-level and take only picklable arguments, as the ``spawn`` start
+method requires.
 
 Search protocol (dicts over multiprocessing queues):
 
@@ -127,8 +128,9 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
     factory_error = None
     try:
         factory = _load(factory_spec)
-        try:  # load torch now, while the person looks at the first screens, not at the first AI move
-            import engine.core.network  # noqa: F401
+        try:  # load the network runtime now, while the person looks at the first screens, not at the first AI move
+            from engine.core.runtime import preload
+            preload()
         except Exception:
             pass
     except Exception as exc:  # the engine may be missing or broken; report, keep answering

@@ -183,6 +183,10 @@ def check_models() -> dict:
     if out["failed"]:
         raise CheckFailed("models that do not load: " + "; ".join(f"{k}: {v}" for k, v in out["failed"].items()),
                           out)
+    from engine.core.paths import is_frozen
+    unexported = [k for k, v in out["loaded"].items() if not v.get("onnx")]
+    if is_frozen() and unexported:   # build.spec exports every shipped model; play would need torch
+        raise CheckFailed("shipped models without their ONNX export: " + ", ".join(unexported), out)
     return out
 
 

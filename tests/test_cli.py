@@ -147,16 +147,23 @@ def test_main_exits_2_for_bad_arguments():
 
 # --- bench ------------------------------------------------------------------------------------
 
-def test_bench_prints_one_json_line_with_the_figures(capsys):
-    assert bench_main(["--game", "tictactoe", "--seconds", "0.05", "--tree-nodes", "400"]) == 0
+def test_bench_prints_one_json_line_with_the_figures(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path))   # the runtime choices it remembers
+    assert bench_main(["--game", "tictactoe", "--seconds", "0.05", "--tree-nodes", "400",
+                       "--accuracy-positions", "64"]) == 0
     [out] = json_lines(capsys)
     for key in ("net_positions_per_s", "batched_sims_per_s", "single_sims_per_s", "single_unbatched_sims_per_s",
-                "batched_efficiency", "leaf_batching_speedup", "tree_100k_mb", "torch_threads", "net_batch"):
+                "batched_efficiency", "leaf_batching_speedup", "tree_100k_mb", "threads", "net_batch",
+                "play_runtime", "selfplay_runtime", "single_sims_per_s_by_leaf_batch", "single_vs_net64"):
         assert key in out, key
-    assert out["torch_threads"] == 1
+    assert out["threads"] == 1
     assert out["net_positions_per_s"] > 0 and out["single_unbatched_sims_per_s"] > 0
     assert out["tree_nodes"] >= 400 and out["tree_total_mb"] > out["tree_arrays_mb"] > 0
     assert out["batched_efficiency"] == pytest.approx(out["batched_sims_per_s"] / out["net_positions_per_s"], rel=0.01)
-    assert out["selfplay_precision"] in ("float32", "bfloat16")
-    if out["selfplay_precision"] == "bfloat16":
-        assert out["selfplay_net_positions_per_s"] > 0 and out["selfplay_batched_sims_per_s"] > 0
+    speeds = out["runtimes"]["positions_per_s"]
+    assert set(speeds) | set(out["runtimes"]["unavailable"]) == {"torch-fp32", "torch-bf16", "ort-fp32", "ort-int8"}
+    assert all(set(v) == {"1", "8", "64"} and min(v.values()) > 0 for v in speeds.values())
+    accuracy = out["runtimes"]["accuracy_vs_torch_fp32"]
+    assert accuracy["ort-fp32"]["mean_value_diff"] < 1e-4 and accuracy["ort-fp32"]["accurate"]
+    assert out["play_runtime"] in ("torch-fp32", "ort-fp32")
+    assert out["single_sims_per_s_by_leaf_batch"]["1"] == out["single_unbatched_sims_per_s"]

@@ -3,7 +3,7 @@
 * exec -> first frame: the app writes the time of its first window flip to the file named by
   ZEROBOARD_STARTUP_TRACE (gui.app.App.run);
 * exec -> first AI move: ``play --game tictactoe --side second --level beginner`` (the AI moves
-  first, with few visits, so the figure is the AI process's start-up: spawn, torch, model), timed
+  first, with few visits, so the figure is the AI process's start-up: spawn, runtime, model), timed
   until the move shows on the board in screenshots (ImageMagick ``import``, about 15 per second;
   the app shows an AI move at the earliest 0.35 s after asking for it).
 

@@ -131,8 +131,8 @@ def analyse_main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0)
 
     def body(args) -> int:
-        from ..core.mcts import MCTS, SearchConfig
-        from ..play.players import LEVEL_SETTINGS
+        from ..core.mcts import MCTS
+        from ..play.players import LEVEL_SETTINGS, play_search_config
         for name in ("sims", "movetime", "top", "batch"):
             value = getattr(args, name)
             if value is not None and value <= 0:
@@ -148,7 +148,7 @@ def analyse_main(argv: list[str]) -> int:
         else:
             texts = [args.position or ""]
         evaluator, _ = evaluator_from_args(game, args.model)
-        mcts = MCTS(evaluator, SearchConfig(), seed=args.seed)
+        mcts = MCTS(evaluator, play_search_config(game), seed=args.seed)
         sims = args.sims or LEVEL_SETTINGS[args.level].sims
         chunk = 1 if args.movetime else args.batch
         for i in range(0, len(texts), chunk):
@@ -301,39 +301,49 @@ def _search_rate(mcts, positions: list, trees_per_search: int, visits: int, leaf
     return sims / (time.perf_counter() - start), (mcts.evaluator.positions - evaluated) / max(sims, 1)
 
 
+#: leaf batches whose single-game search speed ``bench`` reports (the play leaf batch is chosen among them)
+LEAF_BATCHES = (1, 4, 8, 16, 32)
+
+
 def bench_main(argv: list[str]) -> int:
-    """``python main.py bench``: network and search throughput plus tree memory, as one JSON line."""
+    """``python main.py bench``: network runtimes, search throughput and tree memory, as one JSON line."""
     parser = ArgParser(prog="main.py bench", description=(
-        "Measure, with one torch thread: the network alone at self-play's batch (parallel_games * leaf_batch), "
-        "batched multi-game search (parallel_games trees of selfplay.sims visits), one game's search at the "
-        "strong level's visits with leaf batching (8) and without (1), and the memory of a search tree; "
-        "where self-play runs the network in bfloat16 on this machine (selfplay.precision), the network and "
-        "the batched search again in bfloat16. "
-        "Each figure is the best of 5 windows of --seconds/5 (other load on the machine only slows "
-        "windows down). Searches start from positions of random play's first quarter; *_net_share is the share of simulations "
-        "that needed the network (the rest reached a finished game). "
+        "Measure, on one thread: every network runtime (torch float32 and bfloat16, ONNX Runtime float32 and "
+        "int8) at batches 1, 8 and 64, and their accuracy against torch float32 on positions of the network's "
+        "own games (runtimes, accuracy_vs_torch_fp32); the runtimes this machine chooses for play and "
+        "self-play (timed again and remembered in the user cache, where play and self-play read them); the "
+        "network alone at self-play's batch (parallel_games * leaf_batch) and at 64 in the play runtime; "
+        "batched multi-game search (parallel_games trees of selfplay.sims visits); one game's search at the "
+        "strong level's visits for several leaf batches; and the memory of a search tree. "
+        "Each search figure is the best of 5 windows of --seconds/5, each runtime figure the best of 0.1 s "
+        "windows, the runtimes taking turns, for --seconds each (other load on the machine only slows windows "
+        "down). Searches start from positions of random play's first quarter; *_net_share is the "
+        "share of simulations that needed the network (the rest reached a finished game). "
         "Without --model a random network of the game's configured shape is used."))
     parser.add_argument("--game", required=True, help="game id")
     parser.add_argument("--size", type=int, help="board size for games with variants")
     parser.add_argument("--model", help="model file (default: a random network of the configured shape)")
     parser.add_argument("--seconds", type=float, default=5.0,
-                        help="time spent on each of the four throughput figures (default: %(default)s)")
+                        help="time spent on each throughput figure (default: %(default)s)")
+    parser.add_argument("--accuracy-positions", type=int, default=2000,
+                        help="positions on which each runtime's accuracy is measured (0: skip; default: %(default)s)")
     parser.add_argument("--tree-nodes", type=int, default=100_000,
                         help="nodes of the tree whose memory is measured (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0)
 
     def body(args) -> int:
-        import numpy as np
         import torch
         from ..core.checkpoint import CheckpointError, load_network
         from ..core.config import load_config
-        from ..core.evaluators import NetworkEvaluator
         from ..core.mcts import MCTS, SearchConfig
-        from ..core.treememory import measure_tree_memory
         from ..core.network import NetConfig, PolicyValueNet, configure_threads, count_parameters
-        from ..play.players import DEFAULT_LEVEL, LEVEL_SETTINGS
-        if args.seconds <= 0 or args.tree_nodes <= 0:
-            raise UsageError("--seconds and --tree-nodes must be positive")
+        from ..core.onnxnet import export_bytes, file_sha256, session
+        from ..core.runtime import candidates_for, choose, positions_per_s, sample_planes
+        from ..core.treememory import measure_tree_memory
+        from ..play.players import DEFAULT_LEVEL, LEVEL_SETTINGS, play_leaf_batch
+        from .runtimes import compare_runtimes
+        if args.seconds <= 0 or args.tree_nodes <= 0 or args.accuracy_positions < 0:
+            raise UsageError("--seconds and --tree-nodes must be positive, --accuracy-positions not negative")
         wall = time.perf_counter()
         game = game_from_args(args.game, args.size)
         configure_threads(1)
@@ -349,52 +359,52 @@ def bench_main(argv: list[str]) -> int:
         sp = cfg.selfplay
         net_batch = sp.parallel_games * sp.leaf_batch
         single_visits = LEVEL_SETTINGS[DEFAULT_LEVEL].sims
+        leaf_batch = play_leaf_batch(game)
         positions = sample_positions(game, max(64, sp.parallel_games), args.seed)
-        evaluator = NetworkEvaluator(net)
-
-        planes = np.stack([positions[i % len(positions)].encode() for i in range(net_batch)])
-        evaluator.infer(planes)  # warm-up
         window = args.seconds / WINDOWS
-
-        def net_window(ev):
-            calls, start = 0, time.perf_counter()
-            while time.perf_counter() - start < window:
-                ev.infer(planes)
-                calls += 1
-            return calls * net_batch / (time.perf_counter() - start), 1.0
-
-        mcts = MCTS(evaluator, SearchConfig(cpuct=sp.cpuct))
-        net_rate, _ = max(net_window(evaluator) for _ in range(WINDOWS))
-        batched, batched_share = max(_search_rate(mcts, positions, sp.parallel_games, sp.sims, sp.leaf_batch,
+        runtimes = compare_runtimes(net, game, seconds=args.seconds, accuracy_positions=args.accuracy_positions,
+                                    seed=args.seed)
+        sess = session(export_bytes(net))
+        net_cfg = net.cfg.to_dict()
+        measured = runtimes.get("accuracy_vs_torch_fp32")
+        accurate = {name for name, a in measured.items() if a["accurate"]} if measured else None
+        digest = file_sha256(args.model) if args.model else None
+        play_runtime, evaluator = choose(net, net_cfg, leaf_batch, "play", candidates_for("play"), sess=sess,
+                                         retime=True)
+        sp_runtime, sp_eval = choose(net, net_cfg, net_batch, "selfplay", candidates_for("selfplay", sp.precision),
+                                     sess=sess, game=game, digest=digest, accurate=accurate, retime=True)
+        net_rate = positions_per_s(sp_eval, sample_planes(net_cfg, net_batch, args.seed), window, WINDOWS)
+        net64 = positions_per_s(evaluator, sample_planes(net_cfg, 64, args.seed), window, WINDOWS)
+        sp_mcts = MCTS(sp_eval, SearchConfig(cpuct=sp.cpuct))
+        batched, batched_share = max(_search_rate(sp_mcts, positions, sp.parallel_games, sp.sims, sp.leaf_batch,
                                                   window) for _ in range(WINDOWS))
-        single, single_share = max(_search_rate(mcts, positions, 1, single_visits, 8, window)
-                                   for _ in range(WINDOWS))
-        unbatched, _ = max(_search_rate(mcts, positions, 1, single_visits, 1, window) for _ in range(WINDOWS))
-        sp_eval = NetworkEvaluator(net, precision=sp.precision)
-        sp_figures = {"selfplay_precision": str(sp_eval.dtype).removeprefix("torch.")}
-        if sp_eval.dtype != torch.float32:
-            sp_eval.infer(planes)  # warm-up
-            sp_net, _ = max(net_window(sp_eval) for _ in range(WINDOWS))
-            sp_mcts = MCTS(sp_eval, SearchConfig(cpuct=sp.cpuct))
-            sp_batched, _ = max(_search_rate(sp_mcts, positions, sp.parallel_games, sp.sims, sp.leaf_batch, window)
-                                for _ in range(WINDOWS))
-            sp_figures.update(selfplay_net_positions_per_s=round(sp_net, 1),
-                              selfplay_batched_sims_per_s=round(sp_batched, 1))
+        mcts = MCTS(evaluator, SearchConfig(cpuct=sp.cpuct))
+        by_leaf, share = {}, {}
+        for _ in range(WINDOWS):   # interleaved: load on the machine falls on every leaf batch alike
+            for lb in sorted(set(LEAF_BATCHES) | {leaf_batch}):
+                rate, sh = _search_rate(mcts, positions, 1, single_visits, lb, window / 2)
+                if rate > by_leaf.get(lb, 0.0):
+                    by_leaf[lb], share[lb] = rate, sh
         memory = measure_tree_memory(game, args.tree_nodes)
         nc = net.cfg
+        single, unbatched = by_leaf[leaf_batch], by_leaf[1]
         out = {"game": game.key, "model": args.model or "random weights",
                "net": {"blocks": nc.blocks, "channels": nc.channels, "value_hidden": nc.value_hidden,
                        "input": [nc.in_planes, nc.height, nc.width], "actions": nc.action_size,
                        "parameters": count_parameters(net)},
-               "torch_threads": torch.get_num_threads(), "net_batch": net_batch,
+               "threads": 1, "runtimes": runtimes,
+               "play_runtime": play_runtime, "selfplay_runtime": sp_runtime, "net_batch": net_batch,
                "parallel_games": sp.parallel_games, "leaf_batch": sp.leaf_batch, "selfplay_sims": sp.sims,
-               "single_sims": single_visits, "single_leaf_batch": 8,
-               "net_positions_per_s": round(net_rate, 1), "batched_sims_per_s": round(batched, 1),
+               "single_sims": single_visits, "single_leaf_batch": leaf_batch,
+               "net_positions_per_s": round(net_rate, 1), "play_net_positions_per_s_batch64": round(net64, 1),
+               "batched_sims_per_s": round(batched, 1),
                "single_sims_per_s": round(single, 1), "single_unbatched_sims_per_s": round(unbatched, 1),
+               "single_sims_per_s_by_leaf_batch": {str(k): round(v, 1) for k, v in sorted(by_leaf.items())},
+               "single_net_share_by_leaf_batch": {str(k): round(v, 3) for k, v in sorted(share.items())},
                "batched_efficiency": round(batched / net_rate, 3) if net_rate else None,
+               "single_vs_net64": round(single / net64, 3) if net64 else None,
                "leaf_batching_speedup": round(single / unbatched, 3) if unbatched else None,
-               "batched_net_share": round(batched_share, 3), "single_net_share": round(single_share, 3),
-               **sp_figures,
+               "batched_net_share": round(batched_share, 3), "single_net_share": round(share[leaf_batch], 3),
                **memory, "seconds_per_measurement": args.seconds, "wall_s": round(time.perf_counter() - wall, 1)}
         print(json_text(out), flush=True)
         return 0

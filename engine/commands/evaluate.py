@@ -43,7 +43,7 @@ import numpy as np
 from ..play.arena import MatchResult
 from ..protocols.common import json_text
 from .cli import ArgParser, UsageError, evaluator_from_args, game_from_args, run_command
-from ..core.mcts import MCTS, SearchConfig, Tree, reuse_tree, select_action
+from ..core.mcts import MCTS, Tree, reuse_tree, select_action
 
 #: the one place that decides each game's suite
 SUITES: dict[str, dict] = {
@@ -170,12 +170,10 @@ def play_batched_match(game, mcts: MCTS, sims: int, make_opponent, games: int, o
 
 def _worker_mcts(game_key: str, model: str | None, seed: int):
     from games import game_from_key
-    from ..core.network import configure_threads
-    from ..play.players import load_evaluator
-    configure_threads(1)
+    from ..play.players import load_evaluator, play_search_config
     game = game_from_key(game_key)
-    evaluator, _ = load_evaluator(game, model)
-    return game, MCTS(evaluator, SearchConfig(), seed=seed)
+    evaluator, _ = load_evaluator(game, model)   # one thread, in torch or ONNX Runtime
+    return game, MCTS(evaluator, play_search_config(game), seed=seed)
 
 
 def _best_moves_job(game_key: str, model: str | None, seed: int, sims: int, texts: list[str]) -> list[int]:
@@ -558,7 +556,8 @@ def main(argv: list[str]) -> int:
         except CheckpointError as e:
             raise UsageError(str(e)) from None
         sims = args.sims or spec.get("sims") or LEVEL_SETTINGS[args.level].sims
-        mcts = MCTS(evaluator, SearchConfig(), seed=args.seed)
+        from ..play.players import play_search_config
+        mcts = MCTS(evaluator, play_search_config(game), seed=args.seed)
         started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
         t0 = time.perf_counter()
         try:

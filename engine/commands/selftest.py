@@ -30,11 +30,21 @@ def check_models(models_dir: Path | None = None) -> dict:
             net, meta = load_network(path, game)
             params = sum(p.numel() for p in net.parameters())
             loaded[path.stem] = {"generation": meta.get("generation"), "parameters": int(params),
-                                 "seconds": round(time.perf_counter() - t0, 3)}
+                                 "seconds": round(time.perf_counter() - t0, 3), "onnx": _has_onnx(path, game)}
         except Exception as e:  # a damaged or mismatched model: the app would show an error
             failed[path.name] = f"{type(e).__name__}: {e}"
     missing = [get_game(g).key for g in GAME_IDS if not (folder / f"{get_game(g).key}.pt").exists()]
     return {"folder": str(folder), "loaded": loaded, "failed": failed, "missing": missing}
+
+
+def _has_onnx(path: Path, game) -> bool:
+    """Whether ONNX Runtime can play ``path`` without exporting it (the packaged app's models
+    carry their exports; elsewhere the first use makes it)."""
+    try:
+        from ..core.onnxnet import load_cached
+        return load_cached(path, game) is not None
+    except Exception:
+        return False
 
 
 def play_quick_game(game_id: str, sims: int = 8, level: str = "beginner", max_plies: int | None = None,

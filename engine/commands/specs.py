@@ -100,15 +100,13 @@ def parse_uci_spec(rest: str) -> tuple[str, dict, dict[str, str]]:
 
 
 def _load_net_evaluator(game, path: str, spec: str):
-    from ..core.checkpoint import CheckpointError, load_network
-    from ..core.evaluators import NetworkEvaluator
-    from ..core.network import configure_threads
-    configure_threads(1)
+    from ..core.checkpoint import CheckpointError
+    from ..core.runtime import load_model_evaluator
+    from ..play.players import play_leaf_batch
     try:
-        net, meta = load_network(Path(path), game)
+        return load_model_evaluator(Path(path), game, purpose="play", batch=play_leaf_batch(game))
     except CheckpointError as e:
         raise SpecError(f"{spec}: {e}") from None
-    return NetworkEvaluator(net), meta
 
 
 def _positive_int(text: str, spec: str, what: str) -> int:
@@ -128,7 +126,7 @@ def _with_opening(player, opening_plies: int):
 def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: int = OPENING_PLIES):
     """Build the player a spec names (see the module docstring); raises SpecError."""
     from ..play.players import LEVEL_SETTINGS, LEVELS, DEFAULT_LEVEL, MCTSPlayer, PolicyPlayer, RandomPlayer, \
-        make_player, rollout_player
+        make_player, play_search_config, rollout_player
     spec = spec.strip()
     kind, colon, rest = spec.partition(":")
     kind = kind.lower()
@@ -152,7 +150,7 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
             path, sims_text = rest, ""
         sims = _positive_int(sims_text, spec, "the visit count") if sims_text else LEVEL_SETTINGS[DEFAULT_LEVEL].sims
         evaluator, meta = _load_net_evaluator(game, path, spec)
-        player = MCTSPlayer(game, evaluator, sims=sims, seed=seed)
+        player = MCTSPlayer(game, evaluator, sims=sims, seed=seed, config=play_search_config(game))
         player.name = f"model {Path(path).name} g{meta.get('generation', 0)} @{sims}"
         return _with_opening(player, opening_plies)
     if kind == "policy":

@@ -50,10 +50,11 @@ class SelfPlaySettings:
     # w * root value. The outcome alone blames every move of a lost game for one late blunder;
     # the search's value (exact where the solver proved it) is a less noisy, if biased, target.
     value_q_weight: float = 0.0
-    # The network's number format in self-play: "auto" uses bfloat16 where this machine runs
-    # it at least 1.3x as fast as float32 (CPUs with bfloat16 instructions: about 2x), else
-    # float32; "fp32" or "bf16" force one. On connect4 positions bfloat16 moved values by 0.003
-    # on average (0.03 at most) and changed the network's first choice in 0.3% of them.
+    # The network's runtime in self-play: "auto" takes the fastest on this machine at the
+    # self-play batch (engine/core/runtime.py: torch float32, ONNX Runtime float32, or torch
+    # bfloat16 where the checkpoint passes the accuracy check: values within 0.01 on average
+    # and the same first choice in 99% of 2,000 positions; connect4's network does, xiangqi's
+    # does not); "fp32" or "bf16" force torch in that format, with no check.
     precision: str = "auto"
     # Gumbel root search (engine/core/gumbel.py) instead of PUCT with Dirichlet noise when > 0:
     # this many moves are considered at the root (Gumbel top-k), sequential halving spreads the
@@ -88,9 +89,18 @@ class TrainSettings:
 
 
 @dataclass
+class PlaySettings:
+    # Leaves one search gathers per network call in play and analysis (virtual loss spreads
+    # them over the tree). More leaves a call pay where the network's cost per position falls
+    # with the batch; chosen per game by `bench` (single_sims_per_s_by_leaf_batch), README.
+    leaf_batch: int = 8
+
+
+@dataclass
 class GameConfig:
     game_id: str
     net: NetSettings = field(default_factory=NetSettings)
+    play: PlaySettings = field(default_factory=PlaySettings)
     selfplay: SelfPlaySettings = field(default_factory=SelfPlaySettings)
     train: TrainSettings = field(default_factory=TrainSettings)
 
@@ -146,7 +156,7 @@ def load_config(game, path: str | Path | None = None) -> GameConfig:
         except tomllib.TOMLDecodeError as e:
             raise ValueError(f"{f}: {e}") from None
         for section, values in data.items():
-            if section not in ("net", "selfplay", "train") or not isinstance(values, dict):
+            if section not in ("net", "play", "selfplay", "train") or not isinstance(values, dict):
                 raise ValueError(f"{f}: unknown section [{section}]")
             _merge(getattr(cfg, section), values, f"{f} [{section}]")
         _check_choices(cfg, str(f))
@@ -176,5 +186,5 @@ def config_to_dict(cfg: GameConfig) -> dict:
     return asdict(cfg)
 
 
-__all__ = ["GameConfig", "PRECISIONS", "NetSettings", "SelfPlaySettings", "TrainSettings", "load_config", "config_from_dict",
-           "config_to_dict", "replace"]
+__all__ = ["GameConfig", "PRECISIONS", "NetSettings", "PlaySettings", "SelfPlaySettings", "TrainSettings", "load_config",
+           "config_from_dict", "config_to_dict", "replace"]

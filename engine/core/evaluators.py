@@ -16,8 +16,34 @@ class Evaluator(Protocol):
         """Priors over each state's legal actions (aligned with ``legal``) and values in [-1, 1]."""
 
 
-class NetworkEvaluator:
-    """The policy/value network, called once per batch in inference mode.
+class BatchNetEvaluator:
+    """An evaluator backed by a network: subclasses give ``infer`` (stacked input planes ->
+    (logits, values)); this turns its outputs into legal-move priors and counts the calls."""
+
+    runtime = "?"
+
+    def __init__(self):
+        self.calls = 0
+        self.positions = 0
+
+    def infer(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        raise NotImplementedError
+
+    def evaluate(self, states, legal):
+        planes = np.stack([s.encode() for s in states])
+        logits, values = self.infer(planes)
+        self.calls += 1
+        self.positions += len(states)
+        priors = []
+        for row, acts in zip(logits, legal):
+            z = row[acts]
+            z = np.exp(z - z.max())
+            priors.append(z / z.sum())
+        return priors, np.asarray(values, dtype=np.float64)
+
+
+class NetworkEvaluator(BatchNetEvaluator):
+    """The policy/value network in torch, called once per batch in inference mode.
 
     It evaluates a frozen copy of ``net`` made for inference (`network.inference_copy`:
     batch norms folded, channels-last), so later changes to ``net`` (training) do not reach
@@ -27,6 +53,7 @@ class NetworkEvaluator:
         """``precision``: "fp32"; "bf16" (bfloat16 weights and inputs: about twice the speed
         on a CPU with bfloat16 instructions, far slower on one without); or "auto", bf16 only
         where a quick timing on this machine shows it pays (`network.bf16_pays`)."""
+        super().__init__()
         import torch
         from .config import PRECISIONS
         from .network import bf16_pays, inference_copy
@@ -40,8 +67,7 @@ class NetworkEvaluator:
         if precision == "bf16" or (precision == "auto" and device == "cpu" and bf16_pays(self.fast_net)):
             self.fast_net = self.fast_net.to(torch.bfloat16)
             self.dtype = torch.bfloat16
-        self.calls = 0
-        self.positions = 0
+        self.runtime = "torch-bf16" if self.dtype == torch.bfloat16 else "torch-fp32"
 
     def infer(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Raw network outputs (logits, values) for stacked input planes."""
@@ -50,18 +76,6 @@ class NetworkEvaluator:
             x = torch.from_numpy(planes).to(self.device, self.dtype).contiguous(memory_format=torch.channels_last)
             logits, values = self.fast_net(x)
             return logits.float().cpu().numpy(), values.float().cpu().numpy()
-
-    def evaluate(self, states, legal):
-        planes = np.stack([s.encode() for s in states])
-        logits, values = self.infer(planes)
-        self.calls += 1
-        self.positions += len(states)
-        priors = []
-        for row, acts in zip(logits, legal):
-            z = row[acts]
-            z = np.exp(z - z.max())
-            priors.append(z / z.sum())
-        return priors, values.astype(np.float64)
 
 
 class RolloutEvaluator:

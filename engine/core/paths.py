@@ -42,7 +42,7 @@ def _user_dir(kind: str) -> Path:
     else:
         import platformdirs
         getter = {"config": platformdirs.user_config_dir, "data": platformdirs.user_data_dir,
-                  "log": platformdirs.user_log_dir}[kind]
+                  "log": platformdirs.user_log_dir, "cache": platformdirs.user_cache_dir}[kind]
         path = Path(getter(APP_NAME, APP_AUTHOR))
     path.mkdir(parents=True, exist_ok=True)
     return path
@@ -59,6 +59,11 @@ def user_data_dir() -> Path:
 
 def user_log_dir() -> Path:
     return _user_dir("log")
+
+
+def user_cache_dir() -> Path:
+    """Things rebuilt when missing: ONNX exports of read-only models, measured runtime choices."""
+    return _user_dir("cache")
 
 
 def shipped_model_path(game_key: str) -> Path | None:

@@ -12,8 +12,8 @@ import numpy as np
 
 from ..core.mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, reuse_tree, select_action
 
-__all__ = ["LEVELS", "DEFAULT_LEVEL", "Level", "make_player", "load_evaluator", "MCTSPlayer", "PolicyPlayer",
-           "RandomPlayer", "SearchResult", "MoveStat"]
+__all__ = ["LEVELS", "DEFAULT_LEVEL", "Level", "make_player", "load_evaluator", "play_leaf_batch", "play_search_config",
+           "MCTSPlayer", "PolicyPlayer", "RandomPlayer", "SearchResult", "MoveStat"]
 
 
 @dataclass(frozen=True)
@@ -49,12 +49,20 @@ def load_evaluator(game, model_path=None, fallback: bool = True):
         if not fallback:
             raise FileNotFoundError(f"no model is shipped for {game.key}")
         return RolloutEvaluator(rollouts=1, max_plies=min(200, game.max_game_length or 200)), "rollout search (no model)"
-    from ..core.checkpoint import load_network
-    from ..core.evaluators import NetworkEvaluator
-    from ..core.network import configure_threads
-    configure_threads(1)
-    net, meta = load_network(path, game)
-    return NetworkEvaluator(net), f"model {path.name} (generation {meta.get('generation', 0)})"
+    from ..core.runtime import load_model_evaluator
+    evaluator, meta = load_model_evaluator(path, game, purpose="play", batch=play_leaf_batch(game))
+    return evaluator, f"model {path.name} (generation {meta.get('generation', 0)})"
+
+
+def play_leaf_batch(game) -> int:
+    """Leaves per network call in one game's search at play (the game's ``[play] leaf_batch``)."""
+    from ..core.config import load_config
+    return max(1, load_config(game).play.leaf_batch)
+
+
+def play_search_config(game, **overrides) -> SearchConfig:
+    """The search settings of play and analysis for ``game`` (its measured leaf batch)."""
+    return SearchConfig(**{"leaf_batch": play_leaf_batch(game), **overrides})
 
 
 class MCTSPlayer:
@@ -164,7 +172,8 @@ def make_player(game, level: str = DEFAULT_LEVEL, model_path=None, seed: int | N
         raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
     lv = LEVEL_SETTINGS[level]
     evaluator, desc = load_evaluator(game, model_path)
-    player = MCTSPlayer(game, evaluator, sims=lv.sims, seconds=lv.seconds, temperature=lv.temperature, seed=seed)
+    player = MCTSPlayer(game, evaluator, sims=lv.sims, seconds=lv.seconds, temperature=lv.temperature, seed=seed,
+                        config=play_search_config(game))
     player.name = f"{level} ({desc})"
     player.description = desc
     return player

@@ -21,11 +21,11 @@ class SearchSession:
 
     def __init__(self, game, model_path=None, level: str | None = None, evaluator=None,
                  seed: int | None = None):
-        from ..play.players import DEFAULT_LEVEL, LEVEL_SETTINGS, MCTSPlayer
+        from ..play.players import DEFAULT_LEVEL, LEVEL_SETTINGS, MCTSPlayer, play_search_config
         self.game = game
         self.level_settings = LEVEL_SETTINGS
         self.loader = EvaluatorLoader(game, model_path, evaluator)
-        self.player = MCTSPlayer(game, evaluator, seed=seed)
+        self.player = MCTSPlayer(game, evaluator, seed=seed, config=play_search_config(game))
         self.level = ""
         self.set_level(level or DEFAULT_LEVEL)
 

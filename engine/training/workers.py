@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 
-from ..core.checkpoint import load_network
 from ..core.selfplay import SamplesBatch
 
 _worker_queue = None
@@ -38,12 +37,11 @@ def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, s
     """Play ``n_games`` with the network in ``checkpoint``; returns (samples arrays, stats dict)."""
     from games import game_from_key
     from ..core.config import SelfPlaySettings
-    from ..core.evaluators import NetworkEvaluator
     from ..core.network import configure_threads
+    from ..core.runtime import load_model_evaluator
     from ..core.selfplay import play_games
     configure_threads(1)
     game = game_from_key(game_key)
-    net, _ = load_network(checkpoint, game)
     sp = SelfPlaySettings(**settings)
 
     def done(rec):
@@ -51,7 +49,10 @@ def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, s
             _worker_queue.put(("game", len(rec.planes)))
 
     stop = (lambda: _worker_stop.is_set()) if _worker_stop is not None else None
-    evaluator = NetworkEvaluator(net, precision=sp.precision)
+    # the measured runtime (torch float32 or bfloat16, or ONNX Runtime), exported in memory:
+    # a run's many checkpoints need no .onnx files beside them
+    evaluator, _ = load_model_evaluator(checkpoint, game, purpose="selfplay", batch=sp.parallel_games * sp.leaf_batch,
+                                        precision=sp.precision, keep_export=False)
     records, stats = play_games(game, evaluator, sp, n_games, seed=seed, on_game_done=done, should_stop=stop)
     batch = SamplesBatch.from_records(records, (game.num_planes, *game.board_shape), sp.value_q_weight)
     return (batch.planes, batch.pi_idx, batch.pi_val, batch.z, batch.pw), stats.__dict__

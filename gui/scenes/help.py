@@ -20,7 +20,8 @@ SHORTCUTS = (
     ("F1  ?", "keys.help"), ("Esc", "keys.back"), ("F11", "keys.fullscreen"),
     ("keys.demo_keys", "keys.demo"), ("1–6  ·  R", "keys.home"),
 )
-LICENCES = ("about.licence_code", "about.licence_font", "about.licence_pygame", "about.licence_torch", "about.licence_numpy")
+LICENCES = ("about.licence_code", "about.licence_font", "about.licence_pygame", "about.licence_torch", "about.licence_numpy",
+            "about.licence_onnx")
 
 
 class HelpOverlay:

@@ -1,0 +1,232 @@
+"""The network in ONNX Runtime: export from a checkpoint, a verified cache, and an evaluator.
+
+ONNX Runtime runs the same function as the torch inference copy (outputs equal to ~1e-5)
+faster on a CPU, and ``import onnxruntime`` costs a tenth of ``import torch``, so play and
+analysis need no torch once a checkpoint has been exported. Exporting needs torch (and the
+``onnx`` package); it happens once per checkpoint content: the ``.onnx`` file goes beside
+the checkpoint (``connect4.pt`` -> ``connect4.onnx``), or into the per-user cache where that
+folder cannot or must not be written (the packaged app's models, whose exports it carries,
+made when it was built), and carries the checkpoint's SHA-256 and metadata in its
+``metadata_props``. A cached file is used only when that hash equals the
+checkpoint's current hash and its inputs and outputs fit the game; anything else means
+"export again" (or, without torch, "not available"). An ONNX file is data (a graph of
+standard operators and their weights); loading it runs no code of the file's.
+
+This module imports neither torch nor onnxruntime at import time.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from .evaluators import BatchNetEvaluator
+
+OPSET = 17
+HASH_KEY = "zeroboard_checkpoint_sha256"
+META_KEY = "zeroboard_checkpoint_meta"
+EXPORT_FORMAT = "1"     # bump when the exported graph changes, so old cached files are rebuilt
+FORMAT_KEY = "zeroboard_onnx_format"
+
+
+class OnnxUnavailable(Exception):
+    """The checkpoint cannot be served by ONNX Runtime here; the message says why (for the log)."""
+
+
+def note(message: str) -> None:
+    """One line on stderr (the app's AI process sends stderr to its log file)."""
+    try:
+        print(f"zeroboard: {message}", file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def file_sha256(path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def export_bytes(net, checkpoint_sha256: str = "", meta: dict | None = None) -> bytes:
+    """The network's inference copy as a serialized ONNX model (dynamic batch), with the
+    checkpoint's hash and metadata stored in it. Needs torch and the ``onnx`` package."""
+    import torch
+    try:
+        import onnx
+    except ImportError:
+        raise OnnxUnavailable("the onnx package is not installed, so the model cannot be exported") from None
+    from .network import inference_copy
+    fast = inference_copy(net).to(memory_format=torch.contiguous_format)
+    c = net.cfg
+    x = torch.zeros(1, c.in_planes, c.height, c.width)
+    buf = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # the TorchScript exporter's deprecation notice
+        torch.onnx.export(fast, (x,), buf, input_names=["planes"], output_names=["logits", "value"],
+                          dynamic_axes={"planes": {0: "batch"}, "logits": {0: "batch"}, "value": {0: "batch"}},
+                          opset_version=OPSET, dynamo=False)
+    model = onnx.load_from_string(buf.getvalue())
+    props = {FORMAT_KEY: EXPORT_FORMAT, HASH_KEY: checkpoint_sha256,
+             META_KEY: json.dumps(meta or {}, default=str, sort_keys=True)}
+    for key, value in props.items():
+        entry = model.metadata_props.add()
+        entry.key, entry.value = key, value
+    return model.SerializeToString()
+
+
+def quantize_int8(model: bytes) -> bytes:
+    """Dynamic int8 quantization of a float32 model's weights (onnxruntime.quantization)."""
+    import logging
+    import tempfile
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    root = logging.getLogger()
+    level = root.level
+    with tempfile.TemporaryDirectory() as d:
+        src, dst = Path(d) / "fp32.onnx", Path(d) / "int8.onnx"
+        src.write_bytes(model)
+        try:
+            root.setLevel(logging.ERROR)   # its advice to pre-process the model, on the root logger
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8)
+        finally:
+            root.setLevel(level)
+        return dst.read_bytes()
+
+
+def session(model, threads: int = 1):
+    """An ONNX Runtime CPU session of ``model`` (bytes or a path), on ``threads`` threads:
+    parallelism comes from processes, as with torch."""
+    import onnxruntime as ort
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    so.log_severity_level = 3   # errors only: its warnings are about graph rewrites
+    if isinstance(model, (str, Path)):
+        model = Path(model).read_bytes()   # bytes: a file path would let the model name external data files
+    return ort.InferenceSession(model, sess_options=so, providers=["CPUExecutionProvider"])
+
+
+class OrtEvaluator(BatchNetEvaluator):
+    """The network run by ONNX Runtime; the same interface and outputs as `NetworkEvaluator`."""
+
+    runtime = "ort-fp32"
+
+    def __init__(self, sess, runtime: str = "ort-fp32"):
+        super().__init__()
+        self.session = sess
+        self.runtime = runtime
+        self.input_name = sess.get_inputs()[0].name
+
+    def infer(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        logits, values = self.session.run(None, {self.input_name: np.ascontiguousarray(planes, dtype=np.float32)})
+        return logits, values
+
+
+def _stored_props(sess) -> dict:
+    return dict(sess.get_modelmeta().custom_metadata_map or {})
+
+
+def check_session(sess, game, where: str) -> dict:
+    """The checkpoint metadata stored in ``sess``'s model, after checking its inputs and
+    outputs fit ``game``; OnnxUnavailable otherwise."""
+    props = _stored_props(sess)
+    try:
+        meta = json.loads(props.get(META_KEY, "{}"))
+    except ValueError:
+        raise OnnxUnavailable(f"{where}: unreadable metadata") from None
+    if props.get(FORMAT_KEY) != EXPORT_FORMAT:
+        raise OnnxUnavailable(f"{where}: exported by another version (format {props.get(FORMAT_KEY)!r})")
+    if game is not None:
+        h, w = game.board_shape
+        inputs, outputs = sess.get_inputs(), sess.get_outputs()
+        if len(inputs) != 1 or len(outputs) != 2:
+            raise OnnxUnavailable(f"{where}: not a policy/value network")
+        if list(inputs[0].shape[1:]) != [game.num_planes, h, w] or outputs[0].shape[-1] != game.action_size:
+            raise OnnxUnavailable(f"{where}: its input/action shape does not match {game.key!r}")
+        if meta.get("game_key") != game.key:
+            raise OnnxUnavailable(f"{where}: exported for {meta.get('game_key')!r}, not {game.key!r}")
+    return meta
+
+
+def cache_dir() -> Path:
+    from .paths import user_cache_dir
+    d = user_cache_dir() / "onnx"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def candidate_paths(checkpoint: Path, digest: str) -> list[Path]:
+    """Where an export of ``checkpoint`` may be: beside it, then the per-user cache."""
+    return [checkpoint.with_suffix(".onnx"), cache_dir() / f"{digest[:32]}.onnx"]
+
+
+def write_paths(checkpoint: Path, digest: str) -> list[Path]:
+    """Where a new export of ``checkpoint`` is written: beside it (in a source tree, models/*.onnx
+    is git-ignored and shared by every user folder, tests included), except for the packaged
+    app's own models, whose folder is never written to: their exports go to the user cache."""
+    from .paths import is_frozen, models_dir
+    places = candidate_paths(checkpoint, digest)
+    try:
+        shipped = is_frozen() and checkpoint.resolve().parent == models_dir().resolve()
+    except OSError:
+        shipped = False
+    return places[1:] if shipped else places
+
+
+def load_cached(checkpoint, game, digest: str | None = None):
+    """(session, metadata) of a cached export whose stored hash is ``checkpoint``'s; None when
+    there is none (a stale or damaged one is skipped with a note)."""
+    checkpoint = Path(checkpoint)
+    digest = digest or file_sha256(checkpoint)
+    for p in candidate_paths(checkpoint, digest):
+        if not p.is_file():
+            continue
+        try:
+            sess = session(p)
+            if _stored_props(sess).get(HASH_KEY) != digest:
+                continue   # an export of an earlier version of the checkpoint: rebuilt below
+            return sess, check_session(sess, game, str(p))
+        except OnnxUnavailable as e:
+            note(f"ignoring {e}")
+        except Exception as e:   # onnxruntime's parse errors have no common base class
+            note(f"ignoring {p}: not a usable ONNX model ({str(e).splitlines()[0] if str(e) else type(e).__name__})")
+    return None
+
+
+def export_checkpoint(checkpoint, game, net=None, meta=None, digest: str | None = None):
+    """Export ``checkpoint`` (loaded safely by `checkpoint.load_network` unless ``net`` and
+    ``meta`` are given), write it to the first writable cache place, and return (session,
+    metadata). Needs torch."""
+    from .checkpoint import atomic_write_bytes, load_network
+    checkpoint = Path(checkpoint)
+    digest = digest or file_sha256(checkpoint)
+    if net is None:
+        net, meta = load_network(checkpoint, game)
+    model = export_bytes(net, digest, meta)
+    for p in write_paths(checkpoint, digest):
+        try:
+            if not os.access(p.parent, os.W_OK):
+                continue
+            atomic_write_bytes(p, model)
+            break
+        except OSError:
+            continue
+    else:
+        note(f"could not save the ONNX export of {checkpoint} (no writable folder); it is kept in memory only")
+    sess = session(model)
+    return sess, check_session(sess, game, str(checkpoint))
+
+
+__all__ = ["OnnxUnavailable", "OrtEvaluator", "export_bytes", "export_checkpoint", "load_cached", "quantize_int8",
+           "session", "file_sha256", "check_session", "note"]

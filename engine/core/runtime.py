@@ -1,0 +1,368 @@
+"""Which runtime evaluates the network, chosen by measurement, and the one factory that builds it.
+
+Runtimes: ``torch-fp32`` (the torch inference copy), ``torch-bf16`` (the same in bfloat16),
+``ort-fp32`` (ONNX Runtime, `onnxnet`) and ``ort-int8`` (ONNX Runtime with dynamically
+quantized weights). Which is fastest depends on the CPU and the batch, so it is timed on
+this machine once per network shape, batch and purpose, and remembered in the per-user
+cache (``runtime_choice.json``): later processes read the choice and, where ONNX Runtime
+won and the checkpoint's export is cached, never import torch. The timing needs torch, so it
+happens where torch is loaded anyway (a checkpoint's first export, ``bench``, self-play);
+play from a cached export with nothing timed yet (the packaged app's shipped models, exported
+when it was built) takes ONNX Runtime, which on the development machine is the faster at
+play's batch for every shipped network.
+
+What may be chosen: for play and analysis the float32 runtimes (their outputs are equal to
+~1e-5, so strength figures hold); for self-play also bfloat16 where ``[selfplay]
+precision = "auto"`` (values within 0.003 on average of float32's on connect4). int8 is
+measured by ``bench`` but never chosen: its accuracy passes on some networks, but the
+100-game match at equal visits that would show it costs no strength has not been played.
+
+``ZEROBOARD_RUNTIME`` = ``torch`` or ``ort`` forces one (measurements, tests); anything else
+or unset means the measured choice.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .onnxnet import OnnxUnavailable, note
+
+RUNTIMES = ("torch-fp32", "torch-bf16", "ort-fp32", "ort-int8")
+CHOICE_FILE = "runtime_choice.json"
+PURPOSES = ("play", "selfplay")
+
+
+def forced_runtime() -> str | None:
+    """``torch`` or ``ort`` when ZEROBOARD_RUNTIME forces one, else None."""
+    v = os.environ.get("ZEROBOARD_RUNTIME", "").strip().lower()
+    return v if v in ("torch", "ort") else None
+
+
+def _version(dist: str) -> str:
+    try:
+        from importlib.metadata import version
+        return version(dist)
+    except Exception:
+        return "?"
+
+
+def _cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+    return platform.processor() or platform.machine() or "?"
+
+
+def shape_key(net_cfg: dict) -> str:
+    """The network's shape in one word (``2x6x7x7xNonex5x64x64`` for connect4's)."""
+    return "x".join(str(net_cfg.get(k)) for k in ("in_planes", "height", "width", "action_size", "policy_planes",
+                                                  "blocks", "channels", "value_hidden"))
+
+
+def choice_key(net_cfg: dict, batch: int, purpose: str, candidates) -> str:
+    return (f"{_cpu_name()} | torch {_version('torch')} | onnxruntime {_version('onnxruntime')} | "
+            f"{shape_key(net_cfg)} | batch {batch} | {purpose} | {','.join(candidates)}")
+
+
+def _choice_path() -> Path:
+    from .paths import user_cache_dir
+    return user_cache_dir() / CHOICE_FILE
+
+
+def remembered_choice(key: str) -> str | None:
+    try:
+        data = json.loads(_choice_path().read_text(encoding="utf-8"))
+        runtime = data[key]["runtime"]
+        return runtime if runtime in RUNTIMES else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def remembered_rates(key: str) -> dict | None:
+    """The positions per second measured for each runtime under ``key``, or None."""
+    try:
+        rates = json.loads(_choice_path().read_text(encoding="utf-8"))[key]["positions_per_s"]
+        return {k: float(v) for k, v in rates.items() if k in RUNTIMES}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def remember_choice(key: str, runtime: str, rates: dict) -> None:
+    _remember(key, {"runtime": runtime, "positions_per_s": {k: round(v, 1) for k, v in rates.items()}})
+
+
+def _remember(key: str, entry: dict) -> None:
+    from .checkpoint import atomic_write_bytes
+    path = _choice_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            data = {}
+    except (OSError, ValueError):
+        data = {}
+    data[key] = {**entry, "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    try:
+        atomic_write_bytes(path, json.dumps(data, indent=1, sort_keys=True).encode("utf-8"))
+    except OSError as e:
+        note(f"could not remember the runtime choice in {path}: {e}")
+
+
+def build_evaluator(runtime: str, net=None, model: bytes | None = None, sess=None):
+    """An evaluator of ``runtime`` for the torch ``net`` (needed for torch runtimes) or the ONNX
+    ``model`` bytes / ``sess`` (ORT runtimes; ``model`` is exported from ``net`` when absent)."""
+    from .onnxnet import OrtEvaluator, export_bytes, quantize_int8, session
+    if runtime.startswith("torch"):
+        from .evaluators import NetworkEvaluator
+        return NetworkEvaluator(net, precision=runtime.removeprefix("torch-"))
+    if sess is None or runtime == "ort-int8":
+        model = model or export_bytes(net)
+        sess = session(quantize_int8(model) if runtime == "ort-int8" else model)
+    return OrtEvaluator(sess, runtime)
+
+
+def positions_per_s(evaluator, planes: np.ndarray, window: float = 0.05, windows: int = 3) -> float:
+    """Best of ``windows`` windows of at least ``window`` seconds, after a warm-up call."""
+    evaluator.infer(planes)
+    best = 0.0
+    for _ in range(windows):
+        calls, start = 0, time.perf_counter()
+        while True:
+            evaluator.infer(planes)
+            calls += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= window:
+                break
+        best = max(best, calls * len(planes) / elapsed)
+    return best
+
+
+def time_runtimes(evaluators: dict, planes: np.ndarray, window: float = 0.05, rounds: int = 3) -> dict[str, float]:
+    """Positions per second of each evaluator on ``planes``: the best of ``rounds``
+    interleaved windows each, so load on the machine falls on all of them alike."""
+    rates = {name: 0.0 for name in evaluators}
+    for ev in evaluators.values():
+        ev.infer(planes)   # warm-up (kernels are built on the first call)
+    for _ in range(rounds):
+        for name, ev in evaluators.items():
+            rates[name] = max(rates[name], positions_per_s(ev, planes, window, windows=1))
+    return rates
+
+
+def sample_planes(net_cfg: dict, batch: int, seed: int = 0) -> np.ndarray:
+    """Random 0/1 input planes of the network's shape (timing does not depend on the values)."""
+    rng = np.random.default_rng(seed)
+    shape = (batch, net_cfg["in_planes"], net_cfg["height"], net_cfg["width"])
+    return rng.integers(0, 2, size=shape).astype(np.float32)
+
+
+def policy_game_positions(game, evaluator, count: int, seed: int = 0, parallel: int = 64) -> list:
+    """``count`` non-terminal positions drawn evenly from games in which every move is sampled
+    from ``evaluator``'s priors: self-play's states without the search, the kind a search
+    meets rather than random boards (``parallel`` games advance together, a network call a ply)."""
+    rng = np.random.default_rng(seed)
+    seen: list = []
+    states = [game.initial_state() for _ in range(parallel)]
+    while len(seen) < 4 * count:
+        legal = [s.legal_actions() for s in states]
+        priors, _ = evaluator.evaluate(states, legal)
+        nxt = []
+        for s, acts, p in zip(states, legal, priors):
+            seen.append(s)
+            child = s.apply(acts[int(rng.choice(len(acts), p=p / p.sum()))])
+            nxt.append(game.initial_state() if child.is_terminal() else child)
+        states = nxt
+    picks = rng.choice(len(seen), size=count, replace=False)
+    return [seen[int(i)] for i in sorted(picks)]
+
+
+def accuracy(reference, other, positions: list, batch: int = 64) -> dict:
+    """How far ``other``'s outputs are from ``reference``'s on ``positions``: mean and largest
+    value difference, and the share of positions whose top legal move is the same."""
+    diffs, same = [], 0
+    for i in range(0, len(positions), batch):
+        chunk = positions[i:i + batch]
+        planes = np.stack([s.encode() for s in chunk])
+        ref_logits, ref_values = reference.infer(planes)
+        logits, values = other.infer(planes)
+        diffs.extend(np.abs(np.asarray(values, np.float64) - np.asarray(ref_values, np.float64)).tolist())
+        for s, a, b in zip(chunk, ref_logits, logits):
+            legal = s.legal_actions()
+            same += int(legal[int(np.argmax(a[legal]))] == legal[int(np.argmax(b[legal]))])
+    return {"mean_value_diff": round(float(np.mean(diffs)), 5), "max_value_diff": round(float(np.max(diffs)), 5),
+            "same_top_move": round(same / len(positions), 4)}
+
+
+#: the accuracy a runtime needs to be used in place of float32, on ACCURACY_POSITIONS positions
+MAX_MEAN_VALUE_DIFF = 0.01
+MIN_SAME_TOP_MOVE = 0.99
+ACCURACY_POSITIONS = 2000
+#: runtimes whose outputs differ from float32's enough to need that check
+INEXACT = ("torch-bf16", "ort-int8")
+
+
+def is_accurate(a: dict) -> bool:
+    return a["mean_value_diff"] <= MAX_MEAN_VALUE_DIFF and a["same_top_move"] >= MIN_SAME_TOP_MOVE
+
+
+#: how long an accuracy verdict stands for a network shape: a training run's network changes a
+#: little each generation, and checking every checkpoint would cost a self-play job of xiangqi
+#: (about 25 CPU-seconds) 3.3 s each time
+ACCURACY_RECHECK_S = 3600.0
+
+
+def accurate_enough(runtime: str, evaluators: dict, game, digest: str, shape: str = "") -> bool:
+    """Whether ``evaluators[runtime]`` passes the accuracy check against ``evaluators["reference"]``
+    (a float32 runtime) on this CPU, measured on the checkpoint ``digest`` (1.6 CPU-seconds for
+    connect4, 3.3 for xiangqi) and remembered for this checkpoint, and for every checkpoint of
+    the network ``shape`` for ACCURACY_RECHECK_S seconds."""
+    keys = [f"accuracy | {_cpu_name()} | {digest} | {runtime}"]
+    if shape:
+        keys.append(f"accuracy | {_cpu_name()} | {shape} | {runtime}")
+    try:
+        data = json.loads(_choice_path().read_text(encoding="utf-8"))
+        for k in keys:
+            entry = data.get(k)
+            if isinstance(entry, dict) and isinstance(entry.get("accurate"), bool):
+                if k == keys[0] or time.time() - float(entry.get("checked_at", 0)) < ACCURACY_RECHECK_S:
+                    return entry["accurate"]
+    except (OSError, ValueError, TypeError, AttributeError):
+        pass
+    reference = evaluators["reference"]
+    a = accuracy(reference, evaluators[runtime], policy_game_positions(game, reference, ACCURACY_POSITIONS))
+    verdict = is_accurate(a)
+    for k in keys:
+        _remember(k, {"accurate": verdict, "checked_at": round(time.time()), "checkpoint_sha256": digest, **a})
+    if not verdict:
+        note(f"{runtime} is not accurate enough for this network (mean value difference {a['mean_value_diff']}, "
+             f"same first choice in {a['same_top_move']:.1%} of {ACCURACY_POSITIONS} positions); not used")
+    return verdict
+
+
+def candidates_for(purpose: str, precision: str = "fp32") -> tuple[str, ...]:
+    if purpose == "selfplay" and precision == "auto":
+        return ("torch-fp32", "torch-bf16", "ort-fp32")
+    return ("torch-fp32", "ort-fp32")
+
+
+def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, model: bytes | None = None,
+           game=None, digest: str | None = None, accurate=None, retime: bool = False):
+    """(runtime, evaluator): the fastest of ``candidates`` on this machine for this network shape
+    and batch (timed once, about a second, and remembered) among those accurate enough: the
+    float32 ones always; an inexact one (`INEXACT`) only where it is faster than those and
+    ``accurate`` (a set of runtimes) holds it, or `accurate_enough` passes for the checkpoint
+    ``digest`` of ``game`` (or, within the hour, another of its shape). ``retime``: measure again and replace the remembered figures."""
+    evaluators = {}
+
+    def evaluator(name):
+        if name not in evaluators:
+            evaluators[name] = build_evaluator(name, net, model, sess)
+        return evaluators[name]
+    key = choice_key(net_cfg, batch, purpose, candidates)
+    rates = remembered_rates(key)
+    if retime or rates is None or not all(name in rates for name in candidates):
+        # the best of 20 short windows each, taking turns (1 s a runtime): the choice is remembered,
+        # so a moment of other load on the machine must not decide it (10 windows did, once in 12)
+        rates = time_runtimes({name: evaluator(name) for name in candidates}, sample_planes(net_cfg, batch),
+                              window=0.05, rounds=20)
+        remember_choice(key, max(rates, key=rates.get), rates)   # the fastest of all, accurate or not
+    exact = [name for name in candidates if name not in INEXACT]
+    runtime = max(exact, key=rates.get)
+    for name in sorted((n for n in candidates if n in INEXACT), key=rates.get, reverse=True):
+        if rates[name] <= rates[runtime]:
+            break
+        if accurate is not None:
+            passes = name in accurate
+        elif game is not None and digest:
+            evaluator(runtime)
+            evaluator(name)
+            passes = accurate_enough(name, {"reference": evaluators[runtime], name: evaluators[name]}, game, digest,
+                                     shape=shape_key(net_cfg))
+        else:
+            passes = False
+        if passes:
+            runtime = name
+            break
+    return runtime, evaluator(runtime)
+
+
+def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, precision: str = "fp32",
+                         keep_export: bool = True):
+    """(evaluator, metadata) for the checkpoint at ``path``: the one factory that decides which
+    runtime serves a model file (the app's AI process, engine commands, UCI, self-play).
+
+    Where ONNX Runtime is the measured choice and the checkpoint's export is cached, neither
+    torch nor the checkpoint's pickle is touched. Otherwise the checkpoint is loaded safely
+    with torch (`checkpoint.load_network`, which raises CheckpointError for a bad file),
+    exported (cached when ``keep_export``), and the choice timed once. Any problem with
+    ONNX Runtime falls back to torch with a note on stderr. ``batch``: the batch the caller
+    sends (the search's leaf batch, or self-play's games times leaves); ``precision``: the
+    self-play setting ("auto" lets bfloat16 compete; "fp32"/"bf16" force torch's format)."""
+    from .checkpoint import load_network
+    from .onnxnet import export_checkpoint, file_sha256, load_cached
+    if purpose not in PURPOSES:
+        raise ValueError(f"purpose must be one of {PURPOSES}, not {purpose!r}")
+    forced = forced_runtime()
+    torch_only = forced == "torch" or (purpose == "selfplay" and precision != "auto" and forced != "ort")
+    path = Path(path)
+    candidates = candidates_for(purpose, precision)
+    sess = meta = None
+    digest = None
+    if not torch_only and path.is_file():
+        try:
+            digest = file_sha256(path)
+            cached = load_cached(path, game, digest) if keep_export else None
+            if cached is not None:
+                sess, meta = cached
+                choice = remembered_choice(choice_key(meta.get("net", {}), batch, purpose, candidates))
+                # nothing timed yet (the packaged app's shipped models, exported when it was built): ONNX
+                # Runtime, rather than importing torch only to time it; the next torch load times it
+                if forced == "ort" or choice == "ort-fp32" or (choice is None and purpose == "play"):
+                    return build_evaluator("ort-fp32", sess=sess), meta
+        except ImportError as e:
+            note(f"ONNX Runtime is not available ({e}); the network runs in torch")
+            torch_only = True
+        except (OnnxUnavailable, OSError) as e:
+            note(f"{e}; the network runs in torch")
+            sess = None
+    from .network import configure_threads
+    configure_threads(1)
+    net, meta = load_network(path, game)   # CheckpointError for a bad file, as before
+    if torch_only:
+        from .evaluators import NetworkEvaluator
+        return NetworkEvaluator(net, precision=precision if purpose == "selfplay" else "fp32"), meta
+    try:
+        if sess is None and keep_export:
+            sess, _ = export_checkpoint(path, game, net, meta, digest)
+        if forced == "ort":
+            return build_evaluator("ort-fp32", net, sess=sess), meta
+        # without keep_export the network is exported in memory only if ONNX Runtime is timed or chosen
+        _, evaluator = choose(net, meta["net"], batch, purpose, candidates, sess=sess, game=game,
+                              digest=digest or file_sha256(path))
+        return evaluator, meta
+    except Exception as e:   # exporter or runtime trouble of any kind: torch still works
+        note(f"ONNX Runtime cannot serve {path.name} ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); "
+             f"the network runs in torch")
+        from .evaluators import NetworkEvaluator
+        return NetworkEvaluator(net, precision=precision if purpose == "selfplay" else "fp32"), meta
+
+
+def preload() -> None:
+    """Import the runtime the AI will most likely use (ONNX Runtime, else torch), so its cost is
+    paid while a person looks at the first screens."""
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError:
+        import torch  # noqa: F401
+
+
+__all__ = ["RUNTIMES", "load_model_evaluator", "build_evaluator", "time_runtimes", "positions_per_s", "choose",
+           "forced_runtime", "preload", "sample_planes", "candidates_for"]

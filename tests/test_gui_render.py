@@ -71,3 +71,18 @@ def test_home_card_strength_notes_follow_the_interface_language(tmp_path, monkey
     assert notes["en"]["othello"] == i18n.catalogue("en")["home.unmeasured"]
     assert notes["zh"]["othello"] == i18n.catalogue("zh")["home.unmeasured"]
     assert notes["zh"]["gomoku"] == bad["summary"]
+
+
+def test_the_home_card_names_fairy_stockfish_by_its_fixed_work_setting():
+    from gui import i18n
+    from gui.scenes import home
+    try:
+        for lang in ("en", "zh"):
+            i18n.set_language(lang)
+            depth1 = home._opponent("uci:/usr/games/fairy-stockfish@depth1", "fairy-stockfish at depth 1")
+            elo = home._opponent("uci:/usr/games/fairy-stockfish@nodes1000?UCI_LimitStrength=true&UCI_Elo=1350", "")
+            old = home._opponent("uci:/usr/games/fairy-stockfish@100?UCI_LimitStrength=true&UCI_Elo=min", "")
+            assert "depth 1" in depth1 and "1350" in elo and "1000" in elo
+            assert len({depth1, elo, old}) == 3
+    finally:
+        i18n.set_language("en")

@@ -18,9 +18,10 @@ is decided in `SUITES` below and nowhere else:
 - ``matches`` (othello, gomoku, xiangqi): the score against baseline players over
   ``--games`` games alternating who starts. The AI samples its first few moves
   (`engine.play.baselines.OPENING_PLIES`, temperature 1) so that games differ; opponents play
-  as they are. ``stockfish`` means fairy-stockfish at its weakest settings
-  (UCI_LimitStrength, the lowest UCI_Elo it accepts, 100 ms a move) and is skipped
-  when it is not installed; ``greedy`` is skipped when the game has no heuristic. Each
+  as they are. ``stockfish-depth1`` is fairy-stockfish searching to depth 1 (``go depth 1``),
+  ``stockfish-elo1350`` fairy-stockfish limited to UCI_Elo 1350 with 1000 nodes a move
+  (``go nodes 1000``): fixed work per move, so the machine's load does not change the result;
+  both are skipped when fairy-stockfish is not installed; ``greedy`` is skipped when the game has no heuristic. Each
   match keeps the transcripts of the first few games the AI lost (``lost_games``).
 
 In matches the AI's moves of all running games are searched together, so their
@@ -57,10 +58,12 @@ SUITES: dict[str, dict] = {
     "gomoku": {"kind": "matches", "games": 100, "opponents": (("rollout:2000", "rollout MCTS (2000 playouts)"),)},
     "xiangqi": {"kind": "matches", "games": 20,
                 "opponents": (("random", "random moves"), ("greedy", "greedy material"),
-                              ("stockfish", "fairy-stockfish at its weakest"))},
+                              ("stockfish-depth1", "fairy-stockfish at depth 1"),
+                              ("stockfish-elo1350", "fairy-stockfish at Elo 1350, 1000 nodes"))},
 }
-#: fairy-stockfish's thinking time per move in the xiangqi suite
-STOCKFISH_MOVETIME_MS = 100
+#: the xiangqi suite's fairy-stockfish settings: work per move (WORK of a ``uci:`` spec) and options
+STOCKFISH_SETTINGS = {"stockfish-depth1": ("depth1", ""),
+                      "stockfish-elo1350": ("nodes1000", "?UCI_LimitStrength=true&UCI_Elo=1350")}
 #: trees searched together
 SEARCH_CHUNK = 128
 #: wrong answers a benchmark report lists per set (position, move chosen, optimal moves)
@@ -385,11 +388,12 @@ def run_benchmark_suite(game, mcts, sims, args, seed: int) -> tuple[dict, str]:
 def _opponent_factory(game, spec: str, seed: int):
     """(make_opponent, closer, description) for a suite opponent, or raise SpecError / EvaluationError."""
     from .specs import ENGINE_KINDS, close_player, find_fairy_stockfish, player_from_spec
-    if spec == "stockfish":
+    if spec in STOCKFISH_SETTINGS:
         path = find_fairy_stockfish()
         if path is None:
             raise EvaluationError("fairy-stockfish is not installed")
-        spec = f"uci:{path}@{STOCKFISH_MOVETIME_MS}?UCI_LimitStrength=true&UCI_Elo=min"
+        work, options = STOCKFISH_SETTINGS[spec]
+        spec = f"uci:{path}@{work}{options}"
     if spec.partition(":")[0] in ENGINE_KINDS or spec in ("random", "greedy"):
         # stateless between games (an outside engine is reset each game): one process for all games
         shared = player_from_spec(game, spec, seed=seed, opening_plies=0)

@@ -38,6 +38,12 @@ def _opponent(spec: str, label: str) -> str:
     if kind in ("random", "greedy", "solver"):
         return t(f"opponent.{kind}")
     if kind == "uci":
+        # fairy-stockfish's fixed-work settings of the xiangqi suite; an older report's 100 ms
+        # at its weakest keeps its own words
+        if "@depth1" in arg:
+            return t("opponent.uci_depth1")
+        if "@nodes1000" in arg and "UCI_Elo=1350" in arg:
+            return t("opponent.uci_elo1350")
         return t("opponent.uci")
     return str(label or spec)
 

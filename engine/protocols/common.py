@@ -92,6 +92,32 @@ class LineWriter:
                 self.broken.set()
 
 
+
+def serve_lines(engine, stdin, stdout, on_arrival=None) -> int:
+    """Run ``engine.handle_line(line, write)`` on each input line until ``engine.quit_requested``,
+    end of input or a closed output. A reader thread takes the lines as they arrive and calls
+    ``on_arrival(line)`` at once, so that a line can stop a search that is still running (the
+    engine's own thread handles it in its turn)."""
+    import queue
+    import threading
+    write = LineWriter(stdout)
+    lines: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        for line in stdin:
+            if on_arrival is not None:
+                on_arrival(line)
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, name="read-stdin", daemon=True).start()
+    while not engine.quit_requested and not write.broken.is_set():
+        line = lines.get()
+        if line is None:
+            break
+        engine.handle_line(line, write)
+    return 0
+
 #: the ``--model`` value that asks for the rollout search (no network; any board size)
 ROLLOUT = "rollout"
 

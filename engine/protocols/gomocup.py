@@ -27,13 +27,12 @@ and value.
 """
 from __future__ import annotations
 
-import queue
 import re
 import sys
 import threading
 import time
 
-from .common import ROLLOUT, LineWriter, one_line, parse_int
+from .common import ROLLOUT, one_line, parse_int, serve_lines
 from .session import SearchSession, clock_budget
 
 #: how much of ``timeout_turn`` a search may use (the rest covers process and pipe delays)
@@ -359,26 +358,11 @@ class GomocupBrain:
 
 
 def serve(brain: GomocupBrain, stdin=None, stdout=None) -> int:
-    """Run the brain on text streams until ``END`` or end of input. A reader thread takes
-    the lines, so that ``END`` stops a running search."""
-    stdin = stdin or sys.stdin
-    write = LineWriter(stdout or sys.stdout)
-    lines: queue.Queue = queue.Queue()
-
-    def read() -> None:
-        for line in stdin:
-            if line.strip().upper() == "END":
-                brain.ended.set()
-            lines.put(line)
-        lines.put(None)
-
-    threading.Thread(target=read, name="read-stdin", daemon=True).start()
-    while not brain.quit_requested and not write.broken.is_set():
-        line = lines.get()
-        if line is None:
-            break
-        brain.handle_line(line, write)
-    return 0
-
+    """Run the brain on text streams until ``END`` or end of input; ``END`` stops a running
+    search as soon as it arrives."""
+    def on_arrival(line: str) -> None:
+        if line.strip().upper() == "END":
+            brain.ended.set()
+    return serve_lines(brain, stdin or sys.stdin, stdout or sys.stdout, on_arrival)
 
 __all__ = ["GomocupBrain", "serve"]

@@ -22,12 +22,10 @@ gets a ``status error: ...`` line and changes nothing.
 """
 from __future__ import annotations
 
-import queue
 import re
 import sys
-import threading
 
-from .common import LineWriter, one_line, parse_int, principal_variation
+from .common import one_line, parse_int, principal_variation, serve_lines
 from .session import SearchSession, Stopwatch
 
 #: visits per unit of NBoard's depth
@@ -246,26 +244,11 @@ class NBoardEngine:
 
 
 def serve(engine: NBoardEngine, stdin=None, stdout=None) -> int:
-    """Run NBoard on text streams until ``quit`` or end of input. A reader thread counts
-    ``ping`` lines as they arrive, so that a search in progress is cut short for them."""
-    stdin = stdin or sys.stdin
-    write = LineWriter(stdout or sys.stdout)
-    lines: queue.Queue = queue.Queue()
-
-    def read() -> None:
-        for line in stdin:
-            if line.split()[:1] == ["ping"]:
-                engine.pings_seen += 1
-            lines.put(line)
-        lines.put(None)
-
-    threading.Thread(target=read, name="read-stdin", daemon=True).start()
-    while not engine.quit_requested and not write.broken.is_set():
-        line = lines.get()
-        if line is None:
-            break
-        engine.handle_line(line, write)
-    return 0
-
+    """Run NBoard on text streams until ``quit`` or end of input; ``ping`` lines are counted as
+    they arrive, so that a search in progress is cut short for them."""
+    def on_arrival(line: str) -> None:
+        if line.split()[:1] == ["ping"]:
+            engine.pings_seen += 1
+    return serve_lines(engine, stdin or sys.stdin, stdout or sys.stdout, on_arrival)
 
 __all__ = ["NBoardEngine", "parse_ggf", "ggf_positions", "GGFError", "move_text", "serve"]

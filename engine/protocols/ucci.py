@@ -27,7 +27,6 @@ The shared state machine, server loop and scores are the UCI server's (`engine.p
 """
 from __future__ import annotations
 
-import time
 
 from .common import one_line, parse_int, principal_variation, value_to_cp
 from .session import clock_budget
@@ -181,27 +180,16 @@ class UCCIEngine(UCIEngine):
         if not allowed:
             emit("nobestmove")
             return
-        self.session.ensure_ready(lambda err: emit(f"info string error {err}"))
-        player = self.player
-        player.sims, player.seconds = sims, seconds
-        start = time.perf_counter()
-        last = [start]
-
-        def on_progress(fraction, partial):
-            now = time.perf_counter()
-            if now - last[0] >= 1.0 and player.tree is not None:
-                last[0] = now
-                emit(self._ucci_info(player.tree, partial.action, partial.value))
-
         if len(allowed) == 1 and not self._infinite:
             action, value = allowed[0], 0.0  # a forced move needs no search
             emit(f"info depth 1 score 0 pv {self.state.action_to_text(action)}")
         else:
-            result = player.choose(self.state, on_progress=on_progress, should_stop=self._stop.is_set)
+            result, elapsed = self._search(sims, seconds, emit,
+                                           lambda tree, partial, _: self._ucci_info(tree, partial.action, partial.value))
             action, value = self._unbanned(result.action), result.value
-            elapsed = time.perf_counter() - start
-            emit(self._ucci_info(player.tree, action, value))
-            emit(f"info nodes {int(player.tree.root_n)} time {int(elapsed * 1000)}")
+            tree = self.player.tree
+            emit(self._ucci_info(tree, action, value))
+            emit(f"info nodes {int(tree.root_n)} time {int(elapsed * 1000)}")
             if self._infinite and self._waitable and not self._stop.is_set():
                 self._stop.wait()  # ponder/infinite: the move is given only once stop or ponderhit comes
         emit(f"bestmove {self.state.action_to_text(action)}")

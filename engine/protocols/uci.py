@@ -44,7 +44,7 @@ import time
 
 
 from ..core.mcts import SearchResult
-from .common import ROLLOUT, one_line, principal_variation, value_to_cp
+from .common import ROLLOUT, LineWriter, one_line, principal_variation, value_to_cp
 from .session import SearchSession
 
 #: the search tree's memory budget (the ``Hash`` option, MB): ``go infinite`` and clock
@@ -325,6 +325,17 @@ class UCIEngine:
             emit("info string error go: the game is over; there is no move to search")
             emit("bestmove (none)")
             return
+        result, elapsed = self._search(sims, seconds, emit,
+                                       lambda tree, partial, t: self._info_line(tree, partial, t, None))
+        emit(self._info_line(self.player.tree, result, elapsed, result.sims))
+        if self._infinite and self._waitable and not self._stop.is_set():
+            emit(f"info string node cap {self.node_cap} reached (Hash {self.hash_mb} MB); waiting for stop")
+            self._stop.wait()  # the protocol: after go infinite, bestmove only once stop (or quit) arrives
+        emit(f"bestmove {self.state.action_to_text(result.action)}")
+
+    def _search(self, sims: int, seconds: float | None, emit, info) -> tuple[SearchResult, float]:
+        """Search the current position with this budget once the evaluator is ready, emitting
+        ``info(tree, partial_result, elapsed)`` every INFO_INTERVAL seconds; (result, elapsed)."""
         self.session.ensure_ready(lambda err: emit(f"info string error {err}"))
         player = self.player
         player.sims, player.seconds = sims, seconds
@@ -335,15 +346,10 @@ class UCIEngine:
             now = time.perf_counter()
             if now - last[0] >= INFO_INTERVAL and player.tree is not None:
                 last[0] = now
-                emit(self._info_line(player.tree, partial, now - start, None))
+                emit(info(player.tree, partial, now - start))
 
         result = player.choose(self.state, on_progress=on_progress, should_stop=self._stop.is_set)
-        elapsed = time.perf_counter() - start
-        emit(self._info_line(player.tree, result, elapsed, result.sims))
-        if self._infinite and self._waitable and not self._stop.is_set():
-            emit(f"info string node cap {self.node_cap} reached (Hash {self.hash_mb} MB); waiting for stop")
-            self._stop.wait()  # the protocol: after go infinite, bestmove only once stop (or quit) arrives
-        emit(f"bestmove {self.state.action_to_text(result.action)}")
+        return result, time.perf_counter() - start
 
     def _info_line(self, tree, result: SearchResult, elapsed: float, sims_run: int | None) -> str:
         pv = principal_variation(tree, result.action)
@@ -361,18 +367,7 @@ class UCIEngine:
 def serve(engine: UCIEngine, stdin=None, stdout=None) -> int:
     """Run the protocol on text streams until ``quit`` or end of input."""
     stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
-    lock = threading.Lock()
-    broken = threading.Event()
-
-    def write(line: str) -> None:
-        with lock:
-            try:
-                stdout.write(line + "\n")
-                stdout.flush()
-            except (BrokenPipeError, ValueError):
-                broken.set()
-
+    write = LineWriter(stdout or sys.stdout)
     search: threading.Thread | None = None
     infinite = False
 
@@ -384,7 +379,7 @@ def serve(engine: UCIEngine, stdin=None, stdout=None) -> int:
             search.join()
             search = None
 
-    while not broken.is_set():
+    while not write.broken.is_set():
         line = stdin.readline()
         if not line:
             break

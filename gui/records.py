@@ -22,6 +22,7 @@ from games.records import (EXTENSIONS, FORMATS, MAX_RECORD_BYTES, RecordFormatEr
 from games.records import decode as decode_bytes
 from games.records.zeroboard import HEADER
 from gui.i18n import t
+from gui.safefile import UnreadableFile, read_regular_file
 
 __all__ = ["HEADER", "MAX_RECORD_BYTES", "EXTENSIONS", "RecordError", "RecordInfo", "result_text", "summary",
            "games_dir", "save_record", "load_record", "list_records", "list_folder", "read_info", "read_file",
@@ -102,35 +103,18 @@ def save_record(state, meta: dict | None = None, folder: Path | None = None, fmt
 
 
 def read_file(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes; RecordError otherwise. Opened
-    without blocking and checked after opening, so a FIFO, a device or a file swapped for one
-    between listing and reading is refused, never waited on."""
+    """The bytes of a regular file of at most ``limit`` bytes; RecordError otherwise
+    (`gui.safefile.read_regular_file`: a FIFO or a device is refused, never waited on)."""
     path = Path(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        fd = os.open(path, flags)
-    except OSError as e:
-        raise RecordError(t("load.err.open", name=path.name, reason=e.strerror or type(e).__name__)) from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise RecordError(t("load.err.not_file", name=path.name))
-        if st.st_size > limit:
-            raise RecordError(t("load.err.too_large", name=path.name, kb=limit // 1000))
-        chunks, total = [], 0
-        while total <= limit:
-            chunk = os.read(fd, min(65536, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > limit:
-            raise RecordError(t("load.err.too_large", name=path.name, kb=limit // 1000))
-        return b"".join(chunks)
-    except OSError as e:
-        raise RecordError(t("load.err.open", name=path.name, reason=e.strerror or type(e).__name__)) from None
-    finally:
-        os.close(fd)
+        return read_regular_file(path, limit)
+    except UnreadableFile as e:
+        if e.kind == "not_file":
+            raise RecordError(t("load.err.not_file", name=path.name)) from None
+        if e.kind == "too_large":
+            raise RecordError(t("load.err.too_large", name=path.name, kb=limit // 1000)) from None
+        reason = e.detail or os.strerror(2)
+        raise RecordError(t("load.err.open", name=path.name, reason=reason)) from None
 
 
 def load_record(path: Path, game=None):

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import time
 from pathlib import Path
 
 from engine.core.paths import user_config_dir
+
+from .safefile import UnreadableFile, read_regular_file
 
 VERSION = 1
 LANGUAGES = ("en", "zh")
@@ -88,22 +89,15 @@ def _read(path: Path) -> dict | None:
     """The settings object in ``path``; None when there is no file; SettingsProblem when
     there is one that is not usable settings."""
     try:
-        st = path.stat()
-    except FileNotFoundError:
-        return None
-    except OSError as e:
-        raise SettingsProblem(f"cannot be read ({e.strerror or e})") from None
-    if not stat.S_ISREG(st.st_mode):  # a folder, a FIFO (which would block), a device
-        raise SettingsProblem("is not a regular file")
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_SETTINGS_BYTES + 1)
-    except FileNotFoundError:
-        return None
-    except OSError as e:
-        raise SettingsProblem(f"cannot be read ({e.strerror or e})") from None
-    if len(raw) > MAX_SETTINGS_BYTES:
-        raise SettingsProblem(f"is larger than {MAX_SETTINGS_BYTES} bytes")
+        raw = read_regular_file(path, MAX_SETTINGS_BYTES)
+    except UnreadableFile as e:
+        if e.kind == "missing":
+            return None
+        if e.kind == "not_file":  # a folder, a FIFO (which would block), a device
+            raise SettingsProblem("is not a regular file") from None
+        if e.kind == "too_large":
+            raise SettingsProblem(f"is larger than {MAX_SETTINGS_BYTES} bytes") from None
+        raise SettingsProblem(f"cannot be read ({e.detail})") from None
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark, as some editors write, is fine
     except UnicodeDecodeError as e:

@@ -8,7 +8,6 @@ ours (fairy-stockfish writes xiangqi ranks 1..10 where ICCS writes 0..9).
 """
 from __future__ import annotations
 
-import queue
 import re
 import time
 
@@ -64,27 +63,13 @@ class UCIEnginePlayer(ProcessPlayer):
             raise
         self.name = f"uci {self.engine_name}"
 
-    # --- process plumbing -----------------------------------------------------
-    @property
-    def _lines(self):
-        return self.process._lines
-
-    def _send(self, line: str) -> None:
-        self.process.send(line)
-
-    def _read_until(self, done, timeout: float) -> list[str]:
-        return self.process.read_until(done, timeout)
-
-    def _drain(self) -> None:
-        self.process.drain()
-
     def _sync(self) -> None:
-        self._send("isready")
-        self._read_until(lambda l: l == "readyok", self.timeout)
+        self.process.send("isready")
+        self.process.read_until(lambda l: l == "readyok", self.timeout)
 
     def _handshake(self, options: dict) -> None:
-        self._send("uci")
-        for line in self._read_until(lambda l: l == "uciok", self.timeout):
+        self.process.send("uci")
+        for line in self.process.read_until(lambda l: l == "uciok", self.timeout):
             line = line.strip()
             if line.startswith("id name "):
                 self.engine_name = line[len("id name "):].strip()
@@ -107,7 +92,7 @@ class UCIEnginePlayer(ProcessPlayer):
                 offered = ", ".join(d["name"] for d in self.options.values()) or "none"
                 raise UCIEngineError(f"engine {self.engine_name!r} has no option {name!r} (it offers: {offered})")
             value = self._checked_value(decl, str(value))
-            self._send(f"setoption name {decl['name']} value {value}")
+            self.process.send(f"setoption name {decl['name']} value {value}")
         self._sync()
 
     def _checked_value(self, decl: dict, value: str) -> str:
@@ -131,12 +116,12 @@ class UCIEnginePlayer(ProcessPlayer):
     def _detect_rank_offset(self) -> int:
         """0, +1 or -1: how the engine's rank numbers differ from ours (by ``go perft 1``)."""
         start = self.game.initial_state()
-        self._send("position startpos")
-        self._send("go perft 1")
-        self._send("isready")
+        self.process.send("position startpos")
+        self.process.send("go perft 1")
+        self.process.send("isready")
         lines = self._perft_lines()
         if lines is None:  # no perft here: in case it took "go perft" for an ordinary search, end that
-            self._send("stop")
+            self.process.send("stop")
             self._sync()
             return 0
         theirs = {m.group(1) for l in lines if (m := re.match(r"^(\S+): \d+$", l.strip()))}
@@ -162,13 +147,11 @@ class UCIEnginePlayer(ProcessPlayer):
             if left <= 0:
                 return None
             try:
-                line = self._lines.get(timeout=left)
-            except queue.Empty:
-                continue
-            if line is None:
-                self._lines.put(None)
-                raise UCIEngineError(f"engine {self.engine_name!r} exited unexpectedly")
-            line = line.strip()
+                line = self.process.read_line(left).strip()
+            except EngineError:
+                if self.process.running:
+                    continue   # nothing yet: the deadline decides
+                raise
             if line == "readyok":
                 ready_at = time.monotonic()
             elif line.startswith("Nodes searched"):
@@ -178,7 +161,7 @@ class UCIEnginePlayer(ProcessPlayer):
 
     # --- the player API -----------------------------------------------------------
     def reset(self) -> None:
-        self._send("ucinewgame")
+        self.process.send("ucinewgame")
         self._sync()
 
     def position_command(self, state) -> str:
@@ -204,10 +187,10 @@ class UCIEnginePlayer(ProcessPlayer):
     def choose(self, state, on_progress=None, should_stop=None) -> SearchResult:
         from games.base import NotationError
         start = time.perf_counter()
-        self._drain()
-        self._send(self.position_command(state))
-        self._send(go_command(self.work))
-        lines = self._read_until(lambda l: l.startswith("bestmove"), self.work.get("movetime", 0) / 1000.0
+        self.process.drain()
+        self.process.send(self.position_command(state))
+        self.process.send(go_command(self.work))
+        lines = self.process.read_until(lambda l: l.startswith("bestmove"), self.work.get("movetime", 0) / 1000.0
                                  + self.timeout * (1 if "movetime" in self.work else 6))
         words = lines[-1].split()
         best = words[1] if len(words) > 1 else "(none)"

@@ -336,9 +336,13 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
     from .network import configure_threads
     configure_threads(1)
     net, meta = load_network(path, game)   # CheckpointError for a bad file, as before
-    if torch_only:
+
+    def in_torch():   # built only when torch serves: it copies the network (and may time bfloat16)
         from .evaluators import NetworkEvaluator
         return NetworkEvaluator(net, precision=precision if purpose == "selfplay" else "fp32"), meta
+
+    if torch_only:
+        return in_torch()
     try:
         if sess is None and keep_export:
             sess, _ = export_checkpoint(path, game, net, meta, digest)
@@ -351,8 +355,7 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
     except Exception as e:   # exporter or runtime trouble of any kind: torch still works
         note(f"ONNX Runtime cannot serve {path.name} ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); "
              f"the network runs in torch")
-        from .evaluators import NetworkEvaluator
-        return NetworkEvaluator(net, precision=precision if purpose == "selfplay" else "fp32"), meta
+        return in_torch()
 
 
 def preload() -> None:

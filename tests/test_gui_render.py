@@ -86,3 +86,32 @@ def test_the_home_card_names_fairy_stockfish_by_its_fixed_work_setting():
             assert len({depth1, elo, old}) == 3
     finally:
         i18n.set_language("en")
+
+
+def test_home_card_says_in_plain_words_how_the_ai_fares_against_real_engines(tmp_path, monkeypatch):
+    import json
+
+    from games import get_game
+    from gui import i18n
+    from gui.scenes import home
+
+    report = {"suite": "matches", "results": {"matches": [
+        {"spec": "random", "label": "random moves", "wins": 20, "draws": 0, "losses": 0, "games": 20, "score": 1.0},
+        {"spec": "uci:/usr/games/fairy-stockfish@depth1", "label": "fairy-stockfish at depth 1",
+         "wins": 13, "draws": 0, "losses": 7, "games": 20, "score": 0.65},
+        {"spec": "gomocup:/opt/rapfi@nodes1000", "label": "Rapfi (classical) at 1000 nodes",
+         "wins": 3, "draws": 2, "losses": 15, "games": 20, "score": 0.2}]}}
+    (tmp_path / "xiangqi.json").write_text(json.dumps(report))
+    monkeypatch.setattr(home, "models_dir", lambda: tmp_path)
+    monkeypatch.setattr(home, "_reports", {})
+    monkeypatch.setattr(home, "_notes", {})
+    try:
+        en = home.model_note(get_game("xiangqi"))
+        i18n.set_language("zh")
+        zh = home.model_note(get_game("xiangqi"))
+    finally:
+        i18n.set_language("en")
+    assert en == ("Wins 13 of 20 games against Fairy-Stockfish at depth 1; "
+                  "3 wins and 2 draws of 20 against Rapfi (classical) at 1000 nodes")
+    assert "random" not in en                      # the baselines give way to the real engines
+    assert "20 局胜 13 局" in zh and "和 2 局" in zh

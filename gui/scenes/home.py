@@ -48,6 +48,25 @@ def _opponent(spec: str, label: str) -> str:
     return str(label or spec)
 
 
+#: spec kinds of outside engines (the matches a player can read as "how strong is it really")
+ENGINE_KINDS = ("uci", "ucci", "gomocup", "nboard", "gtp")
+
+
+def _is_engine(spec) -> bool:
+    return str(spec).partition(":")[0] in ENGINE_KINDS
+
+
+def _engine_result(m: dict, more: bool = False) -> str:
+    """One match against an outside engine in words: "Wins 7 of 20 games against ...", and
+    shorter after the first ("2 of 20 against ...")."""
+    wins, draws, games = int(m["wins"]), int(m.get("draws", 0)), int(m["games"])
+    opponent = _opponent(m.get("spec", ""), m.get("label", ""))
+    key = "home.note.engine_more" if more else "home.note.engine"
+    if draws:
+        return t(key + "_draws", wins=wins, draws=draws, games=games, opponent=opponent)
+    return t(key, wins=wins, games=games, opponent=opponent)
+
+
 def _bench_set(name: str) -> str:
     """A benchmark set's name in the interface language (a set without a translation keeps its name)."""
     key = f"benchset.{name}"
@@ -90,6 +109,9 @@ def _build_note(game) -> str:
             return t("home.note.benchmark", rates=rates)
         if suite == "matches" and results["matches"]:
             ms = results["matches"]
+            engines = [m for m in ms if isinstance(m, dict) and _is_engine(m.get("spec", ""))]
+            if engines:  # what a player can expect, in plain words: games won against real engines
+                return t("home.note.sep_engines").join(_engine_result(m, i > 0) for i, m in enumerate(engines))
             scores = t("home.note.sep").join(t("home.note.score", pct=_pct(m["score"]),
                                                 opponent=_opponent(m.get("spec", ""), m.get("label", "")))
                                              for m in ms)
@@ -97,7 +119,7 @@ def _build_note(game) -> str:
             key = "home.note.matches_one" if len(ms) == 1 else "home.note.matches"
             return t(key, scores=scores, games=games.pop() if len(games) == 1 else "/".join(
                 str(int(m["games"])) for m in ms))
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, AttributeError):
         pass
     summary = report.get("summary")
     return summary.strip() if isinstance(summary, str) and summary.strip() else t("home.unmeasured")

@@ -261,3 +261,19 @@ def test_no_two_texts_overlap_at_the_minimum_window_size(small_app, monkeypatch,
         for s2, r2 in texts[i + 1:]:
             inner = r.clip(r2)
             assert inner.width < 3 or inner.height <= 4, (s, r, s2, r2)   # lines' padding may touch
+
+
+def test_the_banners_summary_names_the_worst_moves_first_and_fits(small_app, monkeypatch):
+    """At 1280×800 it read "Your moves: 4 × mistake, 3 × blunder, 6 × inacc…", cut."""
+    small_app.start_play("othello", "first", "beginner", {"size": 6})
+    scene = small_app.scene
+    human = scene.c.human
+    qs = ([{"player": human, "quality": "inaccuracy"}] * 6 + [{"player": human, "quality": "mistake"}] * 4
+          + [{"player": human, "quality": "blunder"}] + [{"player": 1 - human, "quality": "blunder"}] * 2)
+    monkeypatch.setattr(scene.c, "qualities", lambda: qs)
+    monkeypatch.setattr(scene.c, "analysis_progress", lambda: (1, 1))
+    assert scene.mistakes_text() == "You: 1 blunder, 4 mistakes, 6 inaccuracies"
+    lines = scene.summary_lines(scene.overlay_rect().width)
+    assert " ".join(lines) == scene.mistakes_text() and len(lines) <= 2      # wrapped, not cut
+    monkeypatch.setattr(scene.c, "qualities", lambda: [])
+    assert scene.mistakes_text() == "You: no mistakes found"

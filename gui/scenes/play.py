@@ -9,7 +9,7 @@ import pygame
 from gui import autosave, theme
 from gui.boards import Overlays
 from gui.controller import PlayController
-from gui.i18n import language, t
+from gui.i18n import has, language, t
 from gui.scenes.base import Scene
 from gui.scenes.boardview import BoardView
 from gui.scenes.home import game_name
@@ -270,7 +270,7 @@ class PlayScene(Scene):
         an AI problem it goes below the message, which keeps its Retry button."""
         pr = self.panel_rect
         r = pygame.Rect(pr.x + 8, pr.y + 8, pr.width - 16, 164)
-        r.height += 20 * (len(self.detail_lines(r.width)) - 1)
+        r.height += 20 * (len(self.detail_lines(r.width)) - 1) + 18 * (len(self.summary_lines(r.width)) - 1)
         if self.c.error:
             r.y = pr.y + 18 + 66 + 64
         return r
@@ -479,9 +479,8 @@ class PlayScene(Scene):
     def mistakes_text(self) -> str:
         """"You: 2 mistakes, 1 blunder" after the game (or what the analysis knows so far)."""
         counts = summary_counts(self.c.qualities(), self.c.human)
-        parts = [t(f"quality.{k}_n", n=v) for k, v in counts.items() if v and k != "inaccuracy"]
-        if counts["inaccuracy"]:
-            parts.append(t("quality.inaccuracy_n", n=counts["inaccuracy"]))
+        parts = [t(f"quality.{k}_1" if v == 1 and has(f"quality.{k}_1") else f"quality.{k}_n", n=v)
+                 for k in ("blunder", "mistake", "inaccuracy") if (v := counts[k])]  # the worst first
         return t("quality.you", list=t("home.note.sep").join(parts)) if parts else t("quality.clean")
 
     def detail_lines(self, width: int) -> list[str]:
@@ -496,6 +495,16 @@ class PlayScene(Scene):
                                               width - 30)]
         return lines
 
+    def summary_lines(self, width: int) -> list[str]:
+        """The player's mistakes after the game (or the analysis's progress): one line, or two
+        when the banner is narrow (the second cut with an ellipsis)."""
+        done, total = self.c.analysis_progress()
+        summary = self.mistakes_text() if done >= total else t("play.analysing", done=done, total=total)
+        lines = theme.wrap_text(summary, 14, width - 30) or [""]
+        if len(lines) > 2:
+            lines = [lines[0], theme.fit_text(" ".join(lines[1:]), 14, width - 30)]
+        return lines
+
     def draw_result(self, surface):
         r = self.overlay_rect()
         theme.rounded_rect(surface, self.pal.card_hover, r, 14)
@@ -506,10 +515,9 @@ class PlayScene(Scene):
         for i, line in enumerate(lines):
             if line:
                 theme.text(surface, line, (r.centerx, r.y + 62 + 20 * i), 16, self.pal.text, anchor="center")
-        done, total = self.c.analysis_progress()
-        summary = self.mistakes_text() if done >= total else t("play.analysing", done=done, total=total)
-        theme.text(surface, theme.fit_text(summary, 14, r.width - 30), (r.centerx, r.y + 88 + 20 * (len(lines) - 1)),
-                   14, self.pal.text_dim, anchor="center")
+        for i, line in enumerate(self.summary_lines(r.width)):
+            theme.text(surface, line, (r.centerx, r.y + 88 + 20 * (len(lines) - 1) + 18 * i),
+                       14, self.pal.text_dim, anchor="center")
 
     def draw_panel(self, surface):
         pal = self.pal
@@ -547,9 +555,15 @@ class PlayScene(Scene):
         elif c.over:
             text, color = self.result_text()
             detail = self.result_detail()
-            theme.text(surface, theme.fit_text(text + (f" · {detail}" if detail else ""), 20, p.width, True),
-                       (p.x, y + 6), 20, color, bold=True)
-            theme.text(surface, theme.fit_text(t("play.press_new"), 13, p.width), (p.x, y + 36), 13, pal.text_faint)
+            if detail:  # the result, then why (a line of its own, so it is not cut off after a word)
+                theme.text(surface, theme.fit_text(text, 20, p.width, True), (p.x, y + 2), 20, color, bold=True)
+                theme.text(surface, theme.fit_text(detail, 14, p.width), (p.x, y + 29), 14, pal.text)
+                theme.text(surface, theme.fit_text(t("play.press_new"), 13, p.width), (p.x, y + 48), 13,
+                           pal.text_faint)
+            else:
+                theme.text(surface, theme.fit_text(text, 20, p.width, True), (p.x, y + 6), 20, color, bold=True)
+                theme.text(surface, theme.fit_text(t("play.press_new"), 13, p.width), (p.x, y + 36), 13,
+                           pal.text_faint)
         elif c.ai_thinking:
             thinking_block(surface, pal, status, self.app, c.thinking, self.app.ai.status, t("play.ai_thinking"))
         else:

@@ -170,7 +170,16 @@ def line_reason(controller) -> str:
     if c.winner() is None and c.game.id == "othello":
         return ""  # an othello draw: the equal score says it
     key = f"reason.end.{c.game.id}" if c.winner() is not None else "reason.end.full"
+    if c.game.id == "othello" and _board_full(c.state):
+        key = "reason.end.othello_full"  # not "when neither side can move": no square is left
     return t(key) if has(key) else ""
+
+
+def _board_full(state) -> bool:
+    try:
+        return bool((state.board_array() != 0).all())
+    except Exception:
+        return False
 
 
 def final_score(controller) -> str:

@@ -110,6 +110,46 @@ def test_arena_with_model_policy_rollout_and_solver_specs(capsys, model):
     assert out["losses"] <= 2  # the perfect player can only lose the games it does not start
 
 
+def test_arena_balanced_openings_give_each_opening_to_both_colours(capsys):
+    # two copies of one deterministic player: every pair of games scores exactly one point for A,
+    # which holds only if each opening is played once with A on each side
+    assert arena_main(["--game", "tictactoe", "--a", "solver", "--b", "solver", "--games", "8",
+                       "--balanced-openings", "3", "--seed", "4"]) == 0
+    out = json_lines(capsys)[0]
+    assert out["games"] == 8 and out["score"] == 0.5 and out["balanced_openings"] == 3
+    assert out["opening_plies"] == 0                                      # no sampling on top
+    assert out["wins"] == out["losses"] > 0                              # random openings decide games
+    assert arena_main(["--game", "tictactoe", "--a", "random", "--b", "random", "--games", "3",
+                       "--balanced-openings", "2"]) == 2                 # pairs need an even count
+    assert "even" in capsys.readouterr().err
+
+
+def test_balanced_openings_start_both_games_of_a_pair_from_the_same_position():
+    from engine.play.arena import play_match, random_openings
+    game = get_game("connect4")
+    openings = random_openings(game, 3, 5, seed=1)
+    assert len({o.key() for o in openings}) == 3 and all(len(o.moves) == 5 for o in openings)
+    assert [o.key() for o in random_openings(game, 3, 5, seed=1)] == [o.key() for o in openings]
+    seen = []
+
+    class First:
+        def reset(self):
+            self.first = True
+
+        def choose(self, state):
+            if self.first:
+                seen.append((self.name, state.moves))
+                self.first = False
+            return type("R", (), {"action": state.legal_actions()[0]})()
+    a, b = First(), First()
+    a.name, b.name = "a", "b"
+    play_match(game, a, b, 6, openings=openings)
+    for k, o in enumerate(openings):        # both players met opening k in games 2k and 2k+1
+        pair = seen[4 * k:4 * k + 4]
+        assert {name for name, _ in pair} == {"a", "b"}
+        assert all(moves[:5] == o.moves for _, moves in pair)
+
+
 @pytest.mark.parametrize("spec", ["bogus", "model:", "model:/no/such/model.pt", "rollout:x", "rollout:0",
                                   "level:godlike", "uci:", "uci:/no/such/engine", "greedy", "solver"])
 def test_arena_bad_specs_exit_2_with_a_message(capsys, spec):

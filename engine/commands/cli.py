@@ -211,6 +211,10 @@ def arena_main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=10, help="games to play (default: %(default)s)")
     parser.add_argument("--opening-plies", type=int, default=OPENING_PLIES,
                         help="plies MCTS players sample for variety (default: %(default)s)")
+    parser.add_argument("--balanced-openings", type=int, metavar="PLIES",
+                        help="start each pair of games from the same PLIES uniformly random moves, the players "
+                             "swapping colours, with no sampling by MCTS players (for deterministic opponents: "
+                             "the variety comes from the openings and their luck cancels); --games must be even")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--progress", action="store_true",
                         help="a plain line on stderr after every game (default: a bar on a terminal, "
@@ -219,19 +223,29 @@ def arena_main(argv: list[str]) -> int:
 
     def body(args) -> int:
         from ..core.progress import Progress
-        from ..play.arena import play_match
+        from ..play.arena import play_match, random_openings
         from .specs import SpecError, close_player, player_from_spec
         from ..protocols.uci_client import UCIEngineError
         if args.games <= 0:
             raise UsageError(f"--games must be positive, not {args.games}")
         if args.opening_plies < 0:
             raise UsageError("--opening-plies cannot be negative")
+        balanced = args.balanced_openings
+        if balanced is not None and (balanced < 1 or args.games % 2):
+            raise UsageError("--balanced-openings needs a positive number of plies and an even --games")
         game = game_from_args(args.game, args.size)
+        openings = None
+        if balanced:
+            try:
+                openings = random_openings(game, args.games // 2, balanced, args.seed)
+            except ValueError as e:
+                raise UsageError(str(e)) from None
+        sampled = 0 if balanced else args.opening_plies
         players = []
         try:
             for spec, seed in ((args.a, args.seed), (args.b, args.seed + 1)):
                 try:
-                    players.append(player_from_spec(game, spec, seed=seed, opening_plies=args.opening_plies))
+                    players.append(player_from_spec(game, spec, seed=seed, opening_plies=sampled))
                 except SpecError as e:
                     raise UsageError(str(e)) from None
             start = time.perf_counter()
@@ -241,7 +255,7 @@ def arena_main(argv: list[str]) -> int:
                 progress.info(f"A +{r.wins} ={r.draws} -{r.losses}")
                 progress.update()
             try:
-                result = play_match(game, players[0], players[1], args.games, on_game=on_game)
+                result = play_match(game, players[0], players[1], args.games, on_game=on_game, openings=openings)
             except UCIEngineError as e:
                 progress.close()
                 print(f"arena stopped: {e}", file=sys.stderr)
@@ -249,7 +263,8 @@ def arena_main(argv: list[str]) -> int:
             progress.close()
             out = {"game": game.key, "a": args.a, "b": args.b,
                    "a_name": getattr(players[0], "name", args.a), "b_name": getattr(players[1], "name", args.b),
-                   **result.to_dict(), "opening_plies": args.opening_plies,
+                   **result.to_dict(), "opening_plies": sampled,
+                   **({"balanced_openings": balanced} if balanced else {}),
                    "seconds": round(time.perf_counter() - start, 2)}
             print(json_text(out, ensure_ascii=False), flush=True)
             return 0

@@ -66,12 +66,38 @@ def play_game(game, first, second, start=None, max_plies: int | None = None):
     return state, actions
 
 
-def play_match(game, player_a, player_b, games: int, on_game=None) -> MatchResult:
-    """A plays first in even-numbered games, B in odd ones."""
+def random_openings(game, count: int, plies: int, seed: int) -> list:
+    """``count`` start positions, each ``plies`` uniformly random legal moves from the start
+    (seeded; a line that ends the game is drawn again). For balanced matches: each is played
+    twice, the players swapping colours, so the openings' luck cancels and a deterministic
+    opponent still meets varied positions."""
+    import random
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        for _attempt in range(1000):
+            state = game.initial_state()
+            for _ in range(plies):
+                state = state.play(rng.choice(state.legal_actions()))
+                if state.is_terminal():
+                    break
+            if not state.is_terminal():
+                break
+        else:
+            raise ValueError(f"no {plies}-ply opening of {game.key} leaves the game open")
+        out.append(state)
+    return out
+
+
+def play_match(game, player_a, player_b, games: int, on_game=None, openings: list | None = None) -> MatchResult:
+    """A is the first player in even-numbered games, B in odd ones. With ``openings``, games
+    2k and 2k+1 both start from ``openings[k]`` (the players swap colours between them)."""
     result = MatchResult()
     for i in range(games):
         a_first = i % 2 == 0
-        final, _ = play_game(game, player_a, player_b) if a_first else play_game(game, player_b, player_a)
+        start = openings[i // 2] if openings else None  # A is player 0 (who moves first) in even games
+        final, _ = (play_game(game, player_a, player_b, start) if a_first
+                    else play_game(game, player_b, player_a, start))
         w = final.winner() if final.is_terminal() else None
         a_index = 0 if a_first else 1
         if w is None:

@@ -99,7 +99,7 @@ def test_home_card_says_in_plain_words_how_the_ai_fares_against_real_engines(tmp
         {"spec": "random", "label": "random moves", "wins": 20, "draws": 0, "losses": 0, "games": 20, "score": 1.0},
         {"spec": "uci:/usr/games/fairy-stockfish@depth1", "label": "fairy-stockfish at depth 1",
          "wins": 13, "draws": 0, "losses": 7, "games": 20, "score": 0.65},
-        {"spec": "gomocup:/opt/rapfi@nodes1000", "label": "Rapfi (classical) at 1000 nodes",
+        {"spec": "gomocup:/opt/rapfi@nodes1000", "label": "Rapfi, classical evaluation, max_node 1000",
          "wins": 3, "draws": 2, "losses": 15, "games": 20, "score": 0.2}]}}
     (tmp_path / "xiangqi.json").write_text(json.dumps(report))
     monkeypatch.setattr(home, "models_dir", lambda: tmp_path)
@@ -112,6 +112,21 @@ def test_home_card_says_in_plain_words_how_the_ai_fares_against_real_engines(tmp
     finally:
         i18n.set_language("en")
     assert en == ("Wins 13 of 20 games against Fairy-Stockfish at depth 1; "
-                  "3 wins and 2 draws of 20 against Rapfi (classical) at 1000 nodes")
+                  "3 wins and 2 draws of 20 against Rapfi (classical evaluation, 1000 nodes)")
     assert "random" not in en                      # the baselines give way to the real engines
     assert "20 局胜 13 局" in zh and "和 2 局" in zh
+
+
+def test_the_home_card_names_rapfi_and_egaroucid_by_their_settings():
+    from gui import i18n
+    from gui.scenes import home
+    try:
+        for lang in ("en", "zh"):
+            i18n.set_language(lang)
+            rapfi = home._opponent("gomocup:pbrain-rapfi@nodes1000", "Rapfi")
+            egaroucid = home._opponent("nboard:nboard-egaroucid-web 5@depth5", "Egaroucid")
+            assert "1000" in rapfi and rapfi != "Rapfi"
+            assert "5" in egaroucid and egaroucid != "Egaroucid"
+        assert home._opponent("gomocup:some-brain@nodes200", "a brain") == "a brain"   # others: their label
+    finally:
+        i18n.set_language("en")

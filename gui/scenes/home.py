@@ -45,6 +45,12 @@ def _opponent(spec: str, label: str) -> str:
         if "@nodes1000" in arg and "UCI_Elo=1350" in arg:
             return t("opponent.uci_elo1350")
         return t("opponent.uci")
+    if kind == "gomocup" and "rapfi" in arg.lower() and "@nodes1000" in arg:
+        return t("opponent.rapfi1000")   # Rapfi with its classical evaluation (the gomoku suite's reference)
+    if kind == "nboard" and "egaroucid" in arg.lower():
+        level = arg.rpartition(" ")[2].partition("@")[0]
+        if level.isdigit():
+            return t("opponent.egaroucid", level=int(level))
     return str(label or spec)
 
 

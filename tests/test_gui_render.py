@@ -100,7 +100,9 @@ def test_home_card_says_in_plain_words_how_the_ai_fares_against_real_engines(tmp
         {"spec": "uci:/usr/games/fairy-stockfish@depth1", "label": "fairy-stockfish at depth 1",
          "wins": 13, "draws": 0, "losses": 7, "games": 20, "score": 0.65},
         {"spec": "gomocup:/opt/rapfi@nodes1000", "label": "Rapfi, classical evaluation, max_node 1000",
-         "wins": 3, "draws": 2, "losses": 15, "games": 20, "score": 0.2}]}}
+         "wins": 3, "draws": 2, "losses": 15, "games": 20, "score": 0.2},
+        {"spec": "uci:/usr/games/fairy-stockfish@depth1", "label": "fairy-stockfish at depth 1",
+         "wins": 2, "draws": 0, "losses": 8, "games": 10, "score": 0.2}]}}   # a smaller match, same setting
     (tmp_path / "xiangqi.json").write_text(json.dumps(report))
     monkeypatch.setattr(home, "models_dir", lambda: tmp_path)
     monkeypatch.setattr(home, "_reports", {})

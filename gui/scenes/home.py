@@ -115,7 +115,13 @@ def _build_note(game) -> str:
             return t("home.note.benchmark", rates=rates)
         if suite == "matches" and results["matches"]:
             ms = results["matches"]
-            engines = [m for m in ms if isinstance(m, dict) and _is_engine(m.get("spec", ""))]
+            engines = {}  # one line per opponent setting: its largest match
+            for m in ms:
+                if isinstance(m, dict) and _is_engine(m.get("spec", "")):
+                    spec = m.get("spec", "")
+                    if spec not in engines or int(m["games"]) > int(engines[spec]["games"]):
+                        engines[spec] = m
+            engines = list(engines.values())
             if engines:  # what a player can expect, in plain words: games won against real engines
                 return t("home.note.sep_engines").join(_engine_result(m, i > 0) for i, m in enumerate(engines))
             scores = t("home.note.sep").join(t("home.note.score", pct=_pct(m["score"]),

@@ -54,11 +54,9 @@ def _opponent(spec: str, label: str) -> str:
     return str(label or spec)
 
 
-#: spec kinds of outside engines (the matches a player can read as "how strong is it really")
-ENGINE_KINDS = ("uci", "ucci", "gomocup", "nboard", "gtp")
-
-
 def _is_engine(spec) -> bool:
+    """A match against an outside engine (what a player reads as "how strong is it really")."""
+    from engine.commands.specs import ENGINE_KINDS
     return str(spec).partition(":")[0] in ENGINE_KINDS
 
 

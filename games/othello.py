@@ -199,6 +199,13 @@ class OthelloState(State):
     def is_terminal(self) -> bool:
         return not self._legal_tuple()
 
+    def end_reason(self) -> str | None:
+        """Why the game ended: "full board", or "no moves" (squares are left but neither side
+        can play); None while it goes on. The winner is whoever has more discs either way."""
+        if not self.is_terminal():
+            return None
+        return "full board" if (self._me | self._opp).bit_count() == self.game.cells else "no moves"
+
     def winner(self) -> int | None:
         if not self.is_terminal():
             return None

@@ -353,3 +353,20 @@ def test_proven_value_finds_every_wipe_out_and_board_filling_win_and_nothing_els
     assert s.proven_value() == 1.0
     end = s.apply(s.parse_action("b7"))
     assert end.is_terminal() and end.discs()[0] == 0
+
+
+def test_the_rules_say_why_a_game_ended():
+    import random
+    from games import get_game
+    g = get_game("othello", size=6)
+    seen = set()
+    for seed in range(300):
+        rng = random.Random(seed)
+        s = g.initial_state()
+        while not s.is_terminal():
+            assert s.end_reason() is None
+            s = s.apply(rng.choice(s.legal_actions()))
+        full = bool((s.board_array() != 0).all())
+        assert s.end_reason() == ("full board" if full else "no moves")
+        seen.add(s.end_reason())
+    assert seen == {"full board", "no moves"}

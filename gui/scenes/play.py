@@ -33,6 +33,15 @@ def board_and_panel(size, margin: int = 24) -> tuple[pygame.Rect, pygame.Rect]:
     return board_rect, panel_rect
 
 
+def _two_lines(text: str, size: int, width: int) -> list[str]:
+    """``text`` wrapped to ``width``: one line, or two with the second cut with an ellipsis."""
+    lines = theme.wrap_text(text, size, width) or [""]
+    if len(lines) > 2:
+        sep = " " if " " in text else ""   # CJK text wraps between characters
+        lines = [lines[0], theme.fit_text(sep.join(lines[1:]), size, width)]
+    return lines
+
+
 class PlayScene(Scene):
     def __init__(self, app, controller: PlayController):
         super().__init__(app)
@@ -487,23 +496,14 @@ class PlayScene(Scene):
         """The result's reason and score in the banner: one line, or two when it is long (the
         second cut with an ellipsis)."""
         detail = self.result_detail() if self.c.over else ""
-        if not detail:
-            return [""]
-        lines = theme.wrap_text(detail, 16, width - 30)
-        if len(lines) > 2:
-            lines = [lines[0], theme.fit_text(" ".join(lines[1:]) if " " in detail else "".join(lines[1:]), 16,
-                                              width - 30)]
-        return lines
+        return _two_lines(detail, 16, width - 30) if detail else [""]
 
     def summary_lines(self, width: int) -> list[str]:
         """The player's mistakes after the game (or the analysis's progress): one line, or two
         when the banner is narrow (the second cut with an ellipsis)."""
         done, total = self.c.analysis_progress()
         summary = self.mistakes_text() if done >= total else t("play.analysing", done=done, total=total)
-        lines = theme.wrap_text(summary, 14, width - 30) or [""]
-        if len(lines) > 2:
-            lines = [lines[0], theme.fit_text(" ".join(lines[1:]), 14, width - 30)]
-        return lines
+        return _two_lines(summary, 14, width - 30)
 
     def draw_result(self, surface):
         r = self.overlay_rect()
@@ -555,15 +555,12 @@ class PlayScene(Scene):
         elif c.over:
             text, color = self.result_text()
             detail = self.result_detail()
-            if detail:  # the result, then why (a line of its own, so it is not cut off after a word)
-                theme.text(surface, theme.fit_text(text, 20, p.width, True), (p.x, y + 2), 20, color, bold=True)
+            top, hint_y = (2, 48) if detail else (6, 36)   # why, on a line of its own between the two
+            theme.text(surface, theme.fit_text(text, 20, p.width, True), (p.x, y + top), 20, color, bold=True)
+            if detail:
                 theme.text(surface, theme.fit_text(detail, 14, p.width), (p.x, y + 29), 14, pal.text)
-                theme.text(surface, theme.fit_text(t("play.press_new"), 13, p.width), (p.x, y + 48), 13,
-                           pal.text_faint)
-            else:
-                theme.text(surface, theme.fit_text(text, 20, p.width, True), (p.x, y + 6), 20, color, bold=True)
-                theme.text(surface, theme.fit_text(t("play.press_new"), 13, p.width), (p.x, y + 36), 13,
-                           pal.text_faint)
+            theme.text(surface, theme.fit_text(t("play.press_new"), 13, p.width), (p.x, y + hint_y), 13,
+                       pal.text_faint)
         elif c.ai_thinking:
             thinking_block(surface, pal, status, self.app, c.thinking, self.app.ai.status, t("play.ai_thinking"))
         else:

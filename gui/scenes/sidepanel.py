@@ -163,23 +163,12 @@ def in_check(state) -> bool:
 
 
 def line_reason(controller) -> str:
-    """Why a game without a rules' reason ended: a line completed, more discs, a full board."""
+    """Why a game without a rules' reason ended: a line completed, a full board."""
     c = controller
     if c.resigned_by is not None or not c.state.is_terminal():
         return ""
-    if c.winner() is None and c.game.id == "othello":
-        return ""  # an othello draw: the equal score says it
     key = f"reason.end.{c.game.id}" if c.winner() is not None else "reason.end.full"
-    if c.game.id == "othello" and _board_full(c.state):
-        key = "reason.end.othello_full"  # not "when neither side can move": no square is left
     return t(key) if has(key) else ""
-
-
-def _board_full(state) -> bool:
-    try:
-        return bool((state.board_array() != 0).all())
-    except Exception:
-        return False
 
 
 def final_score(controller) -> str:
@@ -197,7 +186,7 @@ def final_score(controller) -> str:
 
 def result_detail(controller) -> str:
     """Why a finished game ended, for the play and demo banners: othello's score and the
-    rules' reason ("50–14 · more discs when neither side can move", "by checkmate")."""
+    rules' reason ("50–14 · the board is full", "by checkmate")."""
     parts = []
     score = final_score(controller)
     if score:

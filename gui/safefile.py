@@ -10,7 +10,7 @@ from pathlib import Path
 
 
 class UnreadableFile(Exception):
-    """Why a file was not read: ``kind`` is "missing", "open" (``detail``: the OS's reason),
+    """Why a file was not read: ``kind`` is "missing" or "open" (``detail``: the OS's reason),
     "not_file" or "too_large"."""
 
     def __init__(self, kind: str, detail: str = ""):
@@ -23,8 +23,8 @@ def read_regular_file(path, limit: int) -> bytes:
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(Path(path), flags)
-    except FileNotFoundError:
-        raise UnreadableFile("missing") from None
+    except FileNotFoundError as e:
+        raise UnreadableFile("missing", e.strerror or "") from None
     except OSError as e:
         raise UnreadableFile("open", e.strerror or type(e).__name__) from None
     try:

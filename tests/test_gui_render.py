@@ -73,7 +73,7 @@ def test_home_card_strength_notes_follow_the_interface_language(tmp_path, monkey
     assert notes["zh"]["gomoku"] == bad["summary"]
 
 
-def test_the_home_card_names_fairy_stockfish_by_its_fixed_work_setting():
+def test_the_home_card_names_outside_engines_by_their_fixed_work_settings():
     from gui import i18n
     from gui.scenes import home
     try:
@@ -84,6 +84,11 @@ def test_the_home_card_names_fairy_stockfish_by_its_fixed_work_setting():
             old = home._opponent("uci:/usr/games/fairy-stockfish@100?UCI_LimitStrength=true&UCI_Elo=min", "")
             assert "depth 1" in depth1 and "1350" in elo and "1000" in elo
             assert len({depth1, elo, old}) == 3
+            rapfi = home._opponent("gomocup:pbrain-rapfi@nodes1000", "Rapfi")
+            egaroucid = home._opponent("nboard:nboard-egaroucid-web 5@depth5", "Egaroucid")
+            assert "1000" in rapfi and rapfi != "Rapfi"
+            assert "5" in egaroucid and egaroucid != "Egaroucid"
+        assert home._opponent("gomocup:some-brain@nodes200", "a brain") == "a brain"   # others: their label
     finally:
         i18n.set_language("en")
 
@@ -118,17 +123,3 @@ def test_home_card_says_in_plain_words_how_the_ai_fares_against_real_engines(tmp
     assert "random" not in en                      # the baselines give way to the real engines
     assert "20 局胜 13 局" in zh and "和 2 局" in zh
 
-
-def test_the_home_card_names_rapfi_and_egaroucid_by_their_settings():
-    from gui import i18n
-    from gui.scenes import home
-    try:
-        for lang in ("en", "zh"):
-            i18n.set_language(lang)
-            rapfi = home._opponent("gomocup:pbrain-rapfi@nodes1000", "Rapfi")
-            egaroucid = home._opponent("nboard:nboard-egaroucid-web 5@depth5", "Egaroucid")
-            assert "1000" in rapfi and rapfi != "Rapfi"
-            assert "5" in egaroucid and egaroucid != "Egaroucid"
-        assert home._opponent("gomocup:some-brain@nodes200", "a brain") == "a brain"   # others: their label
-    finally:
-        i18n.set_language("en")

@@ -257,7 +257,10 @@ def test_leaf_batched_search_still_converges():
 # --- passes -------------------------------------------------------------------------------
 
 @pytest.mark.skipif(importlib.util.find_spec("games.othello") is None, reason="othello has not landed yet")
-def test_values_flip_correctly_across_an_othello_pass():
+def test_values_flip_correctly_across_an_othello_pass(monkeypatch):
+    import games.othello as othello_module
+    # the search's values, not the endgame solver's (a 4x4 board is all endgame)
+    monkeypatch.setattr(othello_module, "SOLVE_EMPTIES", 0)
     g = get_game("othello", size=4)
     solver = Solver()
     rng = np.random.default_rng(3)
@@ -438,10 +441,13 @@ def test_a_root_whose_moves_are_all_known_plays_the_best_of_them():
     assert best(tree) in solver.optimal_actions(state)
 
 
-def test_othello_endgames_are_proven_exactly_through_passes():
+def test_othello_endgames_are_proven_exactly_through_passes(monkeypatch):
     """Small 6x6 othello endgames (passes and drawn finishes included): every value the
     search proves, at the root and below, is the exact minimax value, and a root known to
-    its end plays a best move."""
+    its end plays a best move. The proofs here are the tree's own (the endgame solver, which
+    would prove every child at once, is off; it is checked in tests/test_othello.py)."""
+    import games.othello as othello_module
+    monkeypatch.setattr(othello_module, "SOLVE_EMPTIES", 0)
     game = get_game("othello", size=6)
     rng = np.random.default_rng(11)
     solver = Solver()
@@ -567,3 +573,30 @@ def test_connect4_endgames_are_played_perfectly_though_the_network_prefers_the_l
         assert best(tree) in optimal, s.to_text()
         assert tree.root_result() == max(values.values())
         checked += 1
+
+
+def test_othello_search_plays_the_solvers_result_near_the_end():
+    """With the endgame solver on (the default), an 8x8 search with a handful of visits knows
+    the exact result of a position with 12 or fewer empty squares and plays a best move."""
+    import games.othello as othello_module
+    assert othello_module.SOLVE_EMPTIES >= 8
+    game = get_game("othello")
+    rng = np.random.default_rng(5)
+    checked = 0
+    while checked < 12:
+        state = game.initial_state()
+        while not state.is_terminal() and game.cells - sum(state.discs()) > 8:
+            legal = state.legal_actions()
+            state = state.apply(legal[rng.integers(len(legal))])
+        if state.is_terminal() or len(state.legal_actions()) < 2:
+            continue
+        exact = {a: -othello_module.solve(game, *_sides(state.apply(a))) for a in state.legal_actions()}
+        tree = search(state, 40)
+        assert tree.root_result() == max(exact.values()), state.to_text()
+        assert exact[best(tree)] == max(exact.values()), state.to_text()
+        checked += 1
+
+
+def _sides(state):
+    """(side to move's discs, opponent's) of an othello position."""
+    return state._me, state._opp

@@ -11,6 +11,7 @@ which is also the stone's bit in the bitboards.
 """
 from __future__ import annotations
 
+import os
 import re
 
 import numpy as np
@@ -62,6 +63,14 @@ VCF_DEPTH = 8
 VCF_BUDGET = 48
 
 
+def sum_masks(windows: tuple[tuple[int, int], ...]) -> int:
+    """The union of the windows' masks."""
+    out = 0
+    for mask, _ in windows:
+        out |= mask
+    return out
+
+
 def _bits(board: int):
     while board:
         low = board & -board
@@ -75,37 +84,131 @@ def _vcf(game: "Gomoku", a: int, d: int, a_wins: int, d_wins: int, empty: int, d
     move, or None. Every attacker move makes a four, so the defender's reply is forced (the
     one point that stops five); the attacker wins when a move makes two fours at once, or
     when a forced block leaves it five. A defender's four must be blocked first, and only by
-    a move that is itself a four; a defender five ends the line. ``budget[0]`` counts down
-    the attacker moves tried."""
+    a move that is itself a four. `_vct` with no threes; ``budget[0]`` counts down the moves
+    tried, at most ``depth`` fours on a line."""
+    return _vct(game, a, d, a_wins, d_wins, empty, 0, depth, budget)
+
+
+#: victories by continuous threats (VCT: fours and open threes) are looked for right below the
+#: root (`GomokuState.deep_proven_value`) and at the root (`GomokuState.winning_action`): at most
+#: this many threes on a line, and this many attacker moves tried in one call
+VCT_THREES = 3
+VCT_BUDGET = 600
+try:   # to measure the search without it: ZEROBOARD_GOMOKU_VCT_BUDGET=0
+    VCT_BUDGET = max(0, int(os.environ.get("ZEROBOARD_GOMOKU_VCT_BUDGET", VCT_BUDGET)))
+except ValueError:
+    pass   # not a number: keep the default
+
+
+def _vct(game: "Gomoku", a: int, d: int, a_wins: int, d_wins: int, empty: int, threes: int, fours: int,
+         budget: list[int]) -> int | None:
+    """A victory by continuous threats for ``a`` (to move) against ``d``: the bit of its first
+    move, or None. Each attacker move makes a four (the defender's reply is forced) or a three:
+    a move after which the attacker threatens to leave two points to make five (an open four,
+    or two fours at once). Every defence of a three is then refuted in turn (`_defend`), so a
+    line it returns is a proof. At most ``threes`` threes and ``fours`` fours on a line;
+    ``budget[0]`` counts down the moves tried, and when it runs out nothing is reported."""
     if a_wins & empty:
         return a_wins & empty & -(a_wins & empty)
     forced = d_wins & empty
-    if forced & (forced - 1):
-        return None  # two defender fours: no single four answers both
-    candidates = game.four_points(a, d, empty)
-    if forced:
-        candidates &= forced
     windows = game.windows
-    for p in _bits(candidates):
+    if forced:   # the attacker must stop the defender's five, and its threats must survive that
+        if forced & (forced - 1):
+            return None  # two defender fives: no single move answers both
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        e2 = empty ^ forced
+        a2 = a | forced
+        a_new = winning_points(a2, e2, windows[forced.bit_length() - 1])
+        if a_new & (a_new - 1):
+            return forced
+        replies = 0 if a_new or threes <= 0 else _threats(game, a2, d, e2, game.full)
+        if (a_new or (replies and threes > 0)) and _defend(game, a2, d, a_wins | a_new, d_wins, e2, replies,
+                                                           threes - (0 if a_new else 1), fours - 1, budget):
+            return forced
+        return None
+    four_moves = game.four_points(a, d, empty) if fours > 0 else 0
+    three_moves = game.three_points(a, d, empty) & ~four_moves if threes > 0 else 0
+    for p in _bits(four_moves):
         budget[0] -= 1
         if budget[0] < 0:
             return None
         e2 = empty ^ p
         a2 = a | p
-        action = p.bit_length() - 1
-        new = winning_points(a2, e2, windows[action])
-        if not new or d_wins & e2:
+        new = winning_points(a2, e2, windows[p.bit_length() - 1])
+        if not new:
             continue
         if new & (new - 1):
             return p  # two points to make five: the defender stops one
-        if depth > 1:
-            e3 = e2 ^ new
-            d2 = d | new
-            d_wins2 = d_wins | winning_points(d2, e3, windows[new.bit_length() - 1])
-            if _vcf(game, a2, d2, a_wins | new, d_wins2, e3, depth - 1, budget) is not None:
-                return p
+        e3 = e2 ^ new
+        d2 = d | new
+        d_wins2 = d_wins | winning_points(d2, e3, windows[new.bit_length() - 1])
+        if _vct(game, a2, d2, a_wins | new, d_wins2, e3, threes, fours - 1, budget) is not None:
+            return p
+    for p in _bits(three_moves):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        e2 = empty ^ p
+        a2 = a | p
+        replies = _threats(game, a2, d, e2, game.lines[p.bit_length() - 1])
+        if replies and _defend(game, a2, d, a_wins, d_wins, e2, replies, threes - 1, fours, budget):
+            return p
     return None
 
+
+def _threats(game: "Gomoku", a: int, d: int, empty: int, near: int) -> int:
+    """The attacker's moves among ``near`` that would leave it two points to make five,
+    together with those points: where a defender must play to stop them (0: no threat)."""
+    out = 0
+    for q in _bits(game.four_points(a, d, empty) & near):
+        w = winning_points(a | q, empty ^ q, game.windows[q.bit_length() - 1])
+        if w & (w - 1):
+            out |= q | w
+    return out
+
+
+def _defend(game: "Gomoku", a: int, d: int, a_wins: int, d_wins: int, empty: int, replies: int, threes: int,
+            fours: int, budget: list[int]) -> bool:
+    """True when the attacker ``a`` still wins by continuous threats with the defender ``d`` to
+    move, facing a five to stop (``a_wins``) or the threats whose points are ``replies``.
+    Any other defender move that makes no four leaves a threat standing and loses: the
+    attacker makes it, and with two points to make five against none, wins. So the defender's
+    candidates are ``replies`` and its own fours; after such a four and the attacker's forced
+    block the threats are worked out again on the whole board."""
+    if d_wins & empty:
+        return False  # the defender makes five
+    windows = game.windows
+    pending = a_wins & empty
+    if pending:
+        if pending & (pending - 1):
+            return True
+        d2 = d | pending
+        e2 = empty ^ pending
+        new = winning_points(d2, e2, windows[pending.bit_length() - 1])
+        return _vct(game, a, d2, a_wins, d_wins | new, e2, threes, fours, budget) is not None
+    if not replies:
+        return False
+    for r in _bits(replies | game.four_points(d, a, empty)):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        e2 = empty ^ r
+        d2 = d | r
+        new = winning_points(d2, e2, windows[r.bit_length() - 1])
+        if new & (new - 1):
+            return False  # the defender's own open four
+        if new:   # a four: the attacker must block it, then the defender moves again
+            e3 = e2 ^ new
+            a3 = a | new
+            a_new = winning_points(a3, e3, windows[new.bit_length() - 1])
+            if not _defend(game, a3, d2, a_wins | a_new, d_wins | new, e3, _threats(game, a3, d2, e3, game.full),
+                           threes, fours, budget):
+                return False
+        elif _vct(game, a, d2, a_wins, d_wins, e2, threes, fours, budget) is None:
+            return False
+    return True
 
 class GomokuState(AlternatingState):
     """A gomoku position: black's (player 0) and white's stones as bitboards, and for each
@@ -190,6 +293,16 @@ class GomokuState(AlternatingState):
                      VCF_DEPTH, [VCF_BUDGET])
         return 1.0 if found is not None else None
 
+    def proven_plies(self) -> int:
+        """Plies to the end of a position `proven_value` decides (for a loser's choice of the
+        longest resistance): 1 when the side to move makes five at once, 2 when it cannot
+        stop two fives, else at least 3 (a victory by continuous fours)."""
+        empty = self.game.full ^ (self._black | self._white)
+        me = len(self._moves) & 1
+        if self._wins[me] & empty:
+            return 1
+        return 2 if (self._wins[1 - me] & empty).bit_count() >= 2 else 3
+
     def tactical_priors(self) -> list[tuple[int, float]]:
         """The points where the side to move makes a four, or where the opponent would make one
         (blocking its three), each with a share of the prior (0.4 split among them, at most 0.1
@@ -219,6 +332,36 @@ class GomokuState(AlternatingState):
         empty = self.game.full ^ (self._black | self._white)
         bit = _vcf(self.game, stones[me], stones[1 - me], self._wins[me], self._wins[1 - me], empty, depth, [budget])
         return None if bit is None else bit.bit_length() - 1
+
+    def vct(self, threes: int = VCT_THREES, budget: int = 600) -> int | None:
+        """The first move of a victory by continuous threats (fours and open threes) for the
+        side to move, found within ``threes`` threes on a line and ``budget`` tried moves, or
+        None. Exact when found: every defence was refuted (`_vct`)."""
+        if self._winner is not None:
+            return None
+        me = len(self._moves) & 1
+        stones = (self._black, self._white)
+        empty = self.game.full ^ (self._black | self._white)
+        spent = [budget]
+        for most in range(threes + 1):   # fours alone first, then one more three at a time
+            bit = _vct(self.game, stones[me], stones[1 - me], self._wins[me], self._wins[1 - me], empty,
+                       most, 2 * VCF_DEPTH, spent)
+            if bit is not None:
+                return bit.bit_length() - 1
+            if spent[0] < 0:
+                break
+        return None
+
+    def winning_action(self) -> int | None:
+        """A move proven to win (`vct`), or None: the search plays it at the root."""
+        return self.vct(budget=VCT_BUDGET) if VCT_BUDGET else None
+
+    def deep_proven_value(self) -> float | None:
+        """1.0 where the side to move wins by continuous threats (`vct`), else None: the
+        search's proof for the positions right below its root where `proven_value` finds
+        nothing (there it is worth its cost), so a move that lets the opponent start a winning
+        attack is known to lose."""
+        return None if not VCT_BUDGET or self.vct(budget=VCT_BUDGET) is None else 1.0
 
     def is_terminal(self) -> bool:
         return self._winner is not None or len(self._moves) == self.game.cells
@@ -286,8 +429,13 @@ class Gomoku(Game):
     name = "Gomoku"
     variant_names = ("size",)
     num_planes = 4
-    proofs = (f"a win in one; two threats against the mover; a victory by continuous fours "
-              f"(up to {VCF_DEPTH} fours deep, {VCF_BUDGET} attacker moves tried)")
+
+    @property
+    def proofs(self) -> str:
+        vct = (f"; at the root and its moves, a victory by continuous threats (open threes and fours, "
+               f"up to {VCT_THREES} threes deep, {VCT_BUDGET} moves tried)") if VCT_BUDGET else ""
+        return (f"a win in one; two threats against the mover; a victory by continuous fours "
+                f"(up to {VCF_DEPTH} fours deep, {VCF_BUDGET} attacker moves tried)" + vct)
     policy_planes = 1
 
     def __init__(self, size: int = 15):
@@ -301,6 +449,8 @@ class Gomoku(Game):
         self.full = (1 << self.cells) - 1
         self.plane_bytes = (self.cells + 7) // 8
         self.windows = tuple(self._windows(a) for a in range(self.cells))
+        #: per point, the points of its four lines within four steps (its windows together)
+        self.lines = tuple(sum_masks(w) for w in self.windows)
         self._segments = self._segment_starts()
 
     def _segment_starts(self) -> tuple[tuple[int, int], ...]:
@@ -317,8 +467,19 @@ class Gomoku(Game):
 
     def four_points(self, mine: int, theirs: int, empty: int) -> int:
         """Bitboard of the empty points where one more of ``mine`` makes a four: a five-point
-        segment with four of ``mine``, one empty point and none of ``theirs``. Counted for all
-        segments at once, bit-sliced (each segment's count lives at its start point)."""
+        segment with four of ``mine``, one empty point and none of ``theirs``."""
+        return self._segment_points(mine, theirs, empty, 3)
+
+    def three_points(self, mine: int, theirs: int, empty: int) -> int:
+        """Bitboard of the empty points where one more of ``mine`` makes three in a five-point
+        segment with the other two points empty and none of ``theirs`` (the moves that may
+        make a three; `_vct` keeps those that threaten an open four)."""
+        return self._segment_points(mine, theirs, empty, 2)
+
+    def _segment_points(self, mine: int, theirs: int, empty: int, count: int) -> int:
+        """The empty points of the five-point segments holding exactly ``count`` (2 or 3) of
+        ``mine`` and none of ``theirs``. Counted for all segments at once, bit-sliced (each
+        segment's count lives at its start point, in three bit planes)."""
         found = 0
         for d, starts in self._segments:
             ones = twos = fours = 0
@@ -330,11 +491,11 @@ class Gomoku(Game):
                 fours |= twos & carry
                 twos ^= carry
                 blocked |= theirs >> (k * d)
-            three = ones & twos & ~fours & ~blocked & starts
-            if three:
+            hit = (ones if count == 3 else ~ones) & twos & ~fours & ~blocked & starts
+            if hit:
                 spread = 0
                 for k in range(WIN_LENGTH):
-                    spread |= three << (k * d)
+                    spread |= hit << (k * d)
                 found |= spread & empty
         return found
 

@@ -212,9 +212,10 @@ def test_every_victory_by_fours_found_is_a_forced_win():
     assert checked >= 10 and deeper >= 3, (checked, deeper)
 
 
-@pytest.mark.parametrize("size", [15, 9])
-def test_four_points_are_the_points_that_make_a_four(size):
-    """Bit-sliced `four_points` against the definition, segment by segment on coordinates."""
+def _check_segment_points(size: int, count: int, method: str, seed: int) -> None:
+    """Bit-sliced ``game.<method>`` against the definition, segment by segment on
+    coordinates: the empty points of five-point segments with ``count`` of the mover's stones
+    and none of the opponent's."""
     game = get_game("gomoku", size=size)
     n = size
     segments = []
@@ -223,20 +224,30 @@ def test_four_points_are_the_points_that_make_a_four(size):
             for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
                 if 0 <= r + 4 * dr < n and 0 <= c + 4 * dc < n:
                     segments.append([(r + k * dr) * n + c + k * dc for k in range(5)])
-    count = 0
-    for s in _clustered_positions(size, 6, 11):
+    found = 0
+    for s in _clustered_positions(size, 5, seed):
         board = s.board_array().reshape(-1)
         for me, mine_v in ((0, 1), (1, -1)):
             expect = set()
             for seg in segments:
                 vals = [board[i] for i in seg]
-                if vals.count(mine_v) == 3 and vals.count(-mine_v) == 0:
+                if vals.count(mine_v) == count and vals.count(-mine_v) == 0:
                     expect.update(i for i in seg if board[i] == 0)
             bits = (s._black, s._white)
-            got = game.four_points(bits[me], bits[1 - me], game.full ^ (s._black | s._white))
+            got = getattr(game, method)(bits[me], bits[1 - me], game.full ^ (s._black | s._white))
             assert {i for i in range(n * n) if got >> i & 1} == expect, s.to_text()
-            count += len(expect)
-    assert count > 0
+            found += len(expect)
+    assert found > 0
+
+
+@pytest.mark.parametrize("size", [15, 9])
+def test_four_points_are_the_points_that_make_a_four(size):
+    _check_segment_points(size, 3, "four_points", 11)
+
+
+@pytest.mark.parametrize("size", [15, 9])
+def test_three_points_are_the_points_that_make_three_in_an_open_segment(size):
+    _check_segment_points(size, 2, "three_points", 13)
 
 
 def test_search_blocks_an_open_four_it_has_never_seen():
@@ -276,3 +287,110 @@ def test_fast_random_playout_plays_the_same_games_as_the_generic_one():
                 assert fast == generic_playout(RolloutEvaluator(max_plies=plies, seed=seed), start), (seed, plies)
                 results.add(fast)
         assert results == {-1.0, 0.0, 1.0}
+
+
+def _vct_positions(count: int, seed: int):
+    """9x9 positions after random moves where the mover wins by continuous threats but has
+    no victory by fours (open threes are needed)."""
+    import random
+    game = get_game("gomoku", size=9)
+    rng = random.Random(seed)
+    found = 0
+    while found < count:
+        s = game.initial_state()
+        for _ in range(rng.randrange(6, 30)):
+            if s.is_terminal():
+                break
+            s = s.apply(rng.choice(s.legal_actions()))
+        if s.is_terminal() or s.vcf(depth=30, budget=5000) is not None or s.vct() is None:
+            continue
+        found += 1
+        yield s
+
+
+def test_every_victory_by_threats_found_wins_against_every_defence():
+    """`vct`'s move, then every defender reply, then a random defence to the end, the attacker
+    always playing `vct`'s move again: the attacker wins every line (a wrong proof would let
+    some reply escape, and the attacker's next search would find nothing)."""
+    import random
+    rng = random.Random(2)
+    lines = threes = 0
+    for s in _vct_positions(12, 4):
+        attacker = s.current_player
+        t = s.apply(s.vct())
+        threes += t.proven_value() is None   # a three: the defender is not lost at once
+        for reply in t.legal_actions():
+            u = t.apply(reply)
+            while not u.is_terminal():
+                if u.current_player == attacker:
+                    move = u.vct(budget=300_000)
+                    assert move is not None, (s.to_text(), u.to_text())
+                    u = u.apply(move)
+                else:
+                    u = u.apply(rng.choice(u.legal_actions()))
+            assert u.winner() == attacker, (s.to_text(), u.to_text())
+            lines += 1
+    assert lines > 300 and threes >= 6, (lines, threes)
+
+
+def test_search_plays_a_victory_by_threats_and_avoids_allowing_one():
+    """With uniform priors and values, only the proofs inform the search: at the root it plays
+    a winning attack of open threes (a proven win), and as the defender it does not choose a
+    move after which the opponent has one, where a move without exists."""
+    from engine.core.evaluators import UniformEvaluator
+    from engine.core.mcts import MCTS, Tree
+    played = avoided = 0
+    for s in _vct_positions(6, 9):
+        tree = Tree(s)
+        MCTS(UniformEvaluator()).search([tree], 50)
+        assert tree.root_result() == 1.0, s.to_text()
+        assert s.apply(tree.stats(limit=1)[0].action).vct() is None   # the defender has no attack of its own
+        played += 1
+    import random
+    rng = random.Random(5)
+    game = get_game("gomoku", size=9)
+    while avoided < 4:
+        s = game.initial_state()
+        for _ in range(rng.randrange(6, 24)):
+            s = s.apply(rng.choice(s.legal_actions()))
+            if s.is_terminal():
+                break
+        if s.is_terminal() or s.proven_value() is not None or s.vct() is not None:
+            continue
+        losing = [a for a in s.legal_actions() if s.apply(a).vct() is not None or s.apply(a).proven_value() == 1.0]
+        if not losing or len(losing) == len(s.legal_actions()):
+            continue
+        tree = Tree(s)
+        MCTS(UniformEvaluator()).search([tree], 300)
+        best = tree.stats(limit=1)[0].action
+        assert best not in losing, (s.to_text(), s.action_to_text(best))
+        avoided += 1
+    assert played == 6
+
+
+def test_a_lost_defender_still_blocks_the_five():
+    """When every move loses, the search holds out longest: it blocks the opponent's five even
+    where the opponent then wins by fours, instead of a move the network likes that allows
+    five at once (`proven_plies`: five now 1 ply, fours at least 3)."""
+    from engine.core.evaluators import UniformEvaluator
+    from engine.core.mcts import MCTS, Tree
+    checked = 0
+    for s in _clustered_positions(9, 60, 21):
+        if s.is_terminal() or s.proven_value() is not None:
+            continue
+        me = s.current_player
+        empty = s.game.full ^ (s._black | s._white)
+        block = s._wins[1 - me] & empty
+        if block.bit_count() != 1:
+            continue
+        after = s.apply(block.bit_length() - 1)
+        if after.is_terminal() or after.proven_value() != 1.0:
+            continue   # the block does not lose by force: not the case tested
+        tree = Tree(s)
+        MCTS(UniformEvaluator()).search([tree], 200)
+        assert tree.root_result() == -1.0
+        assert tree.stats(limit=1)[0].action == block.bit_length() - 1, s.to_text()
+        checked += 1
+        if checked >= 5:
+            break
+    assert checked >= 3, checked

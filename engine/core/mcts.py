@@ -36,6 +36,10 @@ import numpy as np
 #: nodes with at most this many moves choose a child in plain Python (`Tree._pick_small`);
 #: wider ones (othello's middle game, gomoku, xiangqi) with numpy
 SMALL_NODE = 16
+#: plies to the end counted for a result the game's slower proof finds (`State.deep_proven_value`,
+#: `State.winning_action`): at least a threat, its answer and the win, so a loser facing such a
+#: proof holds out against it rather than allowing a win in one
+DEEP_PROOF_PLIES = 3
 
 
 @dataclass
@@ -98,6 +102,13 @@ class Tree:
         self.root_state = root_state
         # the game's optional exact shortcut: State.proven_value() -> 1.0 / 0.0 / -1.0 / None
         self._proven = getattr(type(root_state), "proven_value", None)
+        # its optional slower proof for the root's children where the quick one finds nothing
+        # (State.deep_proven_value, same values)
+        # and a move it proves winning at the root (State.winning_action() -> action or None)
+        self._deep = getattr(type(root_state), "deep_proven_value", None)
+        # and how many plies the quick proof's result is away, where the game says (else 1)
+        self._plies = getattr(type(root_state), "proven_plies", None)
+        self._winner = getattr(type(root_state), "winning_action", None)
         # node arrays (the last slot is the spare all-zero node that unexpanded edges point at)
         self.n_start = np.zeros(node_capacity, np.int32)
         self.n_count = np.zeros(node_capacity, np.int32)       # 0: not expanded
@@ -165,11 +176,16 @@ class Tree:
             self.n_term[n] = state.terminal_value()
         elif parent_node >= 0 and self._proven is not None:
             # a result the rules prove at once (a win in one, or two threats against the mover):
-            # scored like a finished game, never expanded (the root always is searched)
+            # scored like a finished game, never expanded (the root always is searched); right
+            # below the root, where the choice is made, the game's slower proof if it has one
             v = self._proven(state)
+            depth = 1 if v is None or self._plies is None else self._plies(state)
+            if v is None and parent_node == 0 and self._deep is not None:
+                v = self._deep(state)
+                depth = DEEP_PROOF_PLIES
             if v is not None:
                 self.n_term[n] = v
-                self.n_depth[n] = 1
+                self.n_depth[n] = depth
         return n
 
     def _settle(self, path: list[int]) -> None:
@@ -237,9 +253,23 @@ class Tree:
         if self.root_win >= 0 or self.n_count[0] == 0:
             return
         root = self.states[0]
+        s = int(self.n_start[0])
+        if self._winner is not None:
+            action = self._winner(root)
+            if action is not None:
+                j = root.legal_actions().index(action)
+                child = int(self.e_child[s + j])
+                if child < 0:
+                    child = self._new_node(root.apply(action), 0)
+                    self.e_child[s + j] = child
+                if math.isnan(self.n_term[child]):
+                    self.n_term[child] = -1.0 if self.n_player[child] != self.n_player[0] else 1.0
+                    self.n_depth[child] = max(int(self.n_depth[child]), DEEP_PROOF_PLIES)
+                    self._settle([child])
+                if self.root_win >= 0:
+                    return
         if self._proven is not None and self._proven(root) != 1.0:
             return   # without the hook, every move is tried: once a search, at the root only
-        s = int(self.n_start[0])
         for j, action in enumerate(root.legal_actions()):
             if self.e_child[s + j] >= 0:
                 continue   # already in the tree: counted when it became known
@@ -251,6 +281,24 @@ class Tree:
             self._settle([child])
             if self.root_win >= 0:
                 return
+
+    def _deepen_root_children(self) -> None:
+        """Give the open children of a root taken over from a larger tree (where they were
+        grandchildren, with the plain proof) the game's slower proof for the root's children."""
+        if self._deep is None or self.n_count[0] == 0:
+            return
+        s, k = int(self.n_start[0]), int(self.n_count[0])
+        for j in range(k):
+            child = int(self.e_child[s + j])
+            if child < 0 or not math.isnan(self.n_term[child]) or self.states[child].is_terminal():
+                continue
+            v = self._deep(self.states[child])
+            if v is not None:
+                self.n_term[child] = v
+                self.n_depth[child] = max(int(self.n_depth[child]), DEEP_PROOF_PLIES)
+                self._settle([child])
+                if self.root_win >= 0:
+                    return
 
     # --- queries --------------------------------------------------------------
     @property
@@ -500,6 +548,9 @@ class Tree:
         new.n_visits[0] = new.n_wsum[0] = 0.0   # the new root's statistics live in root_n/root_w
         new.n_owner[0] = new.n_player[0]
         new._proven = self._proven
+        new._deep = self._deep
+        new._plies = self._plies
+        new._winner = self._winner
         if not self.states[child].is_terminal():
             new.n_term[0] = np.nan   # a proven position becomes an ordinary root, to be searched
         new.states = [self.states[n] for n in nodes]
@@ -525,6 +576,7 @@ class Tree:
             won = np.where(new.n_player[kids] == new.n_player[0], t, -t) >= 1.0
             if won.any():
                 new.root_win = int(kids[int(np.argmax(won))])
+        new._deepen_root_children()
         new._find_root_win()
         return new
 

@@ -26,6 +26,13 @@ Optional State hooks the engine uses when a game offers them:
   afford it, an exact solution of a small endgame, such as connect4's); the search scores such
   positions like finished games instead of asking the network, and passes the results up
   its tree;
+- ``proven_plies() -> int``: how many plies away the result ``proven_value`` gave is (at
+  least; default 1), so a lost side holds out against the longest proof;
+- ``deep_proven_value() -> 1.0 | 0.0 | -1.0 | None``: a slower proof, asked only for the
+  positions right below the search's root where ``proven_value`` finds nothing (gomoku: a
+  victory by continuous threats);
+- ``winning_action() -> action | None``: a move proven to win, which the search's root plays
+  (gomoku: the first move of such a victory);
 - ``random_playout(rng, max_plies) -> (finished, winner)``: a fast random game for the
   rollout evaluator, drawing from ``rng`` exactly as the generic playout would.
 """

@@ -102,12 +102,12 @@ class Tree:
         self.root_state = root_state
         # the game's optional exact shortcut: State.proven_value() -> 1.0 / 0.0 / -1.0 / None
         self._proven = getattr(type(root_state), "proven_value", None)
+        # how many plies away that result is, where the game says (State.proven_plies; else 1)
+        self._plies = getattr(type(root_state), "proven_plies", None)
         # its optional slower proof for the root's children where the quick one finds nothing
         # (State.deep_proven_value, same values)
-        # and a move it proves winning at the root (State.winning_action() -> action or None)
         self._deep = getattr(type(root_state), "deep_proven_value", None)
-        # and how many plies the quick proof's result is away, where the game says (else 1)
-        self._plies = getattr(type(root_state), "proven_plies", None)
+        # and a move it proves winning at the root (State.winning_action() -> action or None)
         self._winner = getattr(type(root_state), "winning_action", None)
         # node arrays (the last slot is the spare all-zero node that unexpanded edges point at)
         self.n_start = np.zeros(node_capacity, np.int32)
@@ -247,9 +247,9 @@ class Tree:
 
     def _find_root_win(self) -> None:
         """Find a root move that wins at once (where the game has the ``proven_value`` hook, only
-        when it proves the root won) instead of waiting for the search to visit it: a move the
-        network gives little prior could go unvisited in a short search, and the AI would miss
-        a win in one."""
+        when it proves the root won), or that the game's ``winning_action`` proves winning,
+        instead of waiting for the search to visit it: a move the network gives little prior
+        could go unvisited in a short search, and the AI would miss a win."""
         if self.root_win >= 0 or self.n_count[0] == 0:
             return
         root = self.states[0]

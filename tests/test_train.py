@@ -26,10 +26,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_connect2_from_scratch_reaches_perfect_play_within_a_minute(tmp_path):
+    import numpy as np
+    import torch
     game = get_game("connect2")
+    # seeded: unseeded, about one run in 25 left a position or two unlearnt after 8 generations
+    torch.manual_seed(1)
+    np.random.seed(1)
     # CPU time of this process, so a busy shared machine does not decide the result
     start = time.process_time()
     run = TrainingRun(game, tmp_path / "run", load_config(game), workers=1, progress=False)
+    run.rng = np.random.default_rng(1)
     run.run(generations=8)
     elapsed = time.process_time() - start
     net, meta = load_network(tmp_path / "run" / "latest.pt", game)

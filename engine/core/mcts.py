@@ -263,9 +263,7 @@ class Tree:
                     child = self._new_node(root.apply(action), 0)
                     self.e_child[s + j] = child
                 if math.isnan(self.n_term[child]):
-                    self.n_term[child] = -1.0 if self.n_player[child] != self.n_player[0] else 1.0
-                    self.n_depth[child] = max(int(self.n_depth[child]), DEEP_PROOF_PLIES)
-                    self._settle([child])
+                    self._prove_root_child(child, -1.0 if self.n_player[child] != self.n_player[0] else 1.0)
                 if self.root_win >= 0:
                     return
         if self._proven is not None and self._proven(root) != 1.0:
@@ -294,11 +292,16 @@ class Tree:
                 continue
             v = self._deep(self.states[child])
             if v is not None:
-                self.n_term[child] = v
-                self.n_depth[child] = max(int(self.n_depth[child]), DEEP_PROOF_PLIES)
-                self._settle([child])
+                self._prove_root_child(child, v)
                 if self.root_win >= 0:
                     return
+
+    def _prove_root_child(self, child: int, value: float) -> None:
+        """Record a slower proof's ``value`` (for the child's mover) on an open root child and
+        pass it up, counted as at least `DEEP_PROOF_PLIES` plies to the end."""
+        self.n_term[child] = value
+        self.n_depth[child] = max(int(self.n_depth[child]), DEEP_PROOF_PLIES)
+        self._settle([child])
 
     # --- queries --------------------------------------------------------------
     @property

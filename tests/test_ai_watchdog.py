@@ -67,16 +67,22 @@ def test_deaths_in_a_row_still_stop_at_the_budget(client):
 
 @pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="SIGSTOP (POSIX)")
 def test_a_frozen_worker_is_noticed_restarted_and_the_search_told(client):
-    ai = client("make_player", watchdog_seconds=6.0)
+    # the watchdog's limit stays out of reach until the process is frozen: on a loaded machine a
+    # 6 s limit once tripped before the first progress report, and the test then froze a process
+    # that the watchdog had already ended (ProcessLookupError)
+    ai = client("make_player", watchdog_seconds=WAIT_S)
     assert ask(ai, "beginner")["type"] == "result"
     frozen = ai._process
     replies = []
     ai.search(get_game("tictactoe").initial_state(), "max", None, "s", replies.append)  # thinks until stopped
     deadline = time.monotonic() + WAIT_S
-    while not any(r.get("type") == "progress" for r in replies) and time.monotonic() < deadline:
+    while not any(r.get("type") in ("progress", "error", "result") for r in replies) and time.monotonic() < deadline:
         ai.poll()
         time.sleep(0.02)
+    assert any(r.get("type") == "progress" for r in replies), replies
     os.kill(frozen.pid, signal.SIGSTOP)
+    ai.watchdog_seconds = 6.0
+    deadline = time.monotonic() + WAIT_S
     try:
         while not any(r.get("type") == "error" for r in replies) and time.monotonic() < deadline:
             ai.poll()

@@ -67,6 +67,9 @@ class Game(ABC):
     board_shape: tuple[int, int] = (0, 0)
     #: number of input feature planes
     num_planes: int = 0
+    #: earlier plane counts whose networks still load (planes added later go after them in
+    #: ``encode``): such a network gets zero weights for the new planes and plays as it did
+    legacy_planes: tuple[int, ...] = ()
     #: size of the fixed action space (the network's policy size)
     action_size: int = 0
     #: planes of the spatial policy layout, or None when actions do not map onto

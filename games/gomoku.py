@@ -210,6 +210,10 @@ def _defend(game: "Gomoku", a: int, d: int, a_wins: int, d_wins: int, empty: int
             return False
     return True
 
+#: see `GomokuState.encode`
+NUM_PLANES = 8
+
+
 class GomokuState(AlternatingState):
     """A gomoku position: black's (player 0) and white's stones as bitboards, and for each
     side the points where it would make five (kept up to date move by move: a point
@@ -367,18 +371,25 @@ class GomokuState(AlternatingState):
         return self._winner is not None or len(self._moves) == self.game.cells
 
     def encode(self) -> np.ndarray:
-        """Planes: the stones of the player to move, the opponent's, the last move, and
-        all ones when the player to move is black (the side with the first-move advantage)."""
+        """Planes: the stones of the player to move, the opponent's, the last move, all ones
+        when the player to move is black (the side with the first-move advantage), then the
+        threats a small network cannot count for itself: the empty points where the player to
+        move makes five, where the opponent does, and where each makes a four (a five-point
+        segment with four of its stones, one empty point and none of the other's)."""
         g = self.game
         to_move = len(self._moves) & 1
         me, opp = (self._white, self._black) if to_move else (self._black, self._white)
-        planes = np.zeros((4, g.cells), dtype=np.float32)
-        planes[:2] = self._unpack(me, opp)
+        empty = g.full ^ (me | opp)
+        fives_me, fives_opp = self._wins[to_move] & empty, self._wins[1 - to_move] & empty
+        planes = np.zeros((NUM_PLANES, g.cells), dtype=np.float32)
+        planes[[0, 1, 4, 5, 6, 7]] = self._unpack(me, opp, fives_me, fives_opp,
+                                                  g.four_points(me, opp, empty) & ~fives_me,
+                                                  g.four_points(opp, me, empty) & ~fives_opp)
         if self._moves:
             planes[2, self._moves[-1]] = 1.0
         if to_move == 0:
             planes[3] = 1.0
-        return planes.reshape(4, g.size, g.size)
+        return planes.reshape(NUM_PLANES, g.size, g.size)
 
     def board_array(self) -> np.ndarray:
         bits = self._unpack(self._black, self._white).astype(np.int8)
@@ -428,7 +439,10 @@ class Gomoku(Game):
     id = "gomoku"
     name = "Gomoku"
     variant_names = ("size",)
-    num_planes = 4
+    num_planes = NUM_PLANES
+    #: a network trained on the first 4 planes alone (before the threat planes) still loads: its
+    #: first layer gets zero weights for the new planes, so it plays exactly as it did
+    legacy_planes = (4,)
 
     @property
     def proofs(self) -> str:

@@ -123,13 +123,49 @@ def test_position_text_is_a_space_separated_move_list(game):
 def test_encode_planes(game):
     s = game.state_from_text("h8 i9")  # black to move
     planes = s.encode()
-    assert planes.shape == (4, 15, 15) and planes.dtype == np.float32
+    assert planes.shape == (8, 15, 15) and planes.dtype == np.float32
     assert planes[0, 7, 7] == 1 and planes[0].sum() == 1  # own: black's h8
     assert planes[1, 6, 8] == 1 and planes[1].sum() == 1  # opponent: white's i9
     assert planes[2, 6, 8] == 1 and planes[2].sum() == 1  # the last move
     assert planes[3].min() == 1  # black to move
     after = s.apply(0).encode()
     assert after[3].max() == 0 and after[2, 0, 0] == 1 and after[1, 0, 0] == 1
+    assert planes[4:].max() == 0  # no threats yet
+
+
+def test_threat_planes_are_the_points_that_make_five_and_four(game):
+    # black (to move): h8 i8 j8 k8 (five at g8 or l8; fours at f8 and m8) and the diagonal
+    # c13 d12 e11 (fours at b14, f10, g9; a15 is white's); white: d2 d3 d4 (fours at d1, d5, d6)
+    s = game.state_from_text("h8 d2 i8 d3 j8 d4 k8 a15 c13 o1 d12 o15 e11 a1")
+    name = game.point_name
+
+    def points(planes, k):
+        return {name(i) for i in np.flatnonzero(planes[k].reshape(-1))}
+    black_fours, white_fours = {"f8", "m8", "b14", "f10", "g9"}, {"d1", "d5", "d6"}
+    planes = s.encode()
+    assert points(planes, 4) == {"g8", "l8"} and points(planes, 5) == set()
+    assert points(planes, 6) == black_fours and points(planes, 7) == white_fours
+    planes = s.apply(s.parse_action("a2")).encode()   # white to move: the planes change sides
+    assert points(planes, 4) == set() and points(planes, 5) == {"g8", "l8"}
+    assert points(planes, 6) == white_fours and points(planes, 7) == black_fours
+
+
+def test_a_network_from_before_the_threat_planes_loads_and_plays_as_it_did(tmp_path, game):
+    import torch
+    from engine.core.checkpoint import load_network, save_checkpoint
+    from engine.core.network import NetConfig, PolicyValueNet
+    old = PolicyValueNet(NetConfig(4, 15, 15, 225, 1, 2, 8, 16))
+    torch.nn.init.normal_(old.stem[0].weight)
+    path = tmp_path / "old.pt"
+    save_checkpoint(path, old, game)
+    net, meta = load_network(path, game)
+    assert meta["net"]["in_planes"] == 8 and net.cfg.in_planes == 8
+    x = torch.from_numpy(game.state_from_text("h8 d2 i8 d3 j8").encode()[None])
+    assert x[0, 4:].sum() > 0   # the new planes are not empty, and still change nothing
+    old.eval()
+    with torch.no_grad():
+        for a, b in zip(net(x), old(x[:, :4])):
+            assert torch.allclose(a, b, atol=1e-6)
 
 
 def test_board_array_and_render(game):

@@ -219,9 +219,12 @@ def load_network(path, game=None):
         cfg = NetConfig.from_dict(payload["net"])
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise CheckpointError(f"{path}: the file's network description is unreadable: {_plain(e)}") from None
+    legacy = False
     if game is not None:
         h, w = game.board_shape
-        if (cfg.in_planes, cfg.height, cfg.width, cfg.action_size) != (game.num_planes, h, w, game.action_size):
+        legacy = cfg.in_planes in getattr(game, "legacy_planes", ()) and cfg.in_planes < game.num_planes
+        in_planes = game.num_planes if legacy else cfg.in_planes
+        if (in_planes, cfg.height, cfg.width, cfg.action_size) != (game.num_planes, h, w, game.action_size):
             raise CheckpointError(f"{path}: the network's input/action shape does not match {game.key!r}")
     # the declared network must be the one the tensors describe before it is built: a file of a
     # few KB that declares a billion blocks must cost nothing
@@ -239,6 +242,10 @@ def load_network(path, game=None):
                   f"{wrong[0]!r} is {list(shapes[wrong[0]])}, expected {list(expected[wrong[0]])}")
         raise CheckpointError(f"{path}: the weights do not fit the network the file describes "
                               f"({cfg.blocks} blocks of {cfg.channels} channels): {detail}")
+    meta = {k: v for k, v in payload.items() if k != "state_dict"}
+    if legacy:
+        cfg, state_dict = widened_input(cfg, state_dict, game.num_planes)
+        meta["net"] = {**meta["net"], "in_planes": cfg.in_planes}
     try:
         net = PolicyValueNet(cfg)
         net.load_state_dict(state_dict)
@@ -246,4 +253,17 @@ def load_network(path, game=None):
         raise CheckpointError(f"{path}: the weights do not fit the network described in the file: "
                               f"{_plain(e)}") from None
     net.eval()
-    return net, {k: v for k, v in payload.items() if k != "state_dict"}
+    return net, meta
+
+
+def widened_input(cfg, state_dict: dict, in_planes: int):
+    """(config, weights) of the same network taking ``in_planes`` input planes, the ones it
+    did not have appended with zero weights: it computes exactly what it did (a game that
+    added input planes after the end of its encoding loads its older models this way)."""
+    import dataclasses
+    import torch
+    key = "stem.0.weight"
+    old = state_dict[key]
+    wide = torch.zeros((old.shape[0], in_planes) + tuple(old.shape[2:]), dtype=old.dtype)
+    wide[:, :old.shape[1]] = old
+    return dataclasses.replace(cfg, in_planes=in_planes), {**state_dict, key: wide}

@@ -12,6 +12,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -233,3 +234,72 @@ def test_killing_a_process_in_the_middle_of_saves_never_breaks_the_model(tmp_pat
             proc.wait()
         _, meta = load_network(path, game)  # the old model or one of the new ones, always whole
         assert meta["generation"] in (0, 1, 9)
+
+
+# --- networks from before a game added input planes -----------------------------------------
+LEGACY = [(key, n) for key in ("gomoku", "xiangqi") for n in get_game(key).legacy_planes]
+
+
+def _old_net(game, planes: int) -> PolicyValueNet:
+    torch.manual_seed(1)
+    net = PolicyValueNet(NetConfig(planes, *game.board_shape, game.action_size, game.policy_planes, 1, 8, 16))
+    torch.nn.init.normal_(net.stem[0].weight)
+    return net.eval()
+
+
+def _positions(game, count: int = 6, plies: int = 24):
+    rng = random.Random(3)
+    out = []
+    while len(out) < count:
+        s = game.initial_state()
+        for _ in range(rng.randrange(plies)):
+            if s.is_terminal():
+                break
+            s = s.apply(rng.choice(s.legal_actions()))
+        if not s.is_terminal():
+            out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("key,planes", LEGACY)
+def test_a_network_from_before_the_added_planes_loads_and_plays_as_it_did(tmp_path, key, planes):
+    game = get_game(key)
+    old = _old_net(game, planes)
+    path = tmp_path / "old.pt"
+    save_checkpoint(path, old, game)
+    net, meta = load_network(path, game)
+    assert meta["net"]["in_planes"] == game.num_planes == net.cfg.in_planes > planes
+    x = torch.from_numpy(np.stack([s.encode() for s in _positions(game)]))
+    assert x[:, planes:].abs().sum() > 0   # the added planes hold something, and change nothing
+    with torch.no_grad():
+        for a, b in zip(net(x), old(x[:, :planes])):
+            assert torch.allclose(a, b, atol=1e-5)
+
+
+@pytest.mark.parametrize("key,planes", LEGACY)
+def test_an_old_export_beside_an_old_network_is_rebuilt_not_trusted(tmp_path, key, planes):
+    from engine.core.onnxnet import export_bytes, file_sha256
+    from engine.core.runtime import load_model_evaluator
+    game = get_game(key)
+    old = _old_net(game, planes)
+    path = tmp_path / "old.pt"
+    save_checkpoint(path, old, game)
+    stale = export_bytes(old, file_sha256(path), {"game_key": key, "net": {"in_planes": planes}})
+    path.with_suffix(".onnx").write_bytes(stale)
+    evaluator, meta = load_model_evaluator(path, game, purpose="play", batch=4)
+    assert meta["net"]["in_planes"] == game.num_planes
+    states = _positions(game, 4)
+    x = np.stack([s.encode() for s in states])
+    _, values = evaluator.infer(x)
+    with torch.no_grad():
+        _, want_v = old(torch.from_numpy(x[:, :planes]))
+    assert np.allclose(values.reshape(-1), want_v.numpy().reshape(-1), atol=1e-4)
+
+
+@pytest.mark.parametrize("key", ["gomoku", "xiangqi"])
+def test_other_plane_counts_are_still_refused(tmp_path, key):
+    game = get_game(key)
+    path = tmp_path / "odd.pt"
+    save_checkpoint(path, _old_net(game, game.num_planes - 1), game)
+    with pytest.raises(CheckpointError, match="input/action shape"):
+        load_network(path, game)

@@ -150,24 +150,6 @@ def test_threat_planes_are_the_points_that_make_five_and_four(game):
     assert points(planes, 6) == white_fours and points(planes, 7) == black_fours
 
 
-def test_a_network_from_before_the_threat_planes_loads_and_plays_as_it_did(tmp_path, game):
-    import torch
-    from engine.core.checkpoint import load_network, save_checkpoint
-    from engine.core.network import NetConfig, PolicyValueNet
-    old = PolicyValueNet(NetConfig(4, 15, 15, 225, 1, 2, 8, 16))
-    torch.nn.init.normal_(old.stem[0].weight)
-    path = tmp_path / "old.pt"
-    save_checkpoint(path, old, game)
-    net, meta = load_network(path, game)
-    assert meta["net"]["in_planes"] == 8 and net.cfg.in_planes == 8
-    x = torch.from_numpy(game.state_from_text("h8 d2 i8 d3 j8").encode()[None])
-    assert x[0, 4:].sum() > 0   # the new planes are not empty, and still change nothing
-    old.eval()
-    with torch.no_grad():
-        for a, b in zip(net(x), old(x[:, :4])):
-            assert torch.allclose(a, b, atol=1e-6)
-
-
 def test_board_array_and_render(game):
     g = get_game("gomoku", size=5)
     s = g.state_from_text("a1 e5")

@@ -237,7 +237,9 @@ def test_killing_a_process_in_the_middle_of_saves_never_breaks_the_model(tmp_pat
 
 
 # --- networks from before a game added input planes -----------------------------------------
-LEGACY = [(key, n) for key in ("gomoku", "xiangqi") for n in get_game(key).legacy_planes]
+#: every game that loads networks with fewer planes (gomoku: before its threat planes)
+LEGACY = [(key, n) for key in ("tictactoe", "connect2", "connect4", "othello", "gomoku", "xiangqi")
+          for n in get_game(key).legacy_planes]
 
 
 def _old_net(game, planes: int) -> PolicyValueNet:

@@ -19,7 +19,7 @@ import torch
 from engine.core import checkpoint
 from engine.core.checkpoint import CheckpointError, load_network, read_checkpoint, save_checkpoint
 from engine.core.network import NetConfig, PolicyValueNet
-from games import get_game
+from games import GAME_IDS, get_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -238,15 +238,18 @@ def test_killing_a_process_in_the_middle_of_saves_never_breaks_the_model(tmp_pat
 
 # --- networks from before a game added input planes -----------------------------------------
 #: every game that loads networks with fewer planes (gomoku: before its threat planes)
-LEGACY = [(key, n) for key in ("tictactoe", "connect2", "connect4", "othello", "gomoku", "xiangqi")
-          for n in get_game(key).legacy_planes]
+LEGACY = [(key, n) for key in GAME_IDS for n in get_game(key).legacy_planes]
 
 
-def _old_net(game, planes: int) -> PolicyValueNet:
+def _saved_old_net(tmp_path, key: str, planes: int):
+    """(game, network, path): a small network taking ``planes`` input planes, saved for ``key``."""
+    game = get_game(key)
     torch.manual_seed(1)
     net = PolicyValueNet(NetConfig(planes, *game.board_shape, game.action_size, game.policy_planes, 1, 8, 16))
     torch.nn.init.normal_(net.stem[0].weight)
-    return net.eval()
+    path = tmp_path / "old.pt"
+    save_checkpoint(path, net, game)
+    return game, net.eval(), path
 
 
 def _positions(game, count: int = 6, plies: int = 24):
@@ -263,13 +266,11 @@ def _positions(game, count: int = 6, plies: int = 24):
     return out
 
 
+@pytest.mark.parametrize("with_game", [True, False])
 @pytest.mark.parametrize("key,planes", LEGACY)
-def test_a_network_from_before_the_added_planes_loads_and_plays_as_it_did(tmp_path, key, planes):
-    game = get_game(key)
-    old = _old_net(game, planes)
-    path = tmp_path / "old.pt"
-    save_checkpoint(path, old, game)
-    net, meta = load_network(path, game)
+def test_a_network_from_before_the_added_planes_loads_and_plays_as_it_did(tmp_path, key, planes, with_game):
+    game, old, path = _saved_old_net(tmp_path, key, planes)
+    net, meta = load_network(path, game if with_game else None)   # without: as build.spec exports
     assert meta["net"]["in_planes"] == game.num_planes == net.cfg.in_planes > planes
     x = torch.from_numpy(np.stack([s.encode() for s in _positions(game)]))
     assert x[:, planes:].abs().sum() > 0   # the added planes hold something, and change nothing
@@ -282,16 +283,12 @@ def test_a_network_from_before_the_added_planes_loads_and_plays_as_it_did(tmp_pa
 def test_an_old_export_beside_an_old_network_is_rebuilt_not_trusted(tmp_path, key, planes):
     from engine.core.onnxnet import export_bytes, file_sha256
     from engine.core.runtime import load_model_evaluator
-    game = get_game(key)
-    old = _old_net(game, planes)
-    path = tmp_path / "old.pt"
-    save_checkpoint(path, old, game)
+    game, old, path = _saved_old_net(tmp_path, key, planes)
     stale = export_bytes(old, file_sha256(path), {"game_key": key, "net": {"in_planes": planes}})
     path.with_suffix(".onnx").write_bytes(stale)
     evaluator, meta = load_model_evaluator(path, game, purpose="play", batch=4)
     assert meta["net"]["in_planes"] == game.num_planes
-    states = _positions(game, 4)
-    x = np.stack([s.encode() for s in states])
+    x = np.stack([s.encode() for s in _positions(game, 4)])
     _, values = evaluator.infer(x)
     with torch.no_grad():
         _, want_v = old(torch.from_numpy(x[:, :planes]))
@@ -300,8 +297,6 @@ def test_an_old_export_beside_an_old_network_is_rebuilt_not_trusted(tmp_path, ke
 
 @pytest.mark.parametrize("key", ["gomoku", "xiangqi"])
 def test_other_plane_counts_are_still_refused(tmp_path, key):
-    game = get_game(key)
-    path = tmp_path / "odd.pt"
-    save_checkpoint(path, _old_net(game, game.num_planes - 1), game)
+    game, _, path = _saved_old_net(tmp_path, key, get_game(key).num_planes - 1)
     with pytest.raises(CheckpointError, match="input/action shape"):
         load_network(path, game)

@@ -11,7 +11,9 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
+import torch
 
 from engine.core.checkpoint import load_network
 from engine.core.config import load_config
@@ -26,8 +28,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_connect2_from_scratch_reaches_perfect_play_within_a_minute(tmp_path):
-    import numpy as np
-    import torch
     game = get_game("connect2")
     # seeded: unseeded, about one run in 25 left a position or two unlearnt after 8 generations
     torch.manual_seed(1)

@@ -209,7 +209,9 @@ def metadata(path) -> dict:
 
 
 def load_network(path, game=None):
-    """(network, metadata) from a checkpoint; checks it belongs to ``game`` when given."""
+    """(network, metadata) from a checkpoint; checks it belongs to ``game`` when given. A
+    network from before its game added input planes (``Game.legacy_planes``) comes back
+    taking them all, with zero weights for the new ones, whether or not ``game`` is given."""
     from .network import NetConfig, PolicyValueNet, expected_shapes
     payload = read_checkpoint(path)
     if game is not None and payload["game_key"] != game.key:
@@ -219,10 +221,10 @@ def load_network(path, game=None):
         cfg = NetConfig.from_dict(payload["net"])
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise CheckpointError(f"{path}: the file's network description is unreadable: {_plain(e)}") from None
-    legacy = False
+    owner = game if game is not None else _known_game(payload["game_key"])
+    legacy = owner is not None and cfg.in_planes in owner.legacy_planes
     if game is not None:
         h, w = game.board_shape
-        legacy = cfg.in_planes in getattr(game, "legacy_planes", ()) and cfg.in_planes < game.num_planes
         in_planes = game.num_planes if legacy else cfg.in_planes
         if (in_planes, cfg.height, cfg.width, cfg.action_size) != (game.num_planes, h, w, game.action_size):
             raise CheckpointError(f"{path}: the network's input/action shape does not match {game.key!r}")
@@ -244,7 +246,7 @@ def load_network(path, game=None):
                               f"({cfg.blocks} blocks of {cfg.channels} channels): {detail}")
     meta = {k: v for k, v in payload.items() if k != "state_dict"}
     if legacy:
-        cfg, state_dict = widened_input(cfg, state_dict, game.num_planes)
+        cfg, state_dict = widened_input(cfg, state_dict, owner.num_planes)
         meta["net"] = {**meta["net"], "in_planes": cfg.in_planes}
     try:
         net = PolicyValueNet(cfg)
@@ -254,6 +256,15 @@ def load_network(path, game=None):
                               f"{_plain(e)}") from None
     net.eval()
     return net, meta
+
+
+def _known_game(key):
+    """The game a checkpoint names, or None for a key this version does not know."""
+    from games import game_from_key
+    try:
+        return game_from_key(key)
+    except (ValueError, TypeError, AttributeError):
+        return None
 
 
 def widened_input(cfg, state_dict: dict, in_planes: int):

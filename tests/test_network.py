@@ -105,3 +105,45 @@ def test_a_config_with_an_unknown_precision_is_refused(tmp_path):
     good = tmp_path / "good.toml"
     good.write_text('[selfplay]\nprecision = "fp32"\n')
     assert load_config(get_game("connect4"), good).selfplay.precision == "fp32"
+
+
+@pytest.mark.parametrize("game_id", ["connect4", "othello", "gomoku", "xiangqi"])
+def test_adding_global_pooling_keeps_the_function_and_the_copy_matches(game_id):
+    """Pooling layers start at zero, so a trained network given them computes what it did;
+    once they have weights the inference copy (and a save and load) still agree with it."""
+    from engine.core.network import with_global_pool
+    game = get_game(game_id)
+    net = trained_looking_net(game, seed=8)
+    pooled = with_global_pool(net, 1).eval()
+    assert pooled.cfg.global_pool == 1 and sum(b.pool_fc is not None for b in pooled.tower) == 1
+    assert pooled.tower[0].pool_fc is None and pooled.tower[1].pool_fc is not None   # the last blocks pool
+    x = torch.randn(7, game.num_planes, *game.board_shape)
+    with torch.inference_mode():
+        a, b = net(x), pooled(x)
+    assert torch.equal(a[0], b[0]) and torch.equal(a[1], b[1])
+    torch.manual_seed(1)
+    with torch.no_grad():
+        for blk in pooled.tower:
+            if blk.pool_fc is not None:
+                blk.pool_fc.weight.normal_(0, 0.3)
+                blk.pool_fc.bias.normal_(0, 0.3)
+    with torch.inference_mode():
+        logits, values = pooled(x)
+        f_logits, f_values = inference_copy(pooled)(x.contiguous(memory_format=torch.channels_last))
+    assert not torch.allclose(logits, a[0], atol=1e-3)   # the pooling now changes the outputs
+    assert torch.allclose(f_logits, logits, atol=1e-4, rtol=1e-4) and torch.allclose(f_values, values, atol=1e-5)
+
+
+def test_global_pooling_settings_are_checked():
+    from engine.core.network import with_global_pool
+    game = get_game("connect4")
+    base = NetConfig.for_game(game, blocks=2, channels=8).to_dict()
+    assert NetConfig.from_dict({k: v for k, v in base.items() if k != "global_pool"}).global_pool == 0  # older files
+    assert NetConfig.from_dict({**base, "global_pool": 2}).global_pool == 2
+    for bad in (3, -1, 1.5, "2", None):
+        with pytest.raises(ValueError):
+            NetConfig.from_dict({**base, "global_pool": bad})
+    pooled = PolicyValueNet(NetConfig.from_dict({**base, "global_pool": 2}))
+    with pytest.raises(ValueError):
+        with_global_pool(pooled, 1)   # trained pooling is never dropped
+    assert with_global_pool(pooled, 2) is pooled

@@ -29,10 +29,13 @@ def own_home(tmp_path, monkeypatch):
     monkeypatch.delenv("ZEROBOARD_RUNTIME", raising=False)
 
 
-def trained_looking_net(game, seed: int) -> PolicyValueNet:
+def trained_looking_net(game, seed: int, global_pool: int = 0) -> PolicyValueNet:
     torch.manual_seed(seed)
-    net = PolicyValueNet(NetConfig.for_game(game, blocks=1, channels=16))
+    net = PolicyValueNet(NetConfig.for_game(game, blocks=1, channels=16, global_pool=global_pool))
     for m in net.modules():
+        if isinstance(m, torch.nn.Linear):   # pooling layers start at zero; give them a say
+            with torch.no_grad():
+                m.weight.normal_(0, 0.2)
         if isinstance(m, torch.nn.BatchNorm2d):
             with torch.no_grad():
                 m.running_mean.uniform_(-0.5, 0.5)
@@ -59,10 +62,11 @@ def checkpoint(tmp_path):
     return game, path
 
 
-@pytest.mark.parametrize("game_id", ["tictactoe", "connect4", "othello", "xiangqi"])
-def test_onnx_runtime_gives_the_torch_networks_priors_and_values(game_id):
+@pytest.mark.parametrize("game_id,global_pool", [("tictactoe", 0), ("connect4", 0), ("othello", 0), ("xiangqi", 0),
+                                                 ("gomoku", 1), ("othello", 1)])
+def test_onnx_runtime_gives_the_torch_networks_priors_and_values(game_id, global_pool):
     game = get_game(game_id)
-    net = trained_looking_net(game, 2)
+    net = trained_looking_net(game, 2, global_pool)
     torch_ev = NetworkEvaluator(net)
     ort_ev = runtime.build_evaluator("ort-fp32", net)
     states = some_states(game)

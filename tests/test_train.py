@@ -309,3 +309,35 @@ def test_the_generation_arena_samples_a_short_opening_only():
     assert load_config(get_game("xiangqi")).selfplay.temperature_moves > 2 * ARENA_OPENING_MAX
     assert arena_opening_plies(load_config(get_game("xiangqi")).selfplay.temperature_moves) == ARENA_OPENING_MAX
     assert arena_opening_plies(0) == 2
+
+
+def test_a_run_resumed_with_global_pooling_widens_its_network_and_keeps_its_optimizer(tmp_path):
+    """``[net] global_pool`` given to a run whose network has none: the next generation starts
+    from the same weights with zero pooling layers, and Adam's moments stay with the weights
+    they belong to (renumbered, not thrown away)."""
+    from dataclasses import replace
+    game = get_game("connect2")
+    torch.manual_seed(2)
+    cfg = load_config(game)
+    run = TrainingRun(game, tmp_path, cfg, workers=1, progress=False)
+    run.run(generations=2)
+    run.close()
+    net2, _ = load_network(tmp_path / "checkpoints" / "gen_000002.pt", game)
+    assert net2.cfg.global_pool == 0
+    before = torch.load(tmp_path / "optimizer.pt", weights_only=True)
+    steps = {i: float(st["step"]) for i, st in before["state"].items()}
+    pooled = replace(cfg, net=replace(cfg.net, global_pool=1))
+    run = TrainingRun(game, tmp_path, pooled, workers=1, progress=False)
+    run.run(generations=1)
+    run.close()
+    net3, meta = load_network(tmp_path / "latest.pt", game)
+    assert meta["generation"] == 3 and net3.cfg.global_pool == 1
+    names = [n for n, _ in net3.named_parameters()]
+    after = torch.load(tmp_path / "optimizer.pt", weights_only=True)
+    assert len(after["state"]) == len(names)
+    old_names = [n for n, _ in net2.named_parameters()]
+    for i, n in enumerate(old_names):   # the old weights' moments went on counting
+        assert float(after["state"][names.index(n)]["step"]) == steps[i] + cfg.train.steps_per_generation
+    fc = [i for i, n in enumerate(names) if ".pool_fc." in n]
+    assert fc and all(float(after["state"][i]["step"]) == cfg.train.steps_per_generation for i in fc)
+    assert any(float(p.detach().abs().sum()) > 0 for n, p in net3.named_parameters() if ".pool_fc." in n)   # it learnt

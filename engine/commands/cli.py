@@ -370,7 +370,8 @@ def bench_main(argv: list[str]) -> int:
             except CheckpointError as e:
                 raise UsageError(str(e)) from None
         else:
-            net = PolicyValueNet(NetConfig.for_game(game, cfg.net.blocks, cfg.net.channels, cfg.net.value_hidden)).eval()
+            net = PolicyValueNet(NetConfig.for_game(game, cfg.net.blocks, cfg.net.channels, cfg.net.value_hidden,
+                                                      cfg.net.global_pool)).eval()
         sp = cfg.selfplay
         net_batch = sp.parallel_games * sp.leaf_batch
         single_visits = LEVEL_SETTINGS[DEFAULT_LEVEL].sims
@@ -405,7 +406,7 @@ def bench_main(argv: list[str]) -> int:
         single, unbatched = by_leaf[leaf_batch], by_leaf[1]
         out = {"game": game.key, "model": args.model or "random weights",
                "net": {"blocks": nc.blocks, "channels": nc.channels, "value_hidden": nc.value_hidden,
-                       "input": [nc.in_planes, nc.height, nc.width], "actions": nc.action_size,
+                       "global_pool": nc.global_pool, "input": [nc.in_planes, nc.height, nc.width], "actions": nc.action_size,
                        "parameters": count_parameters(net)},
                "threads": 1, "runtimes": runtimes,
                "play_runtime": play_runtime, "selfplay_runtime": sp_runtime, "net_batch": net_batch,

@@ -18,6 +18,9 @@ class NetSettings:
     blocks: int = 4
     channels: int = 64
     value_hidden: int = 64
+    #: residual blocks, the last ones, with global pooling (engine.core.network). A run resumed
+    #: or started from a network with fewer gets the missing pooling layers at zero
+    global_pool: int = 0
 
 
 @dataclass
@@ -138,6 +141,9 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
         value = getattr(getattr(cfg, section), name)
         if value not in allowed:
             raise ValueError(f"{where} [{section}]: {name} must be one of {', '.join(allowed)}, not {value!r}")
+    if not 0 <= cfg.net.global_pool <= cfg.net.blocks:
+        raise ValueError(f"{where} [net]: global_pool must be between 0 and blocks ({cfg.net.blocks}), "
+                         f"not {cfg.net.global_pool}")
 
 
 def load_config(game, path: str | Path | None = None) -> GameConfig:

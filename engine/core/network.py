@@ -5,6 +5,14 @@ board grid (``game.policy_planes``): a 1x1 convolution produces one logit per
 (plane, cell), and any extra actions (othello's pass) come from a linear layer
 over the pooled features. Games whose actions are not cells (connect4's
 columns) get the classic head: 1x1 conv to two planes, then a linear layer.
+
+``global_pool`` residual blocks at the end of the tower carry global pooling (KataGo's
+global pooling bias, Wu 2019): the mean and maximum of each channel over the whole board,
+after the block's first convolution, feed a linear layer whose output is added to every
+cell's channels before the second, so a cell's features can depend on the whole board
+(a four far away, the material balance) and not only on its receptive field. The linear
+layer starts at zero, so adding pooling to a trained network leaves it computing exactly
+what it did (``with_global_pool``).
 """
 from __future__ import annotations
 
@@ -37,6 +45,8 @@ class NetConfig:
     blocks: int = 4
     channels: int = 64
     value_hidden: int = 64
+    #: the last this many residual blocks carry global pooling (0: none, the plain tower)
+    global_pool: int = 0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -46,30 +56,47 @@ class NetConfig:
         """The config a checkpoint describes; ValueError/KeyError/TypeError when it is not one."""
         fields = {k: d[k] for k in ("in_planes", "height", "width", "action_size", "policy_planes",
                                     "blocks", "channels", "value_hidden")}
+        fields["global_pool"] = d.get("global_pool", 0)   # absent from files written before it existed
         for k, v in fields.items():
             if v is None and k == "policy_planes":
                 continue
-            least = 0 if k == "blocks" else 1
+            least = 0 if k in ("blocks", "global_pool") else 1
             if type(v) is not int or v < least:
                 raise ValueError(f"{k} must be a whole number of at least {least}, not {v!r}")
+        if fields["global_pool"] > fields["blocks"]:
+            raise ValueError(f"global_pool ({fields['global_pool']}) cannot exceed blocks ({fields['blocks']})")
         return cls(**fields)
 
     @classmethod
-    def for_game(cls, game, blocks: int = 4, channels: int = 64, value_hidden: int = 64) -> "NetConfig":
+    def for_game(cls, game, blocks: int = 4, channels: int = 64, value_hidden: int = 64,
+                 global_pool: int = 0) -> "NetConfig":
         h, w = game.board_shape
-        return cls(game.num_planes, h, w, game.action_size, game.policy_planes, blocks, channels, value_hidden)
+        return cls(game.num_planes, h, w, game.action_size, game.policy_planes, blocks, channels, value_hidden,
+                   global_pool)
 
 
 class ResidualBlock(nn.Module):
-    def __init__(self, channels: int):
+    """Two 3x3 convolutions and a skip connection; with ``global_pool``, the channel means
+    and maxima over the board after the first one add a per-channel bias before the second."""
+
+    def __init__(self, channels: int, global_pool: bool = False):
         super().__init__()
         self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
         self.bn1 = nn.BatchNorm2d(channels)
         self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
         self.bn2 = nn.BatchNorm2d(channels)
+        self.pool_fc = None
+        if global_pool:
+            self.pool_fc = nn.Linear(2 * channels, channels)
+            nn.init.zeros_(self.pool_fc.weight)
+            nn.init.zeros_(self.pool_fc.bias)
 
     def forward(self, x):
-        y = F.relu(self.bn1(self.conv1(x)))
+        a = self.bn1(self.conv1(x))
+        y = F.relu(a)
+        if self.pool_fc is not None:
+            pooled = torch.cat([y.mean(dim=(2, 3)), y.amax(dim=(2, 3))], dim=1)
+            y = F.relu(a + self.pool_fc(pooled)[:, :, None, None])
         y = self.bn2(self.conv2(y))
         return F.relu(x + y)
 
@@ -83,7 +110,8 @@ class PolicyValueNet(nn.Module):
         c, h, w = cfg.channels, cfg.height, cfg.width
         self.stem = nn.Sequential(nn.Conv2d(cfg.in_planes, c, 3, padding=1, bias=False),
                                   nn.BatchNorm2d(c), nn.ReLU(inplace=True))
-        self.tower = nn.Sequential(*[ResidualBlock(c) for _ in range(cfg.blocks)])
+        self.tower = nn.Sequential(*[ResidualBlock(c, global_pool=i >= cfg.blocks - cfg.global_pool)
+                                     for i in range(cfg.blocks)])
         spatial = cfg.policy_planes is not None
         self.spatial_policy = spatial
         if spatial:
@@ -112,6 +140,24 @@ class PolicyValueNet(nn.Module):
             logits = self.policy_fc(self.policy_conv(x).flatten(1))
         value = torch.tanh(self.value_fc(self.value_conv(x).flatten(1))).squeeze(1)
         return logits, value
+
+
+def with_global_pool(net: PolicyValueNet, global_pool: int) -> PolicyValueNet:
+    """``net`` with global pooling in its last ``global_pool`` blocks, the same function: the
+    weights it has are kept and the pooling layers it lacks start at zero (a run that adds
+    pooling to a trained network, ``[net] global_pool``). A network that already pools in
+    more blocks is refused (ValueError): pooling is never taken away."""
+    import dataclasses
+    have = net.cfg.global_pool
+    if global_pool == have:
+        return net
+    if global_pool < have:
+        raise ValueError(f"the network already pools in {have} blocks; {global_pool} would drop trained layers")
+    wider = PolicyValueNet(dataclasses.replace(net.cfg, global_pool=min(global_pool, net.cfg.blocks)))
+    missing, unexpected = wider.load_state_dict(net.state_dict(), strict=False)
+    if unexpected or any(".pool_fc." not in k for k in missing):
+        raise ValueError(f"cannot add pooling: {unexpected or missing}")
+    return wider.train(net.training)
 
 
 def expected_shapes(cfg: NetConfig, tensors: int, weights: int) -> dict[str, tuple[int, ...]]:

@@ -19,6 +19,7 @@ that was already saved is reused, never replayed or half-read.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
 import os
@@ -163,9 +164,10 @@ class TrainingRun:
         self.ckpt_dir.mkdir(exist_ok=True)
         if init_model:
             net, _ = load_network(init_model, self.game)
+            net = self._pooled(net)
         else:
             n = self.cfg.net
-            net = PolicyValueNet(NetConfig.for_game(self.game, n.blocks, n.channels, n.value_hidden))
+            net = PolicyValueNet(NetConfig.for_game(self.game, n.blocks, n.channels, n.value_hidden, n.global_pool))
         save_checkpoint(self.ckpt_path(0), net, self.game, generation=0, extra={"init": str(init_model or "random")})
         _json_dump_atomic(self.dir / "run.json", {"game_key": self.game.key, "config": config_to_dict(self.cfg),
                                                  "init": str(init_model or "random"),
@@ -173,6 +175,32 @@ class TrainingRun:
         self.state = {"game_key": self.game.key, "generation": 0, "games": 0, "positions": 0,
                       "wall_seconds": 0.0, "elo": 0.0, "steps": 0}
         _json_dump_atomic(self.state_path, self.state)
+
+    def _pooled(self, net, optimizer: bool = False):
+        """``net`` with the global pooling the settings ask for (``[net] global_pool``): a
+        network with fewer pooling blocks gets the missing layers at zero, so it computes what
+        it did; with ``optimizer``, the saved optimizer state is renumbered to the wider
+        network's parameters, so the trained weights keep their Adam moments."""
+        from ..core.network import with_global_pool
+        want = min(self.cfg.net.global_pool, net.cfg.blocks)
+        if want <= net.cfg.global_pool:
+            return net
+        wider = with_global_pool(net, want)
+        opt_path = self.dir / "optimizer.pt"
+        if optimizer and opt_path.exists():
+            import torch
+            try:
+                state = torch.load(opt_path, map_location="cpu", weights_only=True)
+                old = [n for n, _ in net.named_parameters()]
+                new = {n: i for i, (n, _) in enumerate(wider.named_parameters())}
+                state["state"] = {new[old[i]]: st for i, st in state["state"].items()}
+                state["param_groups"][0]["params"] = list(range(len(new)))
+                buf = io.BytesIO()
+                torch.save(state, buf)
+                atomic_write_bytes(opt_path, buf.getvalue())
+            except Exception:
+                pass   # _train starts a fresh optimizer when the saved one does not fit
+        return wider
 
     def _emit(self, event: dict) -> None:
         if self.on_event is not None:
@@ -427,6 +455,7 @@ class TrainingRun:
                     self.buffer.save(g, new, stats=asdict(sp_stats))
                 n_buf = self.buffer.load(up_to=g)
                 net, _ = load_network(self.ckpt_path(g - 1), self.game)
+                net = self._pooled(net, optimizer=True)
                 try:
                     if n_buf >= self.cfg.train.min_buffer:
                         losses = self._train(g, net)

@@ -34,7 +34,11 @@ Optional State hooks the engine uses when a game offers them:
 - ``winning_action() -> action | None``: a move proven to win, which the search's root plays
   (gomoku: the first move of such a victory);
 - ``random_playout(rng, max_plies) -> (finished, winner)``: a fast random game for the
-  rollout evaluator, drawing from ``rng`` exactly as the generic playout would.
+  rollout evaluator, drawing from ``rng`` exactly as the generic playout would;
+- ``ownership() -> int8 (H, W)``: who holds each cell, +1 player 0, -1 player 1, 0 nobody,
+  laid out as the encoded planes are (gomoku's stones, othello's discs): asked of a self-play
+  game's final position, it is the auxiliary ownership target of every position of that game
+  (KataGo's final-ownership target; a network with ``[net] ownership`` learns it).
 """
 from __future__ import annotations
 

@@ -395,6 +395,10 @@ class GomokuState(AlternatingState):
         bits = self._unpack(self._black, self._white).astype(np.int8)
         return (bits[0] - bits[1]).reshape(self.game.size, self.game.size)
 
+    def ownership(self) -> np.ndarray:
+        """The stones: +1 black's (player 0), -1 white's, 0 empty, as ``encode`` lays the board out."""
+        return self.board_array()
+
     def action_to_text(self, action: int) -> str:
         return self.game.point_name(action)
 

@@ -356,6 +356,10 @@ class OthelloState(State):
         bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little").reshape(2, -1)[:, :g.cells]
         return (bits[0].astype(np.int8) - bits[1].astype(np.int8)).reshape(g.size, g.size)
 
+    def ownership(self) -> np.ndarray:
+        """The discs: +1 black's (player 0), -1 white's, 0 empty, as ``encode`` lays the board out."""
+        return self.board_array()
+
     def action_to_text(self, action: int) -> str:
         return self.game.square_name(action)
 

@@ -21,6 +21,10 @@ class NetSettings:
     #: residual blocks, the last ones, with global pooling (engine.core.network). A run resumed
     #: or started from a network with fewer gets the missing pooling layers at zero
     global_pool: int = 0
+    #: an ownership head learning who holds each cell at the game's end (games whose states
+    #: offer ``ownership()``: gomoku, othello), an auxiliary target weighted by
+    #: ``[train] ownership_weight``; added to a run's network as global_pool is
+    ownership: bool = False
 
 
 @dataclass
@@ -84,6 +88,7 @@ class TrainSettings:
     lr_final: float = 2e-4            # cosine decay over `lr_decay_generations`
     lr_decay_generations: int = 200
     weight_decay: float = 1e-4
+    ownership_weight: float = 1.0     # the ownership loss's share (mean over cells), with [net] ownership
     arena_games: int = 20             # games against the previous generation (evaluation only)
     arena_sims: int = 50
     baseline_games: int = 10          # games against rollout MCTS

@@ -13,6 +13,10 @@ cell's channels before the second, so a cell's features can depend on the whole 
 (a four far away, the material balance) and not only on its receptive field. The linear
 layer starts at zero, so adding pooling to a trained network leaves it computing exactly
 what it did (``with_global_pool``).
+
+With ``ownership`` the network also predicts, for every cell, who will hold it when the game
+ends (KataGo's ownership head: a 1x1 convolution of the tower, tanh): an auxiliary target
+for training only, which play never asks for (``forward(x, ownership=True)``).
 """
 from __future__ import annotations
 
@@ -47,6 +51,8 @@ class NetConfig:
     value_hidden: int = 64
     #: the last this many residual blocks carry global pooling (0: none, the plain tower)
     global_pool: int = 0
+    #: an ownership head for the auxiliary final-ownership target (training only)
+    ownership: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -57,6 +63,9 @@ class NetConfig:
         fields = {k: d[k] for k in ("in_planes", "height", "width", "action_size", "policy_planes",
                                     "blocks", "channels", "value_hidden")}
         fields["global_pool"] = d.get("global_pool", 0)   # absent from files written before it existed
+        ownership = d.get("ownership", False)
+        if type(ownership) is not bool:
+            raise ValueError(f"ownership must be true or false, not {ownership!r}")
         for k, v in fields.items():
             if v is None and k == "policy_planes":
                 continue
@@ -65,14 +74,14 @@ class NetConfig:
                 raise ValueError(f"{k} must be a whole number of at least {least}, not {v!r}")
         if fields["global_pool"] > fields["blocks"]:
             raise ValueError(f"global_pool ({fields['global_pool']}) cannot exceed blocks ({fields['blocks']})")
-        return cls(**fields)
+        return cls(**fields, ownership=ownership)
 
     @classmethod
     def for_game(cls, game, blocks: int = 4, channels: int = 64, value_hidden: int = 64,
-                 global_pool: int = 0) -> "NetConfig":
+                 global_pool: int = 0, ownership: bool = False) -> "NetConfig":
         h, w = game.board_shape
         return cls(game.num_planes, h, w, game.action_size, game.policy_planes, blocks, channels, value_hidden,
-                   global_pool)
+                   global_pool, ownership)
 
 
 class ResidualBlock(nn.Module):
@@ -129,9 +138,18 @@ class PolicyValueNet(nn.Module):
         self.value_conv = nn.Sequential(nn.Conv2d(c, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU(inplace=True))
         self.value_fc = nn.Sequential(nn.Linear(h * w, cfg.value_hidden), nn.ReLU(inplace=True),
                                       nn.Linear(cfg.value_hidden, 1))
+        self.ownership_conv = nn.Conv2d(c, 1, 1) if cfg.ownership else None
 
-    def forward(self, x):
+    def forward(self, x, ownership: bool = False):
+        """(policy logits, value); with ``ownership`` also the ownership logits (B, H, W): the
+        predicted final owner, +1 the player to move, -1 the opponent, is their tanh."""
         x = self.tower(self.stem(x))
+        if ownership:
+            own = self.ownership_conv(x).squeeze(1) if self.ownership_conv is not None else None
+            return (*self._heads(x), own)
+        return self._heads(x)
+
+    def _heads(self, x):
         if self.spatial_policy:
             logits = self.policy_conv(x).flatten(1)
             if self.policy_extra is not None:
@@ -140,6 +158,18 @@ class PolicyValueNet(nn.Module):
             logits = self.policy_fc(self.policy_conv(x).flatten(1))
         value = torch.tanh(self.value_fc(self.value_conv(x).flatten(1))).squeeze(1)
         return logits, value
+
+
+def with_ownership(net: PolicyValueNet) -> PolicyValueNet:
+    """``net`` with an ownership head (freshly initialised), its policy and value unchanged."""
+    import dataclasses
+    if net.cfg.ownership:
+        return net
+    wider = PolicyValueNet(dataclasses.replace(net.cfg, ownership=True))
+    missing, unexpected = wider.load_state_dict(net.state_dict(), strict=False)
+    if unexpected or any(not k.startswith("ownership_conv.") for k in missing):
+        raise ValueError(f"cannot add an ownership head: {unexpected or missing}")
+    return wider.train(net.training)
 
 
 def with_global_pool(net: PolicyValueNet, global_pool: int) -> PolicyValueNet:

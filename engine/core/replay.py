@@ -52,7 +52,8 @@ class ReplayBuffer:
         if stats is not None:
             atomic_write_bytes(self.stats_path_for(generation), json.dumps(stats).encode())
         buf = io.BytesIO()
-        np.savez(buf, planes=batch.planes, pi_idx=batch.pi_idx, pi_val=batch.pi_val, z=batch.z, pw=batch.pw)
+        extra = {} if batch.own is None else {"own": batch.own, "own_w": batch.own_w}
+        np.savez(buf, planes=batch.planes, pi_idx=batch.pi_idx, pi_val=batch.pi_val, z=batch.z, pw=batch.pw, **extra)
         atomic_write_bytes(self.path_for(generation), buf.getvalue())
         self._loaded[generation] = batch
 
@@ -67,7 +68,8 @@ class ReplayBuffer:
     @staticmethod
     def read(path: Path) -> SamplesBatch:
         with np.load(path) as f:
-            return SamplesBatch(f["planes"], f["pi_idx"], f["pi_val"], f["z"], f["pw"])
+            own = (f["own"], f["own_w"]) if "own" in f.files and "own_w" in f.files else (None, None)
+            return SamplesBatch(f["planes"], f["pi_idx"], f["pi_val"], f["z"], f["pw"], *own)
 
     def generations(self) -> list[int]:
         return sorted(int(m.group(1)) for p in self.dir.iterdir() if (m := _NAME.match(p.name)))
@@ -90,16 +92,16 @@ class ReplayBuffer:
             self._loaded.pop(g, None)
         self.data = SamplesBatch.concat(chosen[::-1]) if chosen else None
         if self.data is not None and len(self.data) > self.capacity:
-            d = self.data
-            n = self.capacity
-            self.data = SamplesBatch(d.planes[-n:], d.pi_idx[-n:], d.pi_val[-n:], d.z[-n:], d.pw[-n:])
+            self.data = self.data.tail(self.capacity)
         return 0 if self.data is None else len(self.data)
 
     def __len__(self) -> int:
         return 0 if self.data is None else len(self.data)
 
-    def sample(self, batch_size: int, rng: np.random.Generator):
-        """(planes float32 (B,C,H,W), dense policy targets (B,A), z (B,), policy weights (B,)), augmented."""
+    def sample(self, batch_size: int, rng: np.random.Generator, ownership: bool = False):
+        """(planes float32 (B,C,H,W), dense policy targets (B,A), z (B,), policy weights (B,)), augmented;
+        with ``ownership`` also (ownership targets float32 (B,H,W), their weights (B,)), under
+        the same symmetry as the planes (all zero where the samples have none)."""
         d = self.data
         idx = rng.integers(0, len(d), batch_size)
         planes = d.planes[idx].astype(np.float32)
@@ -115,4 +117,9 @@ class ReplayBuffer:
         policy = np.zeros((b, self.game.action_size), np.float32)
         rows = np.repeat(np.arange(b), pi_idx.shape[1]).reshape(b, -1)
         np.add.at(policy, (rows[valid], mapped[valid]), pi_val[valid])
-        return planes, policy, d.z[idx], d.pw[idx]
+        if not ownership:
+            return planes, policy, d.z[idx], d.pw[idx]
+        if d.own is None:
+            return planes, policy, d.z[idx], d.pw[idx], np.zeros((b, h, w), np.float32), np.zeros(b, np.float32)
+        own = np.take_along_axis(d.own[idx].astype(np.float32), self.cell_perms[sym], axis=1)
+        return planes, policy, d.z[idx], d.pw[idx], own.reshape(b, h, w), d.own_w[idx]

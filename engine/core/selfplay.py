@@ -28,6 +28,7 @@ class GameRecord:
     resigned: bool = False
     would_resign: int | None = None   # set in played-out games whose loser would have resigned
     adjudicated: float | None = None  # value for player 0 of an undecided game, scored by heuristic
+    ownership: np.ndarray | None = None  # the final position's State.ownership() (player 0's view), where the game has it
 
 
 @dataclass
@@ -52,13 +53,23 @@ class SelfPlayStats:
 
 
 class SamplesBatch:
-    """Columnar samples with the policy stored sparsely (legal actions only)."""
+    """Columnar samples with the policy stored sparsely (legal actions only); ``own`` (int8,
+    one row of H*W cells a sample: +1 the mover's at the game's end, -1 the opponent's, 0
+    nobody's) and its weight ``own_w`` (0 where unknown) when the game has ownership."""
 
-    def __init__(self, planes, pi_idx, pi_val, z, pw):
+    def __init__(self, planes, pi_idx, pi_val, z, pw, own=None, own_w=None):
         self.planes, self.pi_idx, self.pi_val, self.z, self.pw = planes, pi_idx, pi_val, z, pw
+        self.own, self.own_w = own, own_w
 
     def __len__(self):
         return len(self.z)
+
+    def tail(self, n: int) -> "SamplesBatch":
+        """The last ``n`` samples."""
+        own = None if self.own is None else self.own[-n:]
+        own_w = None if self.own_w is None else self.own_w[-n:]
+        return SamplesBatch(self.planes[-n:], self.pi_idx[-n:], self.pi_val[-n:], self.z[-n:], self.pw[-n:],
+                            own, own_w)
 
     @classmethod
     def from_records(cls, records: list[GameRecord], num_planes_shape, q_weight: float = 0.0) -> "SamplesBatch":
@@ -75,16 +86,23 @@ class SamplesBatch:
         pi_val = np.zeros((n, k), np.float16)
         z = np.zeros(n, np.float32)
         pw = np.zeros(n, np.float32)
+        with_own = any(r.ownership is not None for r in records)
+        own = np.zeros((n, planes.shape[2] * planes.shape[3]), np.int8) if with_own else None
+        own_w = np.zeros(n, np.float32) if with_own else None
         i = 0
         for r in records:
             qs = r.root_values if q_weight > 0 else [0.0] * len(r.players)
+            final = None if r.ownership is None else np.asarray(r.ownership, np.int8).reshape(-1)
             for ix, val, player, weight, q in zip(r.policy_idx, r.policy_val, r.players, r.policy_weight, qs):
                 pi_idx[i, :len(ix)] = ix
                 pi_val[i, :len(val)] = val
                 z[i] = (1.0 - q_weight) * _outcome(r, player) + q_weight * q
                 pw[i] = weight
+                if final is not None:
+                    own[i] = final if player == 0 else -final
+                    own_w[i] = 1.0
                 i += 1
-        return cls(planes, pi_idx, pi_val, z, pw)
+        return cls(planes, pi_idx, pi_val, z, pw, own, own_w)
 
     @classmethod
     def concat(cls, batches: list["SamplesBatch"]) -> "SamplesBatch":
@@ -99,10 +117,17 @@ class SamplesBatch:
             out = np.full((a.shape[0], k), fill, a.dtype)
             out[:, :a.shape[1]] = a
             return out
+        own = own_w = None
+        if any(b.own is not None for b in batches):   # samples from before ownership weigh 0
+            cells = next(b.own.shape[1] for b in batches if b.own is not None)
+            own = np.concatenate([b.own if b.own is not None else np.zeros((len(b), cells), np.int8)
+                                  for b in batches])
+            own_w = np.concatenate([b.own_w if b.own is not None else np.zeros(len(b), np.float32)
+                                    for b in batches])
         return cls(np.concatenate([b.planes for b in batches]),
                    np.concatenate([pad(b.pi_idx, -1) for b in batches]),
                    np.concatenate([pad(b.pi_val, 0) for b in batches]),
-                   np.concatenate([b.z for b in batches]), np.concatenate([b.pw for b in batches]))
+                   np.concatenate([b.z for b in batches]), np.concatenate([b.pw for b in batches]), own, own_w)
 
 
 def _outcome(rec: GameRecord, player: int) -> float:
@@ -220,6 +245,9 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
             s = tree.root_state
             done = rec.resigned or s.is_terminal() or len(rec.moves) >= max_plies
             if done:
+                owner = getattr(s, "ownership", None)
+                if callable(owner):
+                    rec.ownership = np.asarray(owner(), np.int8)
                 if not rec.resigned:
                     rec.winner = s.winner() if s.is_terminal() else None
                     if rec.winner is None:

@@ -164,10 +164,11 @@ class TrainingRun:
         self.ckpt_dir.mkdir(exist_ok=True)
         if init_model:
             net, _ = load_network(init_model, self.game)
-            net = self._pooled(net)
+            net = self._upgraded(net)
         else:
             n = self.cfg.net
-            net = PolicyValueNet(NetConfig.for_game(self.game, n.blocks, n.channels, n.value_hidden, n.global_pool))
+            net = PolicyValueNet(NetConfig.for_game(self.game, n.blocks, n.channels, n.value_hidden, n.global_pool,
+                                                    n.ownership))
         save_checkpoint(self.ckpt_path(0), net, self.game, generation=0, extra={"init": str(init_model or "random")})
         _json_dump_atomic(self.dir / "run.json", {"game_key": self.game.key, "config": config_to_dict(self.cfg),
                                                  "init": str(init_model or "random"),
@@ -176,16 +177,21 @@ class TrainingRun:
                       "wall_seconds": 0.0, "elo": 0.0, "steps": 0}
         _json_dump_atomic(self.state_path, self.state)
 
-    def _pooled(self, net, optimizer: bool = False):
-        """``net`` with the global pooling the settings ask for (``[net] global_pool``): a
+    def _upgraded(self, net, optimizer: bool = False):
+        """``net`` with the layers the settings add (``[net] global_pool``, ``ownership``): a
         network with fewer pooling blocks gets the missing layers at zero, so it computes what
-        it did; with ``optimizer``, the saved optimizer state is renumbered to the wider
-        network's parameters, so the trained weights keep their Adam moments."""
-        from ..core.network import with_global_pool
+        it did, and one without an ownership head gets a fresh one; with ``optimizer``, the
+        saved optimizer state is renumbered to the wider network's parameters, so the trained
+        weights keep their Adam moments."""
+        from ..core.network import with_global_pool, with_ownership
+        wider = net
         want = min(self.cfg.net.global_pool, net.cfg.blocks)
-        if want <= net.cfg.global_pool:
+        if want > net.cfg.global_pool:
+            wider = with_global_pool(wider, want)
+        if self.cfg.net.ownership and not wider.cfg.ownership:
+            wider = with_ownership(wider)
+        if wider is net:
             return net
-        wider = with_global_pool(net, want)
         opt_path = self.dir / "optimizer.pt"
         if optimizer and opt_path.exists():
             import torch
@@ -339,6 +345,9 @@ class TrainingRun:
             except Exception:
                 pass  # a fresh optimizer is a safe fallback (e.g. after a network change)
         totals = {"loss": 0.0, "policy_loss": 0.0, "value_loss": 0.0}
+        with_own = net.cfg.ownership
+        if with_own:
+            totals["ownership_loss"] = 0.0
         steps = t.steps_per_generation
         bar = self._phase_bar(steps, f"gen {generation} learning", "steps")
         for _ in range(steps):
@@ -346,16 +355,29 @@ class TrainingRun:
             if self._stop:
                 bar.close()
                 raise _Stopped()  # this generation is redone on resume (its self-play is kept)
-            planes, policy, z, pw = self.buffer.sample(t.batch_size, self.rng)
+            sample = self.buffer.sample(t.batch_size, self.rng, ownership=with_own)
+            planes, policy, z, pw = sample[:4]
             x = torch.from_numpy(planes).to(self.device)
             pi = torch.from_numpy(policy).to(self.device)
             zt = torch.from_numpy(z).to(self.device)
             w = torch.from_numpy(pw).to(self.device)
-            logits, v = net(x)
+            if with_own:
+                logits, v, own_logits = net(x, ownership=True)
+            else:
+                logits, v = net(x)
             pl = -(pi * F.log_softmax(logits, dim=1)).sum(1)
             pl = (pl * w).sum() / w.sum().clamp(min=1.0)
             vl = F.mse_loss(v, zt)
             loss = pl + vl
+            if with_own:
+                # cross-entropy of the owner as a two-way outcome: P(mover) = (1 + tanh(l)) / 2
+                # = sigmoid(2 l), against (1 + target) / 2 (an empty cell: one half)
+                own_t = (1.0 + torch.from_numpy(sample[4]).to(self.device)) / 2.0
+                own_w = torch.from_numpy(sample[5]).to(self.device)
+                ol = F.binary_cross_entropy_with_logits(2.0 * own_logits, own_t, reduction="none").mean(dim=(1, 2))
+                ol = (ol * own_w).sum() / own_w.sum().clamp(min=1.0)
+                loss = loss + t.ownership_weight * ol
+                totals["ownership_loss"] += ol.item()
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
@@ -455,7 +477,7 @@ class TrainingRun:
                     self.buffer.save(g, new, stats=asdict(sp_stats))
                 n_buf = self.buffer.load(up_to=g)
                 net, _ = load_network(self.ckpt_path(g - 1), self.game)
-                net = self._pooled(net, optimizer=True)
+                net = self._upgraded(net, optimizer=True)
                 try:
                     if n_buf >= self.cfg.train.min_buffer:
                         losses = self._train(g, net)

@@ -50,7 +50,9 @@ def test_games_without_ownership_offer_none():
 @pytest.fixture(scope="module")
 def gomoku_games():
     game = get_game("gomoku", size=9)
-    records, _ = play_games(game, UniformEvaluator(), SelfPlaySettings(**SETTINGS), 6, seed=4)
+    plain, _ = play_games(game, UniformEvaluator(), SelfPlaySettings(**SETTINGS), 2, seed=4)
+    assert all(r.ownership is None for r in plain)   # kept only for a network that learns it
+    records, _ = play_games(game, UniformEvaluator(), SelfPlaySettings(**SETTINGS), 6, seed=4, ownership=True)
     return game, records
 
 

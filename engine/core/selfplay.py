@@ -155,11 +155,13 @@ def adjudicate(state, scale: float) -> float | None:
 
 
 def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
-               on_game_done=None, should_stop=None) -> tuple[list[GameRecord], SelfPlayStats]:
+               on_game_done=None, should_stop=None, ownership: bool = False) -> tuple[list[GameRecord], SelfPlayStats]:
     """Play ``n_games`` self-play games, ``settings.parallel_games`` at a time.
 
     ``settings`` is a `engine.core.config.SelfPlaySettings`. ``on_game_done(record)`` is
     called as each game ends; ``should_stop()`` ends the run early (finished games are kept).
+    With ``ownership`` each record keeps its final board (``State.ownership()``, where the game
+    has it), the target of a network's ownership head.
 
     The games' searches run one round at a time (a network call for all of them), and a
     game whose search is done moves and starts its next search at once, so every live game
@@ -245,7 +247,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
             s = tree.root_state
             done = rec.resigned or s.is_terminal() or len(rec.moves) >= max_plies
             if done:
-                owner = getattr(s, "ownership", None)
+                owner = getattr(s, "ownership", None) if ownership else None
                 if callable(owner):
                     rec.ownership = np.asarray(owner(), np.int8)
                 if not rec.resigned:

@@ -51,8 +51,11 @@ def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, s
     stop = (lambda: _worker_stop.is_set()) if _worker_stop is not None else None
     # the measured runtime (torch float32 or bfloat16, or ONNX Runtime), exported in memory:
     # a run's many checkpoints need no .onnx files beside them
-    evaluator, _ = load_model_evaluator(checkpoint, game, purpose="selfplay", batch=sp.parallel_games * sp.leaf_batch,
-                                        precision=sp.precision, keep_export=False)
-    records, stats = play_games(game, evaluator, sp, n_games, seed=seed, on_game_done=done, should_stop=stop)
+    evaluator, meta = load_model_evaluator(checkpoint, game, purpose="selfplay", batch=sp.parallel_games * sp.leaf_batch,
+                                           precision=sp.precision, keep_export=False)
+    # the final boards are kept only for a network that learns them (``[net] ownership``)
+    ownership = bool((meta.get("net") or {}).get("ownership", False))
+    records, stats = play_games(game, evaluator, sp, n_games, seed=seed, on_game_done=done, should_stop=stop,
+                                ownership=ownership)
     batch = SamplesBatch.from_records(records, (game.num_planes, *game.board_shape), sp.value_q_weight)
     return (batch.planes, batch.pi_idx, batch.pi_val, batch.z, batch.pw, batch.own, batch.own_w), stats.__dict__

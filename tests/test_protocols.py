@@ -358,3 +358,17 @@ def test_engine_commands_refuse_a_missing_model_file_before_speaking():
         out = subprocess.run([*MAIN, *command, "--model", "/nonexistent/model.pt"], cwd=ROOT, input="",
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 2 and "no such file" in out.stderr and out.stdout == "", (command, out)
+
+
+def test_engines_told_to_quit_during_their_model_load_exit_cleanly():
+    """A GUI may quit an engine right after the handshake, while the engine's loader thread is
+    still importing torch; the engine must still end with status 0, not abort at exit."""
+    sessions = ((["uci", "--game", "connect4"], "uci\nquit\n", "uciok"),
+                (["ucci"], "ucci\nquit\n", "ucciok"),
+                (["pbrain"], "START 15\nEND\n", "OK"),
+                (["nboard"], "nboard 2\nquit\n", None))
+    for command, lines, answer in sessions:
+        out = subprocess.run([*MAIN, *command], cwd=ROOT, input=lines, capture_output=True, text=True,
+                             timeout=120)
+        assert out.returncode == 0 and "terminate called" not in out.stderr, (command, out)
+        assert answer is None or answer in out.stdout.splitlines(), (command, out)

@@ -8,6 +8,34 @@ from __future__ import annotations
 MODEL_HELP = "model file (default: the shipped model, else rollout search); 'rollout' for rollout search"
 
 
+def _finish(rc: int, wait_s: float = 30.0) -> int:
+    """``rc``, once the model-loading threads have ended (waiting up to ``wait_s`` seconds).
+
+    An engine told to quit right after its handshake may still be importing torch or ONNX
+    Runtime on its loader thread; an interpreter shutting down under such an import can abort
+    (``terminate called without an active exception``, exit status -6) instead of returning
+    ``rc``. So the engine waits for the load; if it has not ended by then, it leaves at once
+    with its output flushed.
+    """
+    import os
+    import sys
+    import threading
+    import time
+    from ..protocols.common import LOADER_THREAD
+    deadline = time.monotonic() + wait_s
+    for thread in threading.enumerate():
+        if thread.name == LOADER_THREAD and thread.is_alive():
+            thread.join(max(0.0, deadline - time.monotonic()))
+            if thread.is_alive():
+                for stream in (sys.stdout, sys.stderr):
+                    try:
+                        stream.flush()
+                    except (OSError, ValueError):
+                        pass
+                os._exit(rc)
+    return rc
+
+
 def _checked_model(model: str | None) -> str | None:
     """``model`` when it is 'rollout' or an existing file; UsageError otherwise (before any protocol)."""
     from pathlib import Path
@@ -31,7 +59,7 @@ def uci_main(argv: list[str]) -> int:
 
     def body(args) -> int:
         game = game_from_args(args.game, args.size)
-        return serve(UCIEngine(game, _checked_model(args.model), args.level))
+        return _finish(serve(UCIEngine(game, _checked_model(args.model), args.level)))
 
     return run_command(parser, argv, body)
 
@@ -47,7 +75,7 @@ def ucci_main(argv: list[str]) -> int:
 
     def body(args) -> int:
         game = game_from_args("xiangqi")
-        return ucci_serve(UCCIEngine(game, _checked_model(args.model), args.level))
+        return _finish(ucci_serve(UCCIEngine(game, _checked_model(args.model), args.level)))
 
     return run_command(parser, argv, body)
 
@@ -65,7 +93,7 @@ def pbrain_main(argv: list[str]) -> int:
                                                           "(default: strong)")
 
     def body(args) -> int:
-        return serve(GomocupBrain(_checked_model(args.model), args.level, model_size=args.size))
+        return _finish(serve(GomocupBrain(_checked_model(args.model), args.level, model_size=args.size)))
 
     return run_command(parser, argv, body)
 
@@ -78,6 +106,6 @@ def nboard_main(argv: list[str]) -> int:
     parser.add_argument("--model", help=MODEL_HELP)
 
     def body(args) -> int:
-        return serve(NBoardEngine(_checked_model(args.model)))
+        return _finish(serve(NBoardEngine(_checked_model(args.model))))
 
     return run_command(parser, argv, body)

@@ -118,6 +118,9 @@ def serve_lines(engine, stdin, stdout, on_arrival=None) -> int:
         engine.handle_line(line, write)
     return 0
 
+#: the name of `EvaluatorLoader`'s thread (an engine leaving waits for it: `engines._finish`)
+LOADER_THREAD = "load-model"
+
 #: the ``--model`` value that asks for the rollout search (no network; any board size)
 ROLLOUT = "rollout"
 
@@ -149,7 +152,7 @@ class EvaluatorLoader:
         import threading
         with self._lock:
             if self._evaluator is None and self._thread is None:
-                self._thread = threading.Thread(target=self._load, name="load-model", daemon=True)
+                self._thread = threading.Thread(target=self._load, name=LOADER_THREAD, daemon=True)
                 self._thread.start()
 
     def _load(self) -> None:

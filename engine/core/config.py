@@ -76,6 +76,12 @@ class SelfPlaySettings:
     # self-play only where tactics = true, with capture_scale for xiangqi's leaf values.
     tactics: bool = False
     capture_scale: float = 0.0
+    # KataGo's forced playouts and policy target pruning (PUCT self-play's full searches; 0 = off):
+    # a root move with fewer than sqrt(forced_playouts * prior * root visits) visits is searched
+    # before PUCT's choice, so moves that Dirichlet noise favoured get a fair look, and the policy
+    # target then takes back those visits that PUCT alone would not have given (a move left with
+    # one visit counts none). KataGo uses 2.
+    forced_playouts: float = 0.0
 
 
 @dataclass
@@ -149,6 +155,9 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
     if not 0 <= cfg.net.global_pool <= cfg.net.blocks:
         raise ValueError(f"{where} [net]: global_pool must be between 0 and blocks ({cfg.net.blocks}), "
                          f"not {cfg.net.global_pool}")
+    if not 0 <= cfg.selfplay.forced_playouts <= 100:
+        raise ValueError(f"{where} [selfplay]: forced_playouts must be between 0 and 100, "
+                         f"not {cfg.selfplay.forced_playouts}")
 
 
 def load_config(game, path: str | Path | None = None) -> GameConfig:

@@ -138,6 +138,8 @@ class Tree:
         self.draw_value = 0.0
         #: how the root chooses its child, when not by PUCT (`engine.core.gumbel.GumbelRoot`)
         self.root_rule = None
+        #: forced playouts' k (self-play's full searches; 0: off): `_forced_root_child`
+        self.forced_k = 0.0
         self._new_node(root_state, -1)
 
     _NODE_FILLS = (("n_start", 0), ("n_count", 0), ("n_player", 0), ("n_owner", 0), ("n_term", np.nan),
@@ -413,8 +415,12 @@ class Tree:
                 continue
             s = int(self.n_start[node])
             kids = e_child[s:s + k]
+            j = -1
             if node == 0 and self.root_rule is not None:
                 j = self.root_rule.pick(self)
+            elif node == 0 and self.forced_k > 0:
+                j = self._forced_root_child(s, k, kids)
+            if j >= 0:
                 child = int(kids[j])
                 parent_n = float(self.n_visits[child]) if child >= 0 else 0.0
                 q_node = float(self.n_wsum[child]) / parent_n if parent_n > 0 else q_node - cfg.fpu_reduction
@@ -433,6 +439,41 @@ class Tree:
             if self.n_player[child] != self.n_player[node]:
                 q_node = -q_node
             node = child
+
+    def _forced_root_child(self, s: int, k: int, kids: np.ndarray) -> int:
+        """Forced playouts (KataGo): the open root edge furthest below its quota of
+        sqrt(forced_k * prior * root visits) visits, or -1 when every edge has its quota."""
+        need = np.sqrt(self.forced_k * max(self.root_n, 0.0) * self.e_prior[s:s + k].astype(np.float32))
+        short = need - self.n_visits[kids]
+        short[~np.isnan(self.n_term[kids])] = 0.0   # a known child needs no more visits
+        j = int(short.argmax())
+        return j if short[j] > 0 else -1
+
+    def pruned_visits(self, cpuct: float) -> tuple[np.ndarray, np.ndarray]:
+        """(actions, visits) of the root's children for the policy target, with forced playouts
+        taken back (KataGo's policy target pruning): every move but the most visited loses the
+        visits beyond those that PUCT alone would have given it (its PUCT score with fewer visits
+        would have beaten the most visited move's), at most its forced quota
+        sqrt(forced_k * prior * visits); a move left with a single visit gets none. Plain
+        visit counts when forced playouts are off."""
+        a, n, w, p, _ = self.edges(0)
+        n = n.astype(np.float64)
+        total = float(n.sum())
+        if self.forced_k <= 0 or total <= 0 or len(n) < 2:
+            return a, n
+        p = p.astype(np.float64)
+        q = np.where(n > 0, w / np.maximum(n, 1.0), 0.0)
+        best = int(np.argmax(n))
+        root = math.sqrt(total)
+        best_score = q[best] + cpuct * p[best] * root / (1.0 + n[best])
+        gap = best_score - q
+        with np.errstate(divide="ignore", invalid="ignore"):
+            fewest = np.where(gap > 0, np.ceil(cpuct * p * root / np.where(gap > 0, gap, 1.0) - 1.0), n)
+        forced = np.sqrt(self.forced_k * p * total)
+        out = np.clip(np.maximum(n - forced, fewest), 0.0, n)
+        out[out <= 1.0] = 0.0
+        out[best] = n[best]
+        return a, out
 
     def _pick_wide(self, node: int, s: int, k: int, kids: np.ndarray, fpu: float, parent_n: float,
                    cfg: SearchConfig) -> tuple[int, int, float, float]:
@@ -572,6 +613,7 @@ class Tree:
         new.root_win = -1
         new.draw_value = self.draw_value
         new.root_rule = None
+        new.forced_k = 0.0
         if new.num_nodes > 1 and new.n_count[0] > 0:
             kids = new.e_child[:new.n_count[0]]
             kids = kids[kids >= 0]

@@ -201,6 +201,9 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
         if should_stop is not None and should_stop():
             break
         targets = [settings.sims if g[3] else settings.fast_sims for g in live]
+        if settings.forced_playouts > 0 and not gumbel:   # full searches only: cheap ones keep PUCT
+            for g in live:
+                g[0].forced_k = settings.forced_playouts if g[3] else 0.0
         stats.sims += mcts.search([g[0] for g in live], targets, noise=not gumbel, max_rounds=1)
         still = []
         for g, target in zip(live, targets):
@@ -211,7 +214,11 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
             state = tree.root_state
             actions, visits = tree.visit_counts()
             rule = tree.root_rule
-            target = rule.improved_policy(tree) if rule is not None else visits / max(visits.sum(), 1)
+            if rule is not None:
+                target = rule.improved_policy(tree)
+            else:   # forced playouts taken back where they were on (else the visit counts)
+                _, kept = tree.pruned_visits(settings.cpuct)
+                target = kept / max(kept.sum(), 1)
             if is_full or settings.record_fast:
                 # cheap-search positions still teach the value head; their policy weight is 0
                 rec.planes.append(state.encode())
@@ -235,7 +242,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 elif rule is not None and tree.root_win < 0:
                     action = int(actions[rule.choice(tree)])
                 elif opening:
-                    action = select_action(actions, visits, 1.0, rng)
+                    action = select_action(actions, kept, 1.0, rng)
                 else:
                     action = tree.stats(limit=1)[0].action   # as in play: a proven result first
                 rec.moves.append(action)

@@ -25,6 +25,10 @@ class NetSettings:
     #: offer ``ownership()``: gomoku, othello), an auxiliary target weighted by
     #: ``[train] ownership_weight``; added to a run's network as global_pool is
     ownership: bool = False
+    #: a second policy head learning the opponent's reply (the next position's policy target,
+    #: KataGo's auxiliary opponent-move target), weighted by ``[train] opponent_policy_weight``;
+    #: added to a run's network as global_pool is
+    opponent_policy: bool = False
 
 
 @dataclass
@@ -95,6 +99,7 @@ class TrainSettings:
     lr_decay_generations: int = 200
     weight_decay: float = 1e-4
     ownership_weight: float = 1.0     # the ownership loss's share (mean over cells), with [net] ownership
+    opponent_policy_weight: float = 0.15  # the opponent's-reply loss's share, with [net] opponent_policy (KataGo: 0.15)
     arena_games: int = 20             # games against the previous generation (evaluation only)
     arena_sims: int = 50
     baseline_games: int = 10          # games against rollout MCTS

@@ -17,6 +17,10 @@ what it did (``with_global_pool``).
 With ``ownership`` the network also predicts, for every cell, who will hold it when the game
 ends (KataGo's ownership head: a 1x1 convolution of the tower, tanh): an auxiliary target
 for training only, which play never asks for (``forward(x, ownership=True)``).
+
+With ``opponent_policy`` it also predicts the opponent's reply: the policy target of the next
+position (KataGo's auxiliary opponent-move target), from a second policy head shaped like the
+first. It too is for training only (``forward(x, opponent=True)``).
 """
 from __future__ import annotations
 
@@ -53,6 +57,8 @@ class NetConfig:
     global_pool: int = 0
     #: an ownership head for the auxiliary final-ownership target (training only)
     ownership: bool = False
+    #: a second policy head for the auxiliary opponent's-reply target (training only)
+    opponent_policy: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -64,8 +70,10 @@ class NetConfig:
                                     "blocks", "channels", "value_hidden")}
         fields["global_pool"] = d.get("global_pool", 0)   # absent from files written before it existed
         ownership = d.get("ownership", False)
-        if type(ownership) is not bool:
-            raise ValueError(f"ownership must be true or false, not {ownership!r}")
+        opponent_policy = d.get("opponent_policy", False)   # both absent from older files
+        for name, flag in (("ownership", ownership), ("opponent_policy", opponent_policy)):
+            if type(flag) is not bool:
+                raise ValueError(f"{name} must be true or false, not {flag!r}")
         for k, v in fields.items():
             if v is None and k == "policy_planes":
                 continue
@@ -74,14 +82,14 @@ class NetConfig:
                 raise ValueError(f"{k} must be a whole number of at least {least}, not {v!r}")
         if fields["global_pool"] > fields["blocks"]:
             raise ValueError(f"global_pool ({fields['global_pool']}) cannot exceed blocks ({fields['blocks']})")
-        return cls(**fields, ownership=ownership)
+        return cls(**fields, ownership=ownership, opponent_policy=opponent_policy)
 
     @classmethod
     def for_game(cls, game, blocks: int = 4, channels: int = 64, value_hidden: int = 64,
-                 global_pool: int = 0, ownership: bool = False) -> "NetConfig":
+                 global_pool: int = 0, ownership: bool = False, opponent_policy: bool = False) -> "NetConfig":
         h, w = game.board_shape
         return cls(game.num_planes, h, w, game.action_size, game.policy_planes, blocks, channels, value_hidden,
-                   global_pool, ownership)
+                   global_pool, ownership, opponent_policy)
 
 
 class ResidualBlock(nn.Module):
@@ -124,52 +132,82 @@ class PolicyValueNet(nn.Module):
         spatial = cfg.policy_planes is not None
         self.spatial_policy = spatial
         if spatial:
-            hidden = max(16, c // 2)
-            self.policy_conv = nn.Sequential(nn.Conv2d(c, hidden, 1, bias=False), nn.BatchNorm2d(hidden),
-                                             nn.ReLU(inplace=True), nn.Conv2d(hidden, cfg.policy_planes, 1))
             self.n_spatial = cfg.policy_planes * h * w
-            extra = cfg.action_size - self.n_spatial
-            if extra < 0:
+            if cfg.action_size < self.n_spatial:
                 raise ValueError("action_size is smaller than policy_planes * H * W")
-            self.policy_extra = nn.Linear(c, extra) if extra else None
+            self.policy_conv, self.policy_extra = self._policy_layers()
         else:
-            self.policy_conv = nn.Sequential(nn.Conv2d(c, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(inplace=True))
-            self.policy_fc = nn.Linear(2 * h * w, cfg.action_size)
+            self.policy_conv, self.policy_fc = self._policy_layers()
+        #: the opponent's-reply head (training only): layers shaped like the policy head's
+        self.opponent_layers = nn.ModuleList(self._policy_layers()) if cfg.opponent_policy else None
         self.value_conv = nn.Sequential(nn.Conv2d(c, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU(inplace=True))
         self.value_fc = nn.Sequential(nn.Linear(h * w, cfg.value_hidden), nn.ReLU(inplace=True),
                                       nn.Linear(cfg.value_hidden, 1))
         self.ownership_conv = nn.Conv2d(c, 1, 1) if cfg.ownership else None
 
-    def forward(self, x, ownership: bool = False):
-        """(policy logits, value); with ``ownership`` also the ownership logits (B, H, W): the
-        predicted final owner, +1 the player to move, -1 the opponent, is their tanh."""
+    def _policy_layers(self) -> tuple[nn.Module, nn.Module | None]:
+        """A policy head's (convolution, then linear layer or None): spatial games get a 1x1
+        convolution to a logit per (plane, cell) and a linear layer over the pooled features for
+        the actions beyond the grid (othello's pass); the others two planes and a linear layer."""
+        cfg, c = self.cfg, self.cfg.channels
+        if self.spatial_policy:
+            hidden = max(16, c // 2)
+            conv = nn.Sequential(nn.Conv2d(c, hidden, 1, bias=False), nn.BatchNorm2d(hidden),
+                                 nn.ReLU(inplace=True), nn.Conv2d(hidden, cfg.policy_planes, 1))
+            extra = cfg.action_size - self.n_spatial
+            return conv, (nn.Linear(c, extra) if extra else None)
+        conv = nn.Sequential(nn.Conv2d(c, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(inplace=True))
+        return conv, nn.Linear(2 * cfg.height * cfg.width, cfg.action_size)
+
+    def _policy(self, x, conv, linear):
+        if self.spatial_policy:
+            logits = conv(x).flatten(1)
+            if linear is not None:
+                logits = torch.cat([logits, linear(x.mean(dim=(2, 3)))], dim=1)
+            return logits
+        return linear(conv(x).flatten(1))
+
+    def forward(self, x, ownership: bool = False, opponent: bool = False):
+        """(policy logits, value); with ``ownership`` then the ownership logits (B, H, W) (the
+        predicted final owner, +1 the player to move, -1 the opponent, is their tanh); with
+        ``opponent`` then the opponent's-reply logits (B, action_size). None for a head the
+        network lacks."""
         x = self.tower(self.stem(x))
+        out = self._heads(x)
         if ownership:
-            own = self.ownership_conv(x).squeeze(1) if self.ownership_conv is not None else None
-            return (*self._heads(x), own)
-        return self._heads(x)
+            out += (self.ownership_conv(x).squeeze(1) if self.ownership_conv is not None else None,)
+        if opponent:
+            layers = self.opponent_layers
+            out += (self._policy(x, layers[0], layers[1]) if layers is not None else None,)
+        return out
 
     def _heads(self, x):
-        if self.spatial_policy:
-            logits = self.policy_conv(x).flatten(1)
-            if self.policy_extra is not None:
-                logits = torch.cat([logits, self.policy_extra(x.mean(dim=(2, 3)))], dim=1)
-        else:
-            logits = self.policy_fc(self.policy_conv(x).flatten(1))
+        logits = self._policy(x, self.policy_conv, self.policy_extra if self.spatial_policy else self.policy_fc)
         value = torch.tanh(self.value_fc(self.value_conv(x).flatten(1))).squeeze(1)
         return logits, value
 
 
+def _with_head(net: PolicyValueNet, flag: str, prefix: str, what: str) -> PolicyValueNet:
+    """``net`` with the training-only head that ``NetConfig.<flag>`` adds (its layers, named
+    ``prefix``..., freshly initialised), its policy and value unchanged."""
+    import dataclasses
+    if getattr(net.cfg, flag):
+        return net
+    wider = PolicyValueNet(dataclasses.replace(net.cfg, **{flag: True}))
+    missing, unexpected = wider.load_state_dict(net.state_dict(), strict=False)
+    if unexpected or any(not k.startswith(prefix) for k in missing):
+        raise ValueError(f"cannot add {what}: {unexpected or missing}")
+    return wider.train(net.training)
+
+
 def with_ownership(net: PolicyValueNet) -> PolicyValueNet:
     """``net`` with an ownership head (freshly initialised), its policy and value unchanged."""
-    import dataclasses
-    if net.cfg.ownership:
-        return net
-    wider = PolicyValueNet(dataclasses.replace(net.cfg, ownership=True))
-    missing, unexpected = wider.load_state_dict(net.state_dict(), strict=False)
-    if unexpected or any(not k.startswith("ownership_conv.") for k in missing):
-        raise ValueError(f"cannot add an ownership head: {unexpected or missing}")
-    return wider.train(net.training)
+    return _with_head(net, "ownership", "ownership_conv.", "an ownership head")
+
+
+def with_opponent_policy(net: PolicyValueNet) -> PolicyValueNet:
+    """``net`` with an opponent's-reply head (freshly initialised), its policy and value unchanged."""
+    return _with_head(net, "opponent_policy", "opponent_layers.", "an opponent's-reply head")
 
 
 def with_global_pool(net: PolicyValueNet, global_pool: int) -> PolicyValueNet:
@@ -221,6 +259,7 @@ def inference_copy(net: PolicyValueNet) -> PolicyValueNet:
     from torch.nn.utils import fuse_conv_bn_eval
     with torch.no_grad():
         fast = copy.deepcopy(net).eval()
+        fast.ownership_conv = fast.opponent_layers = None   # training-only heads: play never asks for them
         for seq in (fast.stem, fast.policy_conv, fast.value_conv):
             seq[0], seq[1] = fuse_conv_bn_eval(seq[0], seq[1]), nn.Identity()
         for block in fast.tower:

@@ -52,7 +52,7 @@ class ReplayBuffer:
         if stats is not None:
             atomic_write_bytes(self.stats_path_for(generation), json.dumps(stats).encode())
         buf = io.BytesIO()
-        extra = {} if batch.own is None else {"own": batch.own, "own_w": batch.own_w}
+        extra = {"reply_w": batch.reply_w} | ({} if batch.own is None else {"own": batch.own, "own_w": batch.own_w})
         np.savez(buf, planes=batch.planes, pi_idx=batch.pi_idx, pi_val=batch.pi_val, z=batch.z, pw=batch.pw, **extra)
         atomic_write_bytes(self.path_for(generation), buf.getvalue())
         self._loaded[generation] = batch
@@ -69,7 +69,11 @@ class ReplayBuffer:
     def read(path: Path) -> SamplesBatch:
         with np.load(path) as f:
             own = (f["own"], f["own_w"]) if "own" in f.files and "own_w" in f.files else (None, None)
-            return SamplesBatch(f["planes"], f["pi_idx"], f["pi_val"], f["z"], f["pw"], *own)
+            reply_w = f["reply_w"] if "reply_w" in f.files else None   # older files: no reply targets
+            batch = SamplesBatch(f["planes"], f["pi_idx"], f["pi_val"], f["z"], f["pw"], *own, reply_w)
+        if len(batch.reply_w) != len(batch.z):
+            raise ValueError(f"{path}: reply_w has {len(batch.reply_w)} rows for {len(batch.z)} samples")
+        return batch
 
     def generations(self) -> list[int]:
         return sorted(int(m.group(1)) for p in self.dir.iterdir() if (m := _NAME.match(p.name)))
@@ -98,10 +102,25 @@ class ReplayBuffer:
     def __len__(self) -> int:
         return 0 if self.data is None else len(self.data)
 
-    def sample(self, batch_size: int, rng: np.random.Generator, ownership: bool = False):
+    def _dense(self, idx: np.ndarray, sym: np.ndarray) -> np.ndarray:
+        """Dense policy targets (B, A) of samples ``idx`` under symmetries ``sym``."""
+        d = self.data
+        pi_idx = d.pi_idx[idx].astype(np.int64)
+        pi_val = d.pi_val[idx].astype(np.float32)
+        valid = pi_idx >= 0
+        mapped = np.take_along_axis(self.action_inv[sym], np.maximum(pi_idx, 0), axis=1)
+        policy = np.zeros((len(idx), self.game.action_size), np.float32)
+        rows = np.repeat(np.arange(len(idx)), pi_idx.shape[1]).reshape(len(idx), -1)
+        np.add.at(policy, (rows[valid], mapped[valid]), pi_val[valid])
+        return policy
+
+    def sample(self, batch_size: int, rng: np.random.Generator, ownership: bool = False, reply: bool = False):
         """(planes float32 (B,C,H,W), dense policy targets (B,A), z (B,), policy weights (B,)), augmented;
-        with ``ownership`` also (ownership targets float32 (B,H,W), their weights (B,)), under
-        the same symmetry as the planes (all zero where the samples have none)."""
+        with ``ownership`` then (ownership targets float32 (B,H,W), their weights (B,)), under
+        the same symmetry as the planes (all zero where the samples have none); with ``reply``
+        then (the opponent's-reply targets (B,A): the next samples' policies under the same
+        symmetry, their weights (B,)). A symmetry of the board turns both players' moves alike,
+        so one action permutation serves both targets."""
         d = self.data
         idx = rng.integers(0, len(d), batch_size)
         planes = d.planes[idx].astype(np.float32)
@@ -110,16 +129,14 @@ class ReplayBuffer:
         flat = planes.reshape(b, c, h * w)
         flat = np.take_along_axis(flat, self.cell_perms[sym][:, None, :], axis=2)
         planes = flat.reshape(b, c, h, w)
-        pi_idx = d.pi_idx[idx].astype(np.int64)
-        pi_val = d.pi_val[idx].astype(np.float32)
-        valid = pi_idx >= 0
-        mapped = np.take_along_axis(self.action_inv[sym], np.maximum(pi_idx, 0), axis=1)
-        policy = np.zeros((b, self.game.action_size), np.float32)
-        rows = np.repeat(np.arange(b), pi_idx.shape[1]).reshape(b, -1)
-        np.add.at(policy, (rows[valid], mapped[valid]), pi_val[valid])
-        if not ownership:
-            return planes, policy, d.z[idx], d.pw[idx]
-        if d.own is None:
-            return planes, policy, d.z[idx], d.pw[idx], np.zeros((b, h, w), np.float32), np.zeros(b, np.float32)
-        own = np.take_along_axis(d.own[idx].astype(np.float32), self.cell_perms[sym], axis=1)
-        return planes, policy, d.z[idx], d.pw[idx], own.reshape(b, h, w), d.own_w[idx]
+        out = (planes, self._dense(idx, sym), d.z[idx], d.pw[idx])
+        if ownership:
+            if d.own is None:
+                out += (np.zeros((b, h, w), np.float32), np.zeros(b, np.float32))
+            else:
+                own = np.take_along_axis(d.own[idx].astype(np.float32), self.cell_perms[sym], axis=1)
+                out += (own.reshape(b, h, w), d.own_w[idx])
+        if reply:
+            nxt = np.minimum(idx + 1, len(d) - 1)   # a buffer's last sample is its game's last: weight 0
+            out += (self._dense(nxt, sym), d.reply_w[idx].astype(np.float32))
+        return out

@@ -29,6 +29,7 @@ class GameRecord:
     would_resign: int | None = None   # set in played-out games whose loser would have resigned
     adjudicated: float | None = None  # value for player 0 of an undecided game, scored by heuristic
     ownership: np.ndarray | None = None  # the final position's State.ownership() (player 0's view), where the game has it
+    plies: list = field(default_factory=list)  # the ply of each recorded position (0: the first)
 
 
 @dataclass
@@ -55,11 +56,18 @@ class SelfPlayStats:
 class SamplesBatch:
     """Columnar samples with the policy stored sparsely (legal actions only); ``own`` (int8,
     one row of H*W cells a sample: +1 the mover's at the game's end, -1 the opponent's, 0
-    nobody's) and its weight ``own_w`` (0 where unknown) when the game has ownership."""
+    nobody's) and its weight ``own_w`` (0 where unknown) when the game has ownership.
 
-    def __init__(self, planes, pi_idx, pi_val, z, pw, own=None, own_w=None):
+    ``reply_w``: the weight of a sample's opponent's-reply target, which is the policy target
+    of the next sample: that sample's policy weight where it is the same game's next ply and
+    the opponent's move, else 0 (a game's last position, a position whose next ply went
+    unrecorded, a pass that left the same player to move). Samples keep their games' order,
+    so the next sample is found, not stored twice."""
+
+    def __init__(self, planes, pi_idx, pi_val, z, pw, own=None, own_w=None, reply_w=None):
         self.planes, self.pi_idx, self.pi_val, self.z, self.pw = planes, pi_idx, pi_val, z, pw
         self.own, self.own_w = own, own_w
+        self.reply_w = np.zeros(len(z), np.float32) if reply_w is None else reply_w
 
     def __len__(self):
         return len(self.z)
@@ -69,7 +77,7 @@ class SamplesBatch:
         own = None if self.own is None else self.own[-n:]
         own_w = None if self.own_w is None else self.own_w[-n:]
         return SamplesBatch(self.planes[-n:], self.pi_idx[-n:], self.pi_val[-n:], self.z[-n:], self.pw[-n:],
-                            own, own_w)
+                            own, own_w, self.reply_w[-n:])
 
     @classmethod
     def from_records(cls, records: list[GameRecord], num_planes_shape, q_weight: float = 0.0) -> "SamplesBatch":
@@ -89,8 +97,14 @@ class SamplesBatch:
         with_own = any(r.ownership is not None for r in records)
         own = np.zeros((n, planes.shape[2] * planes.shape[3]), np.int8) if with_own else None
         own_w = np.zeros(n, np.float32) if with_own else None
+        reply_w = np.zeros(n, np.float32)
         i = 0
         for r in records:
+            m = len(r.planes)
+            if len(r.plies) == m:
+                for j in range(m - 1):
+                    if r.plies[j + 1] == r.plies[j] + 1 and r.players[j + 1] != r.players[j]:
+                        reply_w[i + j] = r.policy_weight[j + 1]
             qs = r.root_values if q_weight > 0 else [0.0] * len(r.players)
             final = None if r.ownership is None else np.asarray(r.ownership, np.int8).reshape(-1)
             for ix, val, player, weight, q in zip(r.policy_idx, r.policy_val, r.players, r.policy_weight, qs):
@@ -102,7 +116,7 @@ class SamplesBatch:
                     own[i] = final if player == 0 else -final
                     own_w[i] = 1.0
                 i += 1
-        return cls(planes, pi_idx, pi_val, z, pw, own, own_w)
+        return cls(planes, pi_idx, pi_val, z, pw, own, own_w, reply_w)
 
     @classmethod
     def concat(cls, batches: list["SamplesBatch"]) -> "SamplesBatch":
@@ -127,7 +141,8 @@ class SamplesBatch:
         return cls(np.concatenate([b.planes for b in batches]),
                    np.concatenate([pad(b.pi_idx, -1) for b in batches]),
                    np.concatenate([pad(b.pi_val, 0) for b in batches]),
-                   np.concatenate([b.z for b in batches]), np.concatenate([b.pw for b in batches]), own, own_w)
+                   np.concatenate([b.z for b in batches]), np.concatenate([b.pw for b in batches]), own, own_w,
+                   np.concatenate([b.reply_w for b in batches]))
 
 
 def _outcome(rec: GameRecord, player: int) -> float:
@@ -226,6 +241,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 rec.policy_val.append(target.astype(np.float16))
                 rec.players.append(state.current_player)
                 rec.policy_weight.append(1.0 if is_full else 0.0)
+                rec.plies.append(len(rec.moves))
             value = rule.value(tree) if rule is not None else tree.root_value()
             if is_full or settings.record_fast:
                 rec.root_values.append(value)

@@ -168,7 +168,7 @@ class TrainingRun:
         else:
             n = self.cfg.net
             net = PolicyValueNet(NetConfig.for_game(self.game, n.blocks, n.channels, n.value_hidden, n.global_pool,
-                                                    n.ownership))
+                                                    n.ownership, n.opponent_policy))
         save_checkpoint(self.ckpt_path(0), net, self.game, generation=0, extra={"init": str(init_model or "random")})
         _json_dump_atomic(self.dir / "run.json", {"game_key": self.game.key, "config": config_to_dict(self.cfg),
                                                  "init": str(init_model or "random"),
@@ -178,18 +178,20 @@ class TrainingRun:
         _json_dump_atomic(self.state_path, self.state)
 
     def _upgraded(self, net, optimizer: bool = False):
-        """``net`` with the layers the settings add (``[net] global_pool``, ``ownership``): a
-        network with fewer pooling blocks gets the missing layers at zero, so it computes what
-        it did, and one without an ownership head gets a fresh one; with ``optimizer``, the
+        """``net`` with the layers the settings add (``[net] global_pool``, ``ownership``,
+        ``opponent_policy``): a network with fewer pooling blocks gets the missing layers at
+        zero, so it computes what it did, and one without an auxiliary head gets a fresh one; with ``optimizer``, the
         saved optimizer state is renumbered to the wider network's parameters, so the trained
         weights keep their Adam moments."""
-        from ..core.network import with_global_pool, with_ownership
+        from ..core.network import with_global_pool, with_opponent_policy, with_ownership
         wider = net
         want = min(self.cfg.net.global_pool, net.cfg.blocks)
         if want > net.cfg.global_pool:
             wider = with_global_pool(wider, want)
         if self.cfg.net.ownership and not wider.cfg.ownership:
             wider = with_ownership(wider)
+        if self.cfg.net.opponent_policy and not wider.cfg.opponent_policy:
+            wider = with_opponent_policy(wider)
         if wider is net:
             return net
         opt_path = self.dir / "optimizer.pt"
@@ -348,6 +350,9 @@ class TrainingRun:
         with_own = net.cfg.ownership
         if with_own:
             totals["ownership_loss"] = 0.0
+        with_reply = net.cfg.opponent_policy
+        if with_reply:
+            totals["opponent_policy_loss"] = 0.0
         steps = t.steps_per_generation
         bar = self._phase_bar(steps, f"gen {generation} learning", "steps")
         for _ in range(steps):
@@ -355,16 +360,13 @@ class TrainingRun:
             if self._stop:
                 bar.close()
                 raise _Stopped()  # this generation is redone on resume (its self-play is kept)
-            sample = self.buffer.sample(t.batch_size, self.rng, ownership=with_own)
+            sample = self.buffer.sample(t.batch_size, self.rng, ownership=with_own, reply=with_reply)
             planes, policy, z, pw = sample[:4]
             x = torch.from_numpy(planes).to(self.device)
             pi = torch.from_numpy(policy).to(self.device)
             zt = torch.from_numpy(z).to(self.device)
             w = torch.from_numpy(pw).to(self.device)
-            if with_own:
-                logits, v, own_logits = net(x, ownership=True)
-            else:
-                logits, v = net(x)
+            logits, v, *aux = net(x, ownership=with_own, opponent=with_reply)
             pl = -(pi * F.log_softmax(logits, dim=1)).sum(1)
             pl = (pl * w).sum() / w.sum().clamp(min=1.0)
             vl = F.mse_loss(v, zt)
@@ -374,10 +376,18 @@ class TrainingRun:
                 # = sigmoid(2 l), against (1 + target) / 2 (an empty cell: one half)
                 own_t = (1.0 + torch.from_numpy(sample[4]).to(self.device)) / 2.0
                 own_w = torch.from_numpy(sample[5]).to(self.device)
-                ol = F.binary_cross_entropy_with_logits(2.0 * own_logits, own_t, reduction="none").mean(dim=(1, 2))
+                ol = F.binary_cross_entropy_with_logits(2.0 * aux[0], own_t, reduction="none").mean(dim=(1, 2))
                 ol = (ol * own_w).sum() / own_w.sum().clamp(min=1.0)
                 loss = loss + t.ownership_weight * ol
                 totals["ownership_loss"] += ol.item()
+            if with_reply:
+                # the opponent's reply: cross-entropy against the next position's policy target
+                rt = torch.from_numpy(sample[-2]).to(self.device)
+                rw = torch.from_numpy(sample[-1]).to(self.device)
+                rl = -(rt * F.log_softmax(aux[-1], dim=1)).sum(1)
+                rl = (rl * rw).sum() / rw.sum().clamp(min=1.0)
+                loss = loss + t.opponent_policy_weight * rl
+                totals["opponent_policy_loss"] += rl.item()
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()

@@ -58,4 +58,5 @@ def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, s
     records, stats = play_games(game, evaluator, sp, n_games, seed=seed, on_game_done=done, should_stop=stop,
                                 ownership=ownership)
     batch = SamplesBatch.from_records(records, (game.num_planes, *game.board_shape), sp.value_q_weight)
-    return (batch.planes, batch.pi_idx, batch.pi_val, batch.z, batch.pw, batch.own, batch.own_w), stats.__dict__
+    return (batch.planes, batch.pi_idx, batch.pi_val, batch.z, batch.pw, batch.own, batch.own_w,
+            batch.reply_w), stats.__dict__

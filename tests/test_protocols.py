@@ -372,3 +372,27 @@ def test_engines_told_to_quit_during_their_model_load_exit_cleanly():
                              timeout=120)
         assert out.returncode == 0 and "terminate called" not in out.stderr, (command, out)
         assert answer is None or answer in out.stdout.splitlines(), (command, out)
+
+
+LEFT_OPEN_PROBE = """
+import sys
+from engine.protocols.process import EngineProcess, ProcessPlayer
+ECHO = "import sys\\nfor l in sys.stdin:\\n    print(l.strip(), flush=True)\\n    if l.strip() == QUIT: break"
+class Player(ProcessPlayer):
+    def __init__(self, quit_word):
+        self.process = EngineProcess([sys.executable, "-c", ECHO.replace("QUIT", repr(quit_word))])
+players = [Player("quit"), Player("never")]   # the second ignores quit and is killed
+for p in players:
+    p.process.send("hello")
+    print(p.process.read_line(10))
+"""
+
+
+def test_a_program_that_leaves_engines_open_still_exits_cleanly():
+    """A script that never closes its engine players: at exit the engines are ended while
+    the program's threads still run (closing their pipes during the interpreter's shutdown,
+    under the reader threads, aborted it: 'Fatal Python error: _enter_buffered_busy')."""
+    out = subprocess.run([sys.executable, "-c", LEFT_OPEN_PROBE], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0 and "Fatal" not in out.stderr, out
+    assert out.stdout.split() == ["hello", "hello"]

@@ -6,11 +6,30 @@ names the engine, an engine that exits mid-game and the shutdown are handled in 
 """
 from __future__ import annotations
 
+import atexit
 import queue
 import shlex
 import subprocess
 import threading
 import time
+import weakref
+
+#: engines not closed yet: `_close_open_engines` ends them when the program exits
+_OPEN: "weakref.WeakSet[EngineProcess]" = weakref.WeakSet()
+
+
+def _close_open_engines() -> None:
+    """End the engines a program left open, while its threads still run normally: closed
+    later, during the interpreter's shutdown (by a player's ``__del__``), closing a pipe
+    that the reader thread is still reading aborts the interpreter."""
+    for process in list(_OPEN):
+        try:
+            process.close()
+        except Exception:
+            pass
+
+
+atexit.register(_close_open_engines)
 
 
 class EngineError(RuntimeError):
@@ -41,7 +60,9 @@ class EngineProcess:
         except (OSError, ValueError) as e:
             raise EngineError(f"cannot start engine {command!r}: {e}") from None
         self._lines: queue.Queue = queue.Queue()
-        threading.Thread(target=self._read_stdout, name=f"read-{self.name}", daemon=True).start()
+        self._reader = threading.Thread(target=self._read_stdout, name=f"read-{self.name}", daemon=True)
+        self._reader.start()
+        _OPEN.add(self)
 
     def _read_stdout(self) -> None:
         try:
@@ -107,7 +128,10 @@ class EngineProcess:
         return self.proc.poll() is None
 
     def close(self, quit_line: str | None = "quit", grace: float = 2.0) -> None:
-        """Say ``quit_line`` and wait up to ``grace`` seconds; kill the process if it stays."""
+        """Say ``quit_line`` and wait up to ``grace`` seconds; kill the process if it stays.
+        Its output pipe is closed once the reader thread has seen its end (closing it under
+        a read in progress could block, or abort an interpreter that is shutting down)."""
+        _OPEN.discard(self)
         proc = self.proc
         if proc.poll() is None:
             try:
@@ -117,7 +141,11 @@ class EngineProcess:
             except (EngineError, subprocess.TimeoutExpired, OSError):
                 proc.kill()
                 proc.wait()
-        for stream in (proc.stdin, proc.stdout):
+        reader = getattr(self, "_reader", None)
+        if reader is not None and reader is not threading.current_thread():
+            reader.join(grace)
+        streams = [proc.stdin] + ([proc.stdout] if reader is None or not reader.is_alive() else [])
+        for stream in streams:
             try:
                 stream.close()
             except (OSError, ValueError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import json
 import subprocess
 import sys
 import time
@@ -396,3 +397,71 @@ def test_a_program_that_leaves_engines_open_still_exits_cleanly():
                          timeout=60)
     assert out.returncode == 0 and "Fatal" not in out.stderr, out
     assert out.stdout.split() == ["hello", "hello"]
+
+
+FLAKY_BRAIN = r"""
+import sys
+size, requests, board = 15, 0, set()
+fail_from, fail_once = int(sys.argv[1]), sys.argv[2] == "once"
+def answer():
+    global requests
+    requests += 1
+    if requests == fail_from or (requests > fail_from and not fail_once):
+        print("ERROR Unknown command: 15", flush=True)
+        return
+    x, y = next((x, y) for y in range(size) for x in range(size) if (x, y) not in board)
+    board.add((x, y))
+    print(f"{x},{y}", flush=True)
+lines = iter(sys.stdin)
+for line in lines:
+    word, _, rest = line.strip().partition(" ")
+    if word == "START":
+        size, board = int(rest), set()
+        print("OK", flush=True)
+    elif word == "ABOUT":
+        print('name="Flaky"', flush=True)
+    elif word == "BEGIN":
+        answer()
+    elif word == "TURN":
+        board.add(tuple(map(int, rest.split(","))))
+        answer()
+    elif word == "BOARD":
+        board = set()
+        for row in lines:
+            if row.strip() == "DONE":
+                break
+            x, y, _ = row.strip().split(",")
+            board.add((int(x), int(y)))
+        answer()
+    elif word == "END":
+        break
+"""
+
+
+def flaky_brain(tmp_path, fail_from: int, once: bool) -> str:
+    script = tmp_path / "flaky_brain.py"
+    script.write_text(FLAKY_BRAIN)
+    return f"{sys.executable} {script} {fail_from} {'once' if once else 'always'}"
+
+
+def test_a_gomocup_brain_that_loses_track_once_is_started_afresh(tmp_path):
+    game = get_game("gomoku", size=9)
+    brain = GomocupBrainPlayer(game, flaky_brain(tmp_path, 3, once=True), {"nodes": 10})
+    try:
+        state = game.initial_state()
+        for _ in range(8):   # the brain's third answer is an ERROR: it is re-sent the whole board
+            state = state.play(brain.choose(state).action if state.current_player == 0 else
+                               next(a for a in state.legal_actions()[::-1]))
+        assert len(state.moves) == 8
+    finally:
+        brain.close()
+
+
+def test_an_arena_stopped_by_a_failing_engine_still_reports_its_finished_games(tmp_path):
+    out = subprocess.run([*MAIN, "arena", "--game", "gomoku", "--size", "9", "--a", "random",
+                          "--b", "gomocup:" + flaky_brain(tmp_path, 15, once=False), "--games", "6", "--quiet"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1 and "arena stopped after" in out.stderr, out
+    report = json.loads(out.stdout)
+    assert report["games"] >= 1 and report["wins"] + report["draws"] + report["losses"] == report["games"]
+    assert report["stopped"].startswith(f"after {report['games']} of 6 games")

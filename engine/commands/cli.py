@@ -251,22 +251,32 @@ def arena_main(argv: list[str]) -> int:
             start = time.perf_counter()
             progress = Progress(args.games, "arena", "games", enabled=not args.quiet, every_unit=args.progress)
 
+            from ..play.arena import MatchResult
+            finished = [MatchResult()]   # the tally of the games played so far
+
             def on_game(i, r):
+                finished[0] = MatchResult(r.wins, r.draws, r.losses, r.games)
                 progress.info(f"A +{r.wins} ={r.draws} -{r.losses}")
                 progress.update()
+
+            def report(result, stopped: str | None = None) -> None:
+                out = {"game": game.key, "a": args.a, "b": args.b,
+                       "a_name": getattr(players[0], "name", args.a), "b_name": getattr(players[1], "name", args.b),
+                       **result.to_dict(), "opening_plies": sampled,
+                       **({"balanced_openings": balanced} if balanced else {}),
+                       "seconds": round(time.perf_counter() - start, 2),
+                       **({"stopped": stopped} if stopped else {})}
+                print(json_text(out, ensure_ascii=False), flush=True)
             try:
                 result = play_match(game, players[0], players[1], args.games, on_game=on_game, openings=openings)
             except UCIEngineError as e:
+                # an engine that fails mid-match: its finished games still count, said so
                 progress.close()
-                print(f"arena stopped: {e}", file=sys.stderr)
+                print(f"arena stopped after {finished[0].games} of {args.games} games: {e}", file=sys.stderr)
+                report(finished[0], stopped=f"after {finished[0].games} of {args.games} games: {e}")
                 return 1
             progress.close()
-            out = {"game": game.key, "a": args.a, "b": args.b,
-                   "a_name": getattr(players[0], "name", args.a), "b_name": getattr(players[1], "name", args.b),
-                   **result.to_dict(), "opening_plies": sampled,
-                   **({"balanced_openings": balanced} if balanced else {}),
-                   "seconds": round(time.perf_counter() - start, 2)}
-            print(json_text(out, ensure_ascii=False), flush=True)
+            report(result)
             return 0
         finally:
             for p in players:

@@ -22,6 +22,10 @@ _MOVE_RE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
 NODE_MODE_TURN_MS = 120_000
 
 
+class BrainRefused(EngineError):
+    """A brain answered ERROR or UNKNOWN (it did not understand what it was sent)."""
+
+
 class GomocupBrainPlayer(ProcessPlayer):
     """An external Gomocup brain as a player (``choose(state)`` like the other players)."""
 
@@ -60,7 +64,7 @@ class GomocupBrainPlayer(ProcessPlayer):
             if word in ("MESSAGE", "DEBUG", "SUGGEST") or not line:
                 continue
             if word in ("ERROR", "UNKNOWN"):
-                raise EngineError(f"brain {self.engine_name!r} answered {line!r}")
+                raise BrainRefused(f"brain {self.engine_name!r} answered {line!r}")
             return line
 
     def _start(self) -> None:
@@ -86,12 +90,11 @@ class GomocupBrainPlayer(ProcessPlayer):
         y, x = divmod(action, self.game.size)
         return f"{x},{y}"
 
-    def choose(self, state, on_progress=None, should_stop=None) -> SearchResult:
-        from games.base import NotationError
-        start = time.perf_counter()
+    def _ask(self, moves: tuple[int, ...]) -> None:
+        """Send what the brain needs to answer a move for ``moves``: the opponent's last move
+        where the brain knows the rest, else the whole board (after START when needed)."""
         p = self.process
         p.drain()
-        moves = tuple(state.moves)
         if self.known is None:
             self._start()
         if not moves and self.known == ():
@@ -106,9 +109,23 @@ class GomocupBrainPlayer(ProcessPlayer):
             for i, a in enumerate(moves):
                 p.send(f"{self._point(a)},{1 if i % 2 == mover else 2}")
             p.send("DONE")
+
+    def choose(self, state, on_progress=None, should_stop=None) -> SearchResult:
+        from games.base import NotationError
+        start = time.perf_counter()
+        moves = tuple(state.moves)
         patience = (self.work.get("movetime", 0) / 1000.0 + self.timeout) if "movetime" in self.work \
             else NODE_MODE_TURN_MS / 1000.0
-        reply = self._reply(patience)
+        try:
+            self._ask(moves)
+            reply = self._reply(patience)
+        except BrainRefused:
+            # a brain that lost track of the game (it once answered a fresh START with "ERROR
+            # Unknown command: 15" after 400 good games): start it afresh with the whole
+            # board, once, before giving up
+            self.known = None
+            self._ask(moves)
+            reply = self._reply(patience)
         m = _MOVE_RE.match(reply)
         if m is None:
             raise EngineError(f"brain {self.engine_name!r} answered {reply!r}, not a move x,y")
@@ -126,4 +143,4 @@ class GomocupBrainPlayer(ProcessPlayer):
         return SearchResult(action, 0.0, [], 0, time.perf_counter() - start)
 
 
-__all__ = ["GomocupBrainPlayer"]
+__all__ = ["BrainRefused", "GomocupBrainPlayer"]

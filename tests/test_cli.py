@@ -124,6 +124,31 @@ def test_arena_balanced_openings_give_each_opening_to_both_colours(capsys):
     assert "even" in capsys.readouterr().err
 
 
+def test_arena_games_out_records_each_game_so_that_it_replays_to_its_result(capsys, tmp_path):
+    path = tmp_path / "games.jsonl"
+    assert arena_main(["--game", "tictactoe", "--a", "solver", "--b", "random", "--games", "4",
+                       "--balanced-openings", "2", "--seed", "3", "--games-out", str(path)]) == 0
+    out = json_lines(capsys)[0]
+    lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    assert [g["game"] for g in lines] == [1, 2, 3, 4] and [g["a_first"] for g in lines] == [True, False] * 2
+    assert lines[0]["start"] == lines[1]["start"] and lines[0]["start"] != get_game("tictactoe").initial_state().to_text()
+    tally = {"win": 0, "draw": 0, "loss": 0}
+    game = get_game("tictactoe")
+    for g in lines:
+        state = game.state_from_text(g["start"])
+        for text in g["moves"]:
+            state = state.play(state.parse_action(text))
+        assert state.is_terminal()
+        w = state.winner()
+        a_index = 0 if g["a_first"] else 1
+        assert g["result"] == ("draw" if w is None else "win" if w == a_index else "loss")
+        tally[g["result"]] += 1
+    assert (tally["win"], tally["draw"], tally["loss"]) == (out["wins"], out["draws"], out["losses"])
+    assert arena_main(["--game", "tictactoe", "--a", "random", "--b", "random", "--games", "2",
+                       "--games-out", str(tmp_path / "missing" / "x.jsonl")]) == 2
+    assert "cannot write --games-out" in capsys.readouterr().err
+
+
 def test_balanced_openings_start_both_games_of_a_pair_from_the_same_position():
     from engine.play.arena import play_match, random_openings
     game = get_game("connect4")

@@ -7,6 +7,7 @@ file, bad player spec), with the message on stderr.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -220,6 +221,9 @@ def arena_main(argv: list[str]) -> int:
                         help="a plain line on stderr after every game (default: a bar on a terminal, "
                              "else a line per tenth of the games or per 30 s)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument("--games-out", metavar="PATH",
+                        help="also write each game as one JSON line to PATH: its start position, moves, "
+                             "who was first and the result for A")
 
     def body(args) -> int:
         from ..core.progress import Progress
@@ -241,6 +245,12 @@ def arena_main(argv: list[str]) -> int:
             except ValueError as e:
                 raise UsageError(str(e)) from None
         sampled = 0 if balanced else args.opening_plies
+        records = None
+        if args.games_out:
+            try:
+                records = open(args.games_out, "w", encoding="utf-8")
+            except OSError as e:
+                raise UsageError(f"cannot write --games-out {args.games_out}: {e.strerror or e}") from None
         players = []
         try:
             for spec, seed in ((args.a, args.seed), (args.b, args.seed + 1)):
@@ -259,6 +269,23 @@ def arena_main(argv: list[str]) -> int:
                 progress.info(f"A +{r.wins} ={r.draws} -{r.losses}")
                 progress.update()
 
+            def on_record(i, a_first, start, final, actions):
+                if records is None:
+                    return
+                state, moves = start, []
+                for a in actions:
+                    moves.append(state.action_to_text(a))
+                    state = state.play(a)
+                w = final.winner() if final.is_terminal() else None
+                a_index = 0 if a_first else 1
+                line = {"game": i + 1, "a_first": a_first, "start": start.to_text(), "moves": moves,
+                        "result": "draw" if w is None else ("win" if w == a_index else "loss")}
+                reason = getattr(final, "end_reason", None)
+                if callable(reason) and reason():
+                    line["end"] = reason()
+                records.write(json.dumps(line, ensure_ascii=False) + "\n")
+                records.flush()
+
             def report(result, stopped: str | None = None) -> None:
                 out = {"game": game.key, "a": args.a, "b": args.b,
                        "a_name": getattr(players[0], "name", args.a), "b_name": getattr(players[1], "name", args.b),
@@ -268,7 +295,8 @@ def arena_main(argv: list[str]) -> int:
                        **({"stopped": stopped} if stopped else {})}
                 print(json_text(out, ensure_ascii=False), flush=True)
             try:
-                result = play_match(game, players[0], players[1], args.games, on_game=on_game, openings=openings)
+                result = play_match(game, players[0], players[1], args.games, on_game=on_game, openings=openings,
+                                    on_record=on_record)
             except UCIEngineError as e:
                 # an engine that fails mid-match: its finished games still count, said so
                 progress.close()
@@ -281,6 +309,8 @@ def arena_main(argv: list[str]) -> int:
         finally:
             for p in players:
                 close_player(p)
+            if records is not None:
+                records.close()
 
     return run_command(parser, argv, body)
 

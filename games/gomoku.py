@@ -100,6 +100,14 @@ except ValueError:
     pass   # not a number: keep the default
 
 
+#: threat-space defence at the root (`GomokuState.threat_defence`, only where `VCT_BUDGET` is on):
+#: the opponent's victories by continuous threats are looked for with at most this many threes on
+#: a line and this many moves tried, and at most `DEFENCE_TOTAL` moves over one root's candidates
+DEFENCE_THREES = 4
+DEFENCE_BUDGET = 5000
+DEFENCE_TOTAL = 60000
+
+
 def _vct(game: "Gomoku", a: int, d: int, a_wins: int, d_wins: int, empty: int, threes: int, fours: int,
          budget: list[int]) -> int | None:
     """A victory by continuous threats for ``a`` (to move) against ``d``: the bit of its first
@@ -344,17 +352,62 @@ class GomokuState(AlternatingState):
         if self._winner is not None:
             return None
         me = len(self._moves) & 1
+        bit = self._vct_for(me, threes, [budget])
+        return None if bit is None else bit.bit_length() - 1
+
+    def _vct_for(self, attacker: int, threes: int, spent: list[int]) -> int | None:
+        """The bit of the first move of a VCT for ``attacker`` (0 black, 1 white) as if it were
+        to move, or None; ``spent[0]`` is the budget, counted down (below 0: it ran out)."""
         stones = (self._black, self._white)
         empty = self.game.full ^ (self._black | self._white)
-        spent = [budget]
         for most in range(threes + 1):   # fours alone first, then one more three at a time
-            bit = _vct(self.game, stones[me], stones[1 - me], self._wins[me], self._wins[1 - me], empty,
-                       most, 2 * VCF_DEPTH, spent)
+            bit = _vct(self.game, stones[attacker], stones[1 - attacker], self._wins[attacker],
+                       self._wins[1 - attacker], empty, most, 2 * VCF_DEPTH, spent)
             if bit is not None:
-                return bit.bit_length() - 1
+                return bit
             if spent[0] < 0:
                 break
         return None
+
+    def threat_defence(self) -> tuple[list[int], list[int]] | None:
+        """Threat-space defence for the root (`engine.core.mcts.Tree`): None when the opponent
+        would have no victory by continuous threats even if the side to move passed (looked for
+        with `DEFENCE_THREES` threes and `DEFENCE_BUDGET` moves), else ``(defences, refuted)``.
+        The candidates are the moves that can touch a threat: the points where either side
+        makes a three or a four in a five-point segment (a defender stone anywhere else blocks
+        none of the attacker's segments and makes no counter-threat). Each is tried: ``refuted``
+        lists those after which the opponent still wins by threats (exact: the VCT is a proof),
+        ``defences`` the others (unproven: the VCT search has limits; candidates left when
+        `DEFENCE_TOTAL` moves have been tried count as defences). Every move outside the
+        candidates is presumed lost, since the attack found does not touch it."""
+        if not VCT_BUDGET or self._winner is not None or self.is_terminal():
+            return None
+        me = len(self._moves) & 1
+        if self._vct_for(1 - me, DEFENCE_THREES, [DEFENCE_BUDGET]) is None:
+            return None
+        g = self.game
+        stones = (self._black, self._white)
+        empty = g.full ^ (self._black | self._white)
+        mine, theirs = stones[me], stones[1 - me]
+        candidates = (g.four_points(mine, theirs, empty) | g.three_points(mine, theirs, empty)
+                      | g.four_points(theirs, mine, empty) | g.three_points(theirs, mine, empty)
+                      | ((self._wins[0] | self._wins[1]) & empty))   # fives to make or to stop
+        total = DEFENCE_TOTAL
+        defences, refuted = [], []
+        for p in _bits(candidates):
+            action = p.bit_length() - 1
+            if total <= 0:
+                defences.append(action)
+                continue
+            child = self.apply(action)
+            if child.is_terminal():
+                defences.append(action)
+                continue
+            spent = [min(DEFENCE_BUDGET, total)]
+            found = child._vct_for(1 - me, DEFENCE_THREES, spent)
+            total -= min(DEFENCE_BUDGET, total) - max(spent[0], 0)
+            (refuted if found is not None else defences).append(action)
+        return defences, refuted
 
     def winning_action(self) -> int | None:
         """A move proven to win (`vct`), or None: the search plays it at the root."""
@@ -451,7 +504,9 @@ class Gomoku(Game):
     @property
     def proofs(self) -> str:
         vct = (f"; at the root and its moves, a victory by continuous threats (open threes and fours, "
-               f"up to {VCT_THREES} threes deep, {VCT_BUDGET} moves tried)") if VCT_BUDGET else ""
+               f"up to {VCT_THREES} threes deep, {VCT_BUDGET} moves tried); at the root, the opponent's "
+               f"threats answered (up to {DEFENCE_THREES} threes deep, {DEFENCE_BUDGET} moves tried "
+               f"per move)") if VCT_BUDGET else ""
         return (f"a win in one; two threats against the mover; a victory by continuous fours "
                 f"(up to {VCF_DEPTH} fours deep, {VCF_BUDGET} attacker moves tried)" + vct)
     policy_planes = 1

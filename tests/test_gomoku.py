@@ -412,3 +412,62 @@ def test_a_lost_defender_still_blocks_the_five():
         if checked >= 5:
             break
     assert checked >= 3, checked
+
+
+def _open_three():
+    """Black to move; white has an open three on row 8 (h8 i8 j8, f8 to l8 empty) and black
+    nothing: only g8 and k8 stop an open four (blocking at f8 or l8 leaves one)."""
+    game = get_game("gomoku")
+    return game.state_from_text("a1 h8 a3 i8 o15 j8")
+
+
+def test_threat_defence_keeps_the_moves_that_stop_the_attack_and_proves_the_others_lost():
+    s = _open_three()
+    defences, refuted = s.threat_defence()
+    assert sorted(s.action_to_text(a) for a in defences) == ["g8", "k8"]
+    names = {s.action_to_text(a) for a in refuted}
+    assert {"f8", "l8", "a2"} <= names        # a far block, and black's own quiet extension
+    for a in refuted:                           # each refutation is a proof
+        assert s.apply(a).vct(threes=4, budget=5000) is not None
+    quiet = get_game("gomoku").state_from_text("h8 a1")
+    assert quiet.threat_defence() is None       # nothing to answer
+
+
+def test_threat_defence_is_off_where_the_threat_proofs_are(monkeypatch):
+    import games.gomoku as gm
+    monkeypatch.setattr(gm, "VCT_BUDGET", 0)
+    assert _open_three().threat_defence() is None
+
+
+def test_search_answers_an_open_three_even_with_uniform_priors():
+    """With uniform priors and values nothing but the threat-space defence tells the search
+    that 223 of the 225 points lose: the root gives them no prior and plays a block."""
+    from engine.core.evaluators import UniformEvaluator
+    from engine.core.mcts import MCTS, SearchConfig, Tree, reuse_tree
+    s = _open_three()
+    tree = Tree(s)
+    MCTS(UniformEvaluator()).search([tree], 60)
+    a, _, _, p, _ = tree.edges(0)
+    kept = {s.action_to_text(int(x)) for x, q in zip(a, p) if q > 0}
+    assert kept == {"g8", "k8"} and abs(float(p.sum()) - 1.0) < 1e-2
+    assert s.action_to_text(tree.stats(limit=1)[0].action) in ("g8", "k8")
+    # a root taken over from the search one ply before: a child it visited there that the
+    # defence proves lost is recorded as lost, and the priors are restricted the same way
+    before = get_game("gomoku").state_from_text("a1 h8 a3 i8 o15")
+    old = Tree(before)
+    MCTS(UniformEvaluator()).search([old], 3000)
+    reused = reuse_tree(old, s)
+    assert reused is not old and reused.root_expanded
+    _, refuted = s.threat_defence()
+    a, n, _, _, kids = reused.edges(0)
+    visited_lost = [k for x, k in zip(a, kids) if int(x) in refuted and k >= 0]
+    assert visited_lost, "the earlier search visited none of the refuted moves: the test proves nothing"
+    MCTS(UniformEvaluator()).search([reused], int(reused.root_n) + 100)   # restricts the root first
+    a, n, _, p, kids = reused.edges(0)
+    assert {s.action_to_text(int(x)) for x, q in zip(a, p) if q > 0} == {"g8", "k8"}
+    assert all(reused._known_values(np.array([k]))[0] == -1.0 for k in visited_lost)
+    assert s.action_to_text(reused.stats(limit=1)[0].action) in ("g8", "k8")
+    # without the game's tactical hooks (self-play's default) the root is left alone
+    plain = Tree(s)
+    MCTS(UniformEvaluator(), SearchConfig(tactics=False)).search([plain], 60)
+    assert (plain.edges(0)[3] > 0).sum() == len(s.legal_actions())

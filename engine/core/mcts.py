@@ -109,6 +109,9 @@ class Tree:
         self._deep = getattr(type(root_state), "deep_proven_value", None)
         # and a move it proves winning at the root (State.winning_action() -> action or None)
         self._winner = getattr(type(root_state), "winning_action", None)
+        # and the moves that may still hold against the opponent's threats at the root
+        # (State.threat_defence() -> None or (defences, refuted); see `restrict_root`)
+        self._defence = getattr(type(root_state), "threat_defence", None)
         # node arrays (the last slot is the spare all-zero node that unexpanded edges point at)
         self.n_start = np.zeros(node_capacity, np.int32)
         self.n_count = np.zeros(node_capacity, np.int32)       # 0: not expanded
@@ -132,6 +135,7 @@ class Tree:
         self.root_n = 0.0
         self.root_w = 0.0   # from the root player's point of view
         self.noised = False
+        self.defended = False   # `restrict_root` has run
         self.root_win = -1   # a root child known won for the root's mover, else -1
         #: a finished, drawn game's value for the side that drew it (the search's contempt):
         #: how the root weighs a known draw against an open move
@@ -281,6 +285,45 @@ class Tree:
             self._settle([child])
             if self.root_win >= 0:
                 return
+
+    def restrict_root(self) -> None:
+        """Once per root (`MCTS.search` calls it where the search uses the game's tactical
+        hooks, ``SearchConfig.tactics``): where the game's ``threat_defence`` says the opponent has an attack that the side to
+        move must answer: the root moves it proves lost get no prior (and a root child already
+        in the tree, from a reused tree, is recorded as lost), and when some candidate may
+        still hold, so do the moves outside its candidates, which the attack does not touch.
+        The remaining priors are scaled to sum to what the root's priors summed to (uniform
+        over the defences if the network gave them nothing). A root with a proven win, or a
+        game without the hook, is left alone; so is a root where every candidate is lost:
+        then the search looks for the longest resistance among all moves as before."""
+        if self.defended or self.n_count[0] == 0:
+            return
+        self.defended = True
+        if self._defence is None or self.root_win >= 0:
+            return
+        found = self._defence(self.states[0])
+        if found is None:
+            return
+        defences, refuted = found
+        actions = self.states[0].legal_actions()
+        s, k = int(self.n_start[0]), int(self.n_count[0])
+        lost = set(refuted)
+        keep = set(defences) if defences else None
+        for j, action in enumerate(actions):
+            child = int(self.e_child[s + j])
+            if action in lost and child >= 0 and math.isnan(self.n_term[child]):
+                self._prove_root_child(child, 1.0 if self.n_player[child] != self.n_player[0] else -1.0)
+        priors = self.e_prior[s:s + k].astype(np.float32)
+        allowed = np.array([a not in lost and (keep is None or a in keep) for a in actions])
+        if not allowed.any():
+            return
+        before = float(priors.sum())
+        priors = np.where(allowed, priors, 0.0)
+        total = float(priors.sum())
+        if total <= 0.0:
+            priors = allowed / float(allowed.sum())
+            total = 1.0
+        self.e_prior[s:s + k] = priors * (max(before, 1e-6) / total)
 
     def _deepen_root_children(self) -> None:
         """Give the open children of a root taken over from a larger tree (where they were
@@ -595,6 +638,7 @@ class Tree:
         new._deep = self._deep
         new._plies = self._plies
         new._winner = self._winner
+        new._defence = self._defence
         if not self.states[child].is_terminal():
             new.n_term[0] = np.nan   # a proven position becomes an ordinary root, to be searched
         new.states = [self.states[n] for n in nodes]
@@ -610,6 +654,7 @@ class Tree:
         w = float(self.n_wsum[child])  # from the point of view of the player who moved
         new.root_w = w if self.n_owner[child] == self.n_player[child] else -w
         new.noised = False
+        new.defended = False
         new.root_win = -1
         new.draw_value = self.draw_value
         new.root_rule = None
@@ -734,6 +779,9 @@ class MCTS:
         targets = visits if isinstance(visits, list) else [visits] * len(trees)
         for t in trees:
             t.draw_value = cfg.draw_value
+        if cfg.tactics:   # a root taken over from an earlier search
+            for t in trees:
+                t.restrict_root()
         active = [i for i, t in enumerate(trees) if not t.is_root_terminal()]
         sims = 0
         rounds = 0
@@ -772,6 +820,8 @@ class MCTS:
                     t = trees[i]
                     t.pending.discard(node)
                     t.expand(node, acts, pri)
+                    if node == 0 and cfg.tactics:
+                        t.restrict_root()
                     if node == 0 and self.root_rule is not None and t.root_rule is None:
                         self.root_rule.attach(t, float(v), int(targets[i]), self.rng)
                     if node == 0 and noise and cfg.dirichlet_alpha and not t.noised:

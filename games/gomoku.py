@@ -102,10 +102,17 @@ except ValueError:
 
 #: threat-space defence at the root (`GomokuState.threat_defence`, only where `VCT_BUDGET` is on):
 #: the opponent's victories by continuous threats are looked for with at most this many threes on
-#: a line and this many moves tried, and at most `DEFENCE_TOTAL` moves over one root's candidates
+#: a line and `DEFENCE_BUDGET` moves tried, and at most `DEFENCE_TOTAL` moves over one root's
+#: candidates. Off by default: against Rapfi it scored 27.5% where the search without it scored
+#: 28.5%, over the same 200 games (docs/training.md, session 17), at 0.1-0.6 s a move. To measure
+#: it again: ZEROBOARD_GOMOKU_DEFENCE_BUDGET=5000
 DEFENCE_THREES = 4
-DEFENCE_BUDGET = 5000
+DEFENCE_BUDGET = 0
 DEFENCE_TOTAL = 60000
+try:
+    DEFENCE_BUDGET = max(0, int(os.environ.get("ZEROBOARD_GOMOKU_DEFENCE_BUDGET", DEFENCE_BUDGET)))
+except ValueError:
+    pass   # not a number: keep the default
 
 
 def _vct(game: "Gomoku", a: int, d: int, a_wins: int, d_wins: int, empty: int, threes: int, fours: int,
@@ -380,7 +387,7 @@ class GomokuState(AlternatingState):
         ``defences`` the others (unproven: the VCT search has limits; candidates left when
         `DEFENCE_TOTAL` moves have been tried count as defences). Every move outside the
         candidates is presumed lost, since the attack found does not touch it."""
-        if not VCT_BUDGET or self._winner is not None or self.is_terminal():
+        if not VCT_BUDGET or not DEFENCE_BUDGET or self._winner is not None or self.is_terminal():
             return None
         me = len(self._moves) & 1
         if self._vct_for(1 - me, DEFENCE_THREES, [DEFENCE_BUDGET]) is None:
@@ -504,9 +511,10 @@ class Gomoku(Game):
     @property
     def proofs(self) -> str:
         vct = (f"; at the root and its moves, a victory by continuous threats (open threes and fours, "
-               f"up to {VCT_THREES} threes deep, {VCT_BUDGET} moves tried); at the root, the opponent's "
-               f"threats answered (up to {DEFENCE_THREES} threes deep, {DEFENCE_BUDGET} moves tried "
-               f"per move)") if VCT_BUDGET else ""
+               f"up to {VCT_THREES} threes deep, {VCT_BUDGET} moves tried)") if VCT_BUDGET else ""
+        if VCT_BUDGET and DEFENCE_BUDGET:
+            vct += (f"; at the root, the opponent's threats answered (up to {DEFENCE_THREES} threes deep, "
+                    f"{DEFENCE_BUDGET} moves tried per move)")
         return (f"a win in one; two threats against the mover; a victory by continuous fours "
                 f"(up to {VCF_DEPTH} fours deep, {VCF_BUDGET} attacker moves tried)" + vct)
     policy_planes = 1

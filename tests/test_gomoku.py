@@ -414,6 +414,14 @@ def test_a_lost_defender_still_blocks_the_five():
     assert checked >= 3, checked
 
 
+@pytest.fixture
+def defence_on(monkeypatch):
+    """The threat-space defence is off by default (it did not measure stronger); these tests
+    switch it on as ZEROBOARD_GOMOKU_DEFENCE_BUDGET=5000 would."""
+    import games.gomoku as gm
+    monkeypatch.setattr(gm, "DEFENCE_BUDGET", 5000)
+
+
 def _open_three():
     """Black to move; white has an open three on row 8 (h8 i8 j8, f8 to l8 empty) and black
     nothing: only g8 and k8 stop an open four (blocking at f8 or l8 leaves one)."""
@@ -421,7 +429,7 @@ def _open_three():
     return game.state_from_text("a1 h8 a3 i8 o15 j8")
 
 
-def test_threat_defence_keeps_the_moves_that_stop_the_attack_and_proves_the_others_lost():
+def test_threat_defence_keeps_the_moves_that_stop_the_attack_and_proves_the_others_lost(defence_on):
     s = _open_three()
     defences, refuted = s.threat_defence()
     assert sorted(s.action_to_text(a) for a in defences) == ["g8", "k8"]
@@ -433,13 +441,18 @@ def test_threat_defence_keeps_the_moves_that_stop_the_attack_and_proves_the_othe
     assert quiet.threat_defence() is None       # nothing to answer
 
 
-def test_threat_defence_is_off_where_the_threat_proofs_are(monkeypatch):
+def test_threat_defence_is_off_by_default_and_where_the_threat_proofs_are(monkeypatch):
     import games.gomoku as gm
+    import os
+    if "ZEROBOARD_GOMOKU_DEFENCE_BUDGET" not in os.environ:
+        assert gm.DEFENCE_BUDGET == 0 and _open_three().threat_defence() is None
+    monkeypatch.setattr(gm, "DEFENCE_BUDGET", 5000)
+    assert _open_three().threat_defence() is not None
     monkeypatch.setattr(gm, "VCT_BUDGET", 0)
     assert _open_three().threat_defence() is None
 
 
-def test_search_answers_an_open_three_even_with_uniform_priors():
+def test_search_answers_an_open_three_even_with_uniform_priors(defence_on):
     """With uniform priors and values nothing but the threat-space defence tells the search
     that 223 of the 225 points lose: the root gives them no prior and plays a block."""
     from engine.core.evaluators import UniformEvaluator

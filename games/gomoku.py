@@ -92,12 +92,17 @@ def _vcf(game: "Gomoku", a: int, d: int, a_wins: int, d_wins: int, empty: int, d
 #: victories by continuous threats (VCT: fours and open threes) are looked for right below the
 #: root (`GomokuState.deep_proven_value`) and at the root (`GomokuState.winning_action`): at most
 #: this many threes on a line, and this many attacker moves tried in one call
+def _env_budget(name: str, default: int) -> int:
+    """A non-negative move budget from the environment variable ``name``; ``default`` when it
+    is unset or not a number."""
+    try:
+        return max(0, int(os.environ.get(name, default)))
+    except ValueError:
+        return default
+
+
 VCT_THREES = 3
-VCT_BUDGET = 600
-try:   # to measure the search without it: ZEROBOARD_GOMOKU_VCT_BUDGET=0
-    VCT_BUDGET = max(0, int(os.environ.get("ZEROBOARD_GOMOKU_VCT_BUDGET", VCT_BUDGET)))
-except ValueError:
-    pass   # not a number: keep the default
+VCT_BUDGET = _env_budget("ZEROBOARD_GOMOKU_VCT_BUDGET", 600)   # 0: measure the search without it
 
 
 #: threat-space defence at the root (`GomokuState.threat_defence`, only where `VCT_BUDGET` is on):
@@ -107,12 +112,8 @@ except ValueError:
 #: 28.5%, over the same 200 games (docs/training.md, session 17), at 0.1-0.6 s a move. To measure
 #: it again: ZEROBOARD_GOMOKU_DEFENCE_BUDGET=5000
 DEFENCE_THREES = 4
-DEFENCE_BUDGET = 0
+DEFENCE_BUDGET = _env_budget("ZEROBOARD_GOMOKU_DEFENCE_BUDGET", 0)
 DEFENCE_TOTAL = 60000
-try:
-    DEFENCE_BUDGET = max(0, int(os.environ.get("ZEROBOARD_GOMOKU_DEFENCE_BUDGET", DEFENCE_BUDGET)))
-except ValueError:
-    pass   # not a number: keep the default
 
 
 def _vct(game: "Gomoku", a: int, d: int, a_wins: int, d_wins: int, empty: int, threes: int, fours: int,
@@ -387,34 +388,35 @@ class GomokuState(AlternatingState):
         ``defences`` the others (unproven: the VCT search has limits; candidates left when
         `DEFENCE_TOTAL` moves have been tried count as defences). Every move outside the
         candidates is presumed lost, since the attack found does not touch it."""
-        if not VCT_BUDGET or not DEFENCE_BUDGET or self._winner is not None or self.is_terminal():
+        if not VCT_BUDGET or not DEFENCE_BUDGET or self.is_terminal():
             return None
         me = len(self._moves) & 1
         if self._vct_for(1 - me, DEFENCE_THREES, [DEFENCE_BUDGET]) is None:
             return None
-        g = self.game
-        stones = (self._black, self._white)
-        empty = g.full ^ (self._black | self._white)
-        mine, theirs = stones[me], stones[1 - me]
-        candidates = (g.four_points(mine, theirs, empty) | g.three_points(mine, theirs, empty)
-                      | g.four_points(theirs, mine, empty) | g.three_points(theirs, mine, empty)
-                      | ((self._wins[0] | self._wins[1]) & empty))   # fives to make or to stop
         total = DEFENCE_TOTAL
         defences, refuted = [], []
-        for p in _bits(candidates):
+        for p in _bits(self.defence_candidates()):
             action = p.bit_length() - 1
-            if total <= 0:
+            if total <= 0 or (child := self.apply(action)).is_terminal():
                 defences.append(action)
                 continue
-            child = self.apply(action)
-            if child.is_terminal():
-                defences.append(action)
-                continue
-            spent = [min(DEFENCE_BUDGET, total)]
+            given = min(DEFENCE_BUDGET, total)
+            spent = [given]
             found = child._vct_for(1 - me, DEFENCE_THREES, spent)
-            total -= min(DEFENCE_BUDGET, total) - max(spent[0], 0)
+            total -= given - max(spent[0], 0)
             (refuted if found is not None else defences).append(action)
         return defences, refuted
+
+    def defence_candidates(self) -> int:
+        """Bitboard of the moves that can touch a threat (`threat_defence`): the empty points
+        where either side makes a three, a four or a five in a five-point segment."""
+        g = self.game
+        me = len(self._moves) & 1
+        mine, theirs = (self._black, self._white) if me == 0 else (self._white, self._black)
+        empty = g.full ^ (self._black | self._white)
+        return (g.four_points(mine, theirs, empty) | g.three_points(mine, theirs, empty)
+                | g.four_points(theirs, mine, empty) | g.three_points(theirs, mine, empty)
+                | ((self._wins[0] | self._wins[1]) & empty))   # fives to make or to stop
 
     def winning_action(self) -> int | None:
         """A move proven to win (`vct`), or None: the search plays it at the root."""

@@ -333,9 +333,9 @@ def test_the_only_defence_is_found_though_the_network_ignores_it(monkeypatch):
     which the rules prove). The network puts almost no prior on the two blocks and the losses
     drag the root's value towards -1; known losses must not keep outranking the unvisited moves."""
     import games.gomoku
-    # the threat-space defence at the root would give the blocks the whole prior (tested in
-    # test_gomoku.py); this is about the solver, so it and the threat proofs are off
-    monkeypatch.setattr(games.gomoku, "VCT_BUDGET", 0)
+    # the threat-space defence at the root (off by default, switched on by an environment
+    # variable) would give the blocks the whole prior; this test is about the solver
+    monkeypatch.setattr(games.gomoku, "DEFENCE_BUDGET", 0)
     game = get_game("gomoku", size=9)
     s = game.state_from_text("d5 a9 e5 a8 f5")   # black d5 e5 f5, open at both ends
     assert s.current_player == 1

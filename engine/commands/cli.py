@@ -269,20 +269,17 @@ def arena_main(argv: list[str]) -> int:
                 progress.info(f"A +{r.wins} ={r.draws} -{r.losses}")
                 progress.update()
 
-            def on_record(i, a_first, start, final, actions):
-                if records is None:
-                    return
+            def on_record(i, a_first, start, final, actions, outcome):
                 state, moves = start, []
                 for a in actions:
                     moves.append(state.action_to_text(a))
                     state = state.play(a)
-                w = final.winner() if final.is_terminal() else None
-                a_index = 0 if a_first else 1
                 line = {"game": i + 1, "a_first": a_first, "start": start.to_text(), "moves": moves,
-                        "result": "draw" if w is None else ("win" if w == a_index else "loss")}
+                        "result": outcome}
                 reason = getattr(final, "end_reason", None)
-                if callable(reason) and reason():
-                    line["end"] = reason()
+                end = reason() if callable(reason) else None
+                if end:
+                    line["end"] = end
                 records.write(json.dumps(line, ensure_ascii=False) + "\n")
                 records.flush()
 
@@ -296,7 +293,7 @@ def arena_main(argv: list[str]) -> int:
                 print(json_text(out, ensure_ascii=False), flush=True)
             try:
                 result = play_match(game, players[0], players[1], args.games, on_game=on_game, openings=openings,
-                                    on_record=on_record)
+                                    on_record=on_record if records is not None else None)
             except UCIEngineError as e:
                 # an engine that fails mid-match: its finished games still count, said so
                 progress.close()

@@ -288,10 +288,11 @@ class Tree:
 
     def restrict_root(self) -> None:
         """Once per root (`MCTS.search` calls it where the search uses the game's tactical
-        hooks, ``SearchConfig.tactics``): where the game's ``threat_defence`` says the opponent has an attack that the side to
-        move must answer: the root moves it proves lost get no prior (and a root child already
-        in the tree, from a reused tree, is recorded as lost), and when some candidate may
-        still hold, so do the moves outside its candidates, which the attack does not touch.
+        hooks, ``SearchConfig.tactics``): where the game's ``threat_defence`` says the opponent
+        has an attack that the side to move must answer, the root moves it proves lost get no
+        prior (and a root child already in the tree, from a reused tree, is recorded as lost),
+        and when some candidate may still hold, so do the moves outside its candidates, which
+        the attack does not touch.
         The remaining priors are scaled to sum to what the root's priors summed to (uniform
         over the defences if the network gave them nothing). A root with a proven win, or a
         game without the hook, is left alone; so is a root where every candidate is lost:

@@ -93,20 +93,21 @@ def play_match(game, player_a, player_b, games: int, on_game=None, openings: lis
                on_record=None) -> MatchResult:
     """A is the first player in even-numbered games, B in odd ones. With ``openings``, games
     2k and 2k+1 both start from ``openings[k]`` (the players swap colours between them).
-    ``on_record(i, a_first, start, final, actions)`` sees each finished game's moves."""
+    ``on_record(i, a_first, start, final, actions, outcome)`` sees each finished game's moves
+    and its ``outcome`` for A ("win", "draw" or "loss")."""
     result = MatchResult()
     for i in range(games):
         a_first = i % 2 == 0
         start = openings[i // 2] if openings else None  # A is player 0 (who moves first) in even games
         final, actions = (play_game(game, player_a, player_b, start) if a_first
                           else play_game(game, player_b, player_a, start))
-        if on_record is not None:
-            on_record(i, a_first, start or game.initial_state(), final, actions)
         w = final.winner() if final.is_terminal() else None
-        a_index = 0 if a_first else 1
-        if w is None:
+        outcome = "draw" if w is None else "win" if w == (0 if a_first else 1) else "loss"
+        if on_record is not None:
+            on_record(i, a_first, start or game.initial_state(), final, actions, outcome)
+        if outcome == "draw":
             result.draws += 1
-        elif w == a_index:
+        elif outcome == "win":
             result.wins += 1
         else:
             result.losses += 1

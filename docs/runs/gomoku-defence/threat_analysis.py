@@ -10,23 +10,15 @@ import json, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 from games import get_game
-from games.gomoku import _vct, _bits, VCF_DEPTH
+from games.gomoku import _bits
 g = get_game("gomoku")
 THREES, BUDGET = int(sys.argv[2]), int(sys.argv[3])
 
-def opp_vct(state, threes=THREES, budget=BUDGET):
+
+def opp_vct(state):
     """VCT for the side NOT to move, as if the side to move passed."""
-    me = len(state.moves) & 1
-    stones = (state._black, state._white)
-    empty = g.full ^ (state._black | state._white)
-    spent = [budget]
-    for most in range(threes + 1):
-        bit = _vct(g, stones[1 - me], stones[me], state._wins[1 - me], state._wins[me], empty, most, 2 * VCF_DEPTH, spent)
-        if bit is not None:
-            return bit
-        if spent[0] < 0:
-            break
-    return None
+    return state._vct_for(1 - state.current_player, THREES, [BUDGET])
+
 
 def child_vct(state, action, threes=THREES, budget=BUDGET):
     c = state.apply(action)
@@ -50,11 +42,7 @@ for line in open(sys.argv[1]):
             stats["t_null"] += time.perf_counter() - t
             if null is not None:
                 stats["null"] += 1
-                me = ai
-                stones = (s._black, s._white)
-                empty = g.full ^ (s._black | s._white)
-                cands = (g.four_points(stones[me], stones[1-me], empty) | g.three_points(stones[me], stones[1-me], empty)
-                         | g.four_points(stones[1-me], stones[me], empty) | g.three_points(stones[1-me], stones[me], empty))
+                cands = s.defence_candidates()
                 stats["cands"] += cands.bit_count()
                 t = time.perf_counter()
                 surv = [p.bit_length() - 1 for p in _bits(cands) if child_vct(s, p.bit_length() - 1) is None]

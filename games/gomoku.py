@@ -89,9 +89,6 @@ def _vcf(game: "Gomoku", a: int, d: int, a_wins: int, d_wins: int, empty: int, d
     return _vct(game, a, d, a_wins, d_wins, empty, 0, depth, budget)
 
 
-#: victories by continuous threats (VCT: fours and open threes) are looked for right below the
-#: root (`GomokuState.deep_proven_value`) and at the root (`GomokuState.winning_action`): at most
-#: this many threes on a line, and this many attacker moves tried in one call
 def _env_budget(name: str, default: int) -> int:
     """A non-negative move budget from the environment variable ``name``; ``default`` when it
     is unset or not a number."""
@@ -101,6 +98,9 @@ def _env_budget(name: str, default: int) -> int:
         return default
 
 
+#: victories by continuous threats (VCT: fours and open threes) are looked for right below the
+#: root (`GomokuState.deep_proven_value`) and at the root (`GomokuState.winning_action`): at most
+#: this many threes on a line, and this many attacker moves tried in one call
 VCT_THREES = 3
 VCT_BUDGET = _env_budget("ZEROBOARD_GOMOKU_VCT_BUDGET", 600)   # 0: measure the search without it
 

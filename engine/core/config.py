@@ -86,6 +86,12 @@ class SelfPlaySettings:
     # target then takes back those visits that PUCT alone would not have given (a move left with
     # one visit counts none). KataGo uses 2.
     forced_playouts: float = 0.0
+    # Random openings (KataGomo's and Rapfi's self-play start this way): a share of the games
+    # begins with this many uniformly random legal moves, neither searched nor recorded, and
+    # the temperature_moves sampled plies count from there. Gives the buffer unbalanced starts
+    # and so decided games where self-play between equals would end drawn. 0 = off.
+    random_opening_plies: int = 0
+    random_opening_share: float = 1.0
 
 
 @dataclass
@@ -160,6 +166,12 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
     if not 0 <= cfg.net.global_pool <= cfg.net.blocks:
         raise ValueError(f"{where} [net]: global_pool must be between 0 and blocks ({cfg.net.blocks}), "
                          f"not {cfg.net.global_pool}")
+    if not 0 <= cfg.selfplay.random_opening_plies <= 64:
+        raise ValueError(f"{where} [selfplay]: random_opening_plies must be between 0 and 64, "
+                         f"not {cfg.selfplay.random_opening_plies}")
+    if not 0.0 <= cfg.selfplay.random_opening_share <= 1.0:
+        raise ValueError(f"{where} [selfplay]: random_opening_share must be between 0 and 1, "
+                         f"not {cfg.selfplay.random_opening_share}")
     if not 0 <= cfg.selfplay.forced_playouts <= 100:
         raise ValueError(f"{where} [selfplay]: forced_playouts must be between 0 and 100, "
                          f"not {cfg.selfplay.forced_playouts}")

@@ -169,6 +169,28 @@ def adjudicate(state, scale: float) -> float | None:
     return float(ADJUDICATED_MAX * np.tanh(h(0) / scale))
 
 
+def random_opening(game, plies: int, rng: np.random.Generator, tries: int = 100):
+    """A start position ``plies`` uniformly random legal moves from the game's start, and those
+    moves; a line that ends the game is drawn again (after ``tries`` such lines, the longest
+    open prefix found is used, so a game whose every line ends early still gets a start)."""
+    best_state, best_moves = game.initial_state(), []
+    for _ in range(tries):
+        state, moves = game.initial_state(), []
+        while len(moves) < plies:
+            legal = state.legal_actions()
+            action = int(legal[rng.integers(len(legal))])
+            nxt = state.apply(action)
+            if nxt.is_terminal():
+                break
+            state = nxt
+            moves.append(action)
+        if len(moves) == plies:
+            return state, moves
+        if len(moves) > len(best_moves):
+            best_state, best_moves = state, moves
+    return best_state, best_moves
+
+
 def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                on_game_done=None, should_stop=None, ownership: bool = False) -> tuple[list[GameRecord], SelfPlayStats]:
     """Play ``n_games`` self-play games, ``settings.parallel_games`` at a time.
@@ -199,12 +221,20 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
     finished: list[GameRecord] = []
     started = 0
     live: list[list] = []  # [tree, record, may_resign, full search?]
+    # the ply each game's sampled opening starts at (after its random moves, if any)
+    first_sampled: dict[int, int] = {}
 
     def start_game():
         nonlocal started
         started += 1
         may_resign = settings.resign_threshold != 0 and rng.random() >= settings.resign_check_share
-        return [Tree(game.initial_state()), GameRecord(), may_resign, full_search()]
+        rec = GameRecord()
+        state = game.initial_state()
+        k = settings.random_opening_plies
+        if k > 0 and rng.random() < settings.random_opening_share:
+            state, rec.moves = random_opening(game, k, rng)
+        first_sampled[id(rec)] = len(rec.moves)
+        return [Tree(state), rec, may_resign, full_search()]
 
     def full_search() -> bool:
         # playout-cap randomisation: a full search on some moves, a cheap one elsewhere
@@ -252,7 +282,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 elif rec.would_resign is None:
                     rec.would_resign = state.current_player  # played out to check false resignations
             if not rec.resigned:
-                opening = len(rec.moves) < settings.temperature_moves
+                opening = len(rec.moves) < first_sampled[id(rec)] + settings.temperature_moves
                 if rule is not None and opening and tree.root_win < 0:
                     action = int(actions[rng.choice(len(actions), p=target / target.sum())])
                 elif rule is not None and tree.root_win < 0:
@@ -283,6 +313,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                     stats.resign_checked += 1
                     if rec.winner == wr or rec.winner is None:
                         stats.false_resign += 1
+                del first_sampled[id(rec)]
                 stats.games += 1
                 stats.plies += len(rec.moves)
                 stats.positions += len(rec.planes)

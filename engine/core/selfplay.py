@@ -30,6 +30,7 @@ class GameRecord:
     adjudicated: float | None = None  # value for player 0 of an undecided game, scored by heuristic
     ownership: np.ndarray | None = None  # the final position's State.ownership() (player 0's view), where the game has it
     plies: list = field(default_factory=list)  # the ply of each recorded position (0: the first)
+    start_ply: int = 0   # the first searched ply (after a random opening's moves, if any)
 
 
 @dataclass
@@ -221,8 +222,6 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
     finished: list[GameRecord] = []
     started = 0
     live: list[list] = []  # [tree, record, may_resign, full search?]
-    # the ply each game's sampled opening starts at (after its random moves, if any)
-    first_sampled: dict[int, int] = {}
 
     def start_game():
         nonlocal started
@@ -233,7 +232,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
         k = settings.random_opening_plies
         if k > 0 and rng.random() < settings.random_opening_share:
             state, rec.moves = random_opening(game, k, rng)
-        first_sampled[id(rec)] = len(rec.moves)
+            rec.start_ply = len(rec.moves)
         return [Tree(state), rec, may_resign, full_search()]
 
     def full_search() -> bool:
@@ -282,7 +281,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 elif rec.would_resign is None:
                     rec.would_resign = state.current_player  # played out to check false resignations
             if not rec.resigned:
-                opening = len(rec.moves) < first_sampled[id(rec)] + settings.temperature_moves
+                opening = len(rec.moves) < rec.start_ply + settings.temperature_moves
                 if rule is not None and opening and tree.root_win < 0:
                     action = int(actions[rng.choice(len(actions), p=target / target.sum())])
                 elif rule is not None and tree.root_win < 0:
@@ -313,7 +312,6 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                     stats.resign_checked += 1
                     if rec.winner == wr or rec.winner is None:
                         stats.false_resign += 1
-                del first_sampled[id(rec)]
                 stats.games += 1
                 stats.plies += len(rec.moves)
                 stats.positions += len(rec.planes)

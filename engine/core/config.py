@@ -92,6 +92,12 @@ class SelfPlaySettings:
     # and so decided games where self-play between equals would end drawn. 0 = off.
     random_opening_plies: int = 0
     random_opening_share: float = 1.0
+    # "Armageddon" draws: a game drawn on the board (a full gomoku board, say) counts as a win
+    # for this player (0 or 1) in the self-play searches and in the value targets, so that
+    # self-play between equals whose games end drawn still teaches the value head who did
+    # better; -1 = off (a draw is a draw). Games stopped at max_plies or adjudicated are not
+    # affected. Play always scores a draw as a draw.
+    draw_winner: int = -1
 
 
 @dataclass
@@ -172,6 +178,9 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
     if not 0.0 <= cfg.selfplay.random_opening_share <= 1.0:
         raise ValueError(f"{where} [selfplay]: random_opening_share must be between 0 and 1, "
                          f"not {cfg.selfplay.random_opening_share}")
+    if cfg.selfplay.draw_winner not in (-1, 0, 1):
+        raise ValueError(f"{where} [selfplay]: draw_winner must be -1 (off), 0 or 1, "
+                         f"not {cfg.selfplay.draw_winner}")
     if not 0 <= cfg.selfplay.forced_playouts <= 100:
         raise ValueError(f"{where} [selfplay]: forced_playouts must be between 0 and 100, "
                          f"not {cfg.selfplay.forced_playouts}")

@@ -58,6 +58,9 @@ class SearchConfig:
     #: each side avoids drawing moves unless the alternatives look worse (self-play only: xiangqi's
     #: early self-play otherwise settles into repeating positions). Play keeps 0, the true value.
     draw_value: float = 0.0
+    #: "Armageddon" (self-play only): a finished, drawn game counts as won by this player (0 or
+    #: 1) in the tree, proofs included; -1 keeps draws as draws (``draw_value`` applies)
+    draw_winner: int = -1
     #: games whose states offer ``capture_gain()`` (xiangqi: what the side to move wins by
     #: captures alone, in material units) have it added to the network's value at each leaf,
     #: as ``tanh(atanh(v) + gain / capture_scale)``: a piece left hanging, or an exchange that
@@ -140,6 +143,9 @@ class Tree:
         #: a finished, drawn game's value for the side that drew it (the search's contempt):
         #: how the root weighs a known draw against an open move
         self.draw_value = 0.0
+        #: a finished, drawn game scored as won by this player (0 or 1), -1: a draw
+        #: (`SearchConfig.draw_winner`); set before the search creates nodes below the root
+        self.draw_winner = -1
         #: how the root chooses its child, when not by PUCT (`engine.core.gumbel.GumbelRoot`)
         self.root_rule = None
         #: forced playouts' k (self-play's full searches; 0: off): `_forced_root_child`
@@ -179,7 +185,10 @@ class Tree:
         self.n_player[n] = state.current_player
         self.n_owner[n] = self.n_player[parent_node] if parent_node >= 0 else state.current_player
         if state.is_terminal():
-            self.n_term[n] = state.terminal_value()
+            v = state.terminal_value()
+            if v == 0.0 and self.draw_winner >= 0:
+                v = 1.0 if state.current_player == self.draw_winner else -1.0
+            self.n_term[n] = v
         elif parent_node >= 0 and self._proven is not None:
             # a result the rules prove at once (a win in one, or two threats against the mover):
             # scored like a finished game, never expanded (the root always is searched); right
@@ -658,6 +667,7 @@ class Tree:
         new.defended = False
         new.root_win = -1
         new.draw_value = self.draw_value
+        new.draw_winner = self.draw_winner
         new.root_rule = None
         new.forced_k = 0.0
         if new.num_nodes > 1 and new.n_count[0] > 0:
@@ -780,6 +790,7 @@ class MCTS:
         targets = visits if isinstance(visits, list) else [visits] * len(trees)
         for t in trees:
             t.draw_value = cfg.draw_value
+            t.draw_winner = cfg.draw_winner
         if cfg.tactics:   # a root taken over from an earlier search
             for t in trees:
                 t.restrict_root()

@@ -31,6 +31,7 @@ class GameRecord:
     ownership: np.ndarray | None = None  # the final position's State.ownership() (player 0's view), where the game has it
     plies: list = field(default_factory=list)  # the ply of each recorded position (0: the first)
     start_ply: int = 0   # the first searched ply (after a random opening's moves, if any)
+    drawn: bool = False  # drawn on the board and scored as a win for SelfPlaySettings.draw_winner
 
 
 @dataclass
@@ -210,8 +211,8 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
     rng = np.random.default_rng(seed)
     cfg = SearchConfig(cpuct=settings.cpuct, leaf_batch=settings.leaf_batch,
                        dirichlet_alpha=settings.dirichlet_alpha, dirichlet_eps=settings.dirichlet_eps,
-                       draw_value=settings.draw_value, capture_scale=settings.capture_scale,
-                       tactics=settings.tactics)
+                       draw_value=settings.draw_value, draw_winner=settings.draw_winner,
+                       capture_scale=settings.capture_scale, tactics=settings.tactics)
     mcts = MCTS(evaluator, cfg, seed=None if seed is None else seed + 1)
     gumbel = settings.gumbel_considered > 0
     if gumbel:   # Gumbel root search: its own exploration (no Dirichlet noise) and policy target
@@ -304,6 +305,8 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                     rec.ownership = np.asarray(owner(), np.int8)
                 if not rec.resigned:
                     rec.winner = s.winner() if s.is_terminal() else None
+                    if rec.winner is None and s.is_terminal() and settings.draw_winner >= 0:
+                        rec.winner, rec.drawn = settings.draw_winner, True
                     if rec.winner is None:
                         rec.adjudicated = adjudicate(s, settings.adjudicate_scale)
                         stats.adjudicated += rec.adjudicated is not None
@@ -316,7 +319,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 stats.plies += len(rec.moves)
                 stats.positions += len(rec.planes)
                 stats.resigned += rec.resigned
-                if rec.winner is None:
+                if rec.winner is None or rec.drawn:
                     stats.draws += 1
                 else:
                     stats.wins[rec.winner] += 1

@@ -3,8 +3,10 @@
 A *spec* is one string naming one player:
 
 ===============================  ==============================================================
-``model:PATH[@SIMS]``            MCTS guided by the network in PATH, SIMS visits per move
-                                 (default: the "strong" level's visits; no time cap)
+``model:PATH[@SIMS][?sym=N]``    MCTS guided by the network in PATH, SIMS visits per move
+                                 (default: the "strong" level's visits; no time cap); ``sym=N``
+                                 averages each evaluation over N board symmetries (default:
+                                 the game's ``[play] symmetries``)
 ``policy:PATH``                  the network alone: its highest-prior legal move, no search
 ``level:NAME``                   the app's AI at level NAME (shipped model, else rollout search)
 ``rollout:N``                    MCTS with uniform priors and one random playout per leaf, N per move
@@ -46,7 +48,7 @@ from ..play.baselines import OPENING_PLIES, OPENING_TEMPERATURE, SOLVER_MAX_PLIE
 #: default thinking time of an external UCI engine, in milliseconds
 UCI_DEFAULT_MOVETIME_MS = 100
 
-SPEC_HELP = ("model:PATH[@SIMS], policy:PATH, level:NAME, rollout:N, random, greedy, solver, "
+SPEC_HELP = ("model:PATH[@SIMS][?sym=N], policy:PATH, level:NAME, rollout:N, random, greedy, solver, "
              "uci:COMMAND[@WORK][?OPTION=VALUE&...], ucci:COMMAND[@WORK][?OPTION=VALUE&...], "
              "gomocup:COMMAND[@WORK], nboard:COMMAND[@depthN] (WORK: MS, depthN or nodesN)")
 #: the external-engine kinds: their protocol, and work per move when the spec names none
@@ -109,6 +111,20 @@ def _load_net_evaluator(game, path: str, spec: str):
         raise SpecError(f"{spec}: {e}") from None
 
 
+def _model_options(rest: str, spec: str) -> tuple[str, int | None]:
+    """``PATH[@SIMS][?sym=N]`` -> (``PATH[@SIMS]``, N or None for the game's play setting)."""
+    head, q, options = rest.rpartition("?")
+    if not q:
+        return rest, None
+    name, eq, value = options.partition("=")
+    if name.strip().lower() != "sym" or not eq:
+        raise SpecError(f"{spec}: unknown model option {options!r}; the one option is sym=N (board symmetries averaged)")
+    count = _positive_int(value.strip(), spec, "sym")
+    if count > 8:
+        raise SpecError(f"{spec}: sym must be between 1 and 8, not {count}")
+    return head, count
+
+
 def _positive_int(text: str, spec: str, what: str) -> int:
     if not text.isdigit() or int(text) <= 0:
         raise SpecError(f"{spec}: {what} must be a positive whole number, not {text!r}")
@@ -126,7 +142,7 @@ def _with_opening(player, opening_plies: int):
 def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: int = OPENING_PLIES):
     """Build the player a spec names (see the module docstring); raises SpecError."""
     from ..play.players import LEVEL_SETTINGS, LEVELS, DEFAULT_LEVEL, MCTSPlayer, PolicyPlayer, RandomPlayer, \
-        make_player, play_search_config, rollout_player
+        make_player, play_search_config, rollout_player, with_symmetries
     spec = spec.strip()
     kind, colon, rest = spec.partition(":")
     kind = kind.lower()
@@ -145,13 +161,17 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
     if not colon or not rest:
         raise SpecError(f"bad player spec {spec!r}; expected one of: {SPEC_HELP}")
     if kind == "model":
+        rest, symmetries = _model_options(rest, spec)
         path, at, sims_text = rest.rpartition("@")
         if not at or not sims_text.isdigit():
             path, sims_text = rest, ""
         sims = _positive_int(sims_text, spec, "the visit count") if sims_text else LEVEL_SETTINGS[DEFAULT_LEVEL].sims
         evaluator, meta = _load_net_evaluator(game, path, spec)
+        evaluator = with_symmetries(game, evaluator, symmetries)
         player = MCTSPlayer(game, evaluator, sims=sims, seed=seed, config=play_search_config(game))
         player.name = f"model {Path(path).name} g{meta.get('generation', 0)} @{sims}"
+        if symmetries is not None:
+            player.name += f" sym{symmetries}"
         return _with_opening(player, opening_plies)
     if kind == "policy":
         evaluator, meta = _load_net_evaluator(game, rest, spec)

@@ -125,6 +125,11 @@ class PlaySettings:
     # them over the tree). More leaves a call pay where the network's cost per position falls
     # with the batch; chosen per game by `bench` (single_sims_per_s_by_leaf_batch), README.
     leaf_batch: int = 8
+    # Board symmetries each network evaluation in play and analysis averages over
+    # (engine.core.evaluators.SymmetryEvaluator: the position is evaluated under the first N of
+    # the game's symmetries in one network call, and the results turned back and averaged).
+    # 1 = the network alone. More costs about N times the network's work per visit.
+    symmetries: int = 1
 
 
 @dataclass
@@ -178,6 +183,8 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
     if not 0.0 <= cfg.selfplay.random_opening_share <= 1.0:
         raise ValueError(f"{where} [selfplay]: random_opening_share must be between 0 and 1, "
                          f"not {cfg.selfplay.random_opening_share}")
+    if not 1 <= cfg.play.symmetries <= 8:
+        raise ValueError(f"{where} [play]: symmetries must be between 1 and 8, not {cfg.play.symmetries}")
     if cfg.selfplay.draw_winner not in (-1, 0, 1):
         raise ValueError(f"{where} [selfplay]: draw_winner must be -1 (off), 0 or 1, "
                          f"not {cfg.selfplay.draw_winner}")

@@ -13,6 +13,7 @@ import numpy as np
 from ..core.mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, reuse_tree, select_action
 
 __all__ = ["LEVELS", "DEFAULT_LEVEL", "Level", "make_player", "load_evaluator", "play_leaf_batch", "play_search_config",
+           "play_symmetries", "with_symmetries",
            "MCTSPlayer", "PolicyPlayer", "RandomPlayer", "SearchResult", "MoveStat"]
 
 
@@ -51,7 +52,23 @@ def load_evaluator(game, model_path=None, fallback: bool = True):
         return RolloutEvaluator(rollouts=1, max_plies=min(200, game.max_game_length or 200)), "rollout search (no model)"
     from ..core.runtime import load_model_evaluator
     evaluator, meta = load_model_evaluator(path, game, purpose="play", batch=play_leaf_batch(game))
-    return evaluator, f"model {path.name} (generation {meta.get('generation', 0)})"
+    return with_symmetries(game, evaluator), f"model {path.name} (generation {meta.get('generation', 0)})"
+
+
+def play_symmetries(game) -> int:
+    """Board symmetries a play evaluation averages over (the game's ``[play] symmetries``)."""
+    from ..core.config import load_config
+    return load_config(game).play.symmetries
+
+
+def with_symmetries(game, evaluator, count: int | None = None):
+    """``evaluator`` averaging over ``count`` board symmetries (default: the game's play
+    setting); a network evaluator only, and unchanged where the count is 1."""
+    from ..core.evaluators import BatchNetEvaluator, SymmetryEvaluator
+    count = play_symmetries(game) if count is None else count
+    if count <= 1 or not isinstance(evaluator, BatchNetEvaluator):
+        return evaluator
+    return SymmetryEvaluator(evaluator, game, count)
 
 
 def play_leaf_batch(game) -> int:

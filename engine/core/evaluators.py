@@ -145,11 +145,7 @@ class SymmetryEvaluator(BatchNetEvaluator):
         self.cell_perms = [np.asarray(c, np.int64) for c, _ in syms]
         # the network's output for a transformed board at action j is about the original
         # board's action a_perm[j]; so the original's logits are out[:, inverse[a]]
-        self.action_inv = []
-        for _, a in syms:
-            inv = np.empty(len(a), np.int64)
-            inv[np.asarray(a)] = np.arange(len(a))
-            self.action_inv.append(inv)
+        self.action_inv = [np.argsort(a) for _, a in syms]   # a permutation's inverse
         self.runtime = f"{inner.runtime}, {self.count} symmetries averaged"
 
     def infer(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

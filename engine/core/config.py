@@ -29,6 +29,11 @@ class NetSettings:
     #: KataGo's auxiliary opponent-move target), weighted by ``[train] opponent_policy_weight``;
     #: added to a run's network as global_pool is
     opponent_policy: bool = False
+    #: a win/draw/loss value head (three outputs) in place of the single value: the value the
+    #: search reads is P(win) - P(loss), and self-play with ``[selfplay] draw_winner`` steers by
+    #: its own scoring of draws while the head learns the real outcome. A run resumed or started
+    #: from a network with the single value gets the new head from the old one's output
+    wdl: bool = False
 
 
 @dataclass
@@ -188,6 +193,9 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
     if cfg.selfplay.draw_winner not in (-1, 0, 1):
         raise ValueError(f"{where} [selfplay]: draw_winner must be -1 (off), 0 or 1, "
                          f"not {cfg.selfplay.draw_winner}")
+    if cfg.net.wdl and cfg.selfplay.draw_winner >= 0 and cfg.selfplay.value_q_weight > 0:
+        raise ValueError(f"{where}: with [net] wdl and [selfplay] draw_winner, value_q_weight must be 0 "
+                         f"(the search's values score draws by draw_winner, the value head learns the real outcome)")
     if not 0 <= cfg.selfplay.forced_playouts <= 100:
         raise ValueError(f"{where} [selfplay]: forced_playouts must be between 0 and 100, "
                          f"not {cfg.selfplay.forced_playouts}")

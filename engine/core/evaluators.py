@@ -34,12 +34,16 @@ class BatchNetEvaluator:
         logits, values = self.infer(planes)
         self.calls += 1
         self.positions += len(states)
+        return self._priors(logits, legal), np.asarray(values, dtype=np.float64)
+
+    @staticmethod
+    def _priors(logits, legal) -> list[np.ndarray]:
         priors = []
         for row, acts in zip(logits, legal):
             z = row[acts]
             z = np.exp(z - z.max())
             priors.append(z / z.sum())
-        return priors, np.asarray(values, dtype=np.float64)
+        return priors
 
 
 class NetworkEvaluator(BatchNetEvaluator):
@@ -49,11 +53,19 @@ class NetworkEvaluator(BatchNetEvaluator):
     batch norms folded, channels-last), so later changes to ``net`` (training) do not reach
     it: make a new evaluator for new weights."""
 
-    def __init__(self, net, device: str = "cpu", precision: str = "fp32"):
+    def __init__(self, net, device: str = "cpu", precision: str = "fp32", draw_winner: int = -1):
         """``precision``: "fp32"; "bf16" (bfloat16 weights and inputs: about twice the speed
         on a CPU with bfloat16 instructions, far slower on one without); or "auto", bf16 only
-        where a quick timing on this machine shows it pays (`network.bf16_pays`)."""
+        where a quick timing on this machine shows it pays (`network.bf16_pays`).
+
+        ``draw_winner`` (0 or 1; -1 off), for a network with a win/draw/loss head only: values
+        score a draw as a win for that player, P(win) + P(draw) - P(loss) for it and P(win) -
+        P(draw) - P(loss) for its opponent (self-play's ``[selfplay] draw_winner``, whose
+        tree scores finished draws so), while the network keeps learning the real outcome."""
         super().__init__()
+        if draw_winner not in (-1, 0, 1):
+            raise ValueError(f"draw_winner must be -1, 0 or 1, not {draw_winner!r}")
+        self.draw_winner = draw_winner if getattr(net.cfg, "wdl", False) else -1
         import torch
         from .config import PRECISIONS
         from .network import bf16_pays, inference_copy
@@ -76,6 +88,28 @@ class NetworkEvaluator(BatchNetEvaluator):
             x = torch.from_numpy(planes).to(self.device, self.dtype).contiguous(memory_format=torch.channels_last)
             logits, values = self.fast_net(x)
             return logits.float().cpu().numpy(), values.float().cpu().numpy()
+
+    def infer_wdl(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(policy logits, (win, draw, loss) probabilities (B, 3)) for a network with a
+        win/draw/loss head (ValueError for one without)."""
+        if not self.net.cfg.wdl:
+            raise ValueError("this network has no win/draw/loss head")
+        torch = self.torch
+        with torch.inference_mode():
+            x = torch.from_numpy(planes).to(self.device, self.dtype).contiguous(memory_format=torch.channels_last)
+            logits, _, raw = self.fast_net(x, wdl=True)
+            return logits.float().cpu().numpy(), torch.softmax(raw.float(), dim=1).cpu().numpy()
+
+    def evaluate(self, states, legal):
+        if self.draw_winner < 0:
+            return super().evaluate(states, legal)
+        planes = np.stack([s.encode() for s in states])
+        logits, wdl = self.infer_wdl(planes)
+        self.calls += 1
+        self.positions += len(states)
+        sign = np.array([1.0 if s.current_player == self.draw_winner else -1.0 for s in states])
+        values = wdl[:, 0].astype(np.float64) - wdl[:, 2] + sign * wdl[:, 1]
+        return self._priors(logits, legal), values
 
 
 class RolloutEvaluator:

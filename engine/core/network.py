@@ -59,6 +59,10 @@ class NetConfig:
     ownership: bool = False
     #: a second policy head for the auxiliary opponent's-reply target (training only)
     opponent_policy: bool = False
+    #: a win/draw/loss value head: three logits instead of one number. The value every
+    #: caller reads is still one number, P(win) - P(loss); the draw share is there for
+    #: self-play that scores draws differently from the real rules (``[selfplay] draw_winner``)
+    wdl: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -70,8 +74,9 @@ class NetConfig:
                                     "blocks", "channels", "value_hidden")}
         fields["global_pool"] = d.get("global_pool", 0)   # absent from files written before it existed
         ownership = d.get("ownership", False)
-        opponent_policy = d.get("opponent_policy", False)   # both absent from older files
-        for name, flag in (("ownership", ownership), ("opponent_policy", opponent_policy)):
+        opponent_policy = d.get("opponent_policy", False)   # absent from older files, as is wdl
+        wdl = d.get("wdl", False)
+        for name, flag in (("ownership", ownership), ("opponent_policy", opponent_policy), ("wdl", wdl)):
             if type(flag) is not bool:
                 raise ValueError(f"{name} must be true or false, not {flag!r}")
         for k, v in fields.items():
@@ -82,14 +87,15 @@ class NetConfig:
                 raise ValueError(f"{k} must be a whole number of at least {least}, not {v!r}")
         if fields["global_pool"] > fields["blocks"]:
             raise ValueError(f"global_pool ({fields['global_pool']}) cannot exceed blocks ({fields['blocks']})")
-        return cls(**fields, ownership=ownership, opponent_policy=opponent_policy)
+        return cls(**fields, ownership=ownership, opponent_policy=opponent_policy, wdl=wdl)
 
     @classmethod
     def for_game(cls, game, blocks: int = 4, channels: int = 64, value_hidden: int = 64,
-                 global_pool: int = 0, ownership: bool = False, opponent_policy: bool = False) -> "NetConfig":
+                 global_pool: int = 0, ownership: bool = False, opponent_policy: bool = False,
+                 wdl: bool = False) -> "NetConfig":
         h, w = game.board_shape
         return cls(game.num_planes, h, w, game.action_size, game.policy_planes, blocks, channels, value_hidden,
-                   global_pool, ownership, opponent_policy)
+                   global_pool, ownership, opponent_policy, wdl)
 
 
 class ResidualBlock(nn.Module):
@@ -119,7 +125,10 @@ class ResidualBlock(nn.Module):
 
 
 class PolicyValueNet(nn.Module):
-    """forward(x: (B, planes, H, W)) -> (policy logits (B, action_size), value (B,) in [-1, 1])."""
+    """forward(x: (B, planes, H, W)) -> (policy logits (B, action_size), value (B,) in [-1, 1]).
+
+    The value is for the player to move: tanh of one output, or with ``cfg.wdl`` P(win) -
+    P(loss) from three (win, draw, loss) logits, which ``forward(x, wdl=True)`` also returns."""
 
     def __init__(self, cfg: NetConfig):
         super().__init__()
@@ -142,7 +151,7 @@ class PolicyValueNet(nn.Module):
         self.opponent_layers = nn.ModuleList(self._policy_layers()) if cfg.opponent_policy else None
         self.value_conv = nn.Sequential(nn.Conv2d(c, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU(inplace=True))
         self.value_fc = nn.Sequential(nn.Linear(h * w, cfg.value_hidden), nn.ReLU(inplace=True),
-                                      nn.Linear(cfg.value_hidden, 1))
+                                      nn.Linear(cfg.value_hidden, 3 if cfg.wdl else 1))
         self.ownership_conv = nn.Conv2d(c, 1, 1) if cfg.ownership else None
 
     def _policy_layers(self) -> tuple[nn.Module, nn.Module | None]:
@@ -167,24 +176,27 @@ class PolicyValueNet(nn.Module):
             return logits
         return linear(conv(x).flatten(1))
 
-    def forward(self, x, ownership: bool = False, opponent: bool = False):
+    def forward(self, x, ownership: bool = False, opponent: bool = False, wdl: bool = False):
         """(policy logits, value); with ``ownership`` then the ownership logits (B, H, W) (the
         predicted final owner, +1 the player to move, -1 the opponent, is their tanh); with
-        ``opponent`` then the opponent's-reply logits (B, action_size). None for a head the
-        network lacks."""
+        ``opponent`` then the opponent's-reply logits (B, action_size); with ``wdl`` then the
+        (win, draw, loss) logits (B, 3). None for a head the network lacks."""
         x = self.tower(self.stem(x))
-        out = self._heads(x)
+        logits = self._policy(x, self.policy_conv, self.policy_extra if self.spatial_policy else self.policy_fc)
+        raw = self.value_fc(self.value_conv(x).flatten(1))
+        if self.cfg.wdl:
+            p = torch.softmax(raw, dim=1)
+            out = (logits, p[:, 0] - p[:, 2])
+        else:
+            out = (logits, torch.tanh(raw).squeeze(1))
         if ownership:
             out += (self.ownership_conv(x).squeeze(1) if self.ownership_conv is not None else None,)
         if opponent:
             layers = self.opponent_layers
             out += (self._policy(x, layers[0], layers[1]) if layers is not None else None,)
+        if wdl:
+            out += (raw if self.cfg.wdl else None,)
         return out
-
-    def _heads(self, x):
-        logits = self._policy(x, self.policy_conv, self.policy_extra if self.spatial_policy else self.policy_fc)
-        value = torch.tanh(self.value_fc(self.value_conv(x).flatten(1))).squeeze(1)
-        return logits, value
 
 
 def _with_head(net: PolicyValueNet, flag: str, prefix: str, what: str) -> PolicyValueNet:
@@ -208,6 +220,28 @@ def with_ownership(net: PolicyValueNet) -> PolicyValueNet:
 def with_opponent_policy(net: PolicyValueNet) -> PolicyValueNet:
     """``net`` with an opponent's-reply head (freshly initialised), its policy and value unchanged."""
     return _with_head(net, "opponent_policy", "opponent_layers.", "an opponent's-reply head")
+
+
+#: the draw logit a converted scalar value head starts with (`with_wdl`): a small draw share
+WDL_START_DRAW_LOGIT = -3.0
+
+
+def with_wdl(net: PolicyValueNet) -> PolicyValueNet:
+    """``net`` with a win/draw/loss value head in place of its scalar one, its policy the same
+    and its value nearly so: the old output ``a`` (value tanh(a)) becomes the logits
+    (a, WDL_START_DRAW_LOGIT, -a), whose P(win) - P(loss) is tanh(a) shrunk by the small
+    draw share (at most 0.02 for every a): a run can switch a trained network to WDL and go on."""
+    import dataclasses
+    if net.cfg.wdl:
+        return net
+    wider = PolicyValueNet(dataclasses.replace(net.cfg, wdl=True))
+    state = net.state_dict()
+    last = "value_fc.2."
+    w, b = state[last + "weight"], state[last + "bias"]
+    state[last + "weight"] = torch.cat([w, torch.zeros_like(w), -w])
+    state[last + "bias"] = torch.cat([b, torch.full_like(b, WDL_START_DRAW_LOGIT), -b])
+    wider.load_state_dict(state)
+    return wider.train(net.training)
 
 
 def with_global_pool(net: PolicyValueNet, global_pool: int) -> PolicyValueNet:

@@ -82,9 +82,11 @@ class SamplesBatch:
                             own, own_w, self.reply_w[-n:])
 
     @classmethod
-    def from_records(cls, records: list[GameRecord], num_planes_shape, q_weight: float = 0.0) -> "SamplesBatch":
+    def from_records(cls, records: list[GameRecord], num_planes_shape, q_weight: float = 0.0,
+                     real_draws: bool = False) -> "SamplesBatch":
         """``q_weight`` > 0 mixes the search's root value into the value target:
-        (1 - q_weight) * outcome + q_weight * root value."""
+        (1 - q_weight) * outcome + q_weight * root value. ``real_draws``: a game drawn and
+        scored as a win by ``draw_winner`` (``GameRecord.drawn``) teaches 0, its real result."""
         n = sum(len(r.planes) for r in records)
         if n == 0:
             c, h, w = num_planes_shape
@@ -112,7 +114,7 @@ class SamplesBatch:
             for ix, val, player, weight, q in zip(r.policy_idx, r.policy_val, r.players, r.policy_weight, qs):
                 pi_idx[i, :len(ix)] = ix
                 pi_val[i, :len(val)] = val
-                z[i] = (1.0 - q_weight) * _outcome(r, player) + q_weight * q
+                z[i] = (1.0 - q_weight) * (0.0 if real_draws and r.drawn else _outcome(r, player)) + q_weight * q
                 pw[i] = weight
                 if final is not None:
                     own[i] = final if player == 0 else -final
@@ -145,6 +147,18 @@ class SamplesBatch:
                    np.concatenate([pad(b.pi_val, 0) for b in batches]),
                    np.concatenate([b.z for b in batches]), np.concatenate([b.pw for b in batches]), own, own_w,
                    np.concatenate([b.reply_w for b in batches]))
+
+
+def _draw_expected(evaluator, state) -> bool:
+    """Whether a win/draw/loss network (an evaluator with ``infer_wdl``) sees ``state`` as
+    more likely drawn than lost for the player to move. A player may resign a game that
+    ``draw_winner`` scores as lost but the real rules would call drawn; such a game is then
+    recorded as drawn, so that its real value target is 0 rather than a loss."""
+    infer = getattr(evaluator, "infer_wdl", None)
+    if infer is None or not getattr(evaluator, "draw_winner", -1) >= 0:
+        return False
+    _, wdl = infer(state.encode()[None])
+    return float(wdl[0, 1]) >= float(wdl[0, 2])
 
 
 def _outcome(rec: GameRecord, player: int) -> float:
@@ -279,6 +293,8 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 if may_resign:
                     rec.winner = 1 - state.current_player
                     rec.resigned = True
+                    if settings.draw_winner >= 0 and _draw_expected(evaluator, state):
+                        rec.winner, rec.drawn = settings.draw_winner, True
                 elif rec.would_resign is None:
                     rec.would_resign = state.current_player  # played out to check false resignations
             if not rec.resigned:

@@ -51,6 +51,14 @@ def _json_dump_atomic(path: Path, obj) -> None:
 POOL_EXIT_SECONDS = 2.0
 
 
+def wdl_target(z):
+    """(win, draw, loss) targets (B, 3) for value targets ``z`` in [-1, 1]: a win, a loss and a
+    draw are one-hot, and a mixed or adjudicated target splits so that P(win) - P(loss) = z
+    with the rest a draw (0.4 is 0.4 win, 0.6 draw)."""
+    import torch
+    return torch.stack([z.clamp(min=0.0), 1.0 - z.abs(), (-z).clamp(min=0.0)], dim=1)
+
+
 class _Stopped(Exception):
     """request_stop() arrived in the middle of learning or evaluation."""
 
@@ -168,7 +176,7 @@ class TrainingRun:
         else:
             n = self.cfg.net
             net = PolicyValueNet(NetConfig.for_game(self.game, n.blocks, n.channels, n.value_hidden, n.global_pool,
-                                                    n.ownership, n.opponent_policy))
+                                                    n.ownership, n.opponent_policy, n.wdl))
         save_checkpoint(self.ckpt_path(0), net, self.game, generation=0, extra={"init": str(init_model or "random")})
         _json_dump_atomic(self.dir / "run.json", {"game_key": self.game.key, "config": config_to_dict(self.cfg),
                                                  "init": str(init_model or "random"),
@@ -183,7 +191,7 @@ class TrainingRun:
         zero, so it computes what it did, and one without an auxiliary head gets a fresh one; with ``optimizer``, the
         saved optimizer state is renumbered to the wider network's parameters, so the trained
         weights keep their Adam moments."""
-        from ..core.network import with_global_pool, with_opponent_policy, with_ownership
+        from ..core.network import with_global_pool, with_opponent_policy, with_ownership, with_wdl
         wider = net
         want = min(self.cfg.net.global_pool, net.cfg.blocks)
         if want > net.cfg.global_pool:
@@ -192,6 +200,8 @@ class TrainingRun:
             wider = with_ownership(wider)
         if self.cfg.net.opponent_policy and not wider.cfg.opponent_policy:
             wider = with_opponent_policy(wider)
+        if self.cfg.net.wdl and not wider.cfg.wdl:
+            wider = with_wdl(wider)
         if wider is net:
             return net
         opt_path = self.dir / "optimizer.pt"
@@ -344,9 +354,18 @@ class TrainingRun:
                 opt.load_state_dict(torch.load(opt_path, map_location=self.device, weights_only=True))
                 for g in opt.param_groups:
                     g["lr"] = self._lr(generation)
+                # moments of a layer whose shape changed (a value head made win/draw/loss) start afresh
+                params = {id(p): p for g in opt.param_groups for p in g["params"]}
+                for p, st in list(opt.state.items()):
+                    if any(torch.is_tensor(v) and v.dim() > 0 and v.shape != params[id(p)].shape
+                           for v in st.values()):
+                        del opt.state[p]
             except Exception:
                 pass  # a fresh optimizer is a safe fallback (e.g. after a network change)
         totals = {"loss": 0.0, "policy_loss": 0.0, "value_loss": 0.0}
+        with_wdl = net.cfg.wdl
+        if with_wdl:   # value_loss is then the win/draw/loss cross-entropy; this stays comparable
+            totals["value_mse"] = 0.0
         with_own = net.cfg.ownership
         if with_own:
             totals["ownership_loss"] = 0.0
@@ -366,10 +385,14 @@ class TrainingRun:
             pi = torch.from_numpy(policy).to(self.device)
             zt = torch.from_numpy(z).to(self.device)
             w = torch.from_numpy(pw).to(self.device)
-            logits, v, *aux = net(x, ownership=with_own, opponent=with_reply)
+            logits, v, *aux = net(x, ownership=with_own, opponent=with_reply, wdl=with_wdl)
             pl = -(pi * F.log_softmax(logits, dim=1)).sum(1)
             pl = (pl * w).sum() / w.sum().clamp(min=1.0)
-            vl = F.mse_loss(v, zt)
+            if with_wdl:
+                vl = -(wdl_target(zt) * F.log_softmax(aux[-1], dim=1)).sum(1).mean()
+                totals["value_mse"] += F.mse_loss(v.detach(), zt).item()
+            else:
+                vl = F.mse_loss(v, zt)
             loss = pl + vl
             if with_own:
                 # cross-entropy of the owner as a two-way outcome: P(mover) = (1 + tanh(l)) / 2
@@ -384,7 +407,7 @@ class TrainingRun:
                 # the opponent's reply: cross-entropy against the next position's policy target
                 rt = torch.from_numpy(sample[-2]).to(self.device)
                 rw = torch.from_numpy(sample[-1]).to(self.device)
-                rl = -(rt * F.log_softmax(aux[-1], dim=1)).sum(1)
+                rl = -(rt * F.log_softmax(aux[int(with_own)], dim=1)).sum(1)
                 rl = (rl * rw).sum() / rw.sum().clamp(min=1.0)
                 loss = loss + t.opponent_policy_weight * rl
                 totals["opponent_policy_loss"] += rl.item()

@@ -33,12 +33,28 @@ def _exit_with_parent():
         os._exit(0)
 
 
+def selfplay_evaluator(checkpoint, game, sp):
+    """(evaluator, metadata) for self-play with the settings ``sp``: the measured runtime, or
+    for a win/draw/loss network with ``draw_winner`` the torch one that scores draws so."""
+    from ..core.runtime import load_model_evaluator
+    if sp.draw_winner >= 0:
+        from ..core.checkpoint import load_network
+        from ..core.evaluators import NetworkEvaluator
+        net, meta = load_network(checkpoint, game)
+        if net.cfg.wdl:
+            precision = sp.precision if sp.precision in ("fp32", "bf16") else "auto"
+            return NetworkEvaluator(net, precision=precision, draw_winner=sp.draw_winner), meta
+    # the measured runtime (torch float32 or bfloat16, or ONNX Runtime), exported in memory:
+    # a run's many checkpoints need no .onnx files beside them
+    return load_model_evaluator(checkpoint, game, purpose="selfplay", batch=sp.parallel_games * sp.leaf_batch,
+                                precision=sp.precision, keep_export=False)
+
+
 def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, seed: int):
     """Play ``n_games`` with the network in ``checkpoint``; returns (samples arrays, stats dict)."""
     from games import game_from_key
     from ..core.config import SelfPlaySettings
     from ..core.network import configure_threads
-    from ..core.runtime import load_model_evaluator
     from ..core.selfplay import play_games
     configure_threads(1)
     game = game_from_key(game_key)
@@ -49,14 +65,14 @@ def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, s
             _worker_queue.put(("game", len(rec.planes)))
 
     stop = (lambda: _worker_stop.is_set()) if _worker_stop is not None else None
-    # the measured runtime (torch float32 or bfloat16, or ONNX Runtime), exported in memory:
-    # a run's many checkpoints need no .onnx files beside them
-    evaluator, meta = load_model_evaluator(checkpoint, game, purpose="selfplay", batch=sp.parallel_games * sp.leaf_batch,
-                                           precision=sp.precision, keep_export=False)
+    evaluator, meta = selfplay_evaluator(checkpoint, game, sp)
     # the final boards are kept only for a network that learns them (``[net] ownership``)
     ownership = bool((meta.get("net") or {}).get("ownership", False))
     records, stats = play_games(game, evaluator, sp, n_games, seed=seed, on_game_done=done, should_stop=stop,
                                 ownership=ownership)
-    batch = SamplesBatch.from_records(records, (game.num_planes, *game.board_shape), sp.value_q_weight)
+    # a win/draw/loss head learns the real outcome of a game scored by draw_winner
+    real_draws = bool((meta.get("net") or {}).get("wdl", False))
+    batch = SamplesBatch.from_records(records, (game.num_planes, *game.board_shape), sp.value_q_weight,
+                                      real_draws=real_draws)
     return (batch.planes, batch.pi_idx, batch.pi_val, batch.z, batch.pw, batch.own, batch.own_w,
             batch.reply_w), stats.__dict__

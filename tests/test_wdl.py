@@ -139,6 +139,8 @@ def test_a_resignation_the_network_sees_as_a_draw_is_recorded_as_drawn():
     state = get_game("tictactoe").initial_state()
     assert _draw_expected(FakeWdl([0.0, 0.7, 0.3]), state)
     assert not _draw_expected(FakeWdl([0.0, 0.3, 0.7]), state)
+    assert _draw_expected(FakeWdl([0.47, 0.06, 0.47]), state)       # a level game, as a converted head sees it
+    assert not _draw_expected(FakeWdl([0.05, 0.3, 0.65]), state)
     assert not _draw_expected(FakeWdl([0.0, 0.7, 0.3], draw_winner=-1), state)   # real rules: a loss
     assert not _draw_expected(object(), state)                                   # scalar networks
 

@@ -150,15 +150,18 @@ class SamplesBatch:
 
 
 def _draw_expected(evaluator, state) -> bool:
-    """Whether a win/draw/loss network (an evaluator with ``infer_wdl``) sees ``state`` as
-    more likely drawn than lost for the player to move. A player may resign a game that
-    ``draw_winner`` scores as lost but the real rules would call drawn; such a game is then
-    recorded as drawn, so that its real value target is 0 rather than a loss."""
+    """Whether a win/draw/loss network (an evaluator with ``infer_wdl`` and a ``draw_winner``)
+    sees the real game at ``state`` as nearer a draw than a loss for the player to move: its
+    P(win) - P(loss) at least -0.5. Under ``draw_winner`` a player resigns when it cannot win,
+    and the real rules may call that game drawn; it is then recorded as drawn, so that its
+    value target is the real 0 rather than a loss. (Where the network agrees with the search
+    that the player cannot win, P(win) is about 0 and this is P(draw) >= P(loss); a head just
+    converted from a single value calls a level game P(win) = P(loss), also a draw.)"""
     infer = getattr(evaluator, "infer_wdl", None)
     if infer is None or not getattr(evaluator, "draw_winner", -1) >= 0:
         return False
     _, wdl = infer(state.encode()[None])
-    return float(wdl[0, 1]) >= float(wdl[0, 2])
+    return float(wdl[0, 0]) - float(wdl[0, 2]) >= -0.5
 
 
 def _outcome(rec: GameRecord, player: int) -> float:

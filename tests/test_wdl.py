@@ -187,6 +187,16 @@ def test_a_run_gains_the_head_on_resume_and_learns_with_it(tmp_path):
     run.close()
     assert not load_network(tmp_path / "latest.pt", game)[0].cfg.wdl
     run = TrainingRun(game, tmp_path, tiny_config(game, wdl=True, draw_winner=1), workers=1, progress=False)
+    # the saved Adam moments follow the widened network: the reshaped output layer's start afresh
+    opt_path = tmp_path / "optimizer.pt"
+    saved = opt_path.read_bytes()
+    scalar = load_network(tmp_path / "latest.pt", game)[0]
+    wider = run._upgraded(scalar, optimizer=True)
+    names = [n for n, _ in wider.named_parameters()]
+    kept = torch.load(opt_path, weights_only=True)["state"]
+    dropped = {names[i] for i in range(len(names)) if i not in kept}
+    assert dropped == {"value_fc.2.weight", "value_fc.2.bias"}
+    opt_path.write_bytes(saved)
     run.run(generations=1)
     run.close()
     net, meta = load_network(tmp_path / "latest.pt", game)

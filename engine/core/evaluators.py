@@ -31,10 +31,15 @@ class BatchNetEvaluator:
 
     def evaluate(self, states, legal):
         planes = np.stack([s.encode() for s in states])
-        logits, values = self.infer(planes)
+        logits, values = self._outputs(states, planes)
         self.calls += 1
         self.positions += len(states)
         return self._priors(logits, legal), np.asarray(values, dtype=np.float64)
+
+    def _outputs(self, states, planes) -> tuple[np.ndarray, np.ndarray]:
+        """(logits, values) for the ``states`` whose stacked planes are ``planes``: a
+        subclass that values a state by more than its planes overrides this."""
+        return self.infer(planes)
 
     @staticmethod
     def _priors(logits, legal) -> list[np.ndarray]:
@@ -100,16 +105,12 @@ class NetworkEvaluator(BatchNetEvaluator):
             logits, _, raw = self.fast_net(x, wdl=True)
             return logits.float().cpu().numpy(), torch.softmax(raw.float(), dim=1).cpu().numpy()
 
-    def evaluate(self, states, legal):
+    def _outputs(self, states, planes):
         if self.draw_winner < 0:
-            return super().evaluate(states, legal)
-        planes = np.stack([s.encode() for s in states])
+            return self.infer(planes)
         logits, wdl = self.infer_wdl(planes)
-        self.calls += 1
-        self.positions += len(states)
         sign = np.array([1.0 if s.current_player == self.draw_winner else -1.0 for s in states])
-        values = wdl[:, 0].astype(np.float64) - wdl[:, 2] + sign * wdl[:, 1]
-        return self._priors(logits, legal), values
+        return logits, wdl[:, 0].astype(np.float64) - wdl[:, 2] + sign * wdl[:, 1]
 
 
 class RolloutEvaluator:

@@ -210,8 +210,13 @@ class TrainingRun:
             try:
                 state = torch.load(opt_path, map_location="cpu", weights_only=True)
                 old = [n for n, _ in net.named_parameters()]
-                new = {n: i for i, (n, _) in enumerate(wider.named_parameters())}
-                state["state"] = {new[old[i]]: st for i, st in state["state"].items()}
+                params = list(wider.named_parameters())
+                new = {n: i for i, (n, _) in enumerate(params)}
+                # the moments of a layer whose shape changed (a value head made win/draw/loss)
+                # start afresh; the others follow their parameters to their new numbers
+                state["state"] = {new[old[i]]: st for i, st in state["state"].items()
+                                  if not any(torch.is_tensor(v) and v.dim() > 0
+                                             and v.shape != params[new[old[i]]][1].shape for v in st.values())}
                 state["param_groups"][0]["params"] = list(range(len(new)))
                 buf = io.BytesIO()
                 torch.save(state, buf)
@@ -354,12 +359,6 @@ class TrainingRun:
                 opt.load_state_dict(torch.load(opt_path, map_location=self.device, weights_only=True))
                 for g in opt.param_groups:
                     g["lr"] = self._lr(generation)
-                # moments of a layer whose shape changed (a value head made win/draw/loss) start afresh
-                params = {id(p): p for g in opt.param_groups for p in g["params"]}
-                for p, st in list(opt.state.items()):
-                    if any(torch.is_tensor(v) and v.dim() > 0 and v.shape != params[id(p)].shape
-                           for v in st.values()):
-                        del opt.state[p]
             except Exception:
                 pass  # a fresh optimizer is a safe fallback (e.g. after a network change)
         totals = {"loss": 0.0, "policy_loss": 0.0, "value_loss": 0.0}

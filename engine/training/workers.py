@@ -37,8 +37,8 @@ def selfplay_evaluator(checkpoint, game, sp):
     """(evaluator, metadata) for self-play with the settings ``sp``: the measured runtime, or
     for a win/draw/loss network with ``draw_winner`` the torch one that scores draws so."""
     from ..core.runtime import load_model_evaluator
-    if sp.draw_winner >= 0:
-        from ..core.checkpoint import load_network
+    from ..core.checkpoint import load_network, metadata
+    if sp.draw_winner >= 0 and (metadata(checkpoint).get("net") or {}).get("wdl", False):
         from ..core.evaluators import NetworkEvaluator
         net, meta = load_network(checkpoint, game)
         if net.cfg.wdl:

@@ -3,10 +3,11 @@
 A *spec* is one string naming one player:
 
 ===============================  ==============================================================
-``model:PATH[@SIMS][?sym=N]``    MCTS guided by the network in PATH, SIMS visits per move
+``model:PATH[@SIMS][?OPT=V&...]`` MCTS guided by the network in PATH, SIMS visits per move
                                  (default: the "strong" level's visits; no time cap); ``sym=N``
-                                 averages each evaluation over N board symmetries (default:
-                                 the game's ``[play] symmetries``)
+                                 averages each evaluation over N board symmetries, ``cpuct=X``
+                                 and ``fpu=X`` set the search's exploration constant and
+                                 first-play urgency reduction (defaults: the game's ``[play]``)
 ``policy:PATH``                  the network alone: its highest-prior legal move, no search
 ``level:NAME``                   the app's AI at level NAME (shipped model, else rollout search)
 ``rollout:N``                    MCTS with uniform priors and one random playout per leaf, N per move
@@ -39,6 +40,7 @@ most visited move afterwards. Random, greedy and solver players break ties at ra
 """
 from __future__ import annotations
 
+import math
 import re
 import shutil
 from pathlib import Path
@@ -48,7 +50,7 @@ from ..play.baselines import OPENING_PLIES, OPENING_TEMPERATURE, SOLVER_MAX_PLIE
 #: default thinking time of an external UCI engine, in milliseconds
 UCI_DEFAULT_MOVETIME_MS = 100
 
-SPEC_HELP = ("model:PATH[@SIMS][?sym=N], policy:PATH, level:NAME, rollout:N, random, greedy, solver, "
+SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X], policy:PATH, level:NAME, rollout:N, random, greedy, solver, "
              "uci:COMMAND[@WORK][?OPTION=VALUE&...], ucci:COMMAND[@WORK][?OPTION=VALUE&...], "
              "gomocup:COMMAND[@WORK], nboard:COMMAND[@depthN] (WORK: MS, depthN or nodesN)")
 #: the external-engine kinds: their protocol, and work per move when the spec names none
@@ -111,18 +113,37 @@ def _load_net_evaluator(game, path: str, spec: str):
         raise SpecError(f"{spec}: {e}") from None
 
 
-def _model_options(rest: str, spec: str) -> tuple[str, int | None]:
-    """``PATH[@SIMS][?sym=N]`` -> (``PATH[@SIMS]``, N or None for the game's play setting)."""
-    head, q, options = rest.rpartition("?")
+def _model_options(rest: str, spec: str) -> tuple[str, dict]:
+    """``PATH[@SIMS][?OPTION=VALUE&...]`` -> (``PATH[@SIMS]``, options): ``sym`` (board
+    symmetries averaged, 1-8), ``cpuct`` (exploration constant), ``fpu`` (first-play urgency
+    reduction); an option left out keeps the game's ``[play]`` setting."""
+    head, q, query = rest.rpartition("?")
     if not q:
-        return rest, None
-    name, eq, value = options.partition("=")
-    if name.strip().lower() != "sym" or not eq:
-        raise SpecError(f"{spec}: unknown model option {options!r}; the one option is sym=N (board symmetries averaged)")
-    count = _positive_int(value.strip(), spec, "sym")
-    if count > 8:
-        raise SpecError(f"{spec}: sym must be between 1 and 8, not {count}")
-    return head, count
+        return rest, {}
+    options = {}
+    for item in query.split("&"):
+        name, eq, value = item.partition("=")
+        name, value = name.strip().lower(), value.strip()
+        if name not in ("sym", "cpuct", "fpu") or not eq:
+            raise SpecError(f"{spec}: unknown model option {item!r}; the options are sym=N (board symmetries "
+                            f"averaged), cpuct=X (exploration) and fpu=X (first-play urgency reduction)")
+        if name in options:
+            raise SpecError(f"{spec}: the option {name} is given twice")
+        if name == "sym":
+            count = _positive_int(value, spec, "sym")
+            if count > 8:
+                raise SpecError(f"{spec}: sym must be between 1 and 8, not {count}")
+            options[name] = count
+            continue
+        low, high = (0.05, 20.0) if name == "cpuct" else (0.0, 2.0)
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if not low <= number <= high:   # NaN fails too
+            raise SpecError(f"{spec}: {name} must be a number between {low:g} and {high:g}, not {value!r}")
+        options[name] = number
+    return head, options
 
 
 def _positive_int(text: str, spec: str, what: str) -> int:
@@ -161,17 +182,20 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
     if not colon or not rest:
         raise SpecError(f"bad player spec {spec!r}; expected one of: {SPEC_HELP}")
     if kind == "model":
-        rest, symmetries = _model_options(rest, spec)
+        rest, options = _model_options(rest, spec)
+        symmetries = options.get("sym")
         path, at, sims_text = rest.rpartition("@")
         if not at or not sims_text.isdigit():
             path, sims_text = rest, ""
         sims = _positive_int(sims_text, spec, "the visit count") if sims_text else LEVEL_SETTINGS[DEFAULT_LEVEL].sims
         evaluator, meta = _load_net_evaluator(game, path, spec)
         evaluator = with_symmetries(game, evaluator, symmetries)
-        player = MCTSPlayer(game, evaluator, sims=sims, seed=seed, config=play_search_config(game))
+        search = {k: options[o] for k, o in (("cpuct", "cpuct"), ("fpu_reduction", "fpu")) if o in options}
+        player = MCTSPlayer(game, evaluator, sims=sims, seed=seed, config=play_search_config(game, **search))
         player.name = f"model {Path(path).name} g{meta.get('generation', 0)} @{sims}"
-        if symmetries is not None:
-            player.name += f" sym{symmetries}"
+        for name in ("sym", "cpuct", "fpu"):
+            if name in options:
+                player.name += f" {name}{options[name]:g}"
         return _with_opening(player, opening_plies)
     if kind == "policy":
         evaluator, meta = _load_net_evaluator(game, rest, spec)

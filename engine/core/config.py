@@ -135,6 +135,11 @@ class PlaySettings:
     # the game's symmetries in one network call, and the results turned back and averaged).
     # 1 = the network alone. More costs about N times the network's work per visit.
     symmetries: int = 1
+    # The search's exploration constant and first-play urgency in play and analysis (an
+    # unvisited move is valued at its parent's value minus fpu_reduction). Self-play keeps its
+    # own ([selfplay] cpuct).
+    cpuct: float = 1.5
+    fpu_reduction: float = 0.25
 
 
 @dataclass
@@ -188,6 +193,10 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
     if not 0.0 <= cfg.selfplay.random_opening_share <= 1.0:
         raise ValueError(f"{where} [selfplay]: random_opening_share must be between 0 and 1, "
                          f"not {cfg.selfplay.random_opening_share}")
+    if not 0.05 <= cfg.play.cpuct <= 20.0:
+        raise ValueError(f"{where} [play]: cpuct must be between 0.05 and 20, not {cfg.play.cpuct}")
+    if not 0.0 <= cfg.play.fpu_reduction <= 2.0:
+        raise ValueError(f"{where} [play]: fpu_reduction must be between 0 and 2, not {cfg.play.fpu_reduction}")
     if not 1 <= cfg.play.symmetries <= 8:
         raise ValueError(f"{where} [play]: symmetries must be between 1 and 8, not {cfg.play.symmetries}")
     if cfg.selfplay.draw_winner not in (-1, 0, 1):

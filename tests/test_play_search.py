@@ -1,0 +1,55 @@
+"""The search's exploration constant and first-play urgency at play: the game's `[play]`
+settings reach every play search, and a model spec can set them for one player."""
+from __future__ import annotations
+
+import pytest
+
+from engine.commands.specs import SpecError, player_from_spec
+from engine.core.config import load_config
+from engine.play.players import play_search_config
+from games import get_game
+
+
+def test_play_search_follows_the_games_play_settings(tmp_path):
+    game = get_game("connect4")
+    play = load_config(game).play
+    cfg = play_search_config(game)
+    assert (cfg.cpuct, cfg.fpu_reduction, cfg.leaf_batch) == (play.cpuct, play.fpu_reduction, max(1, play.leaf_batch))
+    assert play_search_config(game, cpuct=3.0).cpuct == 3.0
+
+
+def test_a_config_with_an_unusable_exploration_constant_is_refused(tmp_path):
+    game = get_game("connect4")
+    for text in ("[play]\ncpuct = 0\n", "[play]\ncpuct = nan\n", "[play]\nfpu_reduction = -1\n",
+                 "[play]\ncpuct = 'big'\n"):
+        path = tmp_path / "c.toml"
+        path.write_text(text)
+        with pytest.raises(ValueError):
+            load_config(game, path)
+    path.write_text("[play]\ncpuct = 2\nfpu_reduction = 0.5\n")
+    play = load_config(game, path).play
+    assert (play.cpuct, play.fpu_reduction) == (2.0, 0.5)
+
+
+def test_a_model_spec_sets_the_search_of_its_player():
+    game = get_game("connect4")
+    p = player_from_spec(game, "model:models/connect4.pt@50?cpuct=2.5&fpu=0.1&sym=2", seed=1)
+    assert (p.mcts.cfg.cpuct, p.mcts.cfg.fpu_reduction) == (2.5, 0.1)
+    assert p.name.endswith("sym2 cpuct2.5 fpu0.1")
+    plain = player_from_spec(game, "model:models/connect4.pt@50", seed=1)
+    default = play_search_config(game)
+    assert (plain.mcts.cfg.cpuct, plain.mcts.cfg.fpu_reduction) == (default.cpuct, default.fpu_reduction)
+    # the two settings change the search: from the same position, different visit counts
+    state = game.initial_state()
+    for a in (3, 3, 2):
+        state = state.apply(a)
+    wide = player_from_spec(game, "model:models/connect4.pt@200?cpuct=8", seed=1).choose(state)
+    narrow = player_from_spec(game, "model:models/connect4.pt@200?cpuct=0.2", seed=1).choose(state)
+    assert [(m.action, m.visits) for m in wide.top] != [(m.action, m.visits) for m in narrow.top]
+
+
+@pytest.mark.parametrize("bad", ["cpuct=0", "cpuct=21", "cpuct=nan", "cpuct=x", "fpu=-0.1", "fpu=3", "fpu=",
+                                 "cpuct=1&cpuct=2", "depth=3", "cpuct"])
+def test_bad_model_options_get_a_clear_error(bad):
+    with pytest.raises(SpecError):
+        player_from_spec(get_game("connect4"), f"model:models/connect4.pt@50?{bad}", seed=1)

@@ -341,3 +341,14 @@ def test_a_run_resumed_with_global_pooling_widens_its_network_and_keeps_its_opti
     fc = [i for i, n in enumerate(names) if ".pool_fc." in n]
     assert fc and all(float(after["state"][i]["step"]) == cfg.train.steps_per_generation for i in fc)
     assert any(float(p.detach().abs().sum()) > 0 for n, p in net3.named_parameters() if ".pool_fc." in n)   # it learnt
+
+
+def test_resume_refuses_a_missing_or_empty_run_directory(tmp_path, capsys):
+    from engine.training.train import main as train_main
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for run_dir in (tmp_path / "missing", empty):
+        rc = train_main(["--game", "connect2", "--run-dir", str(run_dir), "--generations", "1", "--workers", "1",
+                         "--quiet", "--resume"])
+        assert rc == 2 and "no run to resume" in capsys.readouterr().err
+    assert not (tmp_path / "missing").exists() and not any(empty.iterdir())

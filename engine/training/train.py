@@ -653,6 +653,11 @@ def main(argv: list[str]) -> int:
         print("error: give --hours or --generations", file=sys.stderr)
         return 2
     run_dir = Path(args.run_dir or Path("runs") / game.key)
+    if args.resume and (not run_dir.is_dir() or not any(run_dir.iterdir())):
+        # a mistyped or empty --run-dir must not quietly start a new run from a random network
+        print(f"error: there is no run to resume in {run_dir}; leave out --resume to start one there",
+              file=sys.stderr)
+        return 2
     if (run_dir / "state.json").exists() and not args.resume:
         print(f"error: {run_dir} already holds a run; pass --resume to continue it or choose another --run-dir",
               file=sys.stderr)

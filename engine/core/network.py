@@ -262,6 +262,44 @@ def with_global_pool(net: PolicyValueNet, global_pool: int) -> PolicyValueNet:
     return wider.train(net.training)
 
 
+def tower_name(name: str, old_cfg: NetConfig, new_cfg: NetConfig) -> str:
+    """A tensor's name in ``old_cfg``'s network -> its name after `with_blocks` deepened it to
+    ``new_cfg``: the new blocks go in before the pooling blocks, which move up."""
+    added = new_cfg.blocks - old_cfg.blocks
+    first_pool = old_cfg.blocks - old_cfg.global_pool
+    parts = name.split(".")
+    if added > 0 and parts[0] == "tower" and int(parts[1]) >= first_pool:
+        parts[1] = str(int(parts[1]) + added)
+    return ".".join(parts)
+
+
+def with_blocks(net: PolicyValueNet, blocks: int) -> PolicyValueNet:
+    """``net`` with ``blocks`` residual blocks, the same function: the new blocks go in just
+    before the pooling blocks (at the end of a tower without them), each starting as the
+    identity (its last batch norm's scale and shift at zero, so its branch adds nothing until
+    training moves it; He et al.'s and Goyal et al.'s zero-initialised residual). A run that
+    grows a trained network (``[net] blocks`` raised) goes on from what it knew. Fewer blocks
+    are refused (ValueError): trained blocks are never dropped."""
+    import dataclasses
+    have = net.cfg.blocks
+    if blocks == have:
+        return net
+    if blocks < have:
+        raise ValueError(f"the network has {have} residual blocks; {blocks} would drop trained ones")
+    new_cfg = dataclasses.replace(net.cfg, blocks=blocks)
+    deeper = PolicyValueNet(new_cfg)
+    state = {tower_name(k, net.cfg, new_cfg): v for k, v in net.state_dict().items()}
+    first_new = have - net.cfg.global_pool
+    for i in range(first_new, first_new + blocks - have):
+        bn = deeper.tower[i].bn2
+        state[f"tower.{i}.bn2.weight"] = torch.zeros_like(bn.weight)
+        state[f"tower.{i}.bn2.bias"] = torch.zeros_like(bn.bias)
+        for k, v in deeper.tower[i].state_dict().items():
+            state.setdefault(f"tower.{i}.{k}", v)
+    deeper.load_state_dict(state)
+    return deeper.train(net.training)
+
+
 def expected_shapes(cfg: NetConfig, tensors: int, weights: int) -> dict[str, tuple[int, ...]]:
     """The name -> shape of every tensor a network of ``cfg`` holds, worked out without
     allocating a weight (the network is built on torch's "meta" device). A file with

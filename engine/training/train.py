@@ -186,14 +186,18 @@ class TrainingRun:
         _json_dump_atomic(self.state_path, self.state)
 
     def _upgraded(self, net, optimizer: bool = False):
-        """``net`` with the layers the settings add (``[net] global_pool``, ``ownership``,
-        ``opponent_policy``): a network with fewer pooling blocks gets the missing layers at
+        """``net`` with the layers the settings add (``[net] blocks``, ``global_pool``,
+        ``ownership``, ``opponent_policy``, ``wdl``): a network with fewer residual blocks gets
+        the missing ones as identities and one with fewer pooling blocks the missing layers at
         zero, so it computes what it did, and one without an auxiliary head gets a fresh one; with ``optimizer``, the
         saved optimizer state is renumbered to the wider network's parameters, so the trained
         weights keep their Adam moments."""
-        from ..core.network import with_global_pool, with_opponent_policy, with_ownership, with_wdl
+        from ..core.network import tower_name, with_blocks, with_global_pool, with_opponent_policy, with_ownership, \
+            with_wdl
         wider = net
-        want = min(self.cfg.net.global_pool, net.cfg.blocks)
+        if self.cfg.net.blocks > wider.cfg.blocks:
+            wider = with_blocks(wider, self.cfg.net.blocks)
+        want = min(self.cfg.net.global_pool, wider.cfg.blocks)
         if want > net.cfg.global_pool:
             wider = with_global_pool(wider, want)
         if self.cfg.net.ownership and not wider.cfg.ownership:
@@ -209,9 +213,11 @@ class TrainingRun:
             import torch
             try:
                 state = torch.load(opt_path, map_location="cpu", weights_only=True)
-                old = [n for n, _ in net.named_parameters()]
+                old = [tower_name(n, net.cfg, wider.cfg) for n, _ in net.named_parameters()]
                 params = list(wider.named_parameters())
                 new = {n: i for i, (n, _) in enumerate(params)}
+                if len(state["param_groups"][0]["params"]) != len(old):
+                    raise ValueError("the saved optimizer is not the old network's (renumbered already)")
                 # the moments of a layer whose shape changed (a value head made win/draw/loss)
                 # start afresh; the others follow their parameters to their new numbers
                 state["state"] = {new[old[i]]: st for i, st in state["state"].items()
@@ -222,7 +228,7 @@ class TrainingRun:
                 torch.save(state, buf)
                 atomic_write_bytes(opt_path, buf.getvalue())
             except Exception:
-                pass   # _train starts a fresh optimizer when the saved one does not fit
+                pass   # renumbered already (a resume after a kill), or _train starts a fresh one
         return wider
 
     def _emit(self, event: dict) -> None:

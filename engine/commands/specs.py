@@ -135,7 +135,8 @@ def _model_options(rest: str, spec: str) -> tuple[str, dict]:
                 raise SpecError(f"{spec}: sym must be between 1 and 8, not {count}")
             options[name] = count
             continue
-        low, high = (0.05, 20.0) if name == "cpuct" else (0.0, 2.0)
+        from ..core.config import PLAY_SEARCH_RANGES
+        low, high = PLAY_SEARCH_RANGES["cpuct" if name == "cpuct" else "fpu_reduction"]
         try:
             number = float(value)
         except ValueError:

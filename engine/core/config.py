@@ -174,6 +174,9 @@ def _merge(obj, values: dict, where: str):
         setattr(obj, k, v)
 
 
+#: the values the play search's constants may take ([play] and a model spec's options)
+PLAY_SEARCH_RANGES = {"cpuct": (0.05, 20.0), "fpu_reduction": (0.0, 2.0)}
+
 #: the network's number formats (`evaluators.NetworkEvaluator`'s precision)
 PRECISIONS = ("auto", "fp32", "bf16")
 _CHOICES = {("selfplay", "precision"): PRECISIONS}
@@ -193,10 +196,10 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
     if not 0.0 <= cfg.selfplay.random_opening_share <= 1.0:
         raise ValueError(f"{where} [selfplay]: random_opening_share must be between 0 and 1, "
                          f"not {cfg.selfplay.random_opening_share}")
-    if not 0.05 <= cfg.play.cpuct <= 20.0:
-        raise ValueError(f"{where} [play]: cpuct must be between 0.05 and 20, not {cfg.play.cpuct}")
-    if not 0.0 <= cfg.play.fpu_reduction <= 2.0:
-        raise ValueError(f"{where} [play]: fpu_reduction must be between 0 and 2, not {cfg.play.fpu_reduction}")
+    for name, (low, high) in PLAY_SEARCH_RANGES.items():
+        value = getattr(cfg.play, name)
+        if not low <= value <= high:   # NaN fails too
+            raise ValueError(f"{where} [play]: {name} must be between {low:g} and {high:g}, not {value}")
     if not 1 <= cfg.play.symmetries <= 8:
         raise ValueError(f"{where} [play]: symmetries must be between 1 and 8, not {cfg.play.symmetries}")
     if cfg.selfplay.draw_winner not in (-1, 0, 1):

@@ -45,6 +45,7 @@ import re
 import shutil
 from pathlib import Path
 
+from ..core.config import PLAY_SEARCH_RANGES
 from ..play.baselines import OPENING_PLIES, OPENING_TEMPERATURE, SOLVER_MAX_PLIES, GreedyPlayer, NoHeuristicError, SolverPlayer
 
 #: default thinking time of an external UCI engine, in milliseconds
@@ -113,6 +114,10 @@ def _load_net_evaluator(game, path: str, spec: str):
         raise SpecError(f"{spec}: {e}") from None
 
 
+#: a model spec's search options and the [play] settings they stand for
+_SEARCH_OPTIONS = {"cpuct": "cpuct", "fpu": "fpu_reduction"}
+
+
 def _model_options(rest: str, spec: str) -> tuple[str, dict]:
     """``PATH[@SIMS][?OPTION=VALUE&...]`` -> (``PATH[@SIMS]``, options): ``sym`` (board
     symmetries averaged, 1-8), ``cpuct`` (exploration constant), ``fpu`` (first-play urgency
@@ -124,7 +129,7 @@ def _model_options(rest: str, spec: str) -> tuple[str, dict]:
     for item in query.split("&"):
         name, eq, value = item.partition("=")
         name, value = name.strip().lower(), value.strip()
-        if name not in ("sym", "cpuct", "fpu") or not eq:
+        if (name != "sym" and name not in _SEARCH_OPTIONS) or not eq:
             raise SpecError(f"{spec}: unknown model option {item!r}; the options are sym=N (board symmetries "
                             f"averaged), cpuct=X (exploration) and fpu=X (first-play urgency reduction)")
         if name in options:
@@ -135,8 +140,7 @@ def _model_options(rest: str, spec: str) -> tuple[str, dict]:
                 raise SpecError(f"{spec}: sym must be between 1 and 8, not {count}")
             options[name] = count
             continue
-        from ..core.config import PLAY_SEARCH_RANGES
-        low, high = PLAY_SEARCH_RANGES["cpuct" if name == "cpuct" else "fpu_reduction"]
+        low, high = PLAY_SEARCH_RANGES[_SEARCH_OPTIONS[name]]
         try:
             number = float(value)
         except ValueError:
@@ -191,10 +195,10 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
         sims = _positive_int(sims_text, spec, "the visit count") if sims_text else LEVEL_SETTINGS[DEFAULT_LEVEL].sims
         evaluator, meta = _load_net_evaluator(game, path, spec)
         evaluator = with_symmetries(game, evaluator, symmetries)
-        search = {k: options[o] for k, o in (("cpuct", "cpuct"), ("fpu_reduction", "fpu")) if o in options}
+        search = {setting: options[o] for o, setting in _SEARCH_OPTIONS.items() if o in options}
         player = MCTSPlayer(game, evaluator, sims=sims, seed=seed, config=play_search_config(game, **search))
         player.name = f"model {Path(path).name} g{meta.get('generation', 0)} @{sims}"
-        for name in ("sym", "cpuct", "fpu"):
+        for name in ("sym", *_SEARCH_OPTIONS):
             if name in options:
                 player.name += f" {name}{options[name]:g}"
         return _with_opening(player, opening_plies)

@@ -21,7 +21,7 @@ from engine.core.evaluators import NetworkEvaluator
 from engine.play.players import PolicyPlayer
 from engine.core.replay import ReplayBuffer
 from engine.play.solver import Solver, reachable_states
-from engine.training.train import TrainingRun
+from engine.training.train import TrainingRun, time_for_another
 from games import get_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,6 +112,17 @@ def test_resume_after_kill_9_loses_nothing(tmp_path):
     buf = ReplayBuffer(run_dir / "buffer", game, 10**6)
     assert buf.load() > 0
     assert not list(run_dir.rglob("*.tmp"))  # the resume cleared half-written files
+
+
+def test_hours_start_a_generation_only_where_it_would_end_near_the_deadline():
+    assert time_for_another(100.0, None, [50.0])            # no deadline
+    assert time_for_another(100.0, 101.0, [])               # the first generation always starts
+    assert not time_for_another(101.0, 101.0, [])           # ... but not past the deadline
+    assert time_for_another(100.0, 130.0, [60.0])           # ends 30 s past: half a generation
+    assert not time_for_another(100.0, 129.0, [60.0])       # more than half past: stop
+    # the median of the last three generations: a quick one (reused games) does not fool it
+    assert not time_for_another(100.0, 120.0, [5.0, 60.0, 60.0])
+    assert time_for_another(100.0, 120.0, [60.0, 5.0, 5.0, 40.0])   # 40 s expected, ends 20 s past
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states from /proc (Linux)")

@@ -83,6 +83,26 @@ def arena_opening_plies(temperature_moves: int) -> int:
     return max(2, min(ARENA_OPENING_MAX, temperature_moves // 2))
 
 
+def time_for_another(now: float, deadline: float | None, gen_times: list[float]) -> bool:
+    """Whether a run with ``hours`` should start another generation at ``now``.
+
+    A generation is not cut off once started (its self-play and training belong together), so
+    starting one just before the deadline ran a run a whole generation past it (minutes, for
+    xiangqi or gomoku), and two arms of a comparison ended unequally late. A generation starts
+    only if it is expected to end no more than half a generation past the deadline (expected:
+    the median of the last three generations' times), so a run's end lands on its deadline on
+    average; the first generation always starts.
+    """
+    if deadline is None:
+        return True
+    if now >= deadline:
+        return False
+    if not gen_times:
+        return True
+    expected = float(np.median(gen_times[-3:]))
+    return now + expected / 2 <= deadline
+
+
 class TrainingRun:
     """A resumable run in ``run_dir``."""
 
@@ -496,7 +516,7 @@ class TrainingRun:
                 g = self.state["generation"] + 1
                 if target_gen is not None and g > target_gen:
                     break
-                if deadline is not None and time.time() >= deadline:
+                if not time_for_another(time.time(), deadline, gen_times):
                     break
                 t_gen = time.perf_counter()
                 if self.buffer.has(g):
@@ -602,7 +622,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", required=True)
     p.add_argument("--size", type=int, help="board size for games with variants (othello, gomoku)")
     p.add_argument("--run-dir", help="run directory (default runs/<game>)")
-    p.add_argument("--hours", type=float)
+    p.add_argument("--hours", type=float,
+                   help="train for about this long: a generation starts only if it is expected to end "
+                        "no more than half a generation past the deadline")
     p.add_argument("--generations", type=int)
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     p.add_argument("--resume", action="store_true",

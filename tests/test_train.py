@@ -122,7 +122,8 @@ def test_hours_start_a_generation_only_where_it_would_end_near_the_deadline():
     assert not time_for_another(100.0, 129.0, [60.0])       # more than half past: stop
     # the median of the last three generations: a quick one (reused games) does not fool it
     assert not time_for_another(100.0, 120.0, [5.0, 60.0, 60.0])
-    assert time_for_another(100.0, 120.0, [60.0, 5.0, 5.0, 40.0])   # 40 s expected, ends 20 s past
+    assert time_for_another(100.0, 120.0, [5.0, 40.0, 5.0, 40.0])   # 40 s expected, ends 20 s past
+    assert not time_for_another(100.0, 119.0, [5.0, 40.0, 5.0, 40.0])
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states from /proc (Linux)")

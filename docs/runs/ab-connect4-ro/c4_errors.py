@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("ZEROBOARD_CONNECT4_SOLVE_EMPTIES", "0")
+import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 torch.set_num_threads(1)
@@ -31,7 +32,7 @@ if sims > 0:
 else:
     legal = [list(s.legal_actions()) for s in states]
     priors, _ = ev.evaluate(states, legal)
-    chosen = [int(l[int(max(range(len(l)), key=lambda i: p[i]))]) for l, p in zip(legal, priors)]
+    chosen = [int(l[int(np.argmax(p))]) for l, p in zip(legal, priors)]
 wrong = [offset + i for i, (a, b) in enumerate(zip(chosen, optimal)) if a not in b]
 print(f"{model} {setname} sims={sims} positions={offset}-{offset + len(states) - 1} "
       f"errors={len(wrong)} rate={len(wrong) / len(states):.4f} secs={time.perf_counter() - t:.0f} "

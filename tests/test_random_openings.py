@@ -82,8 +82,23 @@ def test_the_share_picks_which_games_start_randomly():
     assert set(starts) == {0, 3}
 
 
+def test_a_minimum_draws_each_start_between_the_minimum_and_the_plies():
+    game = get_game("connect4")                          # no game ends before ply 7
+    settings = SelfPlaySettings(**QUICK, temperature_moves=0, random_opening_plies=6, random_opening_min_plies=1)
+    recs, _ = play_games(game, UniformEvaluator(), settings, 40, seed=5)
+    starts = [r.plies[0] for r in recs]
+    assert set(starts) <= set(range(1, 7)) and len(set(starts)) >= 5
+    for r in recs:                                       # legal moves, in the record, not trained on
+        assert replay(game, r.moves).key() and len(r.moves) == r.plies[-1] + 1
+    fixed = SelfPlaySettings(**QUICK, temperature_moves=0, random_opening_plies=6)   # -1: exactly 6
+    assert {r.plies[0] for r in play_games(game, UniformEvaluator(), fixed, 8, seed=5)[0]} == {6}
+
+
 @pytest.mark.parametrize("text, message", [("random_opening_plies = -1", "between 0 and 64"),
-                                           ("random_opening_share = 1.5", "between 0 and 1")])
+                                           ("random_opening_share = 1.5", "between 0 and 1"),
+                                           ("random_opening_plies = 3\nrandom_opening_min_plies = 5",
+                                            "between 0 and random_opening_plies"),
+                                           ("random_opening_min_plies = -2", "-1 .off. or between 0")])
 def test_bad_settings_are_refused(tmp_path, text, message):
     f = tmp_path / "bad.toml"
     f.write_text(f"[selfplay]\n{text}\n")

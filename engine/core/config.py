@@ -97,6 +97,11 @@ class SelfPlaySettings:
     # and so decided games where self-play between equals would end drawn. 0 = off.
     random_opening_plies: int = 0
     random_opening_share: float = 1.0
+    # With random_opening_min_plies >= 0, each random start takes a number of random moves drawn
+    # uniformly from random_opening_min_plies to random_opening_plies (both included), so the
+    # buffer sees unbalanced positions at every stage of the opening and middle game, not one
+    # ply count; -1 = exactly random_opening_plies.
+    random_opening_min_plies: int = -1
     # "Armageddon" draws: a game drawn on the board (a full gomoku board, say) counts as a win
     # for this player (0 or 1) in the self-play searches and in the value targets, so that
     # self-play between equals whose games end drawn still teaches the value head who did
@@ -193,6 +198,10 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
     if not 0 <= cfg.selfplay.random_opening_plies <= 64:
         raise ValueError(f"{where} [selfplay]: random_opening_plies must be between 0 and 64, "
                          f"not {cfg.selfplay.random_opening_plies}")
+    if not -1 <= cfg.selfplay.random_opening_min_plies <= cfg.selfplay.random_opening_plies:
+        raise ValueError(f"{where} [selfplay]: random_opening_min_plies must be -1 (off) or between 0 and "
+                         f"random_opening_plies ({cfg.selfplay.random_opening_plies}), "
+                         f"not {cfg.selfplay.random_opening_min_plies}")
     if not 0.0 <= cfg.selfplay.random_opening_share <= 1.0:
         raise ValueError(f"{where} [selfplay]: random_opening_share must be between 0 and 1, "
                          f"not {cfg.selfplay.random_opening_share}")

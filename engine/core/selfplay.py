@@ -249,6 +249,8 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
         state = game.initial_state()
         k = settings.random_opening_plies
         if k > 0 and rng.random() < settings.random_opening_share:
+            if settings.random_opening_min_plies >= 0:
+                k = int(rng.integers(settings.random_opening_min_plies, k + 1))
             state, rec.moves = random_opening(game, k, rng)
             rec.start_ply = len(rec.moves)
         return [Tree(state), rec, may_resign, full_search()]

@@ -1,5 +1,6 @@
-# usage: python docs/runs/ab-connect4-ro/c4_errors.py MODEL SET SIMS [LIMIT [OFFSET]]  (from the project root)
+# usage: python docs/runs/ab-connect4-ro/c4_errors.py MODEL SET SIMS [LIMIT [OFFSET [SYMMETRIES]]]  (from the project root)
 # SIMS = 0: the network's own first choice (its policy's most likely legal move), no search.
+# SYMMETRIES = 2: every network call averaged with the mirror image's (`[play] symmetries`; session 26).
 # A connect4 network with the play search at SIMS visits and without the endgame solver (the
 # issue-20 measurement) on a benchmark set: prints the error count and the indices of the wrong
 # positions, so two networks can be compared position by position.
@@ -15,16 +16,17 @@ import torch  # noqa: E402
 torch.set_num_threads(1)
 from engine.commands.evaluate import best_moves, read_labelled_positions  # noqa: E402
 from engine.core.mcts import MCTS  # noqa: E402
-from engine.play.players import load_evaluator, play_search_config  # noqa: E402
+from engine.play.players import load_evaluator, play_search_config, with_symmetries  # noqa: E402
 from games import get_game  # noqa: E402
 
 model, setname, sims = sys.argv[1], sys.argv[2], int(sys.argv[3])
 limit = int(sys.argv[4]) if len(sys.argv) > 4 else 1000
 offset = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+symmetries = int(sys.argv[6]) if len(sys.argv) > 6 else 1
 game = get_game("connect4")
 states, optimal, _ = read_labelled_positions(game, Path("benchmarks/connect4") / f"{setname}.labels", None)
 states, optimal = states[offset:offset + limit], optimal[offset:offset + limit]
-ev, _ = load_evaluator(game, model)
+ev = with_symmetries(game, load_evaluator(game, model)[0], symmetries)
 mcts = MCTS(ev, play_search_config(game), seed=0)
 t = time.perf_counter()
 if sims > 0:
@@ -36,4 +38,4 @@ else:
 wrong = [offset + i for i, (a, b) in enumerate(zip(chosen, optimal)) if a not in b]
 print(f"{model} {setname} sims={sims} positions={offset}-{offset + len(states) - 1} "
       f"errors={len(wrong)} rate={len(wrong) / len(states):.4f} secs={time.perf_counter() - t:.0f} "
-      f"runtime={ev.runtime} wrong={wrong}", flush=True)
+      f"runtime={ev.runtime} symmetries={symmetries} wrong={wrong}", flush=True)

@@ -41,6 +41,11 @@ class SelfPlaySettings:
     sims: int = 200                 # full-search visits per move
     fast_sims: int = 0              # playout-cap randomisation: cheap search visits (0 = off)
     full_search_prob: float = 1.0   # share of moves that get the full search
+    # The first full_search_plies searched moves of every game (counted after a random start)
+    # always get the full search, with its policy target; playout-cap randomisation then applies
+    # to the rest. 0 = off. Where the opening's policy is what the network gets wrong, this gives
+    # every game's opening a policy target at the cost of a few full searches a game.
+    full_search_plies: int = 0
     record_fast: bool = True        # keep cheap-search positions as value-only samples
     games_per_generation: int = 100
     parallel_games: int = 32        # games each worker plays at once (their leaves share network calls)
@@ -195,6 +200,9 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
     if not 0 <= cfg.net.global_pool <= cfg.net.blocks:
         raise ValueError(f"{where} [net]: global_pool must be between 0 and blocks ({cfg.net.blocks}), "
                          f"not {cfg.net.global_pool}")
+    if cfg.selfplay.full_search_plies < 0:
+        raise ValueError(f"{where} [selfplay]: full_search_plies cannot be negative, "
+                         f"not {cfg.selfplay.full_search_plies}")
     if not 0 <= cfg.selfplay.random_opening_plies <= 64:
         raise ValueError(f"{where} [selfplay]: random_opening_plies must be between 0 and 64, "
                          f"not {cfg.selfplay.random_opening_plies}")

@@ -253,11 +253,14 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 k = int(rng.integers(settings.random_opening_min_plies, k + 1))
             state, rec.moves = random_opening(game, k, rng)
             rec.start_ply = len(rec.moves)
-        return [Tree(state), rec, may_resign, full_search()]
+        return [Tree(state), rec, may_resign, full_search(rec)]
 
-    def full_search() -> bool:
-        # playout-cap randomisation: a full search on some moves, a cheap one elsewhere
-        return settings.fast_sims <= 0 or rng.random() < settings.full_search_prob
+    def full_search(rec: GameRecord) -> bool:
+        # playout-cap randomisation: a full search on some moves, a cheap one elsewhere; the
+        # game's first full_search_plies searched moves always full (no random draw for them)
+        if settings.fast_sims <= 0 or len(rec.moves) - rec.start_ply < settings.full_search_plies:
+            return True
+        return rng.random() < settings.full_search_prob
 
     while live or started < n_games:
         while len(live) < settings.parallel_games and started < n_games:
@@ -348,7 +351,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 if on_game_done is not None:
                     on_game_done(rec)
             else:
-                still.append([tree, rec, may_resign, full_search()])
+                still.append([tree, rec, may_resign, full_search(rec)])
         live = still
     stats.seconds = time.perf_counter() - t0
     return finished, stats

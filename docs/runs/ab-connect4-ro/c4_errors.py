@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the project root, installed or not
 os.environ.setdefault("ZEROBOARD_CONNECT4_SOLVE_EMPTIES", "0")
 import numpy as np  # noqa: E402
 import torch  # noqa: E402

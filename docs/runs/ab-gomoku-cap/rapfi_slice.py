@@ -1,0 +1,56 @@
+"""One slice of a balanced arena match, so that a match can be spread over many cores.
+
+usage: python docs/runs/ab-gomoku-cap/rapfi_slice.py A_SPEC B_SPEC SEED FIRST COUNT OUT.games.jsonl
+       [OPENINGS [PLIES]]  (from the project root)
+
+Plays openings FIRST..FIRST+COUNT-1 of the OPENINGS (default 50) balanced openings of PLIES
+(default 3) random moves that `main.py arena --game gomoku --games 2*OPENINGS
+--balanced-openings PLIES --seed SEED` plays (the opening list is drawn the same way, and its
+first K are the same whatever its length), each from both sides, A first in the first game.
+Each game is one JSON line in the arena's `--games-out` format with the whole match's game
+number, so slices concatenated in order are the match's record (paired.py reads them).
+Session 27 ran the gomoku cap comparison's Rapfi judge this way on a 16-core machine."""
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the project root, installed or not
+from engine.commands.specs import close_player, player_from_spec
+from engine.play.arena import play_game, random_openings
+from games import get_game
+
+
+def main() -> None:
+    a_spec, b_spec, seed, first, count, out = sys.argv[1:7]
+    seed, first, count = int(seed), int(first), int(count)
+    total = int(sys.argv[7]) if len(sys.argv) > 7 else 50
+    plies = int(sys.argv[8]) if len(sys.argv) > 8 else 3
+    game = get_game("gomoku")
+    openings = random_openings(game, total, plies, seed)[first:first + count]
+    a = player_from_spec(game, a_spec, seed=seed, opening_plies=0)
+    b = player_from_spec(game, b_spec, seed=seed + 1, opening_plies=0)
+    t = time.perf_counter()
+    try:
+        with open(out, "w", encoding="utf-8") as f:
+            for k, start in enumerate(openings):
+                for a_first in (True, False):
+                    final, actions = play_game(game, a, b, start) if a_first else play_game(game, b, a, start)
+                    w = final.winner() if final.is_terminal() else None
+                    result = "draw" if w is None else "win" if w == (0 if a_first else 1) else "loss"
+                    state, moves = start, []
+                    for action in actions:
+                        moves.append(state.action_to_text(action))
+                        state = state.play(action)
+                    line = {"game": 2 * (first + k) + (1 if a_first else 2), "a_first": a_first,
+                            "start": start.to_text(), "moves": moves, "result": result}
+                    f.write(json.dumps(line, ensure_ascii=False) + "\n")
+                    f.flush()
+    finally:
+        close_player(a)
+        close_player(b)
+    print(f"{out}: {count} openings, {time.perf_counter() - t:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -9,7 +9,8 @@ Plays openings FIRST..FIRST+COUNT-1 of the OPENINGS (default 50) balanced openin
 first K are the same whatever its length), each from both sides, A first in the first game.
 Each game is one JSON line in the arena's `--games-out` format with the whole match's game
 number, so slices concatenated in order are the match's record (paired.py reads them).
-Session 27 ran the gomoku cap comparison's Rapfi judge this way on a 16-core machine."""
+Written in session 27 for a lent 16-core machine, whose time ran out first; checked here to
+reproduce the arena's games exactly (two games of seed 1's second opening)."""
 import json
 import sys
 import time

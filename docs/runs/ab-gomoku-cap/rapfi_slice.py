@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the project root, installed or not
-from engine.commands.specs import close_player, player_from_spec
-from engine.play.arena import play_game, random_openings
-from games import get_game
+from engine.commands.specs import close_player, player_from_spec  # noqa: E402
+from engine.play.arena import play_match, random_openings  # noqa: E402
+from games import get_game  # noqa: E402
 
 
 def main() -> None:
@@ -34,19 +34,16 @@ def main() -> None:
     t = time.perf_counter()
     try:
         with open(out, "w", encoding="utf-8") as f:
-            for k, start in enumerate(openings):
-                for a_first in (True, False):
-                    final, actions = play_game(game, a, b, start) if a_first else play_game(game, b, a, start)
-                    w = final.winner() if final.is_terminal() else None
-                    result = "draw" if w is None else "win" if w == (0 if a_first else 1) else "loss"
-                    state, moves = start, []
-                    for action in actions:
-                        moves.append(state.action_to_text(action))
-                        state = state.play(action)
-                    line = {"game": 2 * (first + k) + (1 if a_first else 2), "a_first": a_first,
-                            "start": start.to_text(), "moves": moves, "result": result}
-                    f.write(json.dumps(line, ensure_ascii=False) + "\n")
-                    f.flush()
+            def record(i, a_first, start, final, actions, outcome):
+                state, moves = start, []
+                for action in actions:
+                    moves.append(state.action_to_text(action))
+                    state = state.play(action)
+                line = {"game": 2 * first + i + 1, "a_first": a_first, "start": start.to_text(), "moves": moves,
+                        "result": outcome}
+                f.write(json.dumps(line, ensure_ascii=False) + "\n")
+                f.flush()
+            play_match(game, a, b, 2 * len(openings), openings=openings, on_record=record)
     finally:
         close_player(a)
         close_player(b)

@@ -1,0 +1,62 @@
+"""Session 28's judge of the random-start comparison against Rapfi at 1000 nodes (from the project root).
+
+usage: python docs/runs/ab-gomoku-ro/judge.py
+
+Reads rapfi/{cap109,ro115}-sS.games.jsonl (seeds 1-3 on a lent 16-core machine, each seed's 50
+balanced openings in three slices by docs/runs/ab-gomoku-cap/rapfi_slice.py; seed 4 of ro115
+here) and the shipped generation 30's games from the same openings (docs/runs/ab-gomoku-qmix/rapfi/,
+docs/runs/gomoku-ship-g30/). Games are paired by opening (both games of an opening, one from each
+side); an opening with a game missing (three of cap109's slices ran out of time) is left out of
+every comparison it would be in. Prints each player's score and each paired difference with its
+standard error."""
+import json
+import math
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+HERE = ROOT / "docs/runs/ab-gomoku-ro/rapfi"
+POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+G30 = {1: "docs/runs/ab-gomoku-qmix/rapfi/main30-s1.games.jsonl",
+       2: "docs/runs/ab-gomoku-qmix/rapfi/main30-s2.games.jsonl",
+       3: "docs/runs/gomoku-ship-g30/main30-s3.games.jsonl",
+       4: "docs/runs/gomoku-ship-g30/main30-s4.games.jsonl"}
+
+
+def openings(path: Path, seed: int) -> dict:
+    """(seed, opening number) -> {a_first: game} for the openings with both games recorded."""
+    by = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                g = json.loads(line)
+                by.setdefault((seed, (g["game"] + 1) // 2), {})[g["a_first"]] = g
+    return {k: v for k, v in by.items() if len(v) == 2}
+
+
+def points(pair: dict) -> float:
+    return sum(POINTS[g["result"]] for g in pair.values())
+
+
+def main() -> None:
+    players = {"ro115": {}, "cap109": {}, "g30": {}}
+    for seed in G30:
+        players["g30"].update(openings(ROOT / G30[seed], seed))
+        for name in ("ro115", "cap109"):
+            players[name].update(openings(HERE / f"{name}-s{seed}.games.jsonl", seed))
+    for name, pairs in players.items():
+        seeds = sorted({s for s, _ in pairs})
+        per = [f"seed {s} {sum(points(p) for k, p in pairs.items() if k[0] == s) / (2 * sum(k[0] == s for k in pairs)):.1%}"
+               for s in seeds]
+        print(f"{name}: {2 * len(pairs)} games, {sum(map(points, pairs.values())) / (2 * len(pairs)):.1%} ({', '.join(per)})")
+    for a, b in (("ro115", "cap109"), ("ro115", "g30"), ("cap109", "g30")):
+        keys = [k for k in players[a] if k in players[b]]
+        for k in keys:
+            assert players[a][k][True]["start"] == players[b][k][True]["start"], f"opening {k} differs"
+        diffs = [(points(players[a][k]) - points(players[b][k])) / 2 for k in keys]
+        n, mean = len(diffs), sum(diffs) / len(diffs)
+        se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+        print(f"{a} - {b}: {n} openings, {100 * mean:+.1f} points a game, standard error {100 * se:.1f}, z {mean / se:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,7 +1,7 @@
 """One slice of a balanced arena match, so that a match can be spread over many cores.
 
 usage: python docs/runs/ab-gomoku-cap/rapfi_slice.py A_SPEC B_SPEC SEED FIRST COUNT OUT.games.jsonl
-       [OPENINGS [PLIES]]  (from the project root)
+       [OPENINGS [PLIES [GAME]]]  (from the project root; GAME defaults to gomoku)
 
 Plays openings FIRST..FIRST+COUNT-1 of the OPENINGS (default 50) balanced openings of PLIES
 (default 3) random moves that `main.py arena --game gomoku --games 2*OPENINGS
@@ -9,6 +9,7 @@ Plays openings FIRST..FIRST+COUNT-1 of the OPENINGS (default 50) balanced openin
 first K are the same whatever its length), each from both sides, A first in the first game.
 Each game is one JSON line in the arena's `--games-out` format with the whole match's game
 number, so slices concatenated in order are the match's record (paired.py reads them).
+With GAME, the same for `main.py arena --game GAME` (session 28: xiangqi).
 Written in session 27 for a lent 16-core machine, whose time ran out first; checked here to
 reproduce the arena's games exactly (two games of seed 1's second opening)."""
 import json
@@ -27,7 +28,7 @@ def main() -> None:
     seed, first, count = int(seed), int(first), int(count)
     total = int(sys.argv[7]) if len(sys.argv) > 7 else 50
     plies = int(sys.argv[8]) if len(sys.argv) > 8 else 3
-    game = get_game("gomoku")
+    game = get_game(sys.argv[9] if len(sys.argv) > 9 else "gomoku")
     openings = random_openings(game, total, plies, seed)[first:first + count]
     a = player_from_spec(game, a_spec, seed=seed, opening_plies=0)
     b = player_from_spec(game, b_spec, seed=seed + 1, opening_plies=0)

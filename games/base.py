@@ -39,6 +39,10 @@ Optional State hooks the engine uses when a game offers them:
   laid out as the encoded planes are (gomoku's stones, othello's discs): asked of a self-play
   game's final position, it is the auxiliary ownership target of every position of that game
   (KataGo's final-ownership target; a network with ``[net] ownership`` learns it).
+- ``material() -> float``: the material balance for player 0 in [-1, 1] (xiangqi:
+  tanh(balance / 8) in soldiers): asked of a self-play game's final position, it is the
+  auxiliary material target of every position of that game, from each mover's side (a network
+  with ``[net] material`` learns it from its value head's hidden layer).
 """
 from __future__ import annotations
 

@@ -41,6 +41,7 @@ Notation (see `games.xiangqi_notation`): positions are FEN, optionally followed 
 """
 from __future__ import annotations
 
+import math
 import random
 from array import array
 
@@ -306,10 +307,8 @@ class XiangqiState(State):
         """Code of the piece the action captures (0 when it captures nothing)."""
         return self.board[_MOVE_OF[self._player][action][1]]
 
-    def heuristic(self, player: int) -> float:
-        """Material balance for ``player`` in conventional piece values (the greedy baseline's
-        evaluation): chariot 9, cannon 4.5, horse 4, advisor and elephant 2, soldier 1 (2 once across
-        the river); a lost general counts as -1000 (only checkmate positions reach it by rule)."""
+    def _material_balance(self) -> float:
+        """Red's material minus Black's, in soldiers (see `heuristic`), the generals left out."""
         total = 0.0
         for sq, code in enumerate(self.board):
             if code:
@@ -318,9 +317,24 @@ class XiangqiState(State):
                 if kind == 7 and ((code > 0 and sq // 9 >= 5) or (code < 0 and sq // 9 <= 4)):
                     v = 2.0
                 total += v if code > 0 else -v
+        return total
+
+    def heuristic(self, player: int) -> float:
+        """Material balance for ``player`` in conventional piece values (the greedy baseline's
+        evaluation): chariot 9, cannon 4.5, horse 4, advisor and elephant 2, soldier 1 (2 once across
+        the river); a lost general counts as -1000 (only checkmate positions reach it by rule)."""
+        total = self._material_balance()
         if self.is_terminal() and self.winner() is not None:
             total += 1000.0 if self.winner() == 0 else -1000.0
         return total if player == 0 else -total
+
+    def material(self) -> float:
+        """The material balance for Red (player 0) squashed into [-1, 1]: tanh(balance / 8),
+        the balance in soldiers as `heuristic` counts it without the generals (a chariot up:
+        0.81, a horse: 0.46). Asked of a self-play game's final position, it is the target of
+        a network's material head (``[net] material``), as the adjudication of an undecided
+        game scores the same balance."""
+        return math.tanh(self._material_balance() / 8.0)
 
     def repetitions(self) -> int:
         """How often the current position has occurred since the last capture (1 = first time)."""

@@ -34,6 +34,10 @@ class NetSettings:
     #: its own scoring of draws while the head learns the real outcome. A run resumed or started
     #: from a network with the single value gets the new head from the old one's output
     wdl: bool = False
+    #: a material head learning the material balance at the game's end (games whose states
+    #: offer ``material()``: xiangqi) from the value head's hidden layer, an auxiliary target
+    #: weighted by ``[train] material_weight``; added to a run's network as global_pool is
+    material: bool = False
 
 
 @dataclass
@@ -127,6 +131,7 @@ class TrainSettings:
     weight_decay: float = 1e-4
     ownership_weight: float = 1.0     # the ownership loss's share (mean over cells), with [net] ownership
     opponent_policy_weight: float = 0.15  # the opponent's-reply loss's share, with [net] opponent_policy (KataGo: 0.15)
+    material_weight: float = 1.0      # the final-material loss's share (squared error), with [net] material
     arena_games: int = 20             # games against the previous generation (evaluation only)
     arena_sims: int = 50
     baseline_games: int = 10          # games against rollout MCTS
@@ -225,6 +230,10 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
     if cfg.net.wdl and cfg.selfplay.draw_winner >= 0 and cfg.selfplay.value_q_weight > 0:
         raise ValueError(f"{where}: with [net] wdl and [selfplay] draw_winner, value_q_weight must be 0 "
                          f"(the search's values score draws by draw_winner, the value head learns the real outcome)")
+    for name in ("ownership_weight", "opponent_policy_weight", "material_weight"):
+        value = getattr(cfg.train, name)
+        if not 0.0 <= value < float("inf"):   # NaN fails too
+            raise ValueError(f"{where} [train]: {name} must be a number of at least 0, not {value}")
     if not 0 <= cfg.selfplay.forced_playouts <= 100:
         raise ValueError(f"{where} [selfplay]: forced_playouts must be between 0 and 100, "
                          f"not {cfg.selfplay.forced_playouts}")

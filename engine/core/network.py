@@ -18,6 +18,12 @@ With ``ownership`` the network also predicts, for every cell, who will hold it w
 ends (KataGo's ownership head: a 1x1 convolution of the tower, tanh): an auxiliary target
 for training only, which play never asks for (``forward(x, ownership=True)``).
 
+With ``material`` it also predicts the material balance when the game ends (the game's
+``State.material()`` of the final position, for the player to move): one linear output of the
+value head's hidden layer, tanh, so that the features the value is read from must carry the
+material (KataGo's auxiliary score target, for games whose strength is largely material:
+xiangqi). For training only (``forward(x, material=True)``).
+
 With ``opponent_policy`` it also predicts the opponent's reply: the policy target of the next
 position (KataGo's auxiliary opponent-move target), from a second policy head shaped like the
 first. It too is for training only (``forward(x, opponent=True)``).
@@ -63,6 +69,8 @@ class NetConfig:
     #: caller reads is still one number, P(win) - P(loss); the draw share is there for
     #: self-play that scores draws differently from the real rules (``[selfplay] draw_winner``)
     wdl: bool = False
+    #: a material head for the auxiliary final-material target (training only)
+    material: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -76,7 +84,9 @@ class NetConfig:
         ownership = d.get("ownership", False)
         opponent_policy = d.get("opponent_policy", False)   # absent from older files, as is wdl
         wdl = d.get("wdl", False)
-        for name, flag in (("ownership", ownership), ("opponent_policy", opponent_policy), ("wdl", wdl)):
+        material = d.get("material", False)
+        for name, flag in (("ownership", ownership), ("opponent_policy", opponent_policy), ("wdl", wdl),
+                           ("material", material)):
             if type(flag) is not bool:
                 raise ValueError(f"{name} must be true or false, not {flag!r}")
         for k, v in fields.items():
@@ -87,15 +97,15 @@ class NetConfig:
                 raise ValueError(f"{k} must be a whole number of at least {least}, not {v!r}")
         if fields["global_pool"] > fields["blocks"]:
             raise ValueError(f"global_pool ({fields['global_pool']}) cannot exceed blocks ({fields['blocks']})")
-        return cls(**fields, ownership=ownership, opponent_policy=opponent_policy, wdl=wdl)
+        return cls(**fields, ownership=ownership, opponent_policy=opponent_policy, wdl=wdl, material=material)
 
     @classmethod
     def for_game(cls, game, blocks: int = 4, channels: int = 64, value_hidden: int = 64,
                  global_pool: int = 0, ownership: bool = False, opponent_policy: bool = False,
-                 wdl: bool = False) -> "NetConfig":
+                 wdl: bool = False, material: bool = False) -> "NetConfig":
         h, w = game.board_shape
         return cls(game.num_planes, h, w, game.action_size, game.policy_planes, blocks, channels, value_hidden,
-                   global_pool, ownership, opponent_policy, wdl)
+                   global_pool, ownership, opponent_policy, wdl, material)
 
 
 class ResidualBlock(nn.Module):
@@ -153,6 +163,7 @@ class PolicyValueNet(nn.Module):
         self.value_fc = nn.Sequential(nn.Linear(h * w, cfg.value_hidden), nn.ReLU(inplace=True),
                                       nn.Linear(cfg.value_hidden, 3 if cfg.wdl else 1))
         self.ownership_conv = nn.Conv2d(c, 1, 1) if cfg.ownership else None
+        self.material_fc = nn.Linear(cfg.value_hidden, 1) if cfg.material else None
 
     def _policy_layers(self) -> tuple[nn.Module, nn.Module | None]:
         """A policy head's (convolution, then linear layer or None): spatial games get a 1x1
@@ -176,14 +187,17 @@ class PolicyValueNet(nn.Module):
             return logits
         return linear(conv(x).flatten(1))
 
-    def forward(self, x, ownership: bool = False, opponent: bool = False, wdl: bool = False):
+    def forward(self, x, ownership: bool = False, opponent: bool = False, wdl: bool = False,
+                material: bool = False):
         """(policy logits, value); with ``ownership`` then the ownership logits (B, H, W) (the
         predicted final owner, +1 the player to move, -1 the opponent, is their tanh); with
         ``opponent`` then the opponent's-reply logits (B, action_size); with ``wdl`` then the
-        (win, draw, loss) logits (B, 3). None for a head the network lacks."""
+        (win, draw, loss) logits (B, 3); with ``material`` then the predicted final material
+        (B,), in [-1, 1] for the player to move. None for a head the network lacks."""
         x = self.tower(self.stem(x))
         logits = self._policy(x, self.policy_conv, self.policy_extra if self.spatial_policy else self.policy_fc)
-        raw = self.value_fc(self.value_conv(x).flatten(1))
+        hidden = self.value_fc[1](self.value_fc[0](self.value_conv(x).flatten(1)))
+        raw = self.value_fc[2](hidden)
         if self.cfg.wdl:
             p = torch.softmax(raw, dim=1)
             out = (logits, p[:, 0] - p[:, 2])
@@ -196,6 +210,8 @@ class PolicyValueNet(nn.Module):
             out += (self._policy(x, layers[0], layers[1]) if layers is not None else None,)
         if wdl:
             out += (raw if self.cfg.wdl else None,)
+        if material:
+            out += (torch.tanh(self.material_fc(hidden)).squeeze(1) if self.material_fc is not None else None,)
         return out
 
 
@@ -215,6 +231,11 @@ def _with_head(net: PolicyValueNet, flag: str, prefix: str, what: str) -> Policy
 def with_ownership(net: PolicyValueNet) -> PolicyValueNet:
     """``net`` with an ownership head (freshly initialised), its policy and value unchanged."""
     return _with_head(net, "ownership", "ownership_conv.", "an ownership head")
+
+
+def with_material(net: PolicyValueNet) -> PolicyValueNet:
+    """``net`` with a material head (freshly initialised), its policy and value unchanged."""
+    return _with_head(net, "material", "material_fc.", "a material head")
 
 
 def with_opponent_policy(net: PolicyValueNet) -> PolicyValueNet:
@@ -331,7 +352,7 @@ def inference_copy(net: PolicyValueNet) -> PolicyValueNet:
     from torch.nn.utils import fuse_conv_bn_eval
     with torch.no_grad():
         fast = copy.deepcopy(net).eval()
-        fast.ownership_conv = fast.opponent_layers = None   # training-only heads: play never asks for them
+        fast.ownership_conv = fast.opponent_layers = fast.material_fc = None   # training-only heads: play never asks for them
         for seq in (fast.stem, fast.policy_conv, fast.value_conv):
             seq[0], seq[1] = fuse_conv_bn_eval(seq[0], seq[1]), nn.Identity()
         for block in fast.tower:

@@ -52,7 +52,8 @@ class ReplayBuffer:
         if stats is not None:
             atomic_write_bytes(self.stats_path_for(generation), json.dumps(stats).encode())
         buf = io.BytesIO()
-        extra = {"reply_w": batch.reply_w} | ({} if batch.own is None else {"own": batch.own, "own_w": batch.own_w})
+        extra = {"reply_w": batch.reply_w} | ({} if batch.own is None else {"own": batch.own, "own_w": batch.own_w}) \
+            | ({} if batch.mat is None else {"mat": batch.mat, "mat_w": batch.mat_w})
         np.savez(buf, planes=batch.planes, pi_idx=batch.pi_idx, pi_val=batch.pi_val, z=batch.z, pw=batch.pw, **extra)
         atomic_write_bytes(self.path_for(generation), buf.getvalue())
         self._loaded[generation] = batch
@@ -70,9 +71,12 @@ class ReplayBuffer:
         with np.load(path) as f:
             own = (f["own"], f["own_w"]) if "own" in f.files and "own_w" in f.files else (None, None)
             reply_w = f["reply_w"] if "reply_w" in f.files else None   # older files: no reply targets
-            batch = SamplesBatch(f["planes"], f["pi_idx"], f["pi_val"], f["z"], f["pw"], *own, reply_w)
+            mat = (f["mat"], f["mat_w"]) if "mat" in f.files and "mat_w" in f.files else (None, None)
+            batch = SamplesBatch(f["planes"], f["pi_idx"], f["pi_val"], f["z"], f["pw"], *own, reply_w, *mat)
         if len(batch.reply_w) != len(batch.z):
             raise ValueError(f"{path}: reply_w has {len(batch.reply_w)} rows for {len(batch.z)} samples")
+        if batch.mat is not None and not (len(batch.mat) == len(batch.mat_w) == len(batch.z)):
+            raise ValueError(f"{path}: the material targets do not match the {len(batch.z)} samples")
         return batch
 
     def generations(self) -> list[int]:
@@ -114,10 +118,13 @@ class ReplayBuffer:
         np.add.at(policy, (rows[valid], mapped[valid]), pi_val[valid])
         return policy
 
-    def sample(self, batch_size: int, rng: np.random.Generator, ownership: bool = False, reply: bool = False):
+    def sample(self, batch_size: int, rng: np.random.Generator, ownership: bool = False, reply: bool = False,
+               material: bool = False):
         """(planes float32 (B,C,H,W), dense policy targets (B,A), z (B,), policy weights (B,)), augmented;
         with ``ownership`` then (ownership targets float32 (B,H,W), their weights (B,)), under
-        the same symmetry as the planes (all zero where the samples have none); with ``reply``
+        the same symmetry as the planes (all zero where the samples have none); with ``material``
+        then (final-material targets (B,), their weights (B,)), zero where the samples have none;
+        with ``reply``
         then (the opponent's-reply targets (B,A): the next samples' policies under the same
         symmetry, their weights (B,)). A symmetry of the board turns both players' moves alike,
         so one action permutation serves both targets."""
@@ -136,6 +143,11 @@ class ReplayBuffer:
             else:
                 own = np.take_along_axis(d.own[idx].astype(np.float32), self.cell_perms[sym], axis=1)
                 out += (own.reshape(b, h, w), d.own_w[idx])
+        if material:
+            if d.mat is None:
+                out += (np.zeros(b, np.float32), np.zeros(b, np.float32))
+            else:
+                out += (d.mat[idx].astype(np.float32), d.mat_w[idx].astype(np.float32))
         if reply:
             nxt = np.minimum(idx + 1, len(d) - 1)   # a buffer's last sample is its game's last: weight 0
             out += (self._dense(nxt, sym), d.reply_w[idx].astype(np.float32))

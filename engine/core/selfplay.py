@@ -29,6 +29,7 @@ class GameRecord:
     would_resign: int | None = None   # set in played-out games whose loser would have resigned
     adjudicated: float | None = None  # value for player 0 of an undecided game, scored by heuristic
     ownership: np.ndarray | None = None  # the final position's State.ownership() (player 0's view), where the game has it
+    material: float | None = None  # the final position's State.material() (player 0's view), where the game has it
     plies: list = field(default_factory=list)  # the ply of each recorded position (0: the first)
     start_ply: int = 0   # the first searched ply (after a random opening's moves, if any)
     drawn: bool = False  # drawn on the board and scored as a win for SelfPlaySettings.draw_winner
@@ -58,7 +59,9 @@ class SelfPlayStats:
 class SamplesBatch:
     """Columnar samples with the policy stored sparsely (legal actions only); ``own`` (int8,
     one row of H*W cells a sample: +1 the mover's at the game's end, -1 the opponent's, 0
-    nobody's) and its weight ``own_w`` (0 where unknown) when the game has ownership.
+    nobody's) and its weight ``own_w`` (0 where unknown) when the game has ownership; ``mat``
+    (float32: the game's final ``State.material()`` for the sample's mover, in [-1, 1]) and its
+    weight ``mat_w`` (0 where unknown) when the records carry it.
 
     ``reply_w``: the weight of a sample's opponent's-reply target, which is the policy target
     of the next sample: that sample's policy weight where it is the same game's next ply and
@@ -66,10 +69,11 @@ class SamplesBatch:
     unrecorded, a pass that left the same player to move). Samples keep their games' order,
     so the next sample is found, not stored twice."""
 
-    def __init__(self, planes, pi_idx, pi_val, z, pw, own=None, own_w=None, reply_w=None):
+    def __init__(self, planes, pi_idx, pi_val, z, pw, own=None, own_w=None, reply_w=None, mat=None, mat_w=None):
         self.planes, self.pi_idx, self.pi_val, self.z, self.pw = planes, pi_idx, pi_val, z, pw
         self.own, self.own_w = own, own_w
         self.reply_w = np.zeros(len(z), np.float32) if reply_w is None else reply_w
+        self.mat, self.mat_w = mat, mat_w
 
     def __len__(self):
         return len(self.z)
@@ -78,8 +82,9 @@ class SamplesBatch:
         """The last ``n`` samples."""
         own = None if self.own is None else self.own[-n:]
         own_w = None if self.own_w is None else self.own_w[-n:]
+        mat, mat_w = (None, None) if self.mat is None else (self.mat[-n:], self.mat_w[-n:])
         return SamplesBatch(self.planes[-n:], self.pi_idx[-n:], self.pi_val[-n:], self.z[-n:], self.pw[-n:],
-                            own, own_w, self.reply_w[-n:])
+                            own, own_w, self.reply_w[-n:], mat, mat_w)
 
     @classmethod
     def from_records(cls, records: list[GameRecord], num_planes_shape, q_weight: float = 0.0,
@@ -102,6 +107,9 @@ class SamplesBatch:
         own = np.zeros((n, planes.shape[2] * planes.shape[3]), np.int8) if with_own else None
         own_w = np.zeros(n, np.float32) if with_own else None
         reply_w = np.zeros(n, np.float32)
+        with_mat = any(r.material is not None for r in records)
+        mat = np.zeros(n, np.float32) if with_mat else None
+        mat_w = np.zeros(n, np.float32) if with_mat else None
         i = 0
         for r in records:
             m = len(r.planes)
@@ -119,8 +127,11 @@ class SamplesBatch:
                 if final is not None:
                     own[i] = final if player == 0 else -final
                     own_w[i] = 1.0
+                if r.material is not None:
+                    mat[i] = r.material if player == 0 else -r.material
+                    mat_w[i] = 1.0
                 i += 1
-        return cls(planes, pi_idx, pi_val, z, pw, own, own_w, reply_w)
+        return cls(planes, pi_idx, pi_val, z, pw, own, own_w, reply_w, mat, mat_w)
 
     @classmethod
     def concat(cls, batches: list["SamplesBatch"]) -> "SamplesBatch":
@@ -142,11 +153,16 @@ class SamplesBatch:
                                   for b in batches])
             own_w = np.concatenate([b.own_w if b.own is not None else np.zeros(len(b), np.float32)
                                     for b in batches])
+        mat = mat_w = None
+        if any(b.mat is not None for b in batches):   # samples from before the material head weigh 0
+            mat = np.concatenate([b.mat if b.mat is not None else np.zeros(len(b), np.float32) for b in batches])
+            mat_w = np.concatenate([b.mat_w if b.mat is not None else np.zeros(len(b), np.float32)
+                                    for b in batches])
         return cls(np.concatenate([b.planes for b in batches]),
                    np.concatenate([pad(b.pi_idx, -1) for b in batches]),
                    np.concatenate([pad(b.pi_val, 0) for b in batches]),
                    np.concatenate([b.z for b in batches]), np.concatenate([b.pw for b in batches]), own, own_w,
-                   np.concatenate([b.reply_w for b in batches]))
+                   np.concatenate([b.reply_w for b in batches]), mat, mat_w)
 
 
 def _draw_expected(evaluator, state) -> bool:
@@ -211,13 +227,15 @@ def random_opening(game, plies: int, rng: np.random.Generator, tries: int = 100)
 
 
 def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
-               on_game_done=None, should_stop=None, ownership: bool = False) -> tuple[list[GameRecord], SelfPlayStats]:
+               on_game_done=None, should_stop=None, ownership: bool = False,
+               material: bool = False) -> tuple[list[GameRecord], SelfPlayStats]:
     """Play ``n_games`` self-play games, ``settings.parallel_games`` at a time.
 
     ``settings`` is a `engine.core.config.SelfPlaySettings`. ``on_game_done(record)`` is
     called as each game ends; ``should_stop()`` ends the run early (finished games are kept).
     With ``ownership`` each record keeps its final board (``State.ownership()``, where the game
-    has it), the target of a network's ownership head.
+    has it), the target of a network's ownership head; with ``material`` its final
+    ``State.material()``, the target of a material head.
 
     The games' searches run one round at a time (a network call for all of them), and a
     game whose search is done moves and starts its next search at once, so every live game
@@ -327,6 +345,9 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 owner = getattr(s, "ownership", None) if ownership else None
                 if callable(owner):
                     rec.ownership = np.asarray(owner(), np.int8)
+                balance = getattr(s, "material", None) if material else None
+                if callable(balance):
+                    rec.material = float(balance())
                 if not rec.resigned:
                     rec.winner = s.winner() if s.is_terminal() else None
                     if rec.winner is None and s.is_terminal() and settings.draw_winner >= 0:

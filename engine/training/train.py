@@ -196,7 +196,7 @@ class TrainingRun:
         else:
             n = self.cfg.net
             net = PolicyValueNet(NetConfig.for_game(self.game, n.blocks, n.channels, n.value_hidden, n.global_pool,
-                                                    n.ownership, n.opponent_policy, n.wdl))
+                                                    n.ownership, n.opponent_policy, n.wdl, n.material))
         save_checkpoint(self.ckpt_path(0), net, self.game, generation=0, extra={"init": str(init_model or "random")})
         _json_dump_atomic(self.dir / "run.json", {"game_key": self.game.key, "config": config_to_dict(self.cfg),
                                                  "init": str(init_model or "random"),
@@ -207,13 +207,13 @@ class TrainingRun:
 
     def _upgraded(self, net, optimizer: bool = False):
         """``net`` with the layers the settings add (``[net] blocks``, ``global_pool``,
-        ``ownership``, ``opponent_policy``, ``wdl``): a network with fewer residual blocks gets
+        ``ownership``, ``opponent_policy``, ``wdl``, ``material``): a network with fewer residual blocks gets
         the missing ones as identities and one with fewer pooling blocks the missing layers at
         zero, so it computes what it did, and one without an auxiliary head gets a fresh one; with ``optimizer``, the
         saved optimizer state is renumbered to the wider network's parameters, so the trained
         weights keep their Adam moments."""
-        from ..core.network import tower_name, with_blocks, with_global_pool, with_opponent_policy, with_ownership, \
-            with_wdl
+        from ..core.network import tower_name, with_blocks, with_global_pool, with_material, with_opponent_policy, \
+            with_ownership, with_wdl
         wider = net
         if self.cfg.net.blocks > wider.cfg.blocks:
             wider = with_blocks(wider, self.cfg.net.blocks)
@@ -226,6 +226,8 @@ class TrainingRun:
             wider = with_opponent_policy(wider)
         if self.cfg.net.wdl and not wider.cfg.wdl:
             wider = with_wdl(wider)
+        if self.cfg.net.material and not wider.cfg.material:
+            wider = with_material(wider)
         if wider is net:
             return net
         opt_path = self.dir / "optimizer.pt"
@@ -397,6 +399,9 @@ class TrainingRun:
         with_reply = net.cfg.opponent_policy
         if with_reply:
             totals["opponent_policy_loss"] = 0.0
+        with_mat = net.cfg.material
+        if with_mat:
+            totals["material_loss"] = 0.0
         steps = t.steps_per_generation
         bar = self._phase_bar(steps, f"gen {generation} learning", "steps")
         for _ in range(steps):
@@ -404,17 +409,19 @@ class TrainingRun:
             if self._stop:
                 bar.close()
                 raise _Stopped()  # this generation is redone on resume (its self-play is kept)
-            sample = self.buffer.sample(t.batch_size, self.rng, ownership=with_own, reply=with_reply)
+            sample = self.buffer.sample(t.batch_size, self.rng, ownership=with_own, reply=with_reply,
+                                        material=with_mat)
             planes, policy, z, pw = sample[:4]
             x = torch.from_numpy(planes).to(self.device)
             pi = torch.from_numpy(policy).to(self.device)
             zt = torch.from_numpy(z).to(self.device)
             w = torch.from_numpy(pw).to(self.device)
-            logits, v, *aux = net(x, ownership=with_own, opponent=with_reply, wdl=with_wdl)
+            logits, v, *aux = net(x, ownership=with_own, opponent=with_reply, wdl=with_wdl, material=with_mat)
+            wdl_out = aux[int(with_own) + int(with_reply)] if with_wdl else None
             pl = -(pi * F.log_softmax(logits, dim=1)).sum(1)
             pl = (pl * w).sum() / w.sum().clamp(min=1.0)
             if with_wdl:
-                vl = -(wdl_target(zt) * F.log_softmax(aux[-1], dim=1)).sum(1).mean()
+                vl = -(wdl_target(zt) * F.log_softmax(wdl_out, dim=1)).sum(1).mean()
                 totals["value_mse"] += F.mse_loss(v.detach(), zt).item()
             else:
                 vl = F.mse_loss(v, zt)
@@ -436,6 +443,14 @@ class TrainingRun:
                 rl = (rl * rw).sum() / rw.sum().clamp(min=1.0)
                 loss = loss + t.opponent_policy_weight * rl
                 totals["opponent_policy_loss"] += rl.item()
+            if with_mat:
+                # the final material balance for the mover (in [-1, 1]): squared error, weighted
+                k = 4 + 2 * int(with_own)   # the sample's targets: ownership's, then these
+                mt = torch.from_numpy(sample[k]).to(self.device)
+                mw = torch.from_numpy(sample[k + 1]).to(self.device)
+                ml = ((aux[-1] - mt) ** 2 * mw).sum() / mw.sum().clamp(min=1.0)
+                loss = loss + t.material_weight * ml
+                totals["material_loss"] += ml.item()
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()

@@ -68,11 +68,12 @@ def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, s
     evaluator, meta = selfplay_evaluator(checkpoint, game, sp)
     # the final boards are kept only for a network that learns them (``[net] ownership``)
     ownership = bool((meta.get("net") or {}).get("ownership", False))
+    material = bool((meta.get("net") or {}).get("material", False))   # likewise the final material
     records, stats = play_games(game, evaluator, sp, n_games, seed=seed, on_game_done=done, should_stop=stop,
-                                ownership=ownership)
+                                ownership=ownership, material=material)
     # a win/draw/loss head learns the real outcome of a game scored by draw_winner
     real_draws = bool((meta.get("net") or {}).get("wdl", False))
     batch = SamplesBatch.from_records(records, (game.num_planes, *game.board_shape), sp.value_q_weight,
                                       real_draws=real_draws)
     return (batch.planes, batch.pi_idx, batch.pi_val, batch.z, batch.pw, batch.own, batch.own_w,
-            batch.reply_w), stats.__dict__
+            batch.reply_w, batch.mat, batch.mat_w), stats.__dict__

@@ -114,6 +114,26 @@ def test_resume_after_kill_9_loses_nothing(tmp_path):
     assert not list(run_dir.rglob("*.tmp"))  # the resume cleared half-written files
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGTERM") or os.name != "posix", reason="sends SIGTERM (POSIX)")
+def test_sigterm_stops_a_command_line_run_as_ctrl_c_does_and_it_resumes(tmp_path):
+    run_dir = tmp_path / "run"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    cmd = [sys.executable, str(ROOT / "main.py"), "train", "--game", "connect2", "--run-dir", str(run_dir),
+           "--generations", "500", "--workers", "2"]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (run_dir / "state.json").exists():
+        time.sleep(0.2)
+    time.sleep(3.0)   # into the generations
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err[-2000:]
+    assert "interrupted; resume with --resume" in err and "leaked" not in err
+    assert json.loads((run_dir / "state.json").read_text())["generation"] < 500
+    subprocess.run(_train_cmd(run_dir, 1, resume=True), check=True, timeout=180, env=env,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def test_hours_start_a_generation_only_where_it_would_end_near_the_deadline():
     assert time_for_another(100.0, None, [50.0])            # no deadline
     assert time_for_another(100.0, 101.0, [])               # the first generation always starts

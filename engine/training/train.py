@@ -665,6 +665,22 @@ def _latest_settings(info: dict):
     return changes[-1]["config"] if changes else info.get("config")
 
 
+def _stop_on_sigterm():
+    """Make SIGTERM (``kill PID``) end a command-line run as Ctrl+C does: the run stops where it
+    is, its workers and lock are given back, and it says how to resume, where the default action
+    would end the process on the spot (its self-play workers' semaphores leaked). A run started
+    with ``&`` from a script ignores SIGINT, so SIGTERM is how such a run is stopped. Returns the
+    handler it replaced (None when it installed none: not the main thread)."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+    return signal.signal(signal.SIGTERM, stop)
+
+
 def resumed_config(game, run_dir: Path) -> GameConfig:
     """The settings a run last trained with (run.json: its latest ``config_changes`` entry, else
     ``config``), so that ``--resume`` without ``--config`` goes on as it was, whatever
@@ -728,10 +744,15 @@ def main(argv: list[str]) -> int:
         return 2
     if args.tensorboard:
         run.enable_tensorboard(args.tensorboard)
+    previous = _stop_on_sigterm()
     try:
         state = run.run(hours=args.hours, generations=args.generations)
     except KeyboardInterrupt:
         print("\ninterrupted; resume with --resume", file=sys.stderr)
         return 130
+    finally:
+        if previous is not None:
+            import signal
+            signal.signal(signal.SIGTERM, previous)
     print(json.dumps(state))
     return 0

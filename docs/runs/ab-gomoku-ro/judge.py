@@ -37,25 +37,35 @@ def points(pair: dict) -> float:
     return sum(POINTS[g["result"]] for g in pair.values())
 
 
-def main() -> None:
-    players = {"ro115": {}, "cap109": {}, "g30": {}}
-    for seed in G30:
-        players["g30"].update(openings(ROOT / G30[seed], seed))
-        for name in ("ro115", "cap109"):
-            players[name].update(openings(HERE / f"{name}-s{seed}.games.jsonl", seed))
+def report(players: dict, comparisons) -> None:
+    """Each player's score (with its wins-draws-losses and per-seed scores), then each (a, b) of
+    ``comparisons`` paired by the openings both have: the mean difference per game, its standard
+    error and z. ``players``: name -> `openings` dicts merged over seeds."""
     for name, pairs in players.items():
         seeds = sorted({s for s, _ in pairs})
         per = [f"seed {s} {sum(points(p) for k, p in pairs.items() if k[0] == s) / (2 * sum(k[0] == s for k in pairs)):.1%}"
                for s in seeds]
-        print(f"{name}: {2 * len(pairs)} games, {sum(map(points, pairs.values())) / (2 * len(pairs)):.1%} ({', '.join(per)})")
-    for a, b in (("ro115", "cap109"), ("ro115", "g30"), ("cap109", "g30")):
+        games = [g for p in pairs.values() for g in p.values()]
+        wdl = "-".join(str(sum(g["result"] == r for g in games)) for r in ("win", "draw", "loss"))
+        print(f"{name}: {len(games)} games, {sum(map(points, pairs.values())) / len(games):.1%} ({wdl}; {', '.join(per)})")
+    for a, b in comparisons:
         keys = [k for k in players[a] if k in players[b]]
         for k in keys:
             assert players[a][k][True]["start"] == players[b][k][True]["start"], f"opening {k} differs"
         diffs = [(points(players[a][k]) - points(players[b][k])) / 2 for k in keys]
         n, mean = len(diffs), sum(diffs) / len(diffs)
         se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
-        print(f"{a} - {b}: {n} openings, {100 * mean:+.1f} points a game, standard error {100 * se:.1f}, z {mean / se:.2f}")
+        print(f"{a} - {b}: {n} openings, {100 * mean:+.1f} points a game, standard error {100 * se:.1f}"
+              + (f", z {mean / se:.2f}" if se > 0 else ""))
+
+
+def main() -> None:
+    players = {"ro115": {}, "cap109": {}, "g30": {}}
+    for seed in G30:
+        players["g30"].update(openings(ROOT / G30[seed], seed))
+        for name in ("ro115", "cap109"):
+            players[name].update(openings(HERE / f"{name}-s{seed}.games.jsonl", seed))
+    report(players, (("ro115", "cap109"), ("ro115", "g30"), ("cap109", "g30")))
 
 
 if __name__ == "__main__":

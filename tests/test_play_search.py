@@ -1,11 +1,14 @@
-"""The search's exploration constant and first-play urgency at play: the game's `[play]`
-settings reach every play search, and a model spec can set them for one player."""
+"""The search's exploration constant, first-play urgency and policy temperature at play: the
+game's `[play]` settings reach every play search, and a model spec can set them for one player."""
 from __future__ import annotations
 
 import pytest
 
 from engine.commands.specs import SpecError, player_from_spec
+import numpy as np
+
 from engine.core.config import load_config
+from engine.core.mcts import tempered
 from engine.play.players import play_search_config
 from games import get_game
 
@@ -15,13 +18,14 @@ def test_play_search_follows_the_games_play_settings(tmp_path):
     play = load_config(game).play
     cfg = play_search_config(game)
     assert (cfg.cpuct, cfg.fpu_reduction, cfg.leaf_batch) == (play.cpuct, play.fpu_reduction, max(1, play.leaf_batch))
+    assert cfg.policy_temperature == play.policy_temperature
     assert play_search_config(game, cpuct=3.0).cpuct == 3.0
 
 
 def test_a_config_with_an_unusable_exploration_constant_is_refused(tmp_path):
     game = get_game("connect4")
     for text in ("[play]\ncpuct = 0\n", "[play]\ncpuct = nan\n", "[play]\nfpu_reduction = -1\n",
-                 "[play]\ncpuct = 'big'\n"):
+                 "[play]\ncpuct = 'big'\n", "[play]\npolicy_temperature = 0\n", "[play]\npolicy_temperature = 9\n"):
         path = tmp_path / "c.toml"
         path.write_text(text)
         with pytest.raises(ValueError):
@@ -48,8 +52,33 @@ def test_a_model_spec_sets_the_search_of_its_player():
     assert [(m.action, m.visits) for m in wide.top] != [(m.action, m.visits) for m in narrow.top]
 
 
+def test_tempered_priors_flatten_and_keep_their_order():
+    p = np.array([0.7, 0.2, 0.1, 0.0], np.float32)
+    flat = tempered(p, 2.0)
+    assert abs(float(flat.sum()) - 1.0) < 1e-6
+    assert list(np.argsort(-flat[:3])) == [0, 1, 2] and flat[3] == 0.0
+    assert flat[0] < p[0] and flat[2] > p[2]
+    np.testing.assert_allclose(tempered(p, 1.0), p, atol=1e-7)
+    assert tempered(np.zeros(3, np.float32), 1.5).sum() == 0.0
+
+
+def test_the_policy_temperature_spreads_the_searchs_visits():
+    game = get_game("connect4")
+    p = player_from_spec(game, "model:models/connect4.pt@200?ptemp=3", seed=1)
+    assert p.mcts.cfg.policy_temperature == 3.0 and p.name.endswith("ptemp3")
+    state = game.initial_state()
+    for a in (3, 3, 2):
+        state = state.apply(a)
+    plain = player_from_spec(game, "model:models/connect4.pt@200", seed=1).choose(state)
+    flat = p.choose(state)
+    tried = lambda r: sum(1 for m in r.top if m.visits > 0)  # noqa: E731
+    # with flatter priors the search spreads its visits: its favourite gets fewer of them
+    assert max(m.visits for m in flat.top) < max(m.visits for m in plain.top)
+    assert tried(flat) >= tried(plain)
+
+
 @pytest.mark.parametrize("bad", ["cpuct=0", "cpuct=21", "cpuct=nan", "cpuct=x", "fpu=-0.1", "fpu=3", "fpu=",
-                                 "cpuct=1&cpuct=2", "depth=3", "cpuct"])
+                                 "cpuct=1&cpuct=2", "depth=3", "cpuct", "ptemp=0", "ptemp=6", "ptemp=x"])
 def test_bad_model_options_get_a_clear_error(bad):
     with pytest.raises(SpecError):
         player_from_spec(get_game("connect4"), f"model:models/connect4.pt@50?{bad}", seed=1)

@@ -155,6 +155,9 @@ class PlaySettings:
     # own ([selfplay] cpuct).
     cpuct: float = 1.5
     fpu_reduction: float = 0.25
+    # The network's priors taken to the power 1/policy_temperature before the search uses them
+    # (above 1: flatter, so the search tries moves the policy underrates). 1 = as learnt.
+    policy_temperature: float = 1.0
 
 
 @dataclass
@@ -190,7 +193,7 @@ def _merge(obj, values: dict, where: str):
 
 
 #: the values the play search's constants may take ([play] and a model spec's options)
-PLAY_SEARCH_RANGES = {"cpuct": (0.05, 20.0), "fpu_reduction": (0.0, 2.0)}
+PLAY_SEARCH_RANGES = {"cpuct": (0.05, 20.0), "fpu_reduction": (0.0, 2.0), "policy_temperature": (0.25, 5.0)}
 
 #: the network's number formats (`evaluators.NetworkEvaluator`'s precision)
 PRECISIONS = ("auto", "fp32", "bf16")

@@ -68,6 +68,10 @@ class SearchConfig:
     capture_scale: float = 8.0
     #: use the game's tactical hooks (``State.tactical_priors``, ``State.capture_gain``) at all
     tactics: bool = True
+    #: the network's priors at every expanded node are taken to the power 1/T and renormalised
+    #: before the tactical floors: above 1 flattens them, so moves the policy underrates get
+    #: tried (Leela Chess Zero's policy softmax temperature). 1 leaves them as they are.
+    policy_temperature: float = 1.0
 
 
 @dataclass
@@ -743,6 +747,13 @@ def with_floors(priors: np.ndarray, actions: list[int], floors: list[tuple[int, 
     return (pri / pri.sum()).astype(np.float32)
 
 
+def tempered(priors, temperature: float):
+    """``priors`` to the power 1/``temperature``, renormalised (all zeros stay all zeros)."""
+    p = np.asarray(priors, np.float64) ** (1.0 / temperature)
+    total = p.sum()
+    return (p / total).astype(np.float32) if total > 0 else np.asarray(priors, np.float32)
+
+
 def with_tactics(states, legal, priors, values, capture_scale: float):
     """Leaf priors and values with what the game knows of tactics. ``State.tactical_priors()``
     names moves that deserve a share of the prior whatever the network says (xiangqi: the
@@ -826,6 +837,8 @@ class MCTS:
                     owners.append((i, node, path))
             if states:
                 priors, values = self.evaluator.evaluate(states, legal)
+                if cfg.policy_temperature != 1.0:
+                    priors = [tempered(p, cfg.policy_temperature) for p in priors]
                 if cfg.tactics:
                     priors, values = with_tactics(states, legal, priors, values, cfg.capture_scale)
                 for (i, node, path), acts, pri, v in zip(owners, legal, priors, values):

@@ -79,11 +79,12 @@ def play_leaf_batch(game) -> int:
 
 def play_search_config(game, **overrides) -> SearchConfig:
     """The search settings of play and analysis for ``game`` (its ``[play]`` leaf batch,
-    exploration constant and first-play urgency), with ``overrides``."""
+    exploration constant, first-play urgency and policy temperature), with ``overrides``."""
     from ..core.config import load_config
     play = load_config(game).play
     return SearchConfig(**{"leaf_batch": max(1, play.leaf_batch), "cpuct": play.cpuct,
-                           "fpu_reduction": play.fpu_reduction, **overrides})
+                           "fpu_reduction": play.fpu_reduction,
+                           "policy_temperature": play.policy_temperature, **overrides})
 
 
 class MCTSPlayer:

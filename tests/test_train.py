@@ -384,3 +384,40 @@ def test_resume_refuses_a_missing_or_empty_run_directory(tmp_path, capsys):
                          "--quiet", "--resume"])
         assert rc == 2 and "no run to resume" in capsys.readouterr().err
     assert not (tmp_path / "missing").exists() and not any(empty.iterdir())
+
+
+def test_the_background_trainer_goes_on_with_the_shipped_lines_settings(tmp_path, monkeypatch):
+    """A trained model goes on with models/<game>.train.toml over the game's settings (its small
+    learning rate, the kept self-play), a random network with the game's own."""
+    import queue
+    import threading
+    from engine.core.config import load_config
+    from engine.core.paths import models_dir
+    from engine.training import train, trainer
+    from games import get_game
+    monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path / "home"))
+    files = sorted(models_dir().glob("*.train.toml"))
+    assert {f.name.split(".")[0] for f in files} >= {"connect4", "gomoku", "othello", "xiangqi"}
+    for f in files:   # each belongs to a shipped model and loads over its game's settings
+        key = f.name.split(".")[0]
+        assert (models_dir() / f"{key}.pt").exists()
+        assert load_config(get_game(key), f).train.lr < load_config(get_game(key)).train.lr
+    seen = {}
+
+    class Captured(Exception):
+        pass
+
+    def fake_run(game, run_dir, cfg=None, **kw):
+        seen["cfg"] = cfg
+        raise Captured()
+    monkeypatch.setattr(train, "TrainingRun", fake_run)
+    t = trainer.BackgroundTrainer("gomoku", workers=1, run_dir=tmp_path / "run")
+    assert t.config_path == models_dir() / "gomoku.train.toml"
+    events = queue.Queue()
+    trainer._trainer_main("gomoku", str(tmp_path / "run"), str(t.model_path), 1, events, threading.Event(),
+                          str(t.config_path))
+    expected = load_config(get_game("gomoku"), t.config_path)
+    assert seen["cfg"] == expected and seen["cfg"].selfplay.random_opening_share == 0.5
+    assert events.get_nowait()["type"] == "error"   # the fake run's exception, reported
+    scratch = trainer.BackgroundTrainer("gomoku", workers=1, run_dir=tmp_path / "r2", model_path="")
+    assert scratch.config_path is None

@@ -72,6 +72,14 @@ def shipped_model_path(game_key: str) -> Path | None:
     return p if p.exists() else None
 
 
+def shipped_train_config_path(game_key: str) -> Path | None:
+    """models/<game key>.train.toml when it exists: the settings the shipped model's training line
+    ended with, which a run continuing that model uses over the game's own (made for a random
+    network)."""
+    p = models_dir() / f"{game_key}.train.toml"
+    return p if p.exists() else None
+
+
 def user_model_path(game_key: str) -> Path:
     """Where the background trainer saves a game's newest improved model."""
     d = user_data_dir() / "models"

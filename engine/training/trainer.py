@@ -39,9 +39,10 @@ def _watch_parent(on_orphaned) -> None:
     threading.Thread(target=wait, name="parent-watch", daemon=True).start()
 
 
-def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events, stop_event):
+def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events, stop_event, config_path=None):
     """Child-process entry point (top level: spawn-safe). It stops at the next safe point when
-    ``stop_event`` is set or when the process that started it ends."""
+    ``stop_event`` is set or when the process that started it ends. ``config_path``: settings
+    over the game's own (`load_config`), or None."""
     import os
     import threading
     orphaned = threading.Event()
@@ -77,6 +78,7 @@ def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events,
         from games import game_from_key
         from ..play.arena import play_match
         from ..core.checkpoint import load_network, save_checkpoint
+        from ..core.config import load_config
         from ..core.evaluators import NetworkEvaluator
         from ..core.network import configure_threads
         from ..core.paths import user_model_path
@@ -124,7 +126,9 @@ def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events,
                 emit({"type": "model", "path": str(target), "generation": g, "score": score})
                 best_path = target
 
-        run = TrainingRun(game, run_dir, workers=workers, init_model=init_model, progress=False, on_event=on_event)
+        cfg = load_config(game, config_path) if config_path else None
+        run = TrainingRun(game, run_dir, cfg=cfg, workers=workers, init_model=init_model, progress=False,
+                          on_event=on_event)
         holder["run"] = run
         if orphaned.is_set() or stop_event.is_set():
             run.request_stop()
@@ -150,13 +154,16 @@ class BackgroundTrainer:
     def __init__(self, game_id: str, workers: int = 1, model_path=None, variant: dict | None = None,
                  run_dir=None):
         from games import get_game
-        from ..core.paths import shipped_model_path, user_data_dir, user_model_path
+        from ..core.paths import shipped_model_path, shipped_train_config_path, user_data_dir, user_model_path
         self.game = get_game(game_id, **(variant or {}))
         self.workers = max(1, int(workers))
         if model_path is None:
             user = user_model_path(self.game.key)
             model_path = user if user.exists() else shipped_model_path(self.game.key)
         self.model_path = model_path
+        # a trained network goes on with the settings its line ended with (models/<game>.train.toml:
+        # a small learning rate, the self-play kept by comparisons); from a random network, the game's
+        self.config_path = shipped_train_config_path(self.game.key) if model_path else None
         self.run_dir = Path(run_dir) if run_dir else user_data_dir() / "runs" / self.game.key
         self._ctx = mp.get_context("spawn")
         self._proc = None
@@ -177,7 +184,8 @@ class BackgroundTrainer:
             init = None  # resume the run where it stopped
         self._proc = self._ctx.Process(target=_trainer_main, name=f"trainer-{self.game.key}", daemon=False,
                                        args=(self.game.key, str(self.run_dir), init, self.workers,
-                                             self._events, self._stop))
+                                             self._events, self._stop,
+                                             str(self.config_path) if self.config_path else None))
         self._proc.start()
 
     def stop(self, timeout: float = 10.0) -> None:

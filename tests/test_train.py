@@ -231,6 +231,64 @@ def test_undecided_games_are_scored_by_the_heuristic_when_asked():
     assert any(abs(r.adjudicated) > 0 for r in capped), "30 random plies capture something"
 
 
+def test_a_lasting_material_lead_ends_a_self_play_game_for_the_leader():
+    from engine.core.config import SelfPlaySettings
+    from engine.core.evaluators import UniformEvaluator
+    from engine.core.selfplay import ADJUDICATED_MAX, GameRecord, SamplesBatch, lasting_leader, play_games
+
+    class Lead:
+        def __init__(self, h):
+            self.h = h
+
+        def heuristic(self, player):
+            return self.h if player == 0 else -self.h
+
+    rec = GameRecord()
+    # a lead must last: 3 positions of at least 4 for the same side, broken by any other
+    seen = [lasting_leader(rec, Lead(h), 4.0, 3) for h in (5, 4, -6, -4, -9, 3, 8, 8, 8)]
+    assert seen == [None, None, None, None, 1, None, None, None, 0]
+    assert lasting_leader(GameRecord(), Lead(50), 0.0, 1) is None   # off
+    assert lasting_leader(GameRecord(), object(), 4.0, 1) is None   # no heuristic
+
+    game = get_game("xiangqi")
+    shape = (game.num_planes, *game.board_shape)
+    base = dict(sims=4, games_per_generation=8, parallel_games=8, leaf_batch=1, max_plies=60,
+                temperature_moves=60, resign_threshold=0, resign_check_share=0.0)
+    recs, stats = play_games(game, UniformEvaluator(), SelfPlaySettings(**base), 8, seed=5)
+    assert stats.lead_won == 0 and all(r.lead_won is None for r in recs)
+    settings = SelfPlaySettings(**base, material_adjudicate=4.0, material_adjudicate_plies=4)
+    recs, stats = play_games(game, UniformEvaluator(), settings, 8, seed=5)
+    ended = [r for r in recs if r.lead_won is not None]
+    assert ended and stats.lead_won == len(ended), "random play drops pieces within 60 plies"
+    for r in ended:
+        s, run = game.initial_state(), 0
+        for i, a in enumerate(r.moves):
+            s = s.apply(a)
+            lead = s.heuristic(r.lead_won)
+            run = run + 1 if lead >= 4.0 else 0
+            assert run < 4 or i == len(r.moves) - 1, "the game goes on past its lasting lead"
+        assert run == 4 and not s.is_terminal() and r.winner is None
+        assert r.adjudicated == (ADJUDICATED_MAX if r.lead_won == 0 else -ADJUDICATED_MAX)
+        z = SamplesBatch.from_records([r], shape).z
+        assert all(zi == pytest.approx(r.adjudicated if p == 0 else -r.adjudicated) for zi, p in zip(z, r.players))
+    assert sum(stats.wins) + stats.draws == stats.games
+    # the checked share plays on and counts whether the leader went on to win
+    recs, stats = play_games(game, UniformEvaluator(), SelfPlaySettings(**{**base, "resign_check_share": 1.0},
+                             material_adjudicate=4.0, material_adjudicate_plies=4), 8, seed=5)
+    assert stats.lead_won == 0 and stats.lead_checked > 0
+    checked = [r for r in recs if r.would_lead_win is not None]
+    assert stats.false_lead == sum(r.winner != r.would_lead_win for r in checked)
+
+
+def test_lead_adjudication_settings_are_checked(tmp_path):
+    path = tmp_path / "c.toml"
+    for text in ("[selfplay]\nmaterial_adjudicate = -1.0\n", "[selfplay]\nmaterial_adjudicate = nan\n",
+                 "[selfplay]\nmaterial_adjudicate_plies = 0\n"):
+        path.write_text(text)
+        with pytest.raises(ValueError):
+            load_config(get_game("xiangqi"), path)
+
+
 def test_self_play_searches_with_the_configured_draw_contempt(monkeypatch):
     import engine.core.selfplay as selfplay
     from engine.core.config import SelfPlaySettings

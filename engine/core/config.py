@@ -67,6 +67,14 @@ class SelfPlaySettings:
     # xiangqi self-play almost never ends in mate, so without this the value head learns
     # nothing but "draw"; with it, it learns material first and mates later.
     adjudicate_scale: float = 0.0
+    # Adjudication by a lasting lead (0 = off): a game in which one side's heuristic lead (xiangqi:
+    # material in soldiers) has been at least this large for material_adjudicate_plies plies in
+    # a row ends there, scored for the leader as an adjudicated game at its most (0.8), so the
+    # value learns that such a lead decides a game, where weak self-play would often let it
+    # slip into a draw. A share of the games (resign_check_share) is played out instead, to
+    # count how often the leader then fails to win (lead_checked, false_lead in the stats).
+    material_adjudicate: float = 0.0
+    material_adjudicate_plies: int = 10
     # The search's value of a drawn finished game for the side whose move drew it (contempt when
     # < 0): steers self-play away from drawing by repetition while the value head knows nothing
     # better. The game's value target is unchanged (0, or adjudicated).
@@ -205,6 +213,12 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
         value = getattr(getattr(cfg, section), name)
         if value not in allowed:
             raise ValueError(f"{where} [{section}]: {name} must be one of {', '.join(allowed)}, not {value!r}")
+    if not cfg.selfplay.material_adjudicate >= 0:   # NaN fails too
+        raise ValueError(f"{where} [selfplay]: material_adjudicate must be 0 (off) or more, "
+                         f"not {cfg.selfplay.material_adjudicate}")
+    if cfg.selfplay.material_adjudicate_plies < 1:
+        raise ValueError(f"{where} [selfplay]: material_adjudicate_plies must be at least 1, "
+                         f"not {cfg.selfplay.material_adjudicate_plies}")
     if not 0 <= cfg.net.global_pool <= cfg.net.blocks:
         raise ValueError(f"{where} [net]: global_pool must be between 0 and blocks ({cfg.net.blocks}), "
                          f"not {cfg.net.global_pool}")

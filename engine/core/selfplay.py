@@ -28,6 +28,10 @@ class GameRecord:
     resigned: bool = False
     would_resign: int | None = None   # set in played-out games whose loser would have resigned
     adjudicated: float | None = None  # value for player 0 of an undecided game, scored by heuristic
+    lead: tuple[int, int] = (-1, 0)   # (the side whose heuristic lead is material_adjudicate or more, plies so)
+    lead_won: int | None = None       # the leader of a game ended by its lasting lead
+    would_lead_win: int | None = None  # set in played-out games whose leader would have been given the win
+    check_lead: bool = False          # a game played out past a lasting lead, to check the adjudication
     ownership: np.ndarray | None = None  # the final position's State.ownership() (player 0's view), where the game has it
     material: float | None = None  # the final position's State.material() (player 0's view), where the game has it
     plies: list = field(default_factory=list)  # the ply of each recorded position (0: the first)
@@ -46,12 +50,15 @@ class SelfPlayStats:
     resign_checked: int = 0
     false_resign: int = 0
     adjudicated: int = 0
+    lead_won: int = 0
+    lead_checked: int = 0
+    false_lead: int = 0
     sims: int = 0
     seconds: float = 0.0
 
     def add(self, other: "SelfPlayStats") -> None:
         for k in ("games", "positions", "plies", "draws", "resigned", "resign_checked", "false_resign", "adjudicated",
-                  "sims", "seconds"):
+                  "lead_won", "lead_checked", "false_lead", "sims", "seconds"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
 
@@ -204,6 +211,20 @@ def adjudicate(state, scale: float) -> float | None:
     return float(ADJUDICATED_MAX * np.tanh(h(0) / scale))
 
 
+def lasting_leader(rec: GameRecord, state, margin: float, plies: int) -> int | None:
+    """Update ``rec.lead`` with ``state`` (the position after the game's latest move) and return
+    the player whose heuristic lead has been at least ``margin`` for ``plies`` positions in a
+    row, else None (or when the game has no heuristic, or ``margin`` is 0)."""
+    h = getattr(state, "heuristic", None)
+    if margin <= 0 or not callable(h):
+        return None
+    lead = h(0)
+    side = 0 if lead >= margin else 1 if lead <= -margin else -1
+    run = rec.lead[1] + 1 if side >= 0 and side == rec.lead[0] else (1 if side >= 0 else 0)
+    rec.lead = (side, run)
+    return side if side >= 0 and run >= plies else None
+
+
 def random_opening(game, plies: int, rng: np.random.Generator, tries: int = 100):
     """A start position ``plies`` uniformly random legal moves from the game's start, and those
     moves; a line that ends the game is drawn again (after ``tries`` such lines, the longest
@@ -264,6 +285,8 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
         started += 1
         may_resign = settings.resign_threshold != 0 and rng.random() >= settings.resign_check_share
         rec = GameRecord()
+        if settings.material_adjudicate > 0:
+            rec.check_lead = bool(rng.random() < settings.resign_check_share)
         state = game.initial_state()
         k = settings.random_opening_plies
         if k > 0 and rng.random() < settings.random_opening_share:
@@ -340,7 +363,14 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                     nxt = Tree(state.apply(action))
                 tree = nxt
             s = tree.root_state
-            done = rec.resigned or s.is_terminal() or len(rec.moves) >= max_plies
+            if not rec.resigned and not s.is_terminal():
+                leader = lasting_leader(rec, s, settings.material_adjudicate, settings.material_adjudicate_plies)
+                if leader is not None and not rec.check_lead:
+                    rec.lead_won = leader
+                    rec.adjudicated = ADJUDICATED_MAX if leader == 0 else -ADJUDICATED_MAX
+                elif leader is not None and rec.would_lead_win is None:
+                    rec.would_lead_win = leader   # played out to check the adjudication
+            done = rec.resigned or rec.lead_won is not None or s.is_terminal() or len(rec.moves) >= max_plies
             if done:
                 owner = getattr(s, "ownership", None) if ownership else None
                 if callable(owner):
@@ -348,13 +378,17 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 balance = getattr(s, "material", None) if material else None
                 if callable(balance):
                     rec.material = float(balance())
-                if not rec.resigned:
+                if not rec.resigned and rec.lead_won is None:
                     rec.winner = s.winner() if s.is_terminal() else None
                     if rec.winner is None and s.is_terminal() and settings.draw_winner >= 0:
                         rec.winner, rec.drawn = settings.draw_winner, True
                     if rec.winner is None:
                         rec.adjudicated = adjudicate(s, settings.adjudicate_scale)
                         stats.adjudicated += rec.adjudicated is not None
+                stats.lead_won += rec.lead_won is not None
+                if rec.would_lead_win is not None:
+                    stats.lead_checked += 1
+                    stats.false_lead += rec.winner != rec.would_lead_win
                 wr = rec.would_resign
                 if wr is not None:
                     stats.resign_checked += 1
@@ -364,7 +398,9 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 stats.plies += len(rec.moves)
                 stats.positions += len(rec.planes)
                 stats.resigned += rec.resigned
-                if rec.winner is None or rec.drawn:
+                if rec.lead_won is not None:
+                    stats.wins[rec.lead_won] += 1
+                elif rec.winner is None or rec.drawn:
                     stats.draws += 1
                 else:
                     stats.wins[rec.winner] += 1

@@ -1,0 +1,33 @@
+"""Session 29's judge of the material-target comparison against fairy-stockfish at depth 1
+(from the project root).
+
+usage: python docs/runs/ab-xiangqi-material/judge.py
+
+Reads judge/{base,mat}-sS.games.jsonl (each arm's last network at 800 visits against Debian's
+fairy-stockfish at `go depth 1`, the balanced 2-move openings of seed S, 20 openings each played
+from both sides) and the shipped generation 251's games from the seed 1-2 openings (sessions
+19-20). Pairs games by opening as docs/runs/ab-gomoku-ro/judge.py does (an opening with a game
+missing is left out of the comparisons it would be in)."""
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "docs/runs/ab-gomoku-ro"))
+from judge import openings, report  # noqa: E402
+
+HERE = ROOT / "docs/runs/ab-xiangqi-material/judge"
+G251 = {1: "docs/runs/ab-xiangqi-open/eval/sfd1-t30.games.jsonl", 2: "docs/runs/xiangqi-ship-g251/sfd1-s2.games.jsonl"}
+
+
+def main() -> None:
+    players = {"mat": {}, "base": {}, "g251": {}}
+    for seed in (1, 2, 3):
+        for name in ("mat", "base"):
+            players[name].update(openings(HERE / f"{name}-s{seed}.games.jsonl", seed))
+        if seed in G251:
+            players["g251"].update(openings(ROOT / G251[seed], seed))
+    report(players, (("mat", "base"), ("mat", "g251"), ("base", "g251")))
+
+
+if __name__ == "__main__":
+    main()

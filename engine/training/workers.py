@@ -37,10 +37,10 @@ def selfplay_evaluator(checkpoint, game, sp):
     """(evaluator, metadata) for self-play with the settings ``sp``: the measured runtime, or
     for a win/draw/loss network with ``draw_winner`` the torch one that scores draws so."""
     from ..core.runtime import load_model_evaluator
-    from ..core.checkpoint import load_network, metadata
-    if sp.draw_winner >= 0 and (metadata(checkpoint).get("net") or {}).get("wdl", False):
+    from ..core.checkpoint import load_network
+    if sp.draw_winner >= 0:
         from ..core.evaluators import NetworkEvaluator
-        net, meta = load_network(checkpoint, game)
+        net, meta = load_network(checkpoint, game)   # one read: the file tells whether it is one
         if net.cfg.wdl:
             precision = sp.precision if sp.precision in ("fp32", "bf16") else "auto"
             return NetworkEvaluator(net, precision=precision, draw_winner=sp.draw_winner), meta

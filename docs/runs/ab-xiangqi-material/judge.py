@@ -5,9 +5,10 @@ usage: python docs/runs/ab-xiangqi-material/judge.py
 
 Reads judge/{base,mat}-sS.games.jsonl (each arm's last network at 800 visits against Debian's
 fairy-stockfish at `go depth 1`, the balanced 2-move openings of seed S, 20 openings each played
-from both sides) and the shipped generation 251's games from the seed 1-2 openings (sessions
-19-20). Pairs games by opening as docs/runs/ab-gomoku-ro/judge.py does (an opening with a game
-missing is left out of the comparisons it would be in)."""
+from both sides; seed 4 for base only, for the ship rule) and the shipped generation 251's games
+from the same openings (seeds 1-2 from sessions 19-20, 3-4 from session 29). Pairs games by
+opening as docs/runs/ab-gomoku-ro/judge.py does (an opening with a game missing is left out of
+the comparisons it would be in)."""
 import sys
 from pathlib import Path
 
@@ -16,12 +17,13 @@ sys.path.insert(0, str(ROOT / "docs/runs/ab-gomoku-ro"))
 from judge import openings, report  # noqa: E402
 
 HERE = ROOT / "docs/runs/ab-xiangqi-material/judge"
-G251 = {1: "docs/runs/ab-xiangqi-open/eval/sfd1-t30.games.jsonl", 2: "docs/runs/xiangqi-ship-g251/sfd1-s2.games.jsonl"}
+G251 = {1: "docs/runs/ab-xiangqi-open/eval/sfd1-t30.games.jsonl", 2: "docs/runs/xiangqi-ship-g251/sfd1-s2.games.jsonl",
+        3: "docs/runs/xiangqi-ship-g251/sfd1-s3.games.jsonl", 4: "docs/runs/xiangqi-ship-g251/sfd1-s4.games.jsonl"}
 
 
 def main() -> None:
     players = {"mat": {}, "base": {}, "g251": {}}
-    for seed in (1, 2, 3):
+    for seed in (1, 2, 3, 4):
         for name in ("mat", "base"):
             players[name].update(openings(HERE / f"{name}-s{seed}.games.jsonl", seed))
         if seed in G251:

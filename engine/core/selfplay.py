@@ -215,8 +215,10 @@ def lasting_leader(rec: GameRecord, state, margin: float, plies: int) -> int | N
     """Update ``rec.lead`` with ``state`` (the position after the game's latest move) and return
     the player whose heuristic lead has been at least ``margin`` for ``plies`` positions in a
     row, else None (or when the game has no heuristic, or ``margin`` is 0)."""
+    if margin <= 0:   # off: nothing looked up on self-play's per-move path
+        return None
     h = getattr(state, "heuristic", None)
-    if margin <= 0 or not callable(h):
+    if not callable(h):
         return None
     lead = h(0)
     side = 0 if lead >= margin else 1 if lead <= -margin else -1

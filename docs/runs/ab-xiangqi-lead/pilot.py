@@ -14,9 +14,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 from engine.core.config import load_config  # noqa: E402
 from engine.core.network import configure_threads  # noqa: E402
-from engine.core.selfplay import play_games  # noqa: E402
+from engine.core.selfplay import GameRecord, lasting_leader, play_games  # noqa: E402
 from engine.training.workers import selfplay_evaluator  # noqa: E402
 from games import get_game  # noqa: E402
+
+
+class _Lead:
+    """A replayed position's heuristic, for `lasting_leader`."""
+
+    def __init__(self, h: float):
+        self.h = h
+
+    def heuristic(self, player: int) -> float:
+        return self.h if player == 0 else -self.h
 
 
 def main() -> None:
@@ -40,12 +50,10 @@ def main() -> None:
         for plies in (6, 10, 16):
             won = drawn = lost = saved = 0
             for trace, winner, adjudicated, length in leads:
-                side, run = -1, 0
+                rec = GameRecord()   # the rule self-play applies (`material_adjudicate`)
                 for i, h in enumerate(trace):
-                    now = 0 if h >= margin else 1 if h <= -margin else -1
-                    run = run + 1 if now >= 0 and now == side else (1 if now >= 0 else 0)
-                    side = now
-                    if run >= plies:
+                    side = lasting_leader(rec, _Lead(h), margin, plies)
+                    if side is not None:
                         break
                 else:
                     continue

@@ -59,6 +59,18 @@ def report(players: dict, comparisons) -> None:
               + (f", z {mean / se:.2f}" if se > 0 else ""))
 
 
+def judge(sources: dict, seeds, comparisons) -> None:
+    """`report` on players read from files: ``sources`` maps a name to a function of the seed
+    giving its games file (or None where that player has no games for the seed)."""
+    players = {name: {} for name in sources}
+    for seed in seeds:
+        for name, path_of in sources.items():
+            path = path_of(seed)
+            if path is not None:
+                players[name].update(openings(Path(path), seed))
+    report(players, comparisons)
+
+
 def main() -> None:
     players = {"ro115": {}, "cap109": {}, "g30": {}}
     for seed in G30:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "docs/runs/ab-gomoku-ro"))
-from judge import openings, report  # noqa: E402
+from judge import judge  # noqa: E402
 
 HERE = ROOT / "docs/runs/ab-xiangqi-material/judge"
 G251 = {1: "docs/runs/ab-xiangqi-open/eval/sfd1-t30.games.jsonl", 2: "docs/runs/xiangqi-ship-g251/sfd1-s2.games.jsonl",
@@ -22,13 +22,10 @@ G251 = {1: "docs/runs/ab-xiangqi-open/eval/sfd1-t30.games.jsonl", 2: "docs/runs/
 
 
 def main() -> None:
-    players = {"mat": {}, "base": {}, "g251": {}}
-    for seed in (1, 2, 3, 4):
-        for name in ("mat", "base"):
-            players[name].update(openings(HERE / f"{name}-s{seed}.games.jsonl", seed))
-        if seed in G251:
-            players["g251"].update(openings(ROOT / G251[seed], seed))
-    report(players, (("mat", "base"), ("mat", "g251"), ("base", "g251")))
+    judge({"mat": lambda s: HERE / f"mat-s{s}.games.jsonl",
+           "base": lambda s: HERE / f"base-s{s}.games.jsonl",
+           "g251": lambda s: ROOT / G251[s] if s in G251 else None},
+          (1, 2, 3, 4), (("mat", "base"), ("mat", "g251"), ("base", "g251")))
 
 
 if __name__ == "__main__":

@@ -24,12 +24,14 @@ HERE = ROOT / "docs/runs/ab-xiangqi-lead/judge"
 G151 = ROOT / "docs/runs/ab-xiangqi-material/judge"
 
 
-def main() -> None:
-    judge({"lead": lambda s: HERE / f"lead-s{s}.games.jsonl",
+SOURCES = {"lead": lambda s: HERE / f"lead-s{s}.games.jsonl",
            "base": lambda s: HERE / f"base-s{s}.games.jsonl",
            "g151": lambda s: G151 / f"base-s{s}.games.jsonl",
-           "g251": lambda s: ROOT / G251[s]},
-          (1, 2, 3, 4),
+           "g251": lambda s: ROOT / G251[s]}
+
+
+def main() -> None:
+    judge(SOURCES, (1, 2, 3, 4),
           (("lead", "base"), ("lead", "g151"), ("base", "g151"), ("lead", "g251"), ("base", "g251")))
 
 

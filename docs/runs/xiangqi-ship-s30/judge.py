@@ -10,22 +10,18 @@ docs/runs/ab-xiangqi-material/judge.py, seeds 5-6 here. The rule (docs/training.
 set before seeds 5-6 were played): ship 171 when its paired advantage over 251 is at least 2.18
 standard errors."""
 import runpy
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(ROOT / "docs/runs/ab-gomoku-ro"))
-from judge import judge  # noqa: E402
-
-G251 = runpy.run_path(str(ROOT / "docs/runs/ab-xiangqi-material/judge.py"))["G251"]
 HERE = ROOT / "docs/runs/xiangqi-ship-s30"
-LEAD = ROOT / "docs/runs/ab-xiangqi-lead/judge"
+LEAD = runpy.run_path(str(ROOT / "docs/runs/ab-xiangqi-lead/judge.py"))   # seeds 1-4 and judge()
 
 
 def main() -> None:
-    judge({"lead171": lambda s: LEAD / f"lead-s{s}.games.jsonl" if s <= 4 else HERE / f"lead171-s{s}.games.jsonl",
-           "g251": lambda s: ROOT / G251[s] if s <= 4 else HERE / f"g251-s{s}.games.jsonl"},
-          range(1, 7), (("lead171", "g251"),))
+    old = LEAD["SOURCES"]
+    LEAD["judge"]({"lead171": lambda s: old["lead"](s) if s <= 4 else HERE / f"lead171-s{s}.games.jsonl",
+                   "g251": lambda s: old["g251"](s) if s <= 4 else HERE / f"g251-s{s}.games.jsonl"},
+                  range(1, 7), (("lead171", "g251"),))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""The search's exploration constant, first-play urgency and policy temperature at play: the
-game's `[play]` settings reach every play search, and a model spec can set them for one player."""
+"""The search's exploration constant, first-play urgency, policy temperature and move choice at
+play: the game's `[play]` settings reach every play search, and a model spec can set them for
+one player."""
 from __future__ import annotations
 
 import pytest
@@ -8,7 +9,8 @@ from engine.commands.specs import SpecError, player_from_spec
 import numpy as np
 
 from engine.core.config import load_config
-from engine.core.mcts import tempered
+from engine.core.evaluators import UniformEvaluator
+from engine.core.mcts import MCTS, SearchConfig, Tree, tempered
 from engine.play.players import play_search_config
 from games import get_game
 
@@ -78,7 +80,53 @@ def test_the_policy_temperature_spreads_the_searchs_visits():
 
 
 @pytest.mark.parametrize("bad", ["cpuct=0", "cpuct=21", "cpuct=nan", "cpuct=x", "fpu=-0.1", "fpu=3", "fpu=",
-                                 "cpuct=1&cpuct=2", "depth=3", "cpuct", "ptemp=0", "ptemp=6", "ptemp=x"])
+                                 "cpuct=1&cpuct=2", "depth=3", "cpuct", "ptemp=0", "ptemp=6", "ptemp=x",
+                                 "lcb=-1", "lcb=6", "lcb=nan"])
 def test_bad_model_options_get_a_clear_error(bad):
     with pytest.raises(SpecError):
         player_from_spec(get_game("connect4"), f"model:models/connect4.pt@50?{bad}", seed=1)
+
+
+def _rated(tree, visits_q: dict) -> None:
+    """Give the root's children the (visits, q) of ``visits_q`` (by action; the rest 1 visit at -1)."""
+    actions, _, _, _, kids = tree.edges(0)
+    for a, kid in zip(actions, kids):
+        n, q = visits_q.get(int(a), (1, -1.0))
+        tree.n_visits[kid] = n
+        tree.n_wsum[kid] = n * q
+
+
+def test_the_lower_confidence_bound_passes_over_visits_that_a_prior_piled_up():
+    game = get_game("tictactoe")
+    tree = Tree(game.initial_state())
+    MCTS(UniformEvaluator(), SearchConfig(), seed=0).search([tree], 60)
+    # a favourite with many visits and a worse rating, a rival nearly as visited and better
+    # rated, a better-rated move with too few visits to count (under a tenth of the top's)
+    _rated(tree, {4: (357, -0.43), 0: (311, -0.33), 8: (30, 0.5)})
+    assert tree.stats(limit=1)[0].action == 4                # select_lcb 0: the most visited
+    tree.select_lcb = 1.0
+    assert [m.action for m in tree.stats(limit=2)] == [0, 4]
+    assert tree.stats(limit=1)[0].q == pytest.approx(-0.33)
+    # a rival with fewer visits needs a better rating, the more so the wider the bound
+    _rated(tree, {4: (357, -0.43), 0: (100, -0.38), 8: (30, 0.5)})
+    assert tree.stats(limit=1)[0].action == 0
+    tree.select_lcb = 5.0
+    assert tree.stats(limit=1)[0].action == 4
+    # a search copies its setting onto the tree, and its subtree keeps it
+    MCTS(UniformEvaluator(), SearchConfig(select_lcb=0.5), seed=0).search([tree], 1)
+    assert tree.select_lcb == 0.5 and tree.child_tree(4).select_lcb == 0.5
+
+
+def test_the_lower_confidence_bound_never_passes_over_a_proven_win():
+    game = get_game("tictactoe")
+    state = game.state_from_text("a1 b1 a2 b2")   # X wins at a3
+    tree = Tree(state)
+    MCTS(UniformEvaluator(), SearchConfig(select_lcb=1.0), seed=0).search([tree], 200)
+    assert game.initial_state().action_to_text(tree.stats(limit=1)[0].action) == "a3"
+
+
+def test_the_lcb_option_and_play_setting_reach_the_search():
+    game = get_game("connect4")
+    assert player_from_spec(game, "model:models/connect4.pt@50?lcb=0.75", seed=1).mcts.cfg.select_lcb == 0.75
+    assert play_search_config(game).select_lcb == load_config(game).play.select_lcb
+    assert SearchConfig().select_lcb == 0.0     # self-play's searches choose the most visited

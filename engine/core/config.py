@@ -166,6 +166,10 @@ class PlaySettings:
     # The network's priors taken to the power 1/policy_temperature before the search uses them
     # (above 1: flatter, so the search tries moves the policy underrates). 1 = as learnt.
     policy_temperature: float = 1.0
+    # How the move to play is chosen: 0 = the most visited; above 0, the best lower confidence
+    # bound q - select_lcb / sqrt(visits) among moves with a tenth of the top visits or more
+    # (engine.core.mcts.SearchConfig.select_lcb).
+    select_lcb: float = 0.0
 
 
 @dataclass
@@ -201,7 +205,8 @@ def _merge(obj, values: dict, where: str):
 
 
 #: the values the play search's constants may take ([play] and a model spec's options)
-PLAY_SEARCH_RANGES = {"cpuct": (0.05, 20.0), "fpu_reduction": (0.0, 2.0), "policy_temperature": (0.25, 5.0)}
+PLAY_SEARCH_RANGES = {"cpuct": (0.05, 20.0), "fpu_reduction": (0.0, 2.0), "policy_temperature": (0.25, 5.0),
+                      "select_lcb": (0.0, 5.0)}
 
 #: the network's number formats (`evaluators.NetworkEvaluator`'s precision)
 PRECISIONS = ("auto", "fp32", "bf16")

@@ -72,6 +72,17 @@ class SearchConfig:
     #: before the tactical floors: above 1 flattens them, so moves the policy underrates get
     #: tried (Leela Chess Zero's policy softmax temperature). 1 leaves them as they are.
     policy_temperature: float = 1.0
+    #: how the move to play is chosen among the root's open moves: 0 plays the most visited;
+    #: above 0, the one with the highest lower confidence bound ``q - select_lcb / sqrt(visits)``
+    #: among those with at least a tenth of the most visited one's visits, so that a move
+    #: whose visits a high prior piled up does not beat a better-rated one visited nearly
+    #: as often (KataGo and Leela Chess Zero choose by a lower confidence bound too)
+    select_lcb: float = 0.0
+
+
+#: the share of the most visited move's visits that a move needs to be chosen by its
+#: lower confidence bound (`SearchConfig.select_lcb`)
+LCB_MIN_SHARE = 0.1
 
 
 @dataclass
@@ -147,6 +158,8 @@ class Tree:
         #: a finished, drawn game's value for the side that drew it (the search's contempt):
         #: how the root weighs a known draw against an open move
         self.draw_value = 0.0
+        #: `SearchConfig.select_lcb` of the search that last ran on this tree
+        self.select_lcb = 0.0
         #: a finished, drawn game scored as won by this player (0 or 1), -1: a draw
         #: (`SearchConfig.draw_winner`); set before the search creates nodes below the root
         self.draw_winner = -1
@@ -408,11 +421,14 @@ class Tree:
         """Root moves, the one to play first, then the most visited. The one to play is a
         proven win; else the best known move (a proven draw, say) when every move is known,
         or when the most visited open move is rated worse and has more visits only because
-        the search stopped visiting the known one once it was known; else the most visited."""
+        the search stopped visiting the known one once it was known; else the most visited
+        open move, or with ``select_lcb`` the open move with the best lower confidence bound."""
         a, n, w, p, kids = self.edges(0)
         won = (kids == self.root_win) if self.root_win >= 0 else np.zeros(len(kids), bool)
         order = np.lexsort((-p, -n, ~won))
         q = np.where(n > 0, w / np.maximum(n, 1.0), 0.0)
+        if self.select_lcb > 0 and self.root_win < 0 and len(order) > 1:
+            order = self._lcb_first(order, n, q, kids)
         if self.root_win < 0 and len(order) > 1 and self.n_done[0] > 0:
             known = self._known_values(kids)
             is_open = np.isnan(known)
@@ -430,6 +446,19 @@ class Tree:
         if limit is not None:
             order = order[:limit]
         return [MoveStat(int(a[i]), int(n[i]), float(q[i]), float(p[i])) for i in order]
+
+    def _lcb_first(self, order: np.ndarray, n: np.ndarray, q: np.ndarray, kids: np.ndarray) -> np.ndarray:
+        """``order`` with the open move of the best ``q - select_lcb / sqrt(n)`` first, among
+        open moves with at least `LCB_MIN_SHARE` of the most visited open move's visits."""
+        is_open = np.isnan(self._known_values(kids)) if self.n_done[0] > 0 else np.ones(len(kids), bool)
+        if not is_open.any():
+            return order
+        floor = max(1.0, LCB_MIN_SHARE * float(n[is_open].max()))
+        bound = np.where(is_open & (n >= floor), q - self.select_lcb / np.sqrt(np.maximum(n, 1.0)), -np.inf)
+        if not np.isfinite(bound).any():
+            return order
+        best = int(np.argmax(bound))
+        return np.concatenate([[best], order[order != best]])
 
     def _known_values(self, kids: np.ndarray) -> np.ndarray:
         """The known values of root children for the root's mover (a draw at the search's
@@ -671,6 +700,7 @@ class Tree:
         new.defended = False
         new.root_win = -1
         new.draw_value = self.draw_value
+        new.select_lcb = self.select_lcb
         new.draw_winner = self.draw_winner
         new.root_rule = None
         new.forced_k = 0.0
@@ -801,6 +831,7 @@ class MCTS:
         targets = visits if isinstance(visits, list) else [visits] * len(trees)
         for t in trees:
             t.draw_value = cfg.draw_value
+            t.select_lcb = cfg.select_lcb
             t.draw_winner = cfg.draw_winner
         if cfg.tactics:   # a root taken over from an earlier search
             for t in trees:

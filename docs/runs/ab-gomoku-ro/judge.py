@@ -42,6 +42,9 @@ def report(players: dict, comparisons) -> None:
     ``comparisons`` paired by the openings both have: the mean difference per game, its standard
     error and z. ``players``: name -> `openings` dicts merged over seeds."""
     for name, pairs in players.items():
+        if not pairs:
+            print(f"{name}: no games")
+            continue
         seeds = sorted({s for s, _ in pairs})
         per = [f"seed {s} {sum(points(p) for k, p in pairs.items() if k[0] == s) / (2 * sum(k[0] == s for k in pairs)):.1%}"
                for s in seeds]
@@ -53,6 +56,9 @@ def report(players: dict, comparisons) -> None:
         for k in keys:
             assert players[a][k][True]["start"] == players[b][k][True]["start"], f"opening {k} differs"
         diffs = [(points(players[a][k]) - points(players[b][k])) / 2 for k in keys]
+        if len(diffs) < 2:
+            print(f"{a} - {b}: {len(diffs)} openings in common")
+            continue
         n, mean = len(diffs), sum(diffs) / len(diffs)
         se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
         print(f"{a} - {b}: {n} openings, {100 * mean:+.1f} points a game, standard error {100 * se:.1f}"

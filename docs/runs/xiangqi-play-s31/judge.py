@@ -12,7 +12,8 @@ openings of seeds 1-6 (20 openings a seed, each played from both sides):
   docs/runs/ab-gomoku-cap/rapfi_slice.py (torch float32 there), seeds 5-6 by `main.py arena`
   here; an opening with a game missing (the lent machine's time ran out) is left out;
 - sym171: each evaluation averaged over the board and its mirror image, ``sym=2`` (`[play]
-  symmetries`), by `main.py arena` here.
+  symmetries`), by `main.py arena` here; stopped for futility during seeds 3-4 (their games
+  files hold the games finished by then).
 The rule for each (docs/training.md, session 31, set before its games): make it xiangqi's
 [play] setting when its paired advantage over g171 is at least 2 standard errors."""
 import runpy

@@ -25,9 +25,14 @@ SHIP = ROOT / "docs/runs/xiangqi-ship-s30"
 JUDGE = runpy.run_path(str(ROOT / "docs/runs/ab-gomoku-ro/judge.py"))["judge"]
 
 
+def g171(seed: int) -> Path:
+    """The games file of 171 as shipped against depth 1 from seed ``seed``'s openings (1-6)."""
+    return (ROOT / f"docs/runs/ab-xiangqi-lead/judge/lead-s{seed}.games.jsonl" if seed <= 4
+            else SHIP / f"lead171-s{seed}.games.jsonl")
+
+
 def main() -> None:
-    JUDGE({"g171": lambda s: (ROOT / f"docs/runs/ab-xiangqi-lead/judge/lead-s{s}.games.jsonl" if s <= 4
-                              else SHIP / f"lead171-s{s}.games.jsonl"),
+    JUDGE({"g171": g171,
            "lcb171": lambda s: HERE / f"lcb171-s{s}.games.jsonl",
            "sym171": lambda s: HERE / f"sym171-s{s}.games.jsonl"},
           range(1, 7), (("lcb171", "g171"), ("sym171", "g171")))

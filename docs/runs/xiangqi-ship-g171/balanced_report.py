@@ -6,7 +6,8 @@ usage: python docs/runs/xiangqi-ship-g171/balanced_report.py [--write]
 
 Reads the games files named in MATCHES (each line one game of `main.py arena --games-out`),
 counts each match's wins, draws and losses, and prints the entries; with --write, replaces the
-report's balanced entries of the same spec (the suite's sampled-opening entries stay)."""
+report's balanced entries of the same spec (the suite's sampled-opening entries stay) and
+rewrites its summary line."""
 import json
 import sys
 from pathlib import Path
@@ -69,6 +70,16 @@ def main() -> None:
         specs = {e["spec"] for e in entries}
         kept = [m for m in report["results"]["matches"] if not (m.get("balanced_openings") and m["spec"] in specs)]
         report["results"]["matches"] = kept + entries
+        d1, elo = entries
+        suite = {m["spec"]: m for m in kept if not m.get("balanced_openings")}
+        report["summary"] = (
+            "Scores 100% vs random moves and 100% vs greedy material (20 games each); "
+            f"{d1['score']:.1%} vs fairy-stockfish at depth 1 ({d1['wins']} wins, {d1['draws']} draws, "
+            f"{d1['losses']} losses in {d1['games']} games from {d1['games'] // 2} random 2-move openings played "
+            f"from both sides; {suite[DEPTH1]['score']:.1%} in the suite's {suite[DEPTH1]['games']} sampled games); "
+            f"{elo['score']:.1%} vs fairy-stockfish at Elo 1350, 1000 nodes ({elo['wins']}-{elo['draws']}-"
+            f"{elo['losses']} in {elo['games']} such games; {suite[ELO1350]['score']:.1%} in the suite's "
+            f"{suite[ELO1350]['games']})")
         REPORT.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 

@@ -427,11 +427,12 @@ class Tree:
         won = (kids == self.root_win) if self.root_win >= 0 else np.zeros(len(kids), bool)
         order = np.lexsort((-p, -n, ~won))
         q = np.where(n > 0, w / np.maximum(n, 1.0), 0.0)
-        if self.select_lcb > 0 and self.root_win < 0 and len(order) > 1:
-            order = self._lcb_first(order, n, q, kids)
-        if self.root_win < 0 and len(order) > 1 and self.n_done[0] > 0:
-            known = self._known_values(kids)
-            is_open = np.isnan(known)
+        decided = self.root_win < 0 and len(order) > 1 and self.n_done[0] > 0   # some child's result is known
+        known = self._known_values(kids) if decided else np.full(len(kids), np.nan)
+        is_open = np.isnan(known)
+        if self.select_lcb > 0 and self.root_win < 0 and len(order) > 1 and is_open.any():
+            order = self._lcb_first(order, n, q, is_open)
+        if decided:
             kv = np.where(is_open, -np.inf, known)
             # ties: more visits; among losses, the one that holds out longest, then the network's favourite
             hold_out = np.where(kv <= -1.0, self.n_depth[kids], 0)
@@ -447,12 +448,9 @@ class Tree:
             order = order[:limit]
         return [MoveStat(int(a[i]), int(n[i]), float(q[i]), float(p[i])) for i in order]
 
-    def _lcb_first(self, order: np.ndarray, n: np.ndarray, q: np.ndarray, kids: np.ndarray) -> np.ndarray:
+    def _lcb_first(self, order: np.ndarray, n: np.ndarray, q: np.ndarray, is_open: np.ndarray) -> np.ndarray:
         """``order`` with the open move of the best ``q - select_lcb / sqrt(n)`` first, among
         open moves with at least `LCB_MIN_SHARE` of the most visited open move's visits."""
-        is_open = np.isnan(self._known_values(kids)) if self.n_done[0] > 0 else np.ones(len(kids), bool)
-        if not is_open.any():
-            return order
         floor = max(1.0, LCB_MIN_SHARE * float(n[is_open].max()))
         bound = np.where(is_open & (n >= floor), q - self.select_lcb / np.sqrt(np.maximum(n, 1.0)), -np.inf)
         if not np.isfinite(bound).any():

@@ -1,0 +1,29 @@
+"""The judge of session 32's Gumbel self-play comparison for xiangqi (from the project root).
+
+usage: python docs/runs/ab-xiangqi-gumbel/judge.py
+
+Written before the arms were judged. Each arm's last network (runs/xg/base and runs/xg/gumbel,
+copied here as base-latest.pt and gumbel-latest.pt) at 800 visits against Debian's
+fairy-stockfish at `go depth 1` from the balanced 2-move openings of seeds 1-6 (20 openings a
+seed, each played from both sides): judge/gumbel-sS.games.jsonl and judge/base-sS.games.jsonl
+here (`main.py arena --game xiangqi --a model:NET@800 --b uci:/usr/games/fairy-stockfish@depth1
+--games 40 --balanced-openings 2 --seed S --games-out ...`), and the shipped 171's games from the
+same openings (docs/runs/xiangqi-play-s31/judge.py). Paired by opening: gumbel - base decides the
+comparison (Gumbel self-play is kept for xiangqi when at least 2 standard errors above zero);
+each arm - 171 is the ship test (ship at 2 standard errors above 171)."""
+import runpy
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+HERE = ROOT / "docs/runs/ab-xiangqi-gumbel/judge"
+PLAY = runpy.run_path(str(ROOT / "docs/runs/xiangqi-play-s31/judge.py"))   # g171 and judge()
+
+
+def main() -> None:
+    PLAY["JUDGE"]({"gumbel": lambda s: HERE / f"gumbel-s{s}.games.jsonl", "base": lambda s: HERE / f"base-s{s}.games.jsonl",
+                   "g171": PLAY["g171"]},
+                  range(1, 7), (("gumbel", "base"), ("gumbel", "g171"), ("base", "g171")))
+
+
+if __name__ == "__main__":
+    main()

@@ -76,7 +76,8 @@ class Game(ABC):
     #: number of input feature planes
     num_planes: int = 0
     #: earlier plane counts whose networks still load (planes added later go after them in
-    #: ``encode``): such a network gets zero weights for the new planes and plays as it did
+    #: ``encode``): such a network reads only its first planes (``State.encode_planes``) and
+    #: plays as it did; training widens it to all planes unless ``[net] in_planes`` keeps it
     legacy_planes: tuple[int, ...] = ()
     #: size of the fixed action space (the network's policy size)
     action_size: int = 0
@@ -186,6 +187,13 @@ class State(ABC):
     @abstractmethod
     def encode(self) -> np.ndarray:
         """float32 planes ``(num_planes, H, W)`` from the point of view of the player to move."""
+
+    def encode_planes(self, planes: int) -> np.ndarray:
+        """The first ``planes`` planes of `encode`: what a network trained on an earlier, shorter
+        encoding (``Game.legacy_planes``) reads. A game whose later planes cost time to compute
+        overrides this to skip them."""
+        full = self.encode()
+        return full if planes >= len(full) else full[:planes]
 
     def board_array(self) -> np.ndarray:
         """int8 ``(H, W)`` board for renderers: 0 empty, +k a piece of player 0, -k of player 1.

@@ -28,10 +28,16 @@ row 0 of the planes is the rank farthest from the mover, column 0 the mover's le
   types (directions in the mover's frame): 0..35 orthogonal, ``dir * 9 + (distance - 1)``
   with dir 0 forward, 1 right, 2 back, 3 left; 36..43 horse jumps; 44..47 one step
   diagonally (advisors); 48..51 two steps diagonally (elephants); see `PLANE_DELTAS`.
-- encode(): 16 planes: 0..6 the mover's general, advisors, elephants, horses,
+- encode(): 20 planes: 0..6 the mover's general, advisors, elephants, horses,
   chariots, cannons, soldiers; 7..13 the opponent's; 14 the plies since the last
   capture / 120 (constant plane); 15 all ones when the current position already
-  occurred before (a further repeat ends the game).
+  occurred before (a further repeat ends the game); 16 and 17 how many of the mover's /
+  the opponent's pieces attack each point (`attack_map`; 1/3 a piece, at most 1); 18 and
+  19 the mover's / the opponent's pieces the other side can win (attacked, and undefended
+  or attacked by a cheaper piece; `en_prise`). A small network cannot follow a chariot's
+  or cannon's line across the board in a few 3x3 layers; these planes give it what the
+  rules already know. Networks from before planes 16..19 (`Game.legacy_planes`) read the
+  first 16 (`State.encode_planes`).
 - board_array(): absolute orientation, row 0 = Black's back rank (rank 9), Red at
   the bottom; +code Red, -code Black with the codes below.
 
@@ -49,8 +55,8 @@ import numpy as np
 
 from .base import Game, NotationError, State, clip_text, replay, split_move_list
 from .xiangqi_moves import (ADVISOR, CANNON, CHARIOT, ELEPHANT, FILES, GENERAL, HORSE, NUM_SQUARES, RANKS, SIGN,
-                            SOLDIER, attacked, capture_gain, count_legal, general_square, legal_moves, perft_counts,
-                            pseudo_moves)
+                            SOLDIER, attack_map, attacked, capture_gain, count_legal, en_prise, general_square,
+                            legal_moves, perft_counts, pseudo_moves)
 from .xiangqi_notation import (START_FEN, board_to_fen, canonical_move_name, looks_like_move_name,
                                move_to_chinese, move_to_iccs, move_to_wxf, parse_fen, parse_iccs, piece_description,
                                square_name)
@@ -60,7 +66,9 @@ __all__ = ["Xiangqi", "XiangqiState", "GAME_CLASS", "GENERAL", "ADVISOR", "ELEPH
 
 #: plies without a capture after which the game is drawn
 NO_CAPTURE_LIMIT = 120
-NUM_PLANES = 16
+NUM_PLANES = 20
+#: the planes before the attack planes (16..19): what networks trained before them read
+BOARD_PLANES = 16
 POLICY_PLANES = 52
 ACTION_SIZE = POLICY_PLANES * NUM_SQUARES
 
@@ -351,14 +359,28 @@ class XiangqiState(State):
 
     # --- network ----------------------------------------------------------
     def encode(self) -> np.ndarray:
+        return self.encode_planes(NUM_PLANES)
+
+    def encode_planes(self, planes: int) -> np.ndarray:
+        """The first ``planes`` planes of `encode` (16: without the attack planes, which are
+        then not computed)."""
+        count = min(max(int(planes), 0), NUM_PLANES)
         arr = np.array(self.board, dtype=np.int8).reshape(RANKS, FILES)
-        rel = arr[::-1] if self._player == 0 else -arr[:, ::-1]
-        planes = np.zeros((NUM_PLANES, RANKS, FILES), dtype=np.float32)
-        planes[:14] = rel[None] == _PLANE_CODES
-        planes[14] = self._clock / NO_CAPTURE_LIMIT
+        me = self._player
+        rel = arr[::-1] if me == 0 else -arr[:, ::-1]
+        out = np.zeros((max(count, BOARD_PLANES), RANKS, FILES), dtype=np.float32)
+        out[:14] = rel[None] == _PLANE_CODES
+        out[14] = self._clock / NO_CAPTURE_LIMIT
         if self.repetitions() > 1:
-            planes[15] = 1.0
-        return planes
+            out[15] = 1.0
+        if count > BOARD_PLANES:
+            counts, cheapest = attack_map(self.board)
+            extra = np.array([counts[me], counts[1 - me], en_prise(self.board, counts, cheapest, me),
+                              en_prise(self.board, counts, cheapest, 1 - me)], dtype=np.float32)
+            extra[:2] = np.minimum(extra[:2], 3.0) / 3.0
+            extra = extra.reshape(4, RANKS, FILES)
+            out[BOARD_PLANES:] = (extra[:, ::-1] if me == 0 else extra[:, :, ::-1])[:count - BOARD_PLANES]
+        return out[:count]
 
     def board_array(self) -> np.ndarray:
         return np.array(self.board, dtype=np.int8).reshape(RANKS, FILES)[::-1].copy()
@@ -459,6 +481,8 @@ class Xiangqi(Game):
     proofs = "mate in one"
     board_shape = (RANKS, FILES)
     num_planes = NUM_PLANES
+    #: networks trained before the attack planes read the first 16 planes
+    legacy_planes = (BOARD_PLANES,)
     action_size = ACTION_SIZE
     policy_planes = POLICY_PLANES
     max_game_length = 400

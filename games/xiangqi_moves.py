@@ -394,7 +394,7 @@ def pseudo_captures(b, player: int) -> list[tuple[int, int, int]]:
                             if b[t] == -GENERAL * s:
                                 out.append((CAPTURE_VALUES[GENERAL] * 100, f, t))
                             break
-            else:   # elephant
+            elif k == ELEPHANT:
                 for eye, t in ELEPHANT_MOVES[player][f]:
                     if not b[eye] and b[t] * s < 0:
                         out.append((CAPTURE_VALUES[-b[t] * s] * 100 - k, f, t))
@@ -443,3 +443,73 @@ def capture_gain(b: list, player: int, depth: int = 6, budget: int = 200) -> tup
 
     gain = search(player, 0, 1 << 30, 0)
     return gain, (first[0] if gain > 0 else None)
+
+
+# --- attack maps (network input features) ------------------------------------------------
+def attack_map(b) -> tuple[list[list[int]], list[list[int]]]:
+    """(counts, cheapest): for each player (0 Red, 1 Black) and square, how many of that
+    player's pieces attack it, and the `CAPTURE_VALUES` of the cheapest of them (0 where none).
+
+    A piece attacks the squares it could capture on by the movement rules (checks and pins
+    ignored), whoever stands there: a chariot along each ray up to and including the first
+    piece, a cannon the squares past exactly one screen up to and including the next piece,
+    a horse or elephant the points its unblocked leg or eye allows, the general and advisors
+    inside their palace, a soldier forward (and sideways across the river). So a square held
+    by a player's own piece and attacked by that player is defended."""
+    counts = [[0] * NUM_SQUARES, [0] * NUM_SQUARES]
+    cheapest = [[0] * NUM_SQUARES, [0] * NUM_SQUARES]
+    for f in range(NUM_SQUARES):
+        p = b[f]
+        if not p:
+            continue
+        player = 0 if p > 0 else 1
+        k = p if p > 0 else -p
+        value = CAPTURE_VALUES[k]
+        cnt, low = counts[player], cheapest[player]
+        if k == CHARIOT:
+            hits = []
+            for ray in RAYS[f]:
+                for t in ray:
+                    hits.append(t)
+                    if b[t]:
+                        break
+        elif k == CANNON:
+            hits = []
+            for ray in RAYS[f]:
+                screen = False
+                for t in ray:
+                    if screen:
+                        hits.append(t)
+                        if b[t]:
+                            break
+                    elif b[t]:
+                        screen = True
+        elif k == HORSE:
+            hits = [t for leg, t in HORSE_MOVES[f] if not b[leg]]
+        elif k == ELEPHANT:
+            hits = [t for eye, t in ELEPHANT_MOVES[player][f] if not b[eye]]
+        elif k == SOLDIER:
+            hits = SOLDIER_MOVES[player][f]
+        elif k == ADVISOR:
+            hits = ADVISOR_MOVES[player][f]
+        else:
+            hits = GENERAL_MOVES[player][f]
+        for t in hits:
+            cnt[t] += 1
+            if not low[t] or value < low[t]:
+                low[t] = value
+    return counts, cheapest
+
+
+def en_prise(b, counts, cheapest, player: int) -> list[int]:
+    """1 on each square holding a piece of ``player`` that the other side can win: attacked
+    and either not defended or attacked by a cheaper piece (0 elsewhere)."""
+    s = SIGN[player]
+    other = 1 - player
+    mine, theirs, low = counts[player], counts[other], cheapest[other]
+    out = [0] * NUM_SQUARES
+    for t in range(NUM_SQUARES):
+        q = b[t] * s
+        if q > 0 and theirs[t] and (not mine[t] or low[t] < CAPTURE_VALUES[q]):
+            out[t] = 1
+    return out

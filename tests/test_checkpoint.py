@@ -252,7 +252,8 @@ def test_killing_a_process_in_the_middle_of_saves_never_breaks_the_model(tmp_pat
 
 
 # --- networks from before a game added input planes -----------------------------------------
-#: every game that loads networks with fewer planes (gomoku: before its threat planes)
+#: every game that loads networks with fewer planes (gomoku: before its threat planes; xiangqi:
+#: before its attack planes)
 LEGACY = [(key, n) for key in GAME_IDS for n in get_game(key).legacy_planes]
 
 
@@ -284,30 +285,50 @@ def _positions(game, count: int = 6, plies: int = 24):
 @pytest.mark.parametrize("with_game", [True, False])
 @pytest.mark.parametrize("key,planes", LEGACY)
 def test_a_network_from_before_the_added_planes_loads_and_plays_as_it_did(tmp_path, key, planes, with_game):
+    from engine.core.evaluators import NetworkEvaluator
     game, old, path = _saved_old_net(tmp_path, key, planes)
     net, meta = load_network(path, game if with_game else None)   # without: as build.spec exports
-    assert meta["net"]["in_planes"] == game.num_planes == net.cfg.in_planes > planes
-    x = torch.from_numpy(np.stack([s.encode() for s in _positions(game)]))
-    assert x[:, planes:].abs().sum() > 0   # the added planes hold something, and change nothing
+    assert meta["net"]["in_planes"] == net.cfg.in_planes == planes < game.num_planes
+    states = _positions(game)
+    x = torch.from_numpy(np.stack([s.encode() for s in states]))
+    assert x[:, planes:].abs().sum() > 0   # the added planes hold something the old network never reads
+    for s in states:   # a game's shortcut for the first planes is the encoding's start
+        assert np.array_equal(s.encode_planes(planes), s.encode()[:planes])
+    evaluator = NetworkEvaluator(net)
+    assert evaluator.in_planes == planes
+    priors, values = evaluator.evaluate(states, [s.legal_actions() for s in states])
     with torch.no_grad():
-        for a, b in zip(net(x), old(x[:, :planes])):
-            assert torch.allclose(a, b, atol=1e-5)
+        _, want = old(x[:, :planes])
+    assert np.allclose(values, want.numpy().reshape(-1), atol=1e-5)
 
 
 @pytest.mark.parametrize("key,planes", LEGACY)
-def test_an_old_export_beside_an_old_network_is_rebuilt_not_trusted(tmp_path, key, planes):
-    from engine.core.onnxnet import export_bytes, file_sha256
+def test_a_widened_network_computes_what_it_did_on_the_first_planes(tmp_path, key, planes):
+    from engine.core.network import with_input_planes
+    game, old, _ = _saved_old_net(tmp_path, key, planes)
+    wide = with_input_planes(old, game.num_planes).eval()
+    assert wide.cfg.in_planes == game.num_planes
+    x = torch.from_numpy(np.stack([s.encode() for s in _positions(game)]))
+    with torch.no_grad():
+        for a, b in zip(wide(x), old(x[:, :planes])):
+            assert torch.allclose(a, b, atol=1e-5)
+    with pytest.raises(ValueError, match="would drop"):
+        with_input_planes(wide, planes)
+
+
+@pytest.mark.parametrize("key,planes", LEGACY)
+def test_an_old_network_plays_on_its_own_planes_through_every_runtime(tmp_path, key, planes):
     from engine.core.runtime import load_model_evaluator
     game, old, path = _saved_old_net(tmp_path, key, planes)
-    stale = export_bytes(old, file_sha256(path), {"game_key": key, "net": {"in_planes": planes}})
-    path.with_suffix(".onnx").write_bytes(stale)
-    evaluator, meta = load_model_evaluator(path, game, purpose="play", batch=4)
-    assert meta["net"]["in_planes"] == game.num_planes
-    x = np.stack([s.encode() for s in _positions(game, 4)])
-    _, values = evaluator.infer(x)
+    states = _positions(game, 4)
+    x = np.stack([s.encode() for s in states])
     with torch.no_grad():
-        _, want_v = old(torch.from_numpy(x[:, :planes]))
-    assert np.allclose(values.reshape(-1), want_v.numpy().reshape(-1), atol=1e-4)
+        _, want = old(torch.from_numpy(x[:, :planes]))
+    for purpose in ("play", "selfplay"):   # whichever runtime each picks (ONNX Runtime or torch)
+        evaluator, meta = load_model_evaluator(path, game, purpose=purpose, batch=4)
+        assert meta["net"]["in_planes"] == evaluator.in_planes == planes
+        _, values = evaluator.evaluate(states, [s.legal_actions() for s in states])
+        assert np.allclose(values, want.numpy().reshape(-1), atol=1e-3)
 
 
 @pytest.mark.parametrize("key", ["gomoku", "xiangqi"])

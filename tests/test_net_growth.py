@@ -2,6 +2,7 @@
 residual blocks start as identities, so the network computes what it did, and they learn."""
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -108,3 +109,53 @@ def test_a_run_resumed_with_more_blocks_grows_its_network_and_keeps_its_moments(
     run.close()
     net, meta = load_network(tmp_path / "latest.pt", game)
     assert meta["generation"] == 2 and net.cfg.blocks == 3
+
+
+def test_a_run_widens_a_network_from_before_the_attack_planes_unless_told_to_keep_it(tmp_path):
+    """xiangqi's networks from before its attack planes read 16 of its 20 planes: a run started
+    from one widens it (zero weights for the new planes) unless ``[net] in_planes = 16`` keeps
+    it; a run widened on resume passes over the older encoding's samples in its buffer."""
+    import numpy as np
+    from engine.core.checkpoint import save_checkpoint
+    game = get_game("xiangqi")
+    cfg = load_config(game)
+
+    def tiny(in_planes):
+        return replace(cfg, net=replace(cfg.net, blocks=1, channels=8, in_planes=in_planes),
+                       selfplay=replace(cfg.selfplay, sims=4, fast_sims=0, games_per_generation=2, parallel_games=2,
+                                        leaf_batch=1, resign_threshold=0, max_plies=8, temperature_moves=8),
+                       train=replace(cfg.train, batch_size=8, steps_per_generation=2, min_buffer=4, arena_games=0,
+                                     baseline_games=0))
+
+    torch.manual_seed(5)
+    old = PolicyValueNet(NetConfig(16, *game.board_shape, game.action_size, game.policy_planes, 1, 8, 16))
+    save_checkpoint(tmp_path / "old.pt", old, game)
+    with pytest.raises(ValueError, match="in_planes = 17"):
+        TrainingRun(game, tmp_path / "bad", tiny(17), workers=1, progress=False)
+
+    def planes_of(run_dir):
+        return [np.load(p)["planes"].shape[1] for p in sorted((run_dir / "buffer").glob("gen_*.npz"))]
+
+    kept, widened = tmp_path / "kept", tmp_path / "widened"
+    for run_dir, in_planes in ((kept, 16), (widened, 0)):
+        run = TrainingRun(game, run_dir, tiny(in_planes), workers=1, init_model=tmp_path / "old.pt", progress=False)
+        run.run(generations=1)
+        run.close()
+    assert load_network(kept / "latest.pt", game)[0].cfg.in_planes == 16 and planes_of(kept) == [16]
+    wide = load_network(widened / "latest.pt", game)[0]
+    assert wide.cfg.in_planes == 20 and planes_of(widened) == [20]
+    # resumed without the setting, the kept run widens: its next games are still the 16-plane
+    # network's (the checkpoint they start from), passed over; the ones after train the wider one
+    run = TrainingRun(game, kept, tiny(0), workers=1, progress=False)
+    run.run(generations=2)
+    run.close()
+    lines = [json.loads(l) for l in (kept / "metrics.jsonl").read_text().splitlines()]
+    assert lines[1]["buffer_other_planes"] > 0 and "skipped" in lines[1]
+    assert planes_of(kept)[-1] == 20 and lines[2]["steps"] == 2
+    assert load_network(kept / "latest.pt", game)[0].cfg.in_planes == 20
+    with pytest.raises(ValueError, match="cannot take"):   # trained planes are never dropped
+        run = TrainingRun(game, kept, tiny(16), workers=1, progress=False)
+        try:
+            run.run(generations=1)
+        finally:
+            run.close()

@@ -444,6 +444,62 @@ def test_encode_planes_hold_the_mover_first_and_the_counters_last():
     assert planes[14].max() == pytest.approx(1 / NO_CAPTURE_LIMIT)
 
 
+def test_attack_planes_count_attackers_and_mark_pieces_that_can_be_won():
+    # Red: general f0, cannon a0, horse c5 (attacked by Black's chariot and soldier, defended by
+    # the soldier c4); Black: general e9, chariot a5 (which also attacks the cannon), soldier c6.
+    s = position("4k4/9/9/2p6/r1N6/2P6/9/9/9/C4K3 w - - 0 1")
+    planes = s.encode()
+    assert planes.shape == (20, 10, 9)
+
+    def at(plane, file, rank):   # Red's frame: row 0 is rank 9
+        return planes[plane, 9 - rank, file]
+    assert at(16, 2, 5) == pytest.approx(1 / 3) and at(17, 2, 5) == pytest.approx(2 / 3)
+    assert at(18, 2, 5) == 1   # a horse attacked by a soldier is lost whatever defends it
+    assert at(18, 0, 0) == 1   # the cannon is open to the chariot down the a-file, and undefended
+    assert planes[18].sum() == 2 and planes[19].sum() == 0   # nothing of Black's hangs
+    # on the a-file the cannon strikes past its screen (the chariot on a5) and only there; the
+    # horse reaches a4 and a6
+    third = pytest.approx(1 / 3)
+    assert [at(16, 0, r) for r in range(1, 10)] == [0, 0, 0, third, 0, pytest.approx(2 / 3), third, third, third]
+    black = position("4k4/9/9/2p6/r1N6/2P6/9/9/9/C4K3 b - - 0 1")   # the same board, Black to move
+    flipped = black.encode()
+    assert np.array_equal(flipped[16], planes[17][::-1, ::-1]) and np.array_equal(flipped[18], planes[19][::-1, ::-1])
+    assert np.array_equal(flipped[19], planes[18][::-1, ::-1])
+    assert np.array_equal(s.encode_planes(16), planes[:16]) and s.encode_planes(16).shape == (16, 10, 9)
+
+
+def test_advisors_and_soldiers_do_not_capture_like_elephants():
+    # an advisor on d2 and a soldier on g3, Black horses an elephant's move away from each (b4,
+    # i1) with the eyes open: neither piece moves so, and the capture search must not think it does
+    from games.xiangqi_moves import capture_gain, pseudo_captures
+    s = position("4k4/9/9/9/9/1n7/6P2/3A5/8n/3K5 w - - 0 1")
+    assert pseudo_captures(list(s.board), 0) == []
+    assert capture_gain(list(s.board), 0) == (0, None)
+
+
+def test_attack_map_agrees_with_the_capture_generator_on_every_square():
+    """Each square, for each side: put an enemy soldier there and count the side's captures of
+    it; the attack map's count and cheapest attacker must agree (own pieces: defended)."""
+    from games.xiangqi_moves import CAPTURE_VALUES, SIGN, attack_map, pseudo_captures
+    rng = random.Random(11)
+    for game_no in range(6):
+        s = GAME.initial_state()
+        for _ in range(rng.randrange(10, 70)):
+            if s.is_terminal():
+                break
+            s = s.apply(rng.choice(s.legal_actions()))
+        counts, cheapest = attack_map(s.board)
+        for p in (0, 1):
+            for t in range(90):
+                if abs(s.board[t]) == GENERAL:
+                    continue
+                b = list(s.board)
+                b[t] = -SIGN[p] * SOLDIER
+                hits = [abs(b[f]) for _, f, to in pseudo_captures(b, p) if to == t]
+                assert counts[p][t] == len(hits), (s.fen(), p, t)
+                assert cheapest[p][t] == (min(CAPTURE_VALUES[k] for k in hits) if hits else 0)
+
+
 def test_board_array_is_absolute_with_red_at_the_bottom():
     board = play(GAME.initial_state(), "h2e2").board_array()
     assert board.dtype == np.int8 and board.shape == (10, 9)

@@ -210,8 +210,9 @@ def metadata(path) -> dict:
 
 def load_network(path, game=None):
     """(network, metadata) from a checkpoint; checks it belongs to ``game`` when given. A
-    network from before its game added input planes (``Game.legacy_planes``) comes back
-    taking them all, with zero weights for the new ones, whether or not ``game`` is given."""
+    network from before its game added input planes (``Game.legacy_planes``) comes back as it
+    was, reading its game's first ``cfg.in_planes`` planes (`State.encode_planes`, which the
+    evaluators call); training widens it (`network.with_input_planes`) where the run's settings ask."""
     from .network import NetConfig, PolicyValueNet, expected_shapes
     payload = read_checkpoint(path)
     if game is not None and payload["game_key"] != game.key:
@@ -245,9 +246,6 @@ def load_network(path, game=None):
         raise CheckpointError(f"{path}: the weights do not fit the network the file describes "
                               f"({cfg.blocks} blocks of {cfg.channels} channels): {detail}")
     meta = {k: v for k, v in payload.items() if k != "state_dict"}
-    if legacy:
-        cfg, state_dict = widened_input(cfg, state_dict, owner.num_planes)
-        meta["net"] = {**meta["net"], "in_planes": cfg.in_planes}
     try:
         net = PolicyValueNet(cfg)
         net.load_state_dict(state_dict)
@@ -265,16 +263,3 @@ def _known_game(key):
         return game_from_key(key)
     except (ValueError, TypeError, AttributeError):
         return None
-
-
-def widened_input(cfg, state_dict: dict, in_planes: int):
-    """(config, weights) of the same network taking ``in_planes`` input planes, the ones it
-    did not have appended with zero weights: it computes exactly what it did (a game that
-    added input planes after the end of its encoding loads its older models this way)."""
-    import dataclasses
-    import torch
-    key = "stem.0.weight"
-    old = state_dict[key]
-    wide = torch.zeros((old.shape[0], in_planes) + tuple(old.shape[2:]), dtype=old.dtype)
-    wide[:, :old.shape[1]] = old
-    return dataclasses.replace(cfg, in_planes=in_planes), {**state_dict, key: wide}

@@ -38,6 +38,11 @@ class NetSettings:
     #: offer ``material()``: xiangqi) from the value head's hidden layer, an auxiliary target
     #: weighted by ``[train] material_weight``; added to a run's network as global_pool is
     material: bool = False
+    #: the input planes the network reads: 0 for all of its game's encoding; an earlier
+    #: encoding's count (``Game.legacy_planes``, xiangqi's 16 before its attack planes) keeps a
+    #: network on that encoding (a comparison's base arm). A run resumed or started from a
+    #: network reading fewer planes than this asks gets the missing ones at zero weights
+    in_planes: int = 0
 
 
 @dataclass

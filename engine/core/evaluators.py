@@ -21,16 +21,23 @@ class BatchNetEvaluator:
     (logits, values)); this turns its outputs into legal-move priors and counts the calls."""
 
     runtime = "?"
+    #: the input planes the network reads (None: all of the game's); fewer for a network
+    #: trained on an earlier encoding (``Game.legacy_planes``)
+    in_planes: int | None = None
 
     def __init__(self):
         self.calls = 0
         self.positions = 0
 
+    def encode(self, state) -> np.ndarray:
+        """``state``'s input planes as this evaluator's network reads them."""
+        return state.encode() if self.in_planes is None else state.encode_planes(self.in_planes)
+
     def infer(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         raise NotImplementedError
 
     def evaluate(self, states, legal):
-        planes = np.stack([s.encode() for s in states])
+        planes = np.stack([self.encode(s) for s in states])
         logits, values = self._outputs(states, planes)
         self.calls += 1
         self.positions += len(states)
@@ -71,6 +78,7 @@ class NetworkEvaluator(BatchNetEvaluator):
         if draw_winner not in (-1, 0, 1):
             raise ValueError(f"draw_winner must be -1, 0 or 1, not {draw_winner!r}")
         self.draw_winner = draw_winner if getattr(net.cfg, "wdl", False) else -1
+        self.in_planes = net.cfg.in_planes
         import torch
         from .config import PRECISIONS
         from .network import bf16_pays, inference_copy
@@ -176,6 +184,7 @@ class SymmetryEvaluator(BatchNetEvaluator):
         super().__init__()
         syms = game.symmetries()[:max(1, count)]
         self.inner = inner
+        self.in_planes = inner.in_planes
         self.count = len(syms)
         self.cell_perms = [np.asarray(c, np.int64) for c, _ in syms]
         # the network's output for a transformed board at action j is about the original

@@ -321,6 +321,27 @@ def with_blocks(net: PolicyValueNet, blocks: int) -> PolicyValueNet:
     return deeper.train(net.training)
 
 
+def with_input_planes(net: PolicyValueNet, planes: int) -> PolicyValueNet:
+    """``net`` reading ``planes`` input planes, the same function: the planes it did not read
+    (a game's encoding grown since, ``Game.legacy_planes``) come after its own with zero
+    weights in the first convolution, so they change nothing until training moves them (their
+    gradient does not depend on those weights). Fewer planes are refused (ValueError)."""
+    import dataclasses
+    have = net.cfg.in_planes
+    if planes == have:
+        return net
+    if planes < have:
+        raise ValueError(f"the network reads {have} input planes; {planes} would drop trained weights")
+    wider = PolicyValueNet(dataclasses.replace(net.cfg, in_planes=planes))
+    state = dict(net.state_dict())
+    old = state["stem.0.weight"]
+    wide = torch.zeros((old.shape[0], planes) + tuple(old.shape[2:]), dtype=old.dtype)
+    wide[:, :have] = old
+    state["stem.0.weight"] = wide
+    wider.load_state_dict(state)
+    return wider.train(net.training)
+
+
 def expected_shapes(cfg: NetConfig, tensors: int, weights: int) -> dict[str, tuple[int, ...]]:
     """The name -> shape of every tensor a network of ``cfg`` holds, worked out without
     allocating a weight (the network is built on torch's "meta" device). A file with

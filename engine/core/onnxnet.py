@@ -127,6 +127,8 @@ class OrtEvaluator(BatchNetEvaluator):
         self.session = sess
         self.runtime = runtime
         self.input_name = sess.get_inputs()[0].name
+        planes = sess.get_inputs()[0].shape[1]
+        self.in_planes = planes if isinstance(planes, int) else None
 
     def infer(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         logits, values = self.session.run(None, {self.input_name: np.ascontiguousarray(planes, dtype=np.float32)})
@@ -152,7 +154,9 @@ def check_session(sess, game, where: str) -> dict:
         inputs, outputs = sess.get_inputs(), sess.get_outputs()
         if len(inputs) != 1 or len(outputs) != 2:
             raise OnnxUnavailable(f"{where}: not a policy/value network")
-        if list(inputs[0].shape[1:]) != [game.num_planes, h, w] or outputs[0].shape[-1] != game.action_size:
+        planes = inputs[0].shape[1]
+        if (planes not in (game.num_planes, *game.legacy_planes) or list(inputs[0].shape[2:]) != [h, w]
+                or outputs[0].shape[-1] != game.action_size):
             raise OnnxUnavailable(f"{where}: its input/action shape does not match {game.key!r}")
         if meta.get("game_key") != game.key:
             raise OnnxUnavailable(f"{where}: exported for {meta.get('game_key')!r}, not {game.key!r}")

@@ -27,6 +27,8 @@ class ReplayBuffer:
         self.game = game
         self.capacity = capacity
         self.data: SamplesBatch | None = None
+        #: samples the last `load` passed over for their number of input planes
+        self.skipped = 0
         self._loaded: dict[int, SamplesBatch] = {}  # generation -> samples, so each file is read once
         syms = game.symmetries()
         self.cell_perms = np.stack([c for c, _ in syms])
@@ -82,19 +84,27 @@ class ReplayBuffer:
     def generations(self) -> list[int]:
         return sorted(int(m.group(1)) for p in self.dir.iterdir() if (m := _NAME.match(p.name)))
 
-    def load(self, up_to: int | None = None) -> int:
-        """Load the newest files (up to generation ``up_to``) until the window is full; drop older files."""
+    def load(self, up_to: int | None = None, planes: int | None = None) -> int:
+        """Load the newest files (up to generation ``up_to``) until the window is full; drop older
+        files. With ``planes``, samples encoded with another number of input planes (played by
+        a network from before its run widened it to the game's newer encoding) are passed over:
+        they stay on disk until they slide out of the window, but never train."""
         gens = [g for g in self.generations() if up_to is None or g <= up_to]
-        chosen, total = [], 0
+        chosen, total, considered = [], 0, 0
+        self.skipped = 0
         for g in reversed(gens):
+            considered += 1
             b = self._loaded.get(g)
             if b is None:
                 b = self._loaded[g] = self.read(self.path_for(g))
+            if planes is not None and len(b) and b.planes.shape[1] != planes:
+                self.skipped += len(b)
+                continue
             chosen.append(b)
             total += len(b)
             if total >= self.capacity:
                 break
-        for g in gens[:max(0, len(gens) - len(chosen))]:
+        for g in gens[:max(0, len(gens) - considered)]:
             self.path_for(g).unlink(missing_ok=True)  # slid out of the window
             self.stats_path_for(g).unlink(missing_ok=True)
             self._loaded.pop(g, None)

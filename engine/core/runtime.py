@@ -190,7 +190,7 @@ def accuracy(reference, other, positions: list, batch: int = 64) -> dict:
     diffs, same = [], 0
     for i in range(0, len(positions), batch):
         chunk = positions[i:i + batch]
-        planes = np.stack([s.encode() for s in chunk])
+        planes = np.stack([reference.encode(s) for s in chunk])
         ref_logits, ref_values = reference.infer(planes)
         logits, values = other.infer(planes)
         diffs.extend(np.abs(np.asarray(values, np.float64) - np.asarray(ref_values, np.float64)).tolist())

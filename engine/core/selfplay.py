@@ -172,6 +172,12 @@ class SamplesBatch:
                    np.concatenate([b.reply_w for b in batches]), mat, mat_w)
 
 
+def _encoder(evaluator):
+    """state -> the input planes ``evaluator``'s network reads (a network evaluator's own
+    `encode`: an earlier encoding's planes for a legacy network; else the game's encoding)."""
+    return getattr(evaluator, "encode", None) or (lambda s: s.encode())
+
+
 def _draw_expected(evaluator, state) -> bool:
     """Whether a win/draw/loss network (an evaluator with ``infer_wdl`` and a ``draw_winner``)
     sees the real game at ``state`` as nearer a draw than a loss for the player to move: its
@@ -183,7 +189,7 @@ def _draw_expected(evaluator, state) -> bool:
     infer = getattr(evaluator, "infer_wdl", None)
     if infer is None or not getattr(evaluator, "draw_winner", -1) >= 0:
         return False
-    _, wdl = infer(state.encode()[None])
+    _, wdl = infer(_encoder(evaluator)(state)[None])
     return float(wdl[0, 0]) - float(wdl[0, 2]) >= -0.5
 
 
@@ -272,6 +278,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                        draw_value=settings.draw_value, draw_winner=settings.draw_winner,
                        capture_scale=settings.capture_scale, tactics=settings.tactics)
     mcts = MCTS(evaluator, cfg, seed=None if seed is None else seed + 1)
+    encode = _encoder(evaluator)
     gumbel = settings.gumbel_considered > 0
     if gumbel:   # Gumbel root search: its own exploration (no Dirichlet noise) and policy target
         mcts.root_rule = GumbelRule(settings.gumbel_considered, settings.gumbel_c_visit, settings.gumbel_c_scale)
@@ -331,7 +338,7 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                 target = kept / max(kept.sum(), 1)
             if is_full or settings.record_fast:
                 # cheap-search positions still teach the value head; their policy weight is 0
-                rec.planes.append(state.encode())
+                rec.planes.append(encode(state))
                 rec.policy_idx.append(actions.astype(np.int16))
                 rec.policy_val.append(target.astype(np.float16))
                 rec.players.append(state.current_player)

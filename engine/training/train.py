@@ -126,6 +126,12 @@ class TrainingRun:
         game = self.game
         run_dir = self.dir
         self.cfg = cfg or load_config(game)
+        want = self.cfg.net.in_planes
+        if want and want not in (game.num_planes, *game.legacy_planes):
+            earlier = f" or an earlier encoding's {', '.join(map(str, game.legacy_planes))}" if game.legacy_planes else ""
+            raise ValueError(f"[net] in_planes = {want}: {game.key} networks read all {game.num_planes} planes (0){earlier}")
+        #: the input planes this run's network reads (``[net] in_planes``, 0: all)
+        self.in_planes = want or game.num_planes
         self.workers = max(1, int(workers))
         self.backend = backend
         self.ray_address = ray_address
@@ -194,9 +200,11 @@ class TrainingRun:
             net, _ = load_network(init_model, self.game)
             net = self._upgraded(net)
         else:
+            import dataclasses
             n = self.cfg.net
-            net = PolicyValueNet(NetConfig.for_game(self.game, n.blocks, n.channels, n.value_hidden, n.global_pool,
-                                                    n.ownership, n.opponent_policy, n.wdl, n.material))
+            cfg = NetConfig.for_game(self.game, n.blocks, n.channels, n.value_hidden, n.global_pool,
+                                     n.ownership, n.opponent_policy, n.wdl, n.material)
+            net = PolicyValueNet(dataclasses.replace(cfg, in_planes=self.in_planes))
         save_checkpoint(self.ckpt_path(0), net, self.game, generation=0, extra={"init": str(init_model or "random")})
         _json_dump_atomic(self.dir / "run.json", {"game_key": self.game.key, "config": config_to_dict(self.cfg),
                                                  "init": str(init_model or "random"),
@@ -207,14 +215,20 @@ class TrainingRun:
 
     def _upgraded(self, net, optimizer: bool = False):
         """``net`` with the layers the settings add (``[net] blocks``, ``global_pool``,
-        ``ownership``, ``opponent_policy``, ``wdl``, ``material``): a network with fewer residual blocks gets
+        ``ownership``, ``opponent_policy``, ``wdl``, ``material``, ``in_planes``): a network reading
+        fewer input planes gets the others at zero weights, one with fewer residual blocks gets
         the missing ones as identities and one with fewer pooling blocks the missing layers at
         zero, so it computes what it did, and one without an auxiliary head gets a fresh one; with ``optimizer``, the
         saved optimizer state is renumbered to the wider network's parameters, so the trained
         weights keep their Adam moments."""
-        from ..core.network import tower_name, with_blocks, with_global_pool, with_material, with_opponent_policy, \
-            with_ownership, with_wdl
+        from ..core.network import tower_name, with_blocks, with_global_pool, with_input_planes, with_material, \
+            with_opponent_policy, with_ownership, with_wdl
         wider = net
+        if net.cfg.in_planes > self.in_planes:
+            raise ValueError(f"the network reads {net.cfg.in_planes} input planes; [net] in_planes = "
+                             f"{self.cfg.net.in_planes} cannot take trained planes away")
+        if net.cfg.in_planes < self.in_planes:
+            wider = with_input_planes(wider, self.in_planes)
         if self.cfg.net.blocks > wider.cfg.blocks:
             wider = with_blocks(wider, self.cfg.net.blocks)
         want = min(self.cfg.net.global_pool, wider.cfg.blocks)
@@ -548,7 +562,7 @@ class TrainingRun:
                         break
                     new, sp_stats = res
                     self.buffer.save(g, new, stats=asdict(sp_stats))
-                n_buf = self.buffer.load(up_to=g)
+                n_buf = self.buffer.load(up_to=g, planes=self.in_planes)
                 net, _ = load_network(self.ckpt_path(g - 1), self.game)
                 net = self._upgraded(net, optimizer=True)
                 try:
@@ -571,6 +585,8 @@ class TrainingRun:
                         "buffer": n_buf, **{k: v for k, v in losses.items()}, "elo": self.state["elo"],
                         "arena": evaluation, "wall_seconds": self.state["wall_seconds"],
                         "generation_seconds": round(dt, 1)}
+                if self.buffer.skipped:   # samples of a network from before the run widened its input
+                    line["buffer_other_planes"] = self.buffer.skipped
                 if sp_stats is not None:
                     line["selfplay"] = {"games": sp_stats.games, "positions": sp_stats.positions,
                                         "plies": sp_stats.plies, "wins": sp_stats.wins, "draws": sp_stats.draws,

@@ -73,7 +73,8 @@ def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, s
                                 ownership=ownership, material=material)
     # a win/draw/loss head learns the real outcome of a game scored by draw_winner
     real_draws = bool((meta.get("net") or {}).get("wdl", False))
-    batch = SamplesBatch.from_records(records, (game.num_planes, *game.board_shape), sp.value_q_weight,
+    planes = (meta.get("net") or {}).get("in_planes") or game.num_planes
+    batch = SamplesBatch.from_records(records, (planes, *game.board_shape), sp.value_q_weight,
                                       real_draws=real_draws)
     return (batch.planes, batch.pi_idx, batch.pi_val, batch.z, batch.pw, batch.own, batch.own_w,
             batch.reply_w, batch.mat, batch.mat_w), stats.__dict__

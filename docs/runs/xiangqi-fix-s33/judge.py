@@ -1,0 +1,28 @@
+"""Session 33: the shipped xiangqi generation 171 before and after the capture-search fix (from
+the project root).
+
+usage: python docs/runs/xiangqi-fix-s33/judge.py
+
+Both at 800 visits against Debian's fairy-stockfish at `go depth 1` from the balanced 2-move
+openings of seeds 1-6 (20 openings a seed, each played from both sides):
+- g171fix: 171 with `games.xiangqi_moves.pseudo_captures` fixed (before, every advisor and
+  soldier also "captured" like an elephant, so the leaves' capture look-ahead saw phantom
+  gains and losses in about a quarter of game positions), played by run.sh here;
+- g171: 171 as shipped, with the bug, its games of sessions 29-30 (docs/runs/xiangqi-play-s31/).
+The fix is a correctness fix and stays whatever this measures; the figure is what the model
+now scores, and g171fix - g171 (paired by opening) is what the bug cost."""
+import runpy
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+HERE = ROOT / "docs/runs/xiangqi-fix-s33"
+PLAY = runpy.run_path(str(ROOT / "docs/runs/xiangqi-play-s31/judge.py"))   # g171 and judge()
+
+
+def main() -> None:
+    PLAY["JUDGE"]({"g171fix": lambda s: HERE / f"g171fix-s{s}.games.jsonl", "g171": PLAY["g171"]},
+                  range(1, 7), (("g171fix", "g171"),))
+
+
+if __name__ == "__main__":
+    main()

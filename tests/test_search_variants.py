@@ -74,6 +74,24 @@ def test_gumbel_self_play_records_improved_policy_targets():
             assert len(idx) == len(val) and float(np.sum(val.astype(np.float64))) == pytest.approx(1.0, abs=2e-3)
 
 
+def test_gumbel_self_play_plays_a_proven_win_found_while_it_still_samples_its_opening():
+    """A root whose win is proven in the sampled opening plies: the Gumbel arm of session 32
+    stopped there (it asked for PUCT's visit counts, which a Gumbel search does not make)."""
+    from engine.core.config import load_config
+    from engine.core.selfplay import play_games
+    game = get_game("tictactoe")
+    sp = load_config(game).selfplay
+    sp.gumbel_considered, sp.sims, sp.fast_sims, sp.parallel_games, sp.temperature_moves = 4, 32, 0, 8, 9
+    sp.resign_threshold = 0
+    records, stats = play_games(game, UniformEvaluator(), sp, 24, seed=1)
+    assert stats.games == 24
+    for rec in records:   # every game ends by the rules: a win, once proven, is played
+        state = game.initial_state()
+        for a in rec.moves:
+            state = state.apply(a)
+        assert state.is_terminal()
+
+
 # --- capture look-ahead (xiangqi) ---------------------------------------------------------
 
 def test_capture_gain_counts_what_an_exchange_really_wins():

@@ -361,9 +361,9 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                     action = int(actions[rng.choice(len(actions), p=target / target.sum())])
                 elif rule is not None and tree.root_win < 0:
                     action = int(actions[rule.choice(tree)])
-                elif opening:
+                elif opening and rule is None:
                     action = select_action(actions, kept, 1.0, rng)
-                else:
+                else:   # a Gumbel root with a proven win plays it, opening or not
                     action = tree.stats(limit=1)[0].action   # as in play: a proven result first
                 rec.moves.append(action)
                 # Gumbel's schedule counts this search's visits, so its next search starts afresh

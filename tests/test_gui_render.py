@@ -123,3 +123,11 @@ def test_home_card_says_in_plain_words_how_the_ai_fares_against_real_engines(tmp
     assert "random" not in en                      # the baselines give way to the real engines
     assert "20 局胜 13 局" in zh and "和 2 局" in zh
 
+
+def test_one_draw_is_said_in_the_singular():
+    from gui.scenes.home import _engine_result
+    match = {"spec": "uci:/usr/games/fairy-stockfish@depth1", "label": "fairy-stockfish at depth 1",
+             "wins": 69, "draws": 1, "losses": 10, "games": 80}
+    assert _engine_result(match) == "Wins 69 and draws one of 80 games against Fairy-Stockfish at depth 1"
+    assert _engine_result(match, more=True) == "69 wins and one draw of 80 against Fairy-Stockfish at depth 1"
+

@@ -67,7 +67,7 @@ def _engine_result(m: dict, more: bool = False) -> str:
     opponent = _opponent(m.get("spec", ""), m.get("label", ""))
     key = "home.note.engine_more" if more else "home.note.engine"
     if draws:
-        return t(key + "_draws", wins=wins, draws=draws, games=games, opponent=opponent)
+        return t(key + ("_draw" if draws == 1 else "_draws"), wins=wins, draws=draws, games=games, opponent=opponent)
     return t(key, wins=wins, games=games, opponent=opponent)
 
 

@@ -9,6 +9,9 @@ openings of seeds 1-6 (20 openings a seed, each played from both sides):
   soldier also "captured" like an elephant, so the leaves' capture look-ahead saw phantom
   gains and losses in about a quarter of game positions), played by run.sh here;
 - g171: 171 as shipped, with the bug, its games of sessions 29-30 (docs/runs/xiangqi-play-s31/).
+Then the same against fairy-stockfish at UCI_Elo 1350, 1000 nodes, from the balanced openings of
+seeds 0-1: elo1350-g171fix (run_elo.sh) against 171's games of session 30
+(docs/runs/xiangqi-ship-g171/elo1350-g171-s*).
 The fix is a correctness fix and stays whatever this measures; the figure is what the model
 now scores, and g171fix - g171 (paired by opening) is what the bug cost."""
 import runpy
@@ -22,6 +25,10 @@ PLAY = runpy.run_path(str(ROOT / "docs/runs/xiangqi-play-s31/judge.py"))   # g17
 def main() -> None:
     PLAY["JUDGE"]({"g171fix": lambda s: HERE / f"g171fix-s{s}.games.jsonl", "g171": PLAY["g171"]},
                   range(1, 7), (("g171fix", "g171"),))
+    print("against Elo 1350 at 1000 nodes:")
+    PLAY["JUDGE"]({"elo1350-g171fix": lambda s: HERE / f"elo1350-g171fix-s{s}.games.jsonl",
+                   "elo1350-g171": lambda s: ROOT / f"docs/runs/xiangqi-ship-g171/elo1350-g171-s{s}.games.jsonl"},
+                  range(0, 2), (("elo1350-g171fix", "elo1350-g171"),))
 
 
 if __name__ == "__main__":

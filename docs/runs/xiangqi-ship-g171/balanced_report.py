@@ -7,7 +7,8 @@ usage: python docs/runs/xiangqi-ship-g171/balanced_report.py [--write]
 Reads the games files named in MATCHES (each line one game of `main.py arena --games-out`),
 counts each match's wins, draws and losses, and prints the entries; with --write, replaces the
 report's balanced entries of the same spec (the suite's sampled-opening entries stay) and
-rewrites its summary line."""
+rewrites its summary line. docs/runs/xiangqi-fix-s33/report.py calls `main` with the matches
+of session 33 (the same network with the capture search fixed)."""
 import json
 import sys
 from pathlib import Path
@@ -62,8 +63,10 @@ def entry(match: dict) -> dict:
     return out
 
 
-def main() -> None:
-    entries = [entry(m) for m in MATCHES]
+def main(matches: list | None = None, suite_note: str = "") -> None:
+    """Print (and with --write, report) the entries of ``matches`` (default MATCHES);
+    ``suite_note`` follows the suite's figures in the summary (when they were measured)."""
+    entries = [entry(m) for m in (matches or MATCHES)]
     print(json.dumps(entries, indent=1))
     if "--write" in sys.argv[1:]:
         report = json.loads(REPORT.read_text(encoding="utf-8"))
@@ -76,10 +79,11 @@ def main() -> None:
             "Scores 100% vs random moves and 100% vs greedy material (20 games each); "
             f"{d1['score']:.1%} vs fairy-stockfish at depth 1 ({d1['wins']} wins, {d1['draws']} draws, "
             f"{d1['losses']} losses in {d1['games']} games from {d1['games'] // 2} random 2-move openings played "
-            f"from both sides; {suite[DEPTH1]['score']:.1%} in the suite's {suite[DEPTH1]['games']} sampled games); "
+            f"from both sides; {suite[DEPTH1]['score']:.1%} in the suite's {suite[DEPTH1]['games']} sampled games"
+            f"{suite_note}); "
             f"{elo['score']:.1%} vs fairy-stockfish at Elo 1350, 1000 nodes ({elo['wins']}-{elo['draws']}-"
             f"{elo['losses']} in {elo['games']} such games; {suite[ELO1350]['score']:.1%} in the suite's "
-            f"{suite[ELO1350]['games']})")
+            f"{suite[ELO1350]['games']}{suite_note})")
         REPORT.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 

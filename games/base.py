@@ -79,6 +79,12 @@ class Game(ABC):
     #: ``encode``): such a network reads only its first planes (``State.encode_planes``) and
     #: plays as it did; training widens it to all planes unless ``[net] in_planes`` keeps it
     legacy_planes: tuple[int, ...] = ()
+
+    @property
+    def network_planes(self) -> tuple[int, ...]:
+        """The input plane counts a network of this game may read: all planes, or an earlier
+        encoding's (``legacy_planes``)."""
+        return (self.num_planes, *self.legacy_planes)
     #: size of the fixed action space (the network's policy size)
     action_size: int = 0
     #: planes of the spatial policy layout, or None when actions do not map onto

@@ -222,12 +222,10 @@ def load_network(path, game=None):
         cfg = NetConfig.from_dict(payload["net"])
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise CheckpointError(f"{path}: the file's network description is unreadable: {_plain(e)}") from None
-    owner = game if game is not None else _known_game(payload["game_key"])
-    legacy = owner is not None and cfg.in_planes in owner.legacy_planes
     if game is not None:
         h, w = game.board_shape
-        in_planes = game.num_planes if legacy else cfg.in_planes
-        if (in_planes, cfg.height, cfg.width, cfg.action_size) != (game.num_planes, h, w, game.action_size):
+        if (cfg.in_planes not in game.network_planes
+                or (cfg.height, cfg.width, cfg.action_size) != (h, w, game.action_size)):
             raise CheckpointError(f"{path}: the network's input/action shape does not match {game.key!r}")
     # the declared network must be the one the tensors describe before it is built: a file of a
     # few KB that declares a billion blocks must cost nothing
@@ -254,12 +252,3 @@ def load_network(path, game=None):
                               f"{_plain(e)}") from None
     net.eval()
     return net, meta
-
-
-def _known_game(key):
-    """The game a checkpoint names, or None for a key this version does not know."""
-    from games import game_from_key
-    try:
-        return game_from_key(key)
-    except (ValueError, TypeError, AttributeError):
-        return None

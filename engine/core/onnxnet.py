@@ -155,7 +155,7 @@ def check_session(sess, game, where: str) -> dict:
         if len(inputs) != 1 or len(outputs) != 2:
             raise OnnxUnavailable(f"{where}: not a policy/value network")
         planes = inputs[0].shape[1]
-        if (planes not in (game.num_planes, *game.legacy_planes) or list(inputs[0].shape[2:]) != [h, w]
+        if (planes not in game.network_planes or list(inputs[0].shape[2:]) != [h, w]
                 or outputs[0].shape[-1] != game.action_size):
             raise OnnxUnavailable(f"{where}: its input/action shape does not match {game.key!r}")
         if meta.get("game_key") != game.key:

@@ -127,7 +127,7 @@ class TrainingRun:
         run_dir = self.dir
         self.cfg = cfg or load_config(game)
         want = self.cfg.net.in_planes
-        if want and want not in (game.num_planes, *game.legacy_planes):
+        if want and want not in game.network_planes:
             earlier = f" or an earlier encoding's {', '.join(map(str, game.legacy_planes))}" if game.legacy_planes else ""
             raise ValueError(f"[net] in_planes = {want}: {game.key} networks read all {game.num_planes} planes (0){earlier}")
         #: the input planes this run's network reads (``[net] in_planes``, 0: all)

@@ -55,8 +55,8 @@ import numpy as np
 
 from .base import Game, NotationError, State, clip_text, replay, split_move_list
 from .xiangqi_moves import (ADVISOR, CANNON, CHARIOT, ELEPHANT, FILES, GENERAL, HORSE, NUM_SQUARES, RANKS, SIGN,
-                            SOLDIER, attack_map, attacked, capture_gain, count_legal, en_prise, general_square,
-                            legal_moves, perft_counts, pseudo_moves)
+                            SOLDIER, attack_map, attacked, capture_gain, en_prise, general_square, has_legal_move,
+                            legal_moves, may_give_check, perft_counts, pseudo_moves)
 from .xiangqi_notation import (START_FEN, board_to_fen, canonical_move_name, looks_like_move_name,
                                move_to_chinese, move_to_iccs, move_to_wxf, parse_fen, parse_iccs, piece_description,
                                square_name)
@@ -252,9 +252,11 @@ class XiangqiState(State):
         target = b.index(-GENERAL * SIGN[me])
         s = SIGN[other]
         for f, t in self._legal_moves():
+            if not may_give_check(b, f, t, target):   # no check, so no mate: not worth making
+                continue
             p, q = b[f], b[t]
             b[t], b[f] = p, 0
-            mate = attacked(b, target, s) and count_legal(b, other) == 0
+            mate = attacked(b, target, s) and not has_legal_move(b, other)
             b[f], b[t] = p, q
             if mate:
                 return 1.0

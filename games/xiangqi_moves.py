@@ -146,6 +146,20 @@ def _relevance(g: int) -> bytes:
 
 
 RELEVANT = tuple(_relevance(g) for g in range(NUM_SQUARES))
+#: HORSE_CHECKS[g][s]: 1 where a horse standing on s would attack a general on g (leg aside)
+HORSE_CHECKS = tuple(bytes(1 if any(src == s for _, src in HORSE_ATTACKS[g]) else 0 for s in range(NUM_SQUARES))
+                     for g in range(NUM_SQUARES))
+
+
+def may_give_check(b, f: int, t: int, g: int) -> bool:
+    """Could moving the piece on ``f`` to ``t`` attack the general on ``g``? False only where it
+    cannot: every check starts on the general's file or rank (a chariot, cannon, soldier or the
+    facing general, the cannon's screen included), from a horse-leg point diagonally next to it
+    (a discovered horse) or from a horse's own jump, so a move touching none of those points
+    leaves the general as attacked as it was. `games.xiangqi.XiangqiState.proven_value` tries
+    only the moves this lets through."""
+    rel = RELEVANT[g]
+    return bool(rel[f] or rel[t] or (HORSE_CHECKS[g][t] and (b[f] == HORSE or b[f] == -HORSE)))
 
 
 # --- attacks and moves ------------------------------------------------------
@@ -275,6 +289,43 @@ def legal_moves(b: list, player: int) -> list[tuple[int, int]]:
         b[f] = b[t]
         b[t] = q
     return out
+
+
+def has_legal_move(b: list, player: int) -> bool:
+    """``count_legal(b, player) > 0``, stopping at the first legal move, the general's own steps
+    tried first (``b`` is restored)."""
+    s = SIGN[player]
+    general = GENERAL * s
+    try:
+        g = b.index(general)
+    except ValueError:
+        return False
+    for t in GENERAL_MOVES[player][g]:
+        q = b[t]
+        if q * s > 0:
+            continue
+        b[t] = general
+        b[g] = 0
+        safe = not attacked(b, t, s)
+        b[g] = general
+        b[t] = q
+        if safe:
+            return True
+    pseudo, g = pseudo_moves(b, player)
+    in_check = attacked(b, g, s)
+    rel = RELEVANT[g]
+    for f, t in pseudo:
+        if not in_check and f != g and not rel[f] and not rel[t]:
+            return True
+        q = b[t]
+        b[t] = b[f]
+        b[f] = 0
+        safe = not attacked(b, t if f == g else g, s)
+        b[f] = b[t]
+        b[t] = q
+        if safe:
+            return True
+    return False
 
 
 def count_legal(b: list, player: int) -> int:
@@ -419,11 +470,13 @@ def capture_gain(b: list, player: int, depth: int = 6, budget: int = 200) -> tup
             return alpha
         s = SIGN[side]
         for _, f, t in pseudo_captures(b, side):
+            q = b[t]
+            gain = CAPTURE_VALUES[-q * s]
+            if gain <= alpha:   # the reply can only take back: no capture from here beats alpha
+                break           # (they come most valuable victim first)
             nodes[0] += 1
             if nodes[0] > budget:
                 break
-            q = b[t]
-            gain = CAPTURE_VALUES[-q * s]
             if gain >= 10000:
                 if ply == 0:
                     first[0] = (f, t)

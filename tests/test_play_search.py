@@ -81,7 +81,7 @@ def test_the_policy_temperature_spreads_the_searchs_visits():
 
 @pytest.mark.parametrize("bad", ["cpuct=0", "cpuct=21", "cpuct=nan", "cpuct=x", "fpu=-0.1", "fpu=3", "fpu=",
                                  "cpuct=1&cpuct=2", "depth=3", "cpuct", "ptemp=0", "ptemp=6", "ptemp=x",
-                                 "lcb=-1", "lcb=6", "lcb=nan"])
+                                 "lcb=-1", "lcb=6", "lcb=nan", "mat=-1", "mat=1001", "mat=x"])
 def test_bad_model_options_get_a_clear_error(bad):
     with pytest.raises(SpecError):
         player_from_spec(get_game("connect4"), f"model:models/connect4.pt@50?{bad}", seed=1)
@@ -130,3 +130,11 @@ def test_the_lcb_option_and_play_setting_reach_the_search():
     assert player_from_spec(game, "model:models/connect4.pt@50?lcb=0.75", seed=1).mcts.cfg.select_lcb == 0.75
     assert play_search_config(game).select_lcb == load_config(game).play.select_lcb
     assert SearchConfig().select_lcb == 0.0     # self-play's searches choose the most visited
+
+
+def test_the_material_option_and_play_setting_reach_the_search():
+    game = get_game("xiangqi")
+    p = player_from_spec(game, "model:models/xiangqi.pt@50?mat=6", seed=1)
+    assert p.mcts.cfg.material_scale == 6.0 and p.name.endswith("mat6")
+    assert play_search_config(game).material_scale == load_config(game).play.material_scale
+    assert SearchConfig().material_scale == 0.0   # off unless asked for

@@ -9,7 +9,7 @@ import pytest
 
 from engine.core.evaluators import UniformEvaluator
 from engine.core.gumbel import GumbelRule, considered_visits
-from engine.core.mcts import MCTS, SearchConfig, Tree, with_capture_gain
+from engine.core.mcts import MCTS, SearchConfig, Tree, with_capture_gain, with_tactics
 from engine.play.solver import Solver
 from games import get_game
 
@@ -133,6 +133,50 @@ def test_the_search_does_not_leave_a_chariot_to_a_capture():
     move = tree.stats(limit=1)[0].action
     after = s.apply(move)
     assert after.heuristic(0) - after.capture_gain() >= s.heuristic(0) - 1e-9
+
+
+def test_the_leaf_value_moves_with_the_material_won_or_lost_since_the_root():
+    g = get_game("xiangqi")
+    root = g.state_from_text("3k5/9/9/9/9/2n6/9/1R7/9/4K4 w - - 0 1")   # Red a chariot up
+    lost = root.apply(root.parse_action("e0e1")).apply(root.apply(root.parse_action("e0e1")).parse_action("c4b2"))
+    assert lost.current_player == 0 and lost.heuristic(0) == root.heuristic(0) - 9.0
+    quiet = root.apply(root.parse_action("b2b3"))   # Black to move, nothing taken
+    lead = [root.heuristic(0)] * 2
+
+    def values(scale):
+        _, v = with_tactics([lost, quiet], [lost.legal_actions(), quiet.legal_actions()],
+                            [np.full(len(lost.legal_actions()), 1 / len(lost.legal_actions()), np.float32),
+                             np.full(len(quiet.legal_actions()), 1 / len(quiet.legal_actions()), np.float32)],
+                            [0.1, 0.1], 8.0, scale, lead)
+        return v
+    assert values(0.0) == [0.1, 0.1]                    # off: the network's values
+    v = values(6.0)
+    assert v[0] == pytest.approx(np.tanh(np.arctanh(0.1) - 9.0 / 6.0))   # Red, a chariot down since the root
+    assert v[1] == 0.1                                  # no material changed hands: the network's
+    black = g.state_from_text("3k5/9/9/9/9/2n6/9/9/9/4K4 b - - 0 1")     # Black to move, the chariot gone
+    _, (vb,) = with_tactics([black], [black.legal_actions()],
+                            [np.full(len(black.legal_actions()), 1 / len(black.legal_actions()), np.float32)],
+                            [0.0], 0.0, 6.0, [root.heuristic(0)])
+    assert vb == pytest.approx(np.tanh(9.0 / 6.0))      # Black's view: the chariot won
+
+
+def test_the_material_term_keeps_a_uniform_search_from_trading_a_chariot_for_a_horse():
+    """Red's chariot can take a horse defended by a chariot. With a uniform network the capture
+    look-ahead sees the recapture only from the leaf right after the take; once the search has
+    played the recapture inside its tree, nothing at the leaves below remembers the chariot,
+    and the take ends up valued about even (above 0 here). With the material term the tree's
+    own exchanges count."""
+    g = get_game("xiangqi")
+    s = g.state_from_text("3k5/9/9/2r6/9/2n6/9/9/2R6/4K4 w - - 0 1")
+    take = s.parse_action("c1c4")
+    results = {}
+    for scale in (0.0, 4.0):
+        mcts = MCTS(UniformEvaluator(), SearchConfig(material_scale=scale), seed=0)
+        tree = Tree(s)
+        mcts.search([tree], 600)
+        results[scale] = {m.action: m for m in tree.stats(limit=None)}
+    assert results[4.0][take].q < results[0.0][take].q
+    assert results[4.0][take].q < -0.3   # a chariot for a horse: bad for Red
 
 
 # --- holding out in a lost position -------------------------------------------------------

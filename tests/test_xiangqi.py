@@ -39,6 +39,19 @@ def mirrored_fen(fen: str) -> str:
     return "/".join(row[::-1] for row in placement.split("/")) + " " + rest
 
 
+def random_positions(seed: int, count: int, lo: int, hi: int):
+    """``count`` positions, each after lo..hi-1 random legal moves from the start (fewer where
+    the game ends first; the finished ones included)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        s = GAME.initial_state()
+        for _ in range(rng.randrange(lo, hi)):
+            if s.is_terminal():
+                break
+            s = s.apply(rng.choice(s.legal_actions()))
+        yield s
+
+
 # --- the pieces -------------------------------------------------------------
 def test_start_position_has_44_moves_and_red_to_move():
     s = GAME.initial_state()
@@ -481,13 +494,7 @@ def test_attack_map_agrees_with_the_capture_generator_on_every_square():
     """Each square, for each side: put an enemy soldier there and count the side's captures of
     it; the attack map's count and cheapest attacker must agree (own pieces: defended)."""
     from games.xiangqi_moves import CAPTURE_VALUES, SIGN, attack_map, pseudo_captures
-    rng = random.Random(11)
-    for game_no in range(6):
-        s = GAME.initial_state()
-        for _ in range(rng.randrange(10, 70)):
-            if s.is_terminal():
-                break
-            s = s.apply(rng.choice(s.legal_actions()))
+    for s in random_positions(11, 6, 10, 70):
         counts, cheapest = attack_map(s.board)
         for p in (0, 1):
             for t in range(90):
@@ -568,21 +575,78 @@ def test_a_mate_in_one_is_proven_and_a_move_that_spoils_it_is_not():
     assert quiet.apply(quiet.parse_action("e9f9")).proven_value() is None
 
 
-def test_proven_value_agrees_with_trying_every_move():
-    g = get_game("xiangqi")
-    rng = random.Random(5)
-    mates = checked = 0
-    for _ in range(400):
-        s = g.initial_state()
-        for _ in range(rng.randrange(20, 160)):
-            if s.is_terminal():
-                break
-            s = s.apply(rng.choice(s.legal_actions()))
+def test_may_give_check_lets_every_checking_move_through():
+    from games.xiangqi_moves import GENERAL, SIGN, may_give_check
+    checks = passed = total = 0
+    for s in random_positions(11, 300, 0, 120):
         if s.is_terminal():
             continue
-        fresh = g.state_from_text(s.to_text())   # nothing cached
+        b = list(s.board)
+        target = b.index(-GENERAL * SIGN[s.current_player])
+        for a in s.legal_actions():
+            (ff, fr), (tf, tr) = s.action_squares(a)
+            f, t = fr * 9 + ff, tr * 9 + tf
+            gives = s.apply(a).is_check()
+            may = may_give_check(b, f, t, target)
+            assert may or not gives, (s.to_text(), s.action_to_text(a))
+            checks += gives
+            passed += may
+            total += 1
+    # checks were met, and the filter passes over most moves (what makes it worth having)
+    assert checks > 200 and passed < 0.6 * total, (checks, passed, total)
+
+
+def test_proven_value_agrees_with_trying_every_move():
+    mates = checked = 0
+    for s in random_positions(5, 400, 20, 160):
+        if s.is_terminal():
+            continue
+        fresh = GAME.state_from_text(s.to_text())   # nothing cached
         brute = any(s.apply(a).end_reason() == "checkmate" for a in s.legal_actions())
         assert (fresh.proven_value() == 1.0) == brute, s.to_text()
         mates += brute
         checked += 1
     assert checked > 300 and mates >= 3, (checked, mates)
+
+
+def test_has_legal_move_agrees_with_counting_them():
+    from games.xiangqi_moves import count_legal, has_legal_move
+    seen = {True: 0, False: 0}
+    for s in random_positions(3, 300, 20, 200):
+        b = list(s.board)
+        for player in (0, 1):   # the side not to move too: its general may stand attacked
+            has = has_legal_move(b, player)
+            assert has == (count_legal(b, player) > 0) and b == list(s.board), s.fen()
+            seen[has] += 1
+    assert seen[False] >= 3 and seen[True] > 300, seen
+
+
+def test_capture_gain_equals_a_full_width_capture_search():
+    """The capture search's cut-offs (alpha-beta, "no victim left worth more than alpha") change
+    nothing: without its node budget it finds what trying every capture sequence finds."""
+    from games.xiangqi_moves import CAPTURE_VALUES, SIGN, capture_gain, pseudo_captures
+
+    def full(b, side, ply):   # every capture, every reply, standing pat allowed at each ply
+        if ply >= 6:
+            return 0
+        best = 0
+        for _, f, t in pseudo_captures(b, side):
+            q = b[t]
+            gain = CAPTURE_VALUES[-q * SIGN[side]]
+            if gain >= 10000:
+                return gain
+            b[t], b[f] = b[f], 0
+            best = max(best, gain - full(b, 1 - side, ply + 1))
+            b[f], b[t] = b[t], q
+        return best
+
+    winning = 0
+    for s in random_positions(7, 120, 10, 90):
+        if s.is_terminal():
+            continue
+        b = list(s.board)
+        gain, first = capture_gain(b, s.current_player, budget=10 ** 9)
+        assert gain == full(b, s.current_player, 0) and b == list(s.board), s.fen()
+        assert (first is None) == (gain == 0)
+        winning += gain > 0
+    assert winning > 20, winning

@@ -8,8 +8,9 @@ A *spec* is one string naming one player:
                                  averages each evaluation over N board symmetries, ``cpuct=X``,
                                  ``fpu=X`` and ``ptemp=X`` set the search's exploration constant,
                                  first-play urgency reduction and policy temperature, ``lcb=X``
-                                 chooses the move by a lower confidence bound (defaults: the
-                                 game's ``[play]``)
+                                 chooses the move by a lower confidence bound, ``mat=X`` adds
+                                 the material won since the root over X to the leaf values
+                                 (defaults: the game's ``[play]``)
 ``policy:PATH``                  the network alone: its highest-prior legal move, no search
 ``level:NAME``                   the app's AI at level NAME (shipped model, else rollout search)
 ``rollout:N``                    MCTS with uniform priors and one random playout per leaf, N per move
@@ -53,7 +54,7 @@ from ..play.baselines import OPENING_PLIES, OPENING_TEMPERATURE, SOLVER_MAX_PLIE
 #: default thinking time of an external UCI engine, in milliseconds
 UCI_DEFAULT_MOVETIME_MS = 100
 
-SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X&ptemp=X&lcb=X], policy:PATH, level:NAME, rollout:N, random, greedy, solver, "
+SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X&ptemp=X&lcb=X&mat=X], policy:PATH, level:NAME, rollout:N, random, greedy, solver, "
              "uci:COMMAND[@WORK][?OPTION=VALUE&...], ucci:COMMAND[@WORK][?OPTION=VALUE&...], "
              "gomocup:COMMAND[@WORK], nboard:COMMAND[@depthN] (WORK: MS, depthN or nodesN)")
 #: the external-engine kinds: their protocol, and work per move when the spec names none
@@ -117,14 +118,16 @@ def _load_net_evaluator(game, path: str, spec: str):
 
 
 #: a model spec's search options and the [play] settings they stand for
-_SEARCH_OPTIONS = {"cpuct": "cpuct", "fpu": "fpu_reduction", "ptemp": "policy_temperature", "lcb": "select_lcb"}
+_SEARCH_OPTIONS = {"cpuct": "cpuct", "fpu": "fpu_reduction", "ptemp": "policy_temperature", "lcb": "select_lcb",
+                   "mat": "material_scale"}
 
 
 def _model_options(rest: str, spec: str) -> tuple[str, dict]:
     """``PATH[@SIMS][?OPTION=VALUE&...]`` -> (``PATH[@SIMS]``, options): ``sym`` (board
     symmetries averaged, 1-8), ``cpuct`` (exploration constant), ``fpu`` (first-play urgency
     reduction), ``ptemp`` (policy temperature), ``lcb`` (the move chosen by a lower confidence
-    bound, 0: the most visited); an option left out keeps the game's ``[play]`` setting."""
+    bound, 0: the most visited), ``mat`` (material won or lost since the root, divided by it, in
+    the leaf values; 0: off); an option left out keeps the game's ``[play]`` setting."""
     head, q, query = rest.rpartition("?")
     if not q:
         return rest, {}
@@ -135,7 +138,8 @@ def _model_options(rest: str, spec: str) -> tuple[str, dict]:
         if (name != "sym" and name not in _SEARCH_OPTIONS) or not eq:
             raise SpecError(f"{spec}: unknown model option {item!r}; the options are sym=N (board symmetries "
                             f"averaged), cpuct=X (exploration), fpu=X (first-play urgency reduction), "
-                            f"ptemp=X (policy temperature) and lcb=X (move choice by a lower confidence bound)")
+                            f"ptemp=X (policy temperature), lcb=X (move choice by a lower confidence bound) and "
+                            f"mat=X (material won since the root, in the leaf values)")
         if name in options:
             raise SpecError(f"{spec}: the option {name} is given twice")
         if name == "sym":

@@ -175,6 +175,10 @@ class PlaySettings:
     # bound q - select_lcb / sqrt(visits) among moves with a tenth of the top visits or more
     # (engine.core.mcts.SearchConfig.select_lcb).
     select_lcb: float = 0.0
+    # Games with a position heuristic (xiangqi: material): the material the leaf's mover has
+    # won or lost since the search's root, divided by material_scale, added to the network's
+    # value at each leaf in atanh space (engine.core.mcts.SearchConfig.material_scale). 0 = off.
+    material_scale: float = 0.0
 
 
 @dataclass
@@ -211,7 +215,7 @@ def _merge(obj, values: dict, where: str):
 
 #: the values the play search's constants may take ([play] and a model spec's options)
 PLAY_SEARCH_RANGES = {"cpuct": (0.05, 20.0), "fpu_reduction": (0.0, 2.0), "policy_temperature": (0.25, 5.0),
-                      "select_lcb": (0.0, 5.0)}
+                      "select_lcb": (0.0, 5.0), "material_scale": (0.0, 1000.0)}
 
 #: the network's number formats (`evaluators.NetworkEvaluator`'s precision)
 PRECISIONS = ("auto", "fp32", "bf16")

@@ -66,6 +66,14 @@ class SearchConfig:
     #: as ``tanh(atanh(v) + gain / capture_scale)``: a piece left hanging, or an exchange that
     #: loses material, is seen one capture sequence beyond the leaf. 0 switches it off.
     capture_scale: float = 8.0
+    #: games whose states offer ``heuristic(player)`` (xiangqi: the material balance in
+    #: soldiers) have what the leaf's mover has gained or lost of it since the search's root
+    #: added to the network's value at each leaf, as ``capture_scale`` adds the captures still
+    #: to come: ``tanh(atanh(v) + gain / capture_scale + change / material_scale)``. An exchange
+    #: inside the tree is then priced by the material it wins or loses, where the network's
+    #: value prices a piece at about a third of what it should (docs/training.md, session 28);
+    #: a line without captures changes nothing, so quiet positions stay the network's. 0: off.
+    material_scale: float = 0.0
     #: use the game's tactical hooks (``State.tactical_priors``, ``State.capture_gain``) at all
     tactics: bool = True
     #: the network's priors at every expanded node are taken to the power 1/T and renormalised
@@ -746,8 +754,13 @@ def with_capture_gain(value: float, gain: float, scale: float) -> float:
     """The network's ``value`` for the side to move, raised by what it wins by captures."""
     if gain <= 0:
         return value
+    return shifted(value, gain / scale)
+
+
+def shifted(value: float, shift: float) -> float:
+    """``tanh(atanh(value) + shift)``, ``value`` kept inside (-1, 1) first."""
     v = min(max(value, -0.999), 0.999)
-    return math.tanh(math.atanh(v) + gain / scale)
+    return math.tanh(math.atanh(v) + shift)
 
 
 def with_floors(priors: np.ndarray, actions: list[int], floors: list[tuple[int, float]]) -> np.ndarray:
@@ -782,21 +795,33 @@ def tempered(priors, temperature: float):
     return (p / total).astype(np.float32) if total > 0 else np.asarray(priors, np.float32)
 
 
-def with_tactics(states, legal, priors, values, capture_scale: float):
+def with_tactics(states, legal, priors, values, capture_scale: float, material_scale: float = 0.0,
+                 root_leads=None):
     """Leaf priors and values with what the game knows of tactics. ``State.tactical_priors()``
     names moves that deserve a share of the prior whatever the network says (xiangqi: the
     capture that starts a winning exchange; gomoku: the points that make a four or stop the
     opponent's), so the search tries them; ``State.capture_gain()`` (xiangqi) raises the value
-    by what the side to move wins by captures alone (``capture_scale``; 0: not used)."""
+    by what the side to move wins by captures alone (``capture_scale``; 0: not used); with
+    ``material_scale`` and ``root_leads`` (each leaf's root's ``heuristic(0)``), the value moves
+    by the change in the leaf mover's ``heuristic`` since the root (`SearchConfig.material_scale`)."""
     kind = type(states[0])
     floors = getattr(kind, "tactical_priors", None)
     gains = getattr(kind, "capture_gain", None) if capture_scale > 0 else None
-    if floors is None and gains is None:
+    lead = getattr(kind, "heuristic", None) if material_scale > 0 and root_leads is not None else None
+    if floors is None and gains is None and lead is None:
         return priors, values
     out_p, out_v = [], []
-    for st, acts, pri, v in zip(states, legal, priors, values):
+    for i, (st, acts, pri, v) in enumerate(zip(states, legal, priors, values)):
+        shift = 0.0
         if gains is not None:
-            v = with_capture_gain(float(v), gains(st), capture_scale)
+            gain = gains(st)
+            if gain > 0:
+                shift += gain / capture_scale
+        if lead is not None:
+            change = lead(st, 0) - root_leads[i]   # Red's view, then the leaf mover's
+            shift += (change if st.current_player == 0 else -change) / material_scale
+        if shift:
+            v = shifted(float(v), shift)
         if floors is not None:
             pri = with_floors(pri, acts, floors(st))
         out_p.append(pri)
@@ -835,6 +860,9 @@ class MCTS:
             for t in trees:
                 t.restrict_root()
         active = [i for i, t in enumerate(trees) if not t.is_root_terminal()]
+        lead = getattr(type(trees[0].states[0]), "heuristic", None) if trees else None
+        root_leads = ([lead(t.states[0], 0) for t in trees] if cfg.tactics and cfg.material_scale > 0
+                      and lead is not None else None)
         sims = 0
         rounds = 0
         last_report = time.perf_counter()
@@ -842,7 +870,7 @@ class MCTS:
             if max_rounds is not None and rounds >= max_rounds:
                 break
             rounds += 1
-            states, legal, owners = [], [], []
+            states, legal, owners, leads = [], [], [], []
             for i in active:
                 t = trees[i]
                 want = min(batch, int(targets[i] - t.root_n)) if t.root_expanded else 1
@@ -864,12 +892,15 @@ class MCTS:
                     states.append(st)
                     legal.append(st.legal_actions())
                     owners.append((i, node, path))
+                    if root_leads is not None:
+                        leads.append(root_leads[i])
             if states:
                 priors, values = self.evaluator.evaluate(states, legal)
                 if cfg.policy_temperature != 1.0:
                     priors = [tempered(p, cfg.policy_temperature) for p in priors]
                 if cfg.tactics:
-                    priors, values = with_tactics(states, legal, priors, values, cfg.capture_scale)
+                    priors, values = with_tactics(states, legal, priors, values, cfg.capture_scale,
+                                                  cfg.material_scale, leads if root_leads is not None else None)
                 for (i, node, path), acts, pri, v in zip(owners, legal, priors, values):
                     t = trees[i]
                     t.pending.discard(node)

@@ -79,12 +79,13 @@ def play_leaf_batch(game) -> int:
 
 def play_search_config(game, **overrides) -> SearchConfig:
     """The search settings of play and analysis for ``game`` (its ``[play]`` leaf batch,
-    exploration constant, first-play urgency, policy temperature and move choice), with ``overrides``."""
+    exploration constant, first-play urgency, policy temperature, move choice and material term), with ``overrides``."""
     from ..core.config import load_config
     play = load_config(game).play
     return SearchConfig(**{"leaf_batch": max(1, play.leaf_batch), "cpuct": play.cpuct,
                            "fpu_reduction": play.fpu_reduction,
                            "policy_temperature": play.policy_temperature, "select_lcb": play.select_lcb,
+                           "material_scale": play.material_scale,
                            **overrides})
 
 

@@ -13,6 +13,9 @@ R=${2:-runs/xd}
 A=${3:-deep}
 B=${4:-base}
 PY=${PY:-.venv/bin/python}
+# the play search these judges were played with: without session 34's material term, which
+# xiangqi's [play] settings have used since
+OPTS=${OPTS:-?mat=0}
 mkdir -p $D/judge
 while pgrep -f "main.py train --game xiangqi --run-dir $R/" > /dev/null; do sleep 20; done
 for arm in $A $B; do
@@ -23,7 +26,7 @@ done
 play() {  # arm seed
     local f=$D/judge/$1-s$2
     [ -s $f.json ] && return
-    $PY main.py arena --game xiangqi --a "model:$D/$1-latest.pt@800" \
+    $PY main.py arena --game xiangqi --a "model:$D/$1-latest.pt@800$OPTS" \
         --b uci:/usr/games/fairy-stockfish@depth1 --games 40 --balanced-openings 2 --seed $2 \
         --games-out $f.games.jsonl --progress > $f.json.part 2> $f.err && mv $f.json.part $f.json
 }

@@ -4,13 +4,14 @@
 # fairy-stockfish at depth 1 from the balanced openings of seeds 1-6, as its games before the
 # fix were played (docs/runs/xiangqi-play-s31/judge.py). Two queues, one a core.
 # usage (project root): bash docs/runs/xiangqi-fix-s33/run.sh [NICE]
+# (?mat=0: the play search as it was, before session 34's material term became xiangqi's [play] setting)
 cd "$(dirname "$0")/../../.."
 D=docs/runs/xiangqi-fix-s33
 PY=${PY:-.venv/bin/python}
 play() {  # seed
     local f=$D/g171fix-s$1
     [ -s $f.json ] && return
-    nice -n ${NICE:-0} $PY main.py arena --game xiangqi --a "model:models/xiangqi.pt@800" \
+    nice -n ${NICE:-0} $PY main.py arena --game xiangqi --a "model:models/xiangqi.pt@800?mat=0" \
         --b uci:/usr/games/fairy-stockfish@depth1 --games 40 --balanced-openings 2 --seed $1 \
         --games-out $f.games.jsonl --progress > $f.json.part 2> $f.err && mv $f.json.part $f.json
 }

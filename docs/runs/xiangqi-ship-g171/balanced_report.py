@@ -58,7 +58,7 @@ def entry(match: dict) -> dict:
     out = {k: match[k] for k in ("opponent", "label", "spec")}
     out.update(wins=result.wins, draws=result.draws, losses=result.losses, games=result.games,
                score=round(result.score, 4), elo=round(elo, 1), elo_low=round(low, 1), elo_high=round(high, 1),
-               player=PLAYER, balanced_openings=2, engine=ENGINE, method=match["method"],
+               player=match.get("player", PLAYER), balanced_openings=2, engine=ENGINE, method=match["method"],
                measured=match["measured"])
     return out
 

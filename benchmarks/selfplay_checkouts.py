@@ -1,0 +1,71 @@
+"""Benchmark: self-play positions per CPU-second of two checkouts of this project, interleaved.
+
+Plays the same self-play batches (same network, settings and seeds) with the code of each
+checkout in turn, one fresh process a batch and one thread, so that other load on the machine
+falls on both alike; prints one JSON line a batch and then each checkout's totals and their
+ratio. For changes to a game's rules code or the search that should only make them faster
+(games can still differ where a change alters a search budget's cut-off).
+
+    python benchmarks/selfplay_checkouts.py OLD_ROOT NEW_ROOT --game xiangqi [--model M.pt]
+        [--config C.toml] [--games 48] [--seeds 1 2 3]
+
+Session 34 (xiangqi's mate-in-one test and capture search): see the README's self-play table.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ONE_BATCH = """
+import json, sys, time
+sys.path.insert(0, {root!r})
+from engine.core.checkpoint import load_network
+from engine.core.config import load_config
+from engine.core.network import configure_threads
+from engine.core.runtime import build_evaluator
+from engine.core.selfplay import play_games
+from engine.core.paths import shipped_model_path
+from games import get_game
+configure_threads(1)
+game = get_game({game!r})
+cfg = load_config(game, {config!r})
+net, _ = load_network({model!r} or shipped_model_path(game.key), game)
+evaluator = build_evaluator("torch-bf16" if cfg.selfplay.precision == "bf16" else "torch-fp32", net)
+cpu = time.process_time()
+records, _ = play_games(game, evaluator, cfg.selfplay, {games}, seed={seed})
+print(json.dumps({{"positions": sum(len(r.planes) for r in records), "cpu_s": time.process_time() - cpu}}))
+"""
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("roots", nargs=2, help="the two checkouts' root folders (old, new)")
+    ap.add_argument("--game", required=True)
+    ap.add_argument("--model", default="", help="network (default: the shipped model)")
+    ap.add_argument("--config", default=None, help="a run's config on top of the game's settings")
+    ap.add_argument("--games", type=int, default=48, help="games a batch")
+    ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    args = ap.parse_args()
+    totals = {root: [0, 0.0] for root in args.roots}
+    for seed in args.seeds:
+        for root in args.roots:
+            code = ONE_BATCH.format(root=str(Path(root).resolve()), game=args.game, games=args.games, seed=seed,
+                                    model=str(Path(args.model).resolve()) if args.model else "",
+                                    config=str(Path(args.config).resolve()) if args.config else None)
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+            batch = json.loads(out.stdout.strip().splitlines()[-1])
+            totals[root][0] += batch["positions"]
+            totals[root][1] += batch["cpu_s"]
+            print(json.dumps({"root": root, "seed": seed, **batch}), flush=True)
+    rate = {root: p / c for root, (p, c) in totals.items()}
+    old, new = args.roots
+    print(json.dumps({"positions_per_cpu_s": {r: round(v, 1) for r, v in rate.items()},
+                      "new_over_old": round(rate[new] / rate[old], 3)}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -311,12 +311,28 @@ def has_legal_move(b: list, player: int) -> bool:
         b[t] = q
         if safe:
             return True
+    return next(_safe_moves(b, player), None) is not None
+
+
+def count_legal(b: list, player: int) -> int:
+    """``len(legal_moves(b, player))`` without building the list (perft's last ply)."""
+    return sum(1 for _ in _safe_moves(b, player))
+
+
+def _safe_moves(b: list, player: int):
+    """``player``'s legal (from, to) moves one at a time (``b`` is restored between them), for
+    counting them or finding one; `legal_moves` builds its list in its own loop, the hot path."""
     pseudo, g = pseudo_moves(b, player)
+    if g < 0:
+        return
+    s = SIGN[player]
     in_check = attacked(b, g, s)
     rel = RELEVANT[g]
-    for f, t in pseudo:
+    for mv in pseudo:
+        f, t = mv
         if not in_check and f != g and not rel[f] and not rel[t]:
-            return True
+            yield mv
+            continue
         q = b[t]
         b[t] = b[f]
         b[f] = 0
@@ -324,31 +340,7 @@ def has_legal_move(b: list, player: int) -> bool:
         b[f] = b[t]
         b[t] = q
         if safe:
-            return True
-    return False
-
-
-def count_legal(b: list, player: int) -> int:
-    """``len(legal_moves(b, player))`` without building the list (perft's last ply)."""
-    pseudo, g = pseudo_moves(b, player)
-    if g < 0:
-        return 0
-    s = SIGN[player]
-    in_check = attacked(b, g, s)
-    rel = RELEVANT[g]
-    n = 0
-    for f, t in pseudo:
-        if not in_check and f != g and not rel[f] and not rel[t]:
-            n += 1
-            continue
-        q = b[t]
-        b[t] = b[f]
-        b[f] = 0
-        if not attacked(b, t if f == g else g, s):
-            n += 1
-        b[f] = b[t]
-        b[t] = q
-    return n
+            yield mv
 
 
 def general_square(b, player: int) -> int:

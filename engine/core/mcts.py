@@ -870,7 +870,8 @@ class MCTS:
             if max_rounds is not None and rounds >= max_rounds:
                 break
             rounds += 1
-            states, legal, owners, leads = [], [], [], []
+            states, legal, owners = [], [], []
+            leads = [] if root_leads is not None else None   # each leaf's root's heuristic
             for i in active:
                 t = trees[i]
                 want = min(batch, int(targets[i] - t.root_n)) if t.root_expanded else 1
@@ -892,7 +893,7 @@ class MCTS:
                     states.append(st)
                     legal.append(st.legal_actions())
                     owners.append((i, node, path))
-                    if root_leads is not None:
+                    if leads is not None:
                         leads.append(root_leads[i])
             if states:
                 priors, values = self.evaluator.evaluate(states, legal)
@@ -900,7 +901,7 @@ class MCTS:
                     priors = [tempered(p, cfg.policy_temperature) for p in priors]
                 if cfg.tactics:
                     priors, values = with_tactics(states, legal, priors, values, cfg.capture_scale,
-                                                  cfg.material_scale, leads if root_leads is not None else None)
+                                                  cfg.material_scale, leads)
                 for (i, node, path), acts, pri, v in zip(owners, legal, priors, values):
                     t = trees[i]
                     t.pending.discard(node)

@@ -19,7 +19,12 @@ The rules:
    target).
 2. The material term stays xiangqi's [play] setting (material_scale = 8) unless attack -
    attackmat at depth 1 is at least 2 standard errors above zero; then the network would play
-   without it, and that player's Elo 1350 games must be played before it ships."""
+   without it, and that player's Elo 1350 games must be played before it ships.
+The first look (seeds 1-6, 120 openings): attackmat - mat171 +7.7 points a game, standard
+error 4.5, z 1.72: short of rule 1. Added then, before any further game: a second and last
+look over the openings of seeds 1-8 (attackmat and mat171 both from seeds 7-8, run.sh d1:7
+d1:8 and docs/runs/xiangqi-mat-s34/run.sh 7 8), where rule 1 asks for z at least 2.18 (the
+bound that keeps two looks at the error rate of one at 2.0, Pocock's).
 import runpy
 from pathlib import Path
 
@@ -35,7 +40,7 @@ def main() -> None:
     PLAY["JUDGE"]({"attackmat": lambda s: HERE / f"attackmat-s{s}.games.jsonl",
                    "mat171": lambda s: MAT / f"mat171-s{s}.games.jsonl",
                    "attack": lambda s: ARMS / f"attack-s{s}.games.jsonl"},
-                  [s for s in range(1, 7) if (HERE / f"attackmat-s{s}.games.jsonl").exists()],
+                  [s for s in range(1, 9) if (HERE / f"attackmat-s{s}.games.jsonl").exists()],
                   (("attackmat", "mat171"), ("attack", "attackmat")))
     print("against fairy-stockfish at Elo 1350 (1000 nodes):")
     PLAY["JUDGE"]({"attackmat": lambda s: HERE / f"elo1350-attackmat-s{s}.games.jsonl",

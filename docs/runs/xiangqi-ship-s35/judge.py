@@ -24,7 +24,7 @@ The first look (seeds 1-6, 120 openings): attackmat - mat171 +7.7 points a game,
 error 4.5, z 1.72: short of rule 1. Added then, before any further game: a second and last
 look over the openings of seeds 1-8 (attackmat and mat171 both from seeds 7-8, run.sh d1:7
 d1:8 and docs/runs/xiangqi-mat-s34/run.sh 7 8), where rule 1 asks for z at least 2.18 (the
-bound that keeps two looks at the error rate of one at 2.0, Pocock's).
+bound that keeps two looks at the error rate of one at 2.0, Pocock's)."""
 import runpy
 from pathlib import Path
 

@@ -449,6 +449,7 @@ def test_the_background_trainer_goes_on_with_the_shipped_lines_settings(tmp_path
     learning rate, the kept self-play), a random network with the game's own."""
     import queue
     import threading
+    from engine.core.checkpoint import metadata
     from engine.core.config import load_config
     from engine.core.paths import models_dir
     from engine.training import train, trainer
@@ -459,7 +460,11 @@ def test_the_background_trainer_goes_on_with_the_shipped_lines_settings(tmp_path
     for f in files:   # each belongs to a shipped model and loads over its game's settings
         key = f.name.split(".")[0]
         assert (models_dir() / f"{key}.pt").exists()
-        assert load_config(get_game(key), f).train.lr < load_config(get_game(key)).train.lr
+        cfg = load_config(get_game(key), f)
+        assert cfg.train.lr < load_config(get_game(key)).train.lr
+        # and reads the input planes the shipped network reads (a run cannot take planes away)
+        shipped = metadata(models_dir() / f"{key}.pt")["net"]["in_planes"]
+        assert (cfg.net.in_planes or get_game(key).num_planes) == shipped, key
     seen = {}
 
     class Captured(Exception):

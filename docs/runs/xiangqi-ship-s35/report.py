@@ -6,7 +6,7 @@ the project root).
 usage: python docs/runs/xiangqi-ship-s35/report.py [--write]
 
 The same report as docs/runs/xiangqi-ship-g171/balanced_report.py (its `main`), from this
-folder's games (run.sh): against depth 1 from the balanced openings of seeds 1-6 and against
+folder's games (run.sh): against depth 1 from the balanced openings of seeds 1-8 and against
 Elo 1350 at 1000 nodes from those of seeds 0-1, played by the network's committed copy
 (docs/runs/ab-xiangqi-attack/attack-latest.pt, the same file as models/xiangqi.pt)."""
 import runpy
@@ -21,10 +21,10 @@ WITH = ("the network as shipped in session 35 (models/xiangqi.pt is this file) w
         "(xiangqi's [play] material_scale = 8, so the app's levels play so)")
 MATCHES = [
     {"opponent": "stockfish-depth1", "label": "fairy-stockfish at depth 1", "spec": DEPTH1, "player": PLAYER,
-     "files": [f"{HERE}/attackmat-s{s}.games.jsonl" for s in range(1, 7)],
+     "files": [f"{HERE}/attackmat-s{s}.games.jsonl" for s in range(1, 9)],
      "measured": "2026-11-28",
      "method": f"python main.py arena --game xiangqi --a '{PLAYER}' --b {DEPTH1} --games 40 "
-               "--balanced-openings 2 --seed S for S = 1-6: 120 openings of 2 uniformly random moves, "
+               "--balanced-openings 2 --seed S for S = 1-8: 160 openings of 2 uniformly random moves, "
                "each played from both sides; the strong level's search (800 visits, no sampled moves) "
                f"without its 1 s cap, {WITH} ({HERE}/run.sh)"},
     {"opponent": "stockfish-elo1350", "label": "fairy-stockfish at Elo 1350, 1000 nodes", "spec": ELO1350,

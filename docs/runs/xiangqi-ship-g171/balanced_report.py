@@ -44,6 +44,32 @@ MATCHES = [
 ]
 
 
+
+def balanced_matches(player: str, here: str, depth1: str, depth1_seeds, elo: str, elo_seeds, measured: str,
+                     note: str, depth1_script: str, elo_script: str) -> list:
+    """MATCHES for ``player``'s two balanced-opening matches against fairy-stockfish (depth 1 and
+    Elo 1350), from the games files ``here``/``depth1``.format(seed) and ``elo``.format(seed),
+    played by ``here``/``depth1_script`` and ``elo_script``; ``note`` says what the player
+    plays with (the later sessions' report.py files call this)."""
+    a = f"'{player}'" if "?" in player else player
+
+    def seeds(ss) -> str:
+        ss = list(ss)
+        listed = f"{ss[0]}-{ss[-1]}" if len(ss) > 2 else ", ".join(map(str, ss))
+        return f"--seed S for S = {listed}: {20 * len(ss)} openings of 2 uniformly random moves"
+    return [
+        {"opponent": "stockfish-depth1", "label": "fairy-stockfish at depth 1", "spec": DEPTH1, "player": player,
+         "files": [f"{here}/{depth1.format(s)}" for s in depth1_seeds], "measured": measured,
+         "method": f"python main.py arena --game xiangqi --a {a} --b {DEPTH1} --games 40 --balanced-openings 2 "
+                   f"{seeds(depth1_seeds)}, each played from both sides; the strong level's search (800 visits, "
+                   f"no sampled moves) without its 1 s cap, {note} ({here}/{depth1_script})"},
+        {"opponent": "stockfish-elo1350", "label": "fairy-stockfish at Elo 1350, 1000 nodes", "spec": ELO1350,
+         "player": player, "files": [f"{here}/{elo.format(s)}" for s in elo_seeds], "measured": measured,
+         "method": f"python main.py arena --game xiangqi --a {a} --b '{ELO1350}' --games 40 --balanced-openings 2 "
+                   f"{seeds(elo_seeds)}, each played from both sides; the strong level's search without its 1 s "
+                   f"cap, {note} ({here}/{elo_script})"},
+    ]
+
 def entry(match: dict) -> dict:
     result = MatchResult()
     for name in match["files"]:

@@ -44,7 +44,6 @@ MATCHES = [
 ]
 
 
-
 def balanced_matches(player: str, here: str, depth1: str, depth1_seeds, elo: str, elo_seeds, measured: str,
                      note: str, depth1_script: str, elo_script: str) -> list:
     """MATCHES for ``player``'s two balanced-opening matches against fairy-stockfish (depth 1 and
@@ -69,6 +68,7 @@ def balanced_matches(player: str, here: str, depth1: str, depth1_seeds, elo: str
                    f"{seeds(elo_seeds)}, each played from both sides; the strong level's search without its 1 s "
                    f"cap, {note} ({here}/{elo_script})"},
     ]
+
 
 def entry(match: dict) -> dict:
     result = MatchResult()

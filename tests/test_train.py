@@ -459,12 +459,13 @@ def test_the_background_trainer_goes_on_with_the_shipped_lines_settings(tmp_path
     assert {f.name.split(".")[0] for f in files} >= {"connect4", "gomoku", "othello", "xiangqi"}
     for f in files:   # each belongs to a shipped model and loads over its game's settings
         key = f.name.split(".")[0]
+        game = get_game(key)
         assert (models_dir() / f"{key}.pt").exists()
-        cfg = load_config(get_game(key), f)
-        assert cfg.train.lr < load_config(get_game(key)).train.lr
+        cfg = load_config(game, f)
+        assert cfg.train.lr < load_config(game).train.lr
         # and reads the input planes the shipped network reads (a run cannot take planes away)
         shipped = metadata(models_dir() / f"{key}.pt")["net"]["in_planes"]
-        assert (cfg.net.in_planes or get_game(key).num_planes) == shipped, key
+        assert (cfg.net.in_planes or game.num_planes) == shipped, key
     seen = {}
 
     class Captured(Exception):

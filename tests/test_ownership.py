@@ -128,3 +128,15 @@ def test_a_run_with_ownership_learns_it_from_self_play(tmp_path):
     import json
     lines = [json.loads(l) for l in (tmp_path / "metrics.jsonl").read_text().splitlines()]
     assert all(np.isfinite(l["ownership_loss"]) and l["ownership_loss"] > 0 for l in lines)
+
+
+def test_a_buffer_file_whose_ownership_rows_do_not_match_its_samples_is_refused(tmp_path, gomoku_games):
+    game, records = gomoku_games
+    batch = SamplesBatch.from_records(records, (game.num_planes, *game.board_shape))
+    arrays = dict(planes=batch.planes, pi_idx=batch.pi_idx, pi_val=batch.pi_val, z=batch.z, pw=batch.pw,
+                  reply_w=batch.reply_w, own_w=batch.own_w)
+    np.savez(tmp_path / "short.npz", own=batch.own[:-1], **arrays)
+    with pytest.raises(ValueError, match="own/own_w do not match"):
+        ReplayBuffer.read(tmp_path / "short.npz")
+    np.savez(tmp_path / "whole.npz", own=batch.own, **arrays)
+    np.testing.assert_array_equal(ReplayBuffer.read(tmp_path / "whole.npz").own, batch.own)

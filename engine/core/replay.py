@@ -54,9 +54,8 @@ class ReplayBuffer:
         if stats is not None:
             atomic_write_bytes(self.stats_path_for(generation), json.dumps(stats).encode())
         buf = io.BytesIO()
-        extra = {"reply_w": batch.reply_w} | ({} if batch.own is None else {"own": batch.own, "own_w": batch.own_w}) \
-            | ({} if batch.mat is None else {"mat": batch.mat, "mat_w": batch.mat_w})
-        np.savez(buf, planes=batch.planes, pi_idx=batch.pi_idx, pi_val=batch.pi_val, z=batch.z, pw=batch.pw, **extra)
+        np.savez(buf, planes=batch.planes, pi_idx=batch.pi_idx, pi_val=batch.pi_val, z=batch.z, pw=batch.pw,
+                 reply_w=batch.reply_w, **batch.optional())
         atomic_write_bytes(self.path_for(generation), buf.getvalue())
         self._loaded[generation] = batch
 
@@ -71,14 +70,15 @@ class ReplayBuffer:
     @staticmethod
     def read(path: Path) -> SamplesBatch:
         with np.load(path) as f:
-            own = (f["own"], f["own_w"]) if "own" in f.files and "own_w" in f.files else (None, None)
+            optional = {name: f[name] for pair in SamplesBatch.OPTIONAL if all(n in f.files for n in pair)
+                        for name in pair}
             reply_w = f["reply_w"] if "reply_w" in f.files else None   # older files: no reply targets
-            mat = (f["mat"], f["mat_w"]) if "mat" in f.files and "mat_w" in f.files else (None, None)
-            batch = SamplesBatch(f["planes"], f["pi_idx"], f["pi_val"], f["z"], f["pw"], *own, reply_w, *mat)
+            batch = SamplesBatch(f["planes"], f["pi_idx"], f["pi_val"], f["z"], f["pw"], reply_w=reply_w, **optional)
         if len(batch.reply_w) != len(batch.z):
             raise ValueError(f"{path}: reply_w has {len(batch.reply_w)} rows for {len(batch.z)} samples")
-        if batch.mat is not None and not (len(batch.mat) == len(batch.mat_w) == len(batch.z)):
-            raise ValueError(f"{path}: the material targets do not match the {len(batch.z)} samples")
+        for target, weight in SamplesBatch.OPTIONAL:
+            if target in optional and not (len(optional[target]) == len(optional[weight]) == len(batch.z)):
+                raise ValueError(f"{path}: {target}/{weight} do not match the {len(batch.z)} samples")
         return batch
 
     def generations(self) -> list[int]:

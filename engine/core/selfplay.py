@@ -76,6 +76,12 @@ class SamplesBatch:
     unrecorded, a pass that left the same player to move). Samples keep their games' order,
     so the next sample is found, not stored twice."""
 
+    #: the columns, in the constructor's order
+    COLUMNS = ("planes", "pi_idx", "pi_val", "z", "pw", "own", "own_w", "reply_w", "mat", "mat_w")
+    #: the optional targets, each a (target, weight) pair of attribute names: both None where
+    #: the samples have none; a batch mixing samples with and without one weighs the latter 0
+    OPTIONAL = (("own", "own_w"), ("mat", "mat_w"))
+
     def __init__(self, planes, pi_idx, pi_val, z, pw, own=None, own_w=None, reply_w=None, mat=None, mat_w=None):
         self.planes, self.pi_idx, self.pi_val, self.z, self.pw = planes, pi_idx, pi_val, z, pw
         self.own, self.own_w = own, own_w
@@ -85,13 +91,22 @@ class SamplesBatch:
     def __len__(self):
         return len(self.z)
 
+    def arrays(self) -> tuple:
+        """The constructor's arguments, in its order (what a worker process sends back)."""
+        return tuple(getattr(self, name) for name in self.COLUMNS)
+
+    def optional(self) -> dict:
+        """The optional targets these samples have: attribute name -> array, weights included."""
+        return {name: getattr(self, name) for pair in self.OPTIONAL if getattr(self, pair[0]) is not None
+                for name in pair}
+
+    def _with(self, select) -> "SamplesBatch":
+        """A batch of ``select(array)`` of every column."""
+        return SamplesBatch(*(None if a is None else select(a) for a in self.arrays()))
+
     def tail(self, n: int) -> "SamplesBatch":
         """The last ``n`` samples."""
-        own = None if self.own is None else self.own[-n:]
-        own_w = None if self.own_w is None else self.own_w[-n:]
-        mat, mat_w = (None, None) if self.mat is None else (self.mat[-n:], self.mat_w[-n:])
-        return SamplesBatch(self.planes[-n:], self.pi_idx[-n:], self.pi_val[-n:], self.z[-n:], self.pw[-n:],
-                            own, own_w, self.reply_w[-n:], mat, mat_w)
+        return self._with(lambda a: a[-n:])
 
     @classmethod
     def from_records(cls, records: list[GameRecord], num_planes_shape, q_weight: float = 0.0,
@@ -153,23 +168,21 @@ class SamplesBatch:
             out = np.full((a.shape[0], k), fill, a.dtype)
             out[:, :a.shape[1]] = a
             return out
-        own = own_w = None
-        if any(b.own is not None for b in batches):   # samples from before ownership weigh 0
-            cells = next(b.own.shape[1] for b in batches if b.own is not None)
-            own = np.concatenate([b.own if b.own is not None else np.zeros((len(b), cells), np.int8)
-                                  for b in batches])
-            own_w = np.concatenate([b.own_w if b.own is not None else np.zeros(len(b), np.float32)
-                                    for b in batches])
-        mat = mat_w = None
-        if any(b.mat is not None for b in batches):   # samples from before the material head weigh 0
-            mat = np.concatenate([b.mat if b.mat is not None else np.zeros(len(b), np.float32) for b in batches])
-            mat_w = np.concatenate([b.mat_w if b.mat is not None else np.zeros(len(b), np.float32)
-                                    for b in batches])
+        optional = {}
+        for target, weight in cls.OPTIONAL:   # samples from before a target weigh 0 for it
+            have = [b for b in batches if getattr(b, target) is not None]
+            if have:
+                like = getattr(have[0], target)
+                optional[target] = np.concatenate([getattr(b, target) if getattr(b, target) is not None
+                                                   else np.zeros((len(b), *like.shape[1:]), like.dtype)
+                                                   for b in batches])
+                optional[weight] = np.concatenate([getattr(b, weight) if getattr(b, target) is not None
+                                                   else np.zeros(len(b), np.float32) for b in batches])
         return cls(np.concatenate([b.planes for b in batches]),
                    np.concatenate([pad(b.pi_idx, -1) for b in batches]),
                    np.concatenate([pad(b.pi_val, 0) for b in batches]),
-                   np.concatenate([b.z for b in batches]), np.concatenate([b.pw for b in batches]), own, own_w,
-                   np.concatenate([b.reply_w for b in batches]), mat, mat_w)
+                   np.concatenate([b.z for b in batches]), np.concatenate([b.pw for b in batches]),
+                   reply_w=np.concatenate([b.reply_w for b in batches]), **optional)
 
 
 def _encoder(evaluator):

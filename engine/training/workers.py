@@ -76,5 +76,4 @@ def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, s
     planes = (meta.get("net") or {}).get("in_planes") or game.num_planes
     batch = SamplesBatch.from_records(records, (planes, *game.board_shape), sp.value_q_weight,
                                       real_draws=real_draws)
-    return (batch.planes, batch.pi_idx, batch.pi_val, batch.z, batch.pw, batch.own, batch.own_w,
-            batch.reply_w, batch.mat, batch.mat_w), stats.__dict__
+    return batch.arrays(), stats.__dict__

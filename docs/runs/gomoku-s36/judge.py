@@ -1,0 +1,29 @@
+"""Session 36's ship test of the gomoku line from generation 115 (from the project root).
+
+usage: python docs/runs/gomoku-s36/judge.py
+
+Written before any of its games. The candidate is the last network of `runs/gs36` when its
+trainer stops by `--hours 1.45` (fixed by the clock, copied here as cand-latest.pt), at 800
+visits against Rapfi (classical evaluation, `INFO max_node 1000`) from the balanced 3-stone
+openings of seeds 1-4 (50 openings a seed, each played from both sides): rapfi/cand-sS.games.jsonl
+here (`run.sh`). Paired by opening with the shipped generation 115's games from the same
+openings (docs/runs/ab-gomoku-ro/rapfi/ro115-sS.games.jsonl, session 28; `run.sh check` first
+replays two of its openings with today's code and must reproduce them move for move).
+The candidate ships when cand - ro115 is at least 2 standard errors above zero and it scores at
+least 50%."""
+import runpy
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+HERE = ROOT / "docs/runs/gomoku-s36/rapfi"
+RO = runpy.run_path(str(ROOT / "docs/runs/ab-gomoku-ro/judge.py"))   # judge()
+
+
+def main() -> None:
+    RO["judge"]({"cand": lambda s: HERE / f"cand-s{s}.games.jsonl",
+                 "ro115": lambda s: ROOT / f"docs/runs/ab-gomoku-ro/rapfi/ro115-s{s}.games.jsonl"},
+                range(1, 5), (("cand", "ro115"),))
+
+
+if __name__ == "__main__":
+    main()

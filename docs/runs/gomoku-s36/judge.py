@@ -3,7 +3,8 @@
 usage: python docs/runs/gomoku-s36/judge.py
 
 Written before any of its games. The candidate is the last network of `runs/gs36` when its
-trainer stops by `--hours 1.45` (fixed by the clock, copied here as cand-latest.pt), at 800
+trainer stops by the clock (started at 14:29 with one worker and `--hours 1.45`, resumed at
+14:38 with two workers and `--hours 1.3`, so about 15:57; copied here as cand-latest.pt), at 800
 visits against Rapfi (classical evaluation, `INFO max_node 1000`) from the balanced 3-stone
 openings of seeds 1-4 (50 openings a seed, each played from both sides): rapfi/cand-sS.games.jsonl
 here (`run.sh`). Paired by opening with the shipped generation 115's games from the same

@@ -2,16 +2,16 @@
 # Session 36's gomoku matches against Rapfi (docs/runs/gomoku-s36/judge.py), from the project root.
 #   bash docs/runs/gomoku-s36/run.sh check   replay 115's first two openings of seed 1 (4 games)
 #                                            and compare them with session 28's record
-#   bash docs/runs/gomoku-s36/run.sh MODEL   seeds 1-4 on two cores (1 and 2, then 3 and 4)
-#   bash docs/runs/gomoku-s36/run.sh 56 MODEL   the second look: seeds 5-6 for MODEL and for
-#                                            models/gomoku.pt as shipped before (generation 115)
+#   bash docs/runs/gomoku-s36/run.sh arms    each arm's base-latest.pt / reply-latest.pt (here)
+#                                            from the openings of seeds 1-4, the two arms side by
+#                                            side on the two cores, a seed at a time
 # RAPFI: the brain (tools/refengines/build_rapfi.sh), default /tmp/refengines/rapfi/build/pbrain-rapfi
 cd "$(dirname "$0")/../../.."
 PY=${PY:-.venv/bin/python}
 RAPFI=${RAPFI:-/tmp/refengines/rapfi/build/pbrain-rapfi}
 SLICE=docs/runs/ab-gomoku-cap/rapfi_slice.py
-OUT=docs/runs/gomoku-s36/rapfi
-mkdir -p "$OUT"
+HERE=docs/runs/gomoku-s36
+mkdir -p "$HERE/rapfi"
 if [ "$1" = check ]; then
   $PY $SLICE "model:models/gomoku.pt@800" "gomocup:$RAPFI@nodes1000" 1 0 2 /tmp/ro115-check.games.jsonl
   $PY - <<'PY'
@@ -23,14 +23,10 @@ print("reproduced" if len(new) == 4 and all(same) else "NOT reproduced", same)
 PY
   exit
 fi
-seed() {   # MODEL SEED [NAME]
-  $PY $SLICE "model:$1@800" "gomocup:$RAPFI@nodes1000" "$2" 0 50 "$OUT/${3:-cand}-s$2.games.jsonl" 2> "$OUT/${3:-cand}-s$2.err"
+seed() {   # NAME SEED: NAME-latest.pt against Rapfi from the seed's 50 openings, both sides
+  $PY $SLICE "model:$HERE/$1-latest.pt@800" "gomocup:$RAPFI@nodes1000" "$2" 0 50 "$HERE/rapfi/$1-s$2.games.jsonl" \
+    2> "$HERE/rapfi/$1-s$2.err"
 }
-if [ "$1" = 56 ]; then
-  git show fb75035:models/gomoku.pt > /tmp/ro115.pt   # generation 115, as shipped when the session began
-  seed "$2" 5 & seed /tmp/ro115.pt 5 ro115 & wait
-  seed "$2" 6 & seed /tmp/ro115.pt 6 ro115 & wait
-  exit
-fi
-seed "$1" 1 & seed "$1" 2 & wait
-seed "$1" 3 & seed "$1" 4 & wait
+for s in 1 2 3 4; do
+  seed base $s & seed reply $s & wait
+done

@@ -140,3 +140,17 @@ def test_a_buffer_file_whose_ownership_rows_do_not_match_its_samples_is_refused(
         ReplayBuffer.read(tmp_path / "short.npz")
     np.savez(tmp_path / "whole.npz", own=batch.own, **arrays)
     np.testing.assert_array_equal(ReplayBuffer.read(tmp_path / "whole.npz").own, batch.own)
+
+
+def test_a_damaged_buffer_file_is_set_aside_and_the_rest_still_loads(tmp_path, gomoku_games, capsys):
+    game, records = gomoku_games
+    batch = SamplesBatch.from_records(records, (game.num_planes, *game.board_shape))
+    buf = ReplayBuffer(tmp_path / "buf", game, 100_000)
+    buf.save(1, batch)
+    buf.save(2, batch)
+    buf.path_for(1).write_bytes(buf.path_for(1).read_bytes()[:200])   # a truncated file
+    fresh = ReplayBuffer(tmp_path / "buf", game, 100_000)
+    assert fresh.load() == len(batch)
+    assert not fresh.has(1) and (tmp_path / "buf" / "gen_000001.damaged").exists()
+    assert "gen_000001.npz is unreadable" in capsys.readouterr().err
+    assert fresh.load() == len(batch)   # set aside once, not read again

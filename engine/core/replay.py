@@ -10,6 +10,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -96,7 +98,11 @@ class ReplayBuffer:
             considered += 1
             b = self._loaded.get(g)
             if b is None:
-                b = self._loaded[g] = self.read(self.path_for(g))
+                try:
+                    b = self._loaded[g] = self.read(self.path_for(g))
+                except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+                    self._set_aside(g, e)   # one damaged file costs its samples, not the run
+                    continue
             if planes is not None and len(b) and b.planes.shape[1] != planes:
                 self.skipped += len(b)
                 continue
@@ -112,6 +118,22 @@ class ReplayBuffer:
         if self.data is not None and len(self.data) > self.capacity:
             self.data = self.data.tail(self.capacity)
         return 0 if self.data is None else len(self.data)
+
+    def _set_aside(self, generation: int, error: BaseException) -> None:
+        """Rename a generation's unreadable samples file to ``.damaged`` (kept for a look, never
+        read again), with one line on stderr."""
+        path = self.path_for(generation)
+        try:
+            path.replace(path.with_suffix(".damaged"))
+            where = f"set aside as {path.with_suffix('.damaged').name}"
+        except OSError:
+            where = "left in place"
+        why = str(error).splitlines()[0] if str(error) else type(error).__name__
+        try:
+            print(f"zeroboard: replay buffer: {path.name} is unreadable ({why}); {where}, training goes on "
+                  "without its samples", file=sys.stderr, flush=True)
+        except (OSError, ValueError, AttributeError):
+            pass
 
     def __len__(self) -> int:
         return 0 if self.data is None else len(self.data)

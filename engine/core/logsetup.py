@@ -58,6 +58,20 @@ def log(message: str) -> None:
         pass
 
 
+def note(message: str) -> None:
+    """One line on stderr, "zeroboard: " first (the app's AI process sends stderr to its log
+    file); never raises."""
+    try:
+        print(f"zeroboard: {message}", file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def first_line(error: BaseException) -> str:
+    """An exception's message's first line, or its type's name where it has none."""
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
 class _Tee:
     """A text stream that writes to the console's stream and to the log file."""
 

@@ -20,13 +20,13 @@ import hashlib
 import io
 import json
 import os
-import sys
 import warnings
 from pathlib import Path
 
 import numpy as np
 
 from .evaluators import BatchNetEvaluator
+from .logsetup import first_line, note
 
 OPSET = 17
 HASH_KEY = "zeroboard_checkpoint_sha256"
@@ -37,14 +37,6 @@ FORMAT_KEY = "zeroboard_onnx_format"
 
 class OnnxUnavailable(Exception):
     """The checkpoint cannot be served by ONNX Runtime here; the message says why (for the log)."""
-
-
-def note(message: str) -> None:
-    """One line on stderr (the app's AI process sends stderr to its log file)."""
-    try:
-        print(f"zeroboard: {message}", file=sys.stderr, flush=True)
-    except (OSError, ValueError, AttributeError):
-        pass
 
 
 def file_sha256(path) -> str:
@@ -204,7 +196,7 @@ def load_cached(checkpoint, game, digest: str | None = None):
         except OnnxUnavailable as e:
             note(f"ignoring {e}")
         except Exception as e:   # onnxruntime's parse errors have no common base class
-            note(f"ignoring {p}: not a usable ONNX model ({str(e).splitlines()[0] if str(e) else type(e).__name__})")
+            note(f"ignoring {p}: not a usable ONNX model ({first_line(e)})")
     return None
 
 

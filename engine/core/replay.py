@@ -10,13 +10,13 @@ from __future__ import annotations
 import io
 import json
 import re
-import sys
 import zipfile
 from pathlib import Path
 
 import numpy as np
 
 from .checkpoint import atomic_write_bytes
+from .logsetup import first_line, note
 from .selfplay import SamplesBatch
 
 _NAME = re.compile(r"^gen_(\d{6})\.npz$")
@@ -128,12 +128,8 @@ class ReplayBuffer:
             where = f"set aside as {path.with_suffix('.damaged').name}"
         except OSError:
             where = "left in place"
-        why = str(error).splitlines()[0] if str(error) else type(error).__name__
-        try:
-            print(f"zeroboard: replay buffer: {path.name} is unreadable ({why}); {where}, training goes on "
-                  "without its samples", file=sys.stderr, flush=True)
-        except (OSError, ValueError, AttributeError):
-            pass
+        note(f"replay buffer: {path.name} is unreadable ({first_line(error)}); {where}, training goes on without "
+             "its samples")
 
     def __len__(self) -> int:
         return 0 if self.data is None else len(self.data)

@@ -29,7 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .onnxnet import OnnxUnavailable, note
+from .logsetup import note
+from .onnxnet import OnnxUnavailable
 
 RUNTIMES = ("torch-fp32", "torch-bf16", "ort-fp32", "ort-int8")
 CHOICE_FILE = "runtime_choice.json"

@@ -100,13 +100,9 @@ class SamplesBatch:
         return {name: getattr(self, name) for pair in self.OPTIONAL if getattr(self, pair[0]) is not None
                 for name in pair}
 
-    def _with(self, select) -> "SamplesBatch":
-        """A batch of ``select(array)`` of every column."""
-        return SamplesBatch(*(None if a is None else select(a) for a in self.arrays()))
-
     def tail(self, n: int) -> "SamplesBatch":
         """The last ``n`` samples."""
-        return self._with(lambda a: a[-n:])
+        return SamplesBatch(*(None if a is None else a[-n:] for a in self.arrays()))
 
     @classmethod
     def from_records(cls, records: list[GameRecord], num_planes_shape, q_weight: float = 0.0,
@@ -170,14 +166,13 @@ class SamplesBatch:
             return out
         optional = {}
         for target, weight in cls.OPTIONAL:   # samples from before a target weigh 0 for it
-            have = [b for b in batches if getattr(b, target) is not None]
-            if have:
-                like = getattr(have[0], target)
-                optional[target] = np.concatenate([getattr(b, target) if getattr(b, target) is not None
-                                                   else np.zeros((len(b), *like.shape[1:]), like.dtype)
-                                                   for b in batches])
-                optional[weight] = np.concatenate([getattr(b, weight) if getattr(b, target) is not None
-                                                   else np.zeros(len(b), np.float32) for b in batches])
+            parts = [getattr(b, target) for b in batches]
+            like = next((a for a in parts if a is not None), None)
+            if like is not None:
+                optional[target] = np.concatenate([np.zeros((len(b), *like.shape[1:]), like.dtype) if a is None
+                                                   else a for a, b in zip(parts, batches)])
+                optional[weight] = np.concatenate([np.zeros(len(b), np.float32) if a is None else getattr(b, weight)
+                                                   for a, b in zip(parts, batches)])
         return cls(np.concatenate([b.planes for b in batches]),
                    np.concatenate([pad(b.pi_idx, -1) for b in batches]),
                    np.concatenate([pad(b.pi_val, 0) for b in batches]),

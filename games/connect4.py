@@ -69,7 +69,7 @@ def winning_cells(stones: int, mask: int) -> int:
 #: positions from the shipped network's own games a solve took 0.1-0.3 ms at 8-13 empty
 #: cells and 0.6 ms at 14 (a few ms at 18): at 14 a whole 800-visit search took no longer than
 #: without it (25-30 empty cells: 3% longer; 13-20: 2.7 times faster, the solved nodes need
-#: no network), and the searches chose fewer losing moves (docs/training.md, session 9).
+#: no network), and the searches chose fewer losing moves (docs/training.md, 2026-11-22).
 SOLVE_EMPTIES = 14
 try:   # to measure the network and search without it: ZEROBOARD_CONNECT4_SOLVE_EMPTIES=0
     # (at most 20: each further empty cell multiplies a solve's cost about three times)

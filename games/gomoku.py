@@ -109,7 +109,7 @@ VCT_BUDGET = _env_budget("ZEROBOARD_GOMOKU_VCT_BUDGET", 600)   # 0: measure the 
 #: the opponent's victories by continuous threats are looked for with at most this many threes on
 #: a line and `DEFENCE_BUDGET` moves tried, and at most `DEFENCE_TOTAL` moves over one root's
 #: candidates. Off by default: against Rapfi it scored 27.5% where the search without it scored
-#: 28.5%, over the same 200 games (docs/training.md, session 17), at 0.1-0.6 s a move. To measure
+#: 28.5%, over the same 200 games (docs/training.md, 2026-11-26), at 0.1-0.6 s a move. To measure
 #: it again: ZEROBOARD_GOMOKU_DEFENCE_BUDGET=5000
 DEFENCE_THREES = 4
 DEFENCE_BUDGET = _env_budget("ZEROBOARD_GOMOKU_DEFENCE_BUDGET", 0)

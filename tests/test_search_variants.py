@@ -75,7 +75,7 @@ def test_gumbel_self_play_records_improved_policy_targets():
 
 
 def test_gumbel_self_play_plays_a_proven_win_found_while_it_still_samples_its_opening():
-    """A root whose win is proven in the sampled opening plies: the Gumbel arm of session 32
+    """A root whose win is proven in the sampled opening plies: the Gumbel arm of 2026-11-28
     stopped there (it asked for PUCT's visit counts, which a Gumbel search does not make)."""
     from engine.core.config import load_config
     from engine.core.selfplay import play_games

@@ -71,7 +71,7 @@ class SearchConfig:
     #: added to the network's value at each leaf, as ``capture_scale`` adds the captures still
     #: to come: ``tanh(atanh(v) + gain / capture_scale + change / material_scale)``. An exchange
     #: inside the tree is then priced by the material it wins or loses, where the network's
-    #: value prices a piece at about a third of what it should (docs/training.md, session 28);
+    #: value prices a piece at about a third of what it should (docs/training.md, 2026-11-27);
     #: a line without captures changes nothing, so quiet positions stay the network's. 0: off.
     material_scale: float = 0.0
     #: use the game's tactical hooks (``State.tactical_priors``, ``State.capture_gain``) at all

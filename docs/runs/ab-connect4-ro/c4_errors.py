@@ -1,7 +1,7 @@
 # usage: python docs/runs/ab-connect4-ro/c4_errors.py MODEL SET SIMS [LIMIT [OFFSET [SYMMETRIES [PTEMP]]]]  (from the project root)
 # SIMS = 0: the network's own first choice (its policy's most likely legal move), no search.
-# SYMMETRIES = 2: every network call averaged with the mirror image's (`[play] symmetries`; session 26).
-# PTEMP: the search's policy temperature (`[play] policy_temperature`; session 29), 1 when left out.
+# SYMMETRIES = 2: every network call averaged with the mirror image's (`[play] symmetries`; 2026-11-27).
+# PTEMP: the search's policy temperature (`[play] policy_temperature`; 2026-11-27), 1 when left out.
 # A connect4 network with the play search at SIMS visits and without the endgame solver (the
 # issue-20 measurement) on a benchmark set: prints the error count and the indices of the wrong
 # positions, so two networks can be compared position by position.

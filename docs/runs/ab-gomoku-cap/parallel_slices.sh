@@ -1,5 +1,5 @@
 #!/bin/bash
-# A balanced arena match spread over many cores (written in session 31 for a lent 16-core machine).
+# A balanced arena match spread over many cores (written on 2026-11-28 for a lent 16-core machine).
 #
 # usage: bash docs/runs/ab-gomoku-cap/parallel_slices.sh GAME A_SPEC B_SPEC NAME OUTDIR "SEEDS" OPENINGS PLIES SLICE
 #        (from the project root; env: PY (default python3), LIMIT seconds per slice (default 400))
@@ -10,7 +10,7 @@
 # then joins each seed's slices, in order, into OUTDIR/NAME-sSEED.games.jsonl (the arena's
 # --games-out format, so the judges read them as they read the arena's). A slice stopped by
 # LIMIT keeps the games it finished; an opening missing one of its games is left out by the judges.
-# Session 31: 171 with lcb=1 against fairy-stockfish at depth 1, seeds 1-4, 20 openings of 2
+# 2026-11-28: 171 with lcb=1 against fairy-stockfish at depth 1, seeds 1-4, 20 openings of 2
 # plies, slices of 5: 16 processes on the lent machine's 16 cores, 426 s, 152 of 160 games.
 set -u
 game=$1 a=$2 b=$3 name=$4 out=$5 seeds=$6 openings=$7 plies=$8 slice=$9

@@ -1,4 +1,4 @@
-"""Session 26 pilot: 32 self-play games of the gomoku main line (runs/g6/plain, latest) with its
+"""2026-11-27 pilot: 32 self-play games of the gomoku main line (runs/g6/plain, latest) with its
 own settings; the VCT budget comes from the environment (ZEROBOARD_GOMOKU_VCT_BUDGET: run with 0
 and with 600). Run from the repository root."""
 import json, sys, os

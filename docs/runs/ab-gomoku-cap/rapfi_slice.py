@@ -9,8 +9,8 @@ Plays openings FIRST..FIRST+COUNT-1 of the OPENINGS (default 50) balanced openin
 first K are the same whatever its length), each from both sides, A first in the first game.
 Each game is one JSON line in the arena's `--games-out` format with the whole match's game
 number, so slices concatenated in order are the match's record (paired.py reads them).
-With GAME, the same for `main.py arena --game GAME` (session 28: xiangqi).
-Written in session 27 for a lent 16-core machine, whose time ran out first; checked here to
+With GAME, the same for `main.py arena --game GAME` (2026-11-27: xiangqi).
+Written on 2026-11-27 for a lent 16-core machine, whose time ran out first; checked here to
 reproduce the arena's games exactly (two games of seed 1's second opening)."""
 import json
 import sys

@@ -1,4 +1,4 @@
-"""Session 20 pilot: 32 self-play games of the gomoku main line (runs/gab5/base, generation 97)
+"""2026-11-26 pilot: 32 self-play games of the gomoku main line (runs/gab5/base, generation 97)
 with its own settings from the empty board, 3 and 5 random opening plies; prints each set's
 decided games. Run from the repository root."""
 import json, sys, os

@@ -1,4 +1,4 @@
-"""Session 28's judge of the random-start comparison against Rapfi at 1000 nodes (from the project root).
+"""The 2026-11-27 judge of the random-start comparison against Rapfi at 1000 nodes (from the project root).
 
 usage: python docs/runs/ab-gomoku-ro/judge.py
 

@@ -1,4 +1,4 @@
-"""Session 27 pilot: how decisive gomoku self-play becomes from random starts. N games of a run's
+"""2026-11-27 pilot: how decisive gomoku self-play becomes from random starts. N games of a run's
 latest network with the run's own self-play settings, all starting from K uniformly random stones
 (`random_opening_plies`), for each K given. Run from the repository root:
     python docs/runs/ab-gomoku-ro/pilot_ro.py RUN_DIR GAMES K [K ...]

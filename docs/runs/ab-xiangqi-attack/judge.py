@@ -1,4 +1,4 @@
-"""The judge of session 33's attack-planes comparison for xiangqi (from the project root).
+"""The judge of the 2026-11-28 attack-planes comparison for xiangqi (from the project root).
 
 usage: python docs/runs/ab-xiangqi-attack/judge.py
 

@@ -1,4 +1,4 @@
-"""The judge of session 31's deeper-network comparison for xiangqi (from the project root).
+"""The judge of the 2026-11-28 deeper-network comparison for xiangqi (from the project root).
 
 usage: python docs/runs/ab-xiangqi-deep/judge.py
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Play a two-arm xiangqi comparison's judge on two cores (session 32; judge.py of that folder
+# Play a two-arm xiangqi comparison's judge on two cores (2026-11-28; judge.py of that folder
 # reads the games). Waits for both arms' trainers to end, copies each arm's last network,
 # metrics and run.json into the folder, then plays the arms alternately by seed against
 # fairy-stockfish at depth 1 (40 games from the balanced openings of seeds 1-6), so that any
@@ -13,7 +13,7 @@ R=${2:-runs/xd}
 A=${3:-deep}
 B=${4:-base}
 PY=${PY:-.venv/bin/python}
-# the play search these judges were played with: without session 34's material term, which
+# the play search these judges were played with: without the 2026-11-28 material term, which
 # xiangqi's [play] settings have used since
 OPTS=${OPTS:-?mat=0}
 mkdir -p $D/judge

@@ -1,4 +1,4 @@
-"""Session 28's judge of the opening full-search comparison against fairy-stockfish at depth 1
+"""The 2026-11-27 judge of the opening full-search comparison against fairy-stockfish at depth 1
 (from the project root).
 
 usage: python docs/runs/ab-xiangqi-fullopen/judge.py
@@ -7,7 +7,7 @@ Reads judge/{base,full}-sS.games.jsonl (800 visits against Debian's fairy-stockf
 depth 1`, the balanced 2-move openings of seed S, 20 openings each played from both sides;
 seeds 1-2 here, seed 3 on a lent 16-core machine in seven slices by
 docs/runs/ab-gomoku-cap/rapfi_slice.py) and the shipped generation 251's games from the seed 1-2
-openings (sessions 19-20). Pairs games by opening as docs/runs/ab-gomoku-ro/judge.py does (an
+openings (2026-11-26). Pairs games by opening as docs/runs/ab-gomoku-ro/judge.py does (an
 opening with a game missing is left out of the comparisons it would be in)."""
 import sys
 from pathlib import Path

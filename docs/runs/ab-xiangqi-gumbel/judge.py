@@ -1,4 +1,4 @@
-"""The judge of session 32's Gumbel self-play comparison for xiangqi (from the project root).
+"""The judge of the 2026-11-28 Gumbel self-play comparison for xiangqi (from the project root).
 
 usage: python docs/runs/ab-xiangqi-gumbel/judge.py
 

@@ -1,4 +1,4 @@
-"""Session 29: a replay buffer's value targets by the mover's material balance (from the project root).
+"""2026-11-27: a replay buffer's value targets by the mover's material balance (from the project root).
 
 usage: python docs/runs/ab-xiangqi-lead/buffer_material.py RUN_DIR/buffer
 

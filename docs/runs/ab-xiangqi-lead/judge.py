@@ -1,13 +1,13 @@
-"""Session 30's judge of the lead-adjudication comparison against fairy-stockfish at depth 1
+"""The 2026-11-28 judge of the lead-adjudication comparison against fairy-stockfish at depth 1
 (from the project root).
 
 usage: python docs/runs/ab-xiangqi-lead/judge.py
 
-Reads judge/{lead,base}-sS.games.jsonl: each arm's network committed at 20:53 in session 29
+Reads judge/{lead,base}-sS.games.jsonl: each arm's network committed at 20:53 on 2026-11-27
 (lead-latest.pt, generation 171; base-latest.pt, generation 173; 0.83 hours each since both
 were split from the base arm's generation 151) at 800 visits against Debian's fairy-stockfish at
 `go depth 1`, the balanced 2-move openings of seed S (20 openings, each played from both sides),
-seeds 1-4. Compares them with each other, with their common start (generation 151, session 29's
+seeds 1-4. Compares them with each other, with their common start (generation 151, the 2026-11-27
 games in ../ab-xiangqi-material/judge/) and with the shipped generation 251 from the same
 openings, paired by opening as docs/runs/ab-gomoku-ro/judge.py does."""
 import runpy

@@ -1,4 +1,4 @@
-"""Session 29's pilot for adjudication by a lasting material lead (from the project root).
+"""The 2026-11-27 pilot for adjudication by a lasting material lead (from the project root).
 
 usage: python docs/runs/ab-xiangqi-lead/pilot.py CHECKPOINT CONFIG GAMES SEED
 

@@ -1,4 +1,4 @@
-"""Session 29's judge of the material-target comparison against fairy-stockfish at depth 1
+"""The 2026-11-27 judge of the material-target comparison against fairy-stockfish at depth 1
 (from the project root).
 
 usage: python docs/runs/ab-xiangqi-material/judge.py
@@ -6,7 +6,7 @@ usage: python docs/runs/ab-xiangqi-material/judge.py
 Reads judge/{base,mat}-sS.games.jsonl (each arm's last network at 800 visits against Debian's
 fairy-stockfish at `go depth 1`, the balanced 2-move openings of seed S, 20 openings each played
 from both sides; seed 4 for base only, for the ship rule) and the shipped generation 251's games
-from the same openings (seeds 1-2 from sessions 19-20, 3-4 from session 29). Pairs games by
+from the same openings (seeds 1-2 from 2026-11-21 and 2026-11-26 from 2026-11-27). Pairs games by
 opening as docs/runs/ab-gomoku-ro/judge.py does (an opening with a game missing is left out of
 the comparisons it would be in)."""
 import sys

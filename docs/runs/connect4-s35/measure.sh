@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 35: a connect4 network without the endgame solver at 800 visits on the four benchmark
+# 2026-11-28: a connect4 network without the endgame solver at 800 visits on the four benchmark
 # sets (docs/runs/ab-connect4-ro/c4_errors.py) on two cores: middle-medium on one, the other three
 # in turn on the other; one line a set
 # in OUT (error count and the wrong positions' indices).

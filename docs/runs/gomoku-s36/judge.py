@@ -1,4 +1,4 @@
-"""Session 36's judge of gomoku's opponent's-reply comparison and ship test (from the project root).
+"""The 2026-11-28 judge of gomoku's opponent's-reply comparison and ship test (from the project root).
 
 usage: python docs/runs/gomoku-s36/judge.py
 
@@ -9,7 +9,7 @@ and `[net] opponent_policy`, KataGo's opponent's-reply target at weight 0.15). E
 network finished by then (copied here as base-latest.pt and reply-latest.pt) at 800 visits
 against Rapfi (classical evaluation, `INFO max_node 1000`) from the balanced 3-stone openings of
 seeds 1-4 (50 openings a seed, each played from both sides): rapfi/{base,reply}-sS.games.jsonl
-here (`run.sh`). The shipped generation 115's games from the same openings are session 28's
+here (`run.sh`). The shipped generation 115's games from the same openings are the 2026-11-27
 (docs/runs/ab-gomoku-ro/rapfi/ro115-sS.games.jsonl; `run.sh check` replayed two of its openings
 with today's code: move for move the same).
 

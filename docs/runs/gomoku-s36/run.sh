@@ -1,7 +1,7 @@
 #!/bin/bash
-# Session 36's gomoku matches against Rapfi (docs/runs/gomoku-s36/judge.py), from the project root.
+# The 2026-11-28 gomoku matches against Rapfi (docs/runs/gomoku-s36/judge.py), from the project root.
 #   bash docs/runs/gomoku-s36/run.sh check   replay 115's first two openings of seed 1 (4 games)
-#                                            and compare them with session 28's record
+#                                            and compare them with the 2026-11-27 record
 #   bash docs/runs/gomoku-s36/run.sh arms    each arm's base-latest.pt / reply-latest.pt (here)
 #                                            from the openings of seeds 1-4, the two arms side by
 #                                            side on the two cores, a seed at a time

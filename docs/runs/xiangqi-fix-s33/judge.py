@@ -1,4 +1,4 @@
-"""Session 33: the shipped xiangqi generation 171 before and after the capture-search fix (from
+"""2026-11-28: the shipped xiangqi generation 171 before and after the capture-search fix (from
 the project root).
 
 usage: python docs/runs/xiangqi-fix-s33/judge.py
@@ -8,9 +8,9 @@ openings of seeds 1-6 (20 openings a seed, each played from both sides):
 - g171fix: 171 with `games.xiangqi_moves.pseudo_captures` fixed (before, every advisor and
   soldier also "captured" like an elephant, so the leaves' capture look-ahead saw phantom
   gains and losses in about a quarter of game positions), played by run.sh here;
-- g171: 171 as shipped, with the bug, its games of sessions 29-30 (docs/runs/xiangqi-play-s31/).
+- g171: 171 as shipped, with the bug, its games of 2026-11-27 and 2026-11-28 (docs/runs/xiangqi-play-s31/).
 Then the same against fairy-stockfish at UCI_Elo 1350, 1000 nodes, from the balanced openings of
-seeds 0-1: elo1350-g171fix (run_elo.sh) against 171's games of session 30
+seeds 0-1: elo1350-g171fix (run_elo.sh) against 171's games of 2026-11-28
 (docs/runs/xiangqi-ship-g171/elo1350-g171-s*).
 The fix is a correctness fix and stays whatever this measures; the figure is what the model
 now scores, and g171fix - g171 (paired by opening) is what the bug cost."""

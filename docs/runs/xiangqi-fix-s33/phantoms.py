@@ -18,7 +18,7 @@ FIXED = xm.pseudo_captures
 
 
 def old_captures(b, player):
-    """The generator before session 33: advisors and soldiers also captured like elephants."""
+    """The generator before 2026-11-28: advisors and soldiers also captured like elephants."""
     out = FIXED(b, player)
     s = xm.SIGN[player]
     for f in range(xm.NUM_SQUARES):

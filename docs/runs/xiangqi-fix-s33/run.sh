@@ -1,10 +1,10 @@
 #!/bin/bash
-# Session 33: the shipped xiangqi network (generation 171) with the capture search fixed
+# 2026-11-28: the shipped xiangqi network (generation 171) with the capture search fixed
 # (advisors and soldiers no longer capture like elephants in `pseudo_captures`), against
 # fairy-stockfish at depth 1 from the balanced openings of seeds 1-6, as its games before the
 # fix were played (docs/runs/xiangqi-play-s31/judge.py). Two queues, one a core.
 # usage (project root): bash docs/runs/xiangqi-fix-s33/run.sh [NICE]
-# (?mat=0: the play search as it was, before session 34's material term became xiangqi's [play] setting)
+# (?mat=0: the play search as it was, before the 2026-11-28 material term became xiangqi's [play] setting)
 cd "$(dirname "$0")/../../.."
 D=docs/runs/xiangqi-fix-s33
 PY=${PY:-.venv/bin/python}

@@ -1,10 +1,10 @@
 #!/bin/bash
-# Session 33: the shipped xiangqi network (generation 171) with the capture search fixed against
+# 2026-11-28: the shipped xiangqi network (generation 171) with the capture search fixed against
 # fairy-stockfish limited to Elo 1350 at 1000 nodes a move, from the balanced openings of seeds
-# 0 and 1, one core each (the command that played elo1350-g171fix-s*; written down in session 34,
+# 0 and 1, one core each (the command that played elo1350-g171fix-s*; written down on 2026-11-28,
 # where models/xiangqi.json's method named this file and it was missing).
 # usage (project root): bash docs/runs/xiangqi-fix-s33/run_elo.sh
-# (?mat=0: the play search as it was, before session 34's material term became xiangqi's [play]
+# (?mat=0: the play search as it was, before the 2026-11-28 material term became xiangqi's [play]
 # setting; D, NAME and OPTS name another folder, games-file name and model options, as
 # docs/runs/xiangqi-mat-s34/run_elo.sh does)
 cd "$(dirname "$0")/../../.."

@@ -1,4 +1,4 @@
-"""The judge of session 34's material term for xiangqi's play search (from the project root).
+"""The judge of the 2026-11-28 material term for xiangqi's play search (from the project root).
 
 usage: python docs/runs/xiangqi-mat-s34/judge.py
 
@@ -9,7 +9,7 @@ atanh space, the same scale as the captures still to come) against Debian's fair
 `go depth 1` from the balanced 2-move openings of seeds 1-6 (20 openings a seed, each played
 from both sides): mat171-sS.games.jsonl here (`run.sh`), paired by opening with 171 as
 shipped with the capture fix (g171fix, docs/runs/xiangqi-fix-s33/; its games were played
-before session 34's faster capture search, whose cut-off differs only where the node budget
+before the 2026-11-28 faster capture search, whose cut-off differs only where the node budget
 ends a search, about 1 position in 3,000). The rule: make 8 xiangqi's `[play]
 material_scale` when mat171 - g171fix is at least 2 standard errors above zero. Scale 8 was
 chosen before the games (capture_scale's value), not tuned."""

@@ -5,7 +5,7 @@ usage: python docs/runs/xiangqi-mat-s34/report.py [--write]
 
 The same report as docs/runs/xiangqi-ship-g171/balanced_report.py (its `main`), from this
 folder's games: against depth 1 (run.sh, seeds 1-6) and against Elo 1350 at 1000 nodes
-(run_elo.sh, seeds 0-1). The suite's 20-game entries stay as session 33 measured them, without
+(run_elo.sh, seeds 0-1). The suite's 20-game entries stay as 2026-11-28 measured them, without
 the material term, and the summary says so."""
 import runpy
 from pathlib import Path
@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[3]
 BASE = runpy.run_path(str(ROOT / "docs/runs/xiangqi-ship-g171/balanced_report.py"))
 PLAYER = "model:models/xiangqi.pt@800?mat=8"
 HERE = "docs/runs/xiangqi-mat-s34"
-WITH = ("with the capture search fixed (session 33) and the material term (session 34: the material the "
+WITH = ("with the capture search fixed (2026-11-28) and the material term (2026-11-28: the material the "
         "leaf's mover won or lost since the root, over 8 soldiers, in the leaf values; xiangqi's [play] "
         "material_scale, so the app's levels play so)")
 MATCHES = BASE["balanced_matches"](PLAYER, HERE, "mat171-s{}.games.jsonl", range(1, 7),
@@ -23,4 +23,4 @@ MATCHES = BASE["balanced_matches"](PLAYER, HERE, "mat171-s{}.games.jsonl", range
 
 
 if __name__ == "__main__":
-    BASE["main"](MATCHES, ", measured in session 33 before the material term")
+    BASE["main"](MATCHES, ", measured on 2026-11-28 before the material term")

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 34's material-term match (judge.py): 171 with mat=8 at 800 visits against
+# The 2026-11-28 material-term match (judge.py): 171 with mat=8 at 800 visits against
 # fairy-stockfish at depth 1, 40 games from the balanced openings of each seed given.
 # usage (project root): bash docs/runs/xiangqi-mat-s34/run.sh SEED...
 cd "$(dirname "$0")/../../.."

@@ -7,7 +7,7 @@ lost by 500, with the piece moved, what the opponent then wins by captures alone
 usage: python docs/runs/xiangqi-play-s31/blunders.py GAMES.jsonl... > blunders.jsonl
        (from the project root; fairy-stockfish at /usr/games/fairy-stockfish or $FAIRY_STOCKFISH)
 
-Session 31 ran it on generation 171's games of seeds 1-3 against depth 1 (see docs/training.md)."""
+It was run on 2026-11-28 on generation 171's games of seeds 1-3 against depth 1 (see docs/training.md)."""
 import json
 import os
 import re

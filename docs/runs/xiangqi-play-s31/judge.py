@@ -1,11 +1,11 @@
-"""Session 31's judge of two play-time settings for xiangqi's shipped generation 171 (from the
+"""The 2026-11-28 judge of two play-time settings for xiangqi's shipped generation 171 (from the
 project root).
 
 usage: python docs/runs/xiangqi-play-s31/judge.py
 
 All at 800 visits against Debian's fairy-stockfish at `go depth 1` from the balanced 2-move
 openings of seeds 1-6 (20 openings a seed, each played from both sides):
-- g171: 171 as shipped (the most visited move, the network alone), its games of sessions 29-30
+- g171: 171 as shipped (the most visited move, the network alone), its games of 2026-11-27 and 2026-11-28
   (docs/runs/ab-xiangqi-lead/judge/ for seeds 1-4, docs/runs/xiangqi-ship-s30/ for 5-6);
 - lcb171: the move chosen by a lower confidence bound, spec option ``lcb=1`` (`[play]
   select_lcb`): seeds 1-4 on a lent 16-core machine in four slices of five openings each by
@@ -14,7 +14,7 @@ openings of seeds 1-6 (20 openings a seed, each played from both sides):
 - sym171: each evaluation averaged over the board and its mirror image, ``sym=2`` (`[play]
   symmetries`), by `main.py arena` here; stopped for futility during seeds 3-4 (their games
   files hold the games finished by then).
-The rule for each (docs/training.md, session 31, set before its games): make it xiangqi's
+The rule for each (docs/training.md, 2026-11-28, set before its games): make it xiangqi's
 [play] setting when its paired advantage over g171 is at least 2 standard errors."""
 import runpy
 from pathlib import Path

@@ -1,11 +1,11 @@
-"""Session 29's judge of the play search's policy temperature for xiangqi (from the project root).
+"""The 2026-11-27 judge of the play search's policy temperature for xiangqi (from the project root).
 
 usage: python docs/runs/xiangqi-ptemp/judge.py
 
 Reads ptS-sN.games.jsonl here (the shipped generation 251 at 800 visits with `?ptemp=T`, against
 Debian's fairy-stockfish at `go depth 1`, the balanced 2-move openings of seed N, 20 openings
 each played from both sides) and generation 251's games at temperature 1 from the same
-openings (sessions 19-20), paired by opening as docs/runs/ab-gomoku-ro/judge.py does."""
+openings (2026-11-26), paired by opening as docs/runs/ab-gomoku-ro/judge.py does."""
 import sys
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""Session 31's ship test of the xiangqi line's generation 110 (runs/xs30: 171 + 110) against
+"""The 2026-11-28 ship test of the xiangqi line's generation 110 (runs/xs30: 171 + 110) against
 the shipped 171 (from the project root).
 
 usage: python docs/runs/xiangqi-s31/judge.py
@@ -6,7 +6,7 @@ usage: python docs/runs/xiangqi-s31/judge.py
 Both at 800 visits against Debian's fairy-stockfish at `go depth 1` from the balanced 2-move
 openings of seeds 1-6 (20 openings a seed, each played from both sides): c110 here
 (cont-latest.pt, `main.py arena`), 171's games as in docs/runs/xiangqi-play-s31/judge.py. The
-rule (docs/training.md, session 31, set before c110's games): ship c110 when its paired
+rule (docs/training.md, 2026-11-28, set before c110's games): ship c110 when its paired
 advantage over 171 is at least 2 standard errors."""
 import runpy
 from pathlib import Path

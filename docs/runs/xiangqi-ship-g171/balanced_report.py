@@ -8,7 +8,7 @@ Reads the games files named in MATCHES (each line one game of `main.py arena --g
 counts each match's wins, draws and losses, and prints the entries; with --write, replaces the
 report's balanced entries of the same spec (the suite's sampled-opening entries stay) and
 rewrites its summary line. docs/runs/xiangqi-fix-s33/report.py calls `main` with the matches
-of session 33 (the same network with the capture search fixed)."""
+of 2026-11-28 (the same network with the capture search fixed)."""
 import json
 import sys
 from pathlib import Path
@@ -32,7 +32,7 @@ MATCHES = [
      "method": f"python main.py arena --game xiangqi --a {PLAYER} --b {DEPTH1} --games 40 "
                "--balanced-openings 2 --seed S for S = 1-6: 120 openings of 2 uniformly random moves, "
                "each played from both sides; the strong level's search (800 visits, no sampled moves) "
-               "without its 1 s cap (session 30: docs/runs/ab-xiangqi-lead/judge/, "
+               "without its 1 s cap (2026-11-28: docs/runs/ab-xiangqi-lead/judge/, "
                "docs/runs/xiangqi-ship-s30/)"},
     {"opponent": "stockfish-elo1350", "label": "fairy-stockfish at Elo 1350, 1000 nodes", "spec": ELO1350,
      "files": [G171.format(s) for s in (0, 1)],
@@ -40,7 +40,7 @@ MATCHES = [
      "method": f"python main.py arena --game xiangqi --a {PLAYER} --b '{ELO1350}' --games 40 "
                "--balanced-openings 2 --seed S for S = 0, 1: 40 openings of 2 uniformly random moves, "
                "each played from both sides; the strong level's search without its 1 s cap "
-               "(session 30: docs/runs/xiangqi-ship-g171/)"},
+               "(2026-11-28: docs/runs/xiangqi-ship-g171/)"},
 ]
 
 

@@ -1,4 +1,4 @@
-"""Session 30's ship test of the lead comparison's generation 171 against the shipped 251
+"""The 2026-11-28 ship test of the lead comparison's generation 171 against the shipped 251
 (from the project root).
 
 usage: python docs/runs/xiangqi-ship-s30/judge.py
@@ -6,7 +6,7 @@ usage: python docs/runs/xiangqi-ship-s30/judge.py
 Both at 800 visits against Debian's fairy-stockfish at `go depth 1` from the balanced 2-move
 openings of seeds 1-6 (20 openings a seed, each played from both sides): seeds 1-4 from
 docs/runs/ab-xiangqi-lead/judge/ (lead 171) and the shipped 251's games listed in
-docs/runs/ab-xiangqi-material/judge.py, seeds 5-6 here. The rule (docs/training.md, session 30,
+docs/runs/ab-xiangqi-material/judge.py, seeds 5-6 here. The rule (docs/training.md, 2026-11-28,
 set before seeds 5-6 were played): ship 171 when its paired advantage over 251 is at least 2.18
 standard errors."""
 import runpy

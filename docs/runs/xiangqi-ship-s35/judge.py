@@ -1,8 +1,8 @@
-"""The judge of session 35's ship test for xiangqi (from the project root).
+"""The judge of the 2026-11-28 ship test for xiangqi (from the project root).
 
 usage: python docs/runs/xiangqi-ship-s35/judge.py
 
-Written before any of its games. The candidate is the attack arm's judged network (session 33's
+Written before any of its games. The candidate is the attack arm's judged network (the 2026-11-28
 comparison, generation 85: docs/runs/ab-xiangqi-attack/attack-latest.pt, 20 input planes) at
 800 visits with the material term as the app plays xiangqi now (spec option ``mat=8``):
 "attackmat". Its games, by `run.sh` here:

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 35's ship test (judge.py): the attack arm's network (generation 85) with the material
+# The 2026-11-28 ship test (judge.py): the attack arm's network (generation 85) with the material
 # term at 800 visits against fairy-stockfish, 40 games from the balanced openings of each seed.
 # usage (project root): bash docs/runs/xiangqi-ship-s35/run.sh d1:SEED... elo:SEED...
 #   d1:S  against depth 1 from seed S's openings (attackmat-sS)

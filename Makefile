@@ -19,7 +19,7 @@ play:
 test:
 	$(PYTHON) tools/bootstrap.py test --durations=15
 
-# the windowed one-folder app dist/ZeroBoard/ZeroBoard (see README, "Packaging")
+# the windowed one-folder app dist/ZeroBoard/ZeroBoard (see docs/packaging.md)
 package:
 	$(PYTHON) tools/bootstrap.py install --extras package
 	$(PY) -m PyInstaller --noconfirm build.spec

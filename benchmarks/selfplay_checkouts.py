@@ -9,7 +9,7 @@ ratio. For changes to a game's rules code or the search that should only make th
     python benchmarks/selfplay_checkouts.py OLD_ROOT NEW_ROOT --game xiangqi [--model M.pt]
         [--config C.toml] [--games 48] [--seeds 1 2 3]
 
-2026-11-28 (xiangqi's mate-in-one test and capture search): see the README's self-play table.
+2026-11-28 (xiangqi's mate-in-one test and capture search): see docs/performance.md, the self-play table.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Measure what each of build.spec's exclusions saves: build the bundle with none of them, then
 add them one at a time in the spec's order, and print the bundle's size after each step as the
-Markdown table README.md's "Packaging" section shows.
+Markdown table docs/packaging.md shows.
 
 Run: python tools/measure_bundle.py [--out build/measure]   (one PyInstaller build per step;
 steps that change only what is copied reuse the cached analysis and are quicker)

@@ -1,4 +1,4 @@
-"""Launch figures for README.md ("Packaging"), measured on an X display (e.g. Xvfb):
+"""Launch figures for docs/packaging.md, measured on an X display (e.g. Xvfb):
 
 * exec -> first frame: the app writes the time of its first window flip to the file named by
   ZEROBOARD_STARTUP_TRACE (gui.app.App.run);

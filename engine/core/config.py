@@ -156,7 +156,7 @@ class TrainSettings:
 class PlaySettings:
     # Leaves one search gathers per network call in play and analysis (virtual loss spreads
     # them over the tree). More leaves a call pay where the network's cost per position falls
-    # with the batch; chosen per game by `bench` (single_sims_per_s_by_leaf_batch), README.
+    # with the batch; chosen per game by `bench` (single_sims_per_s_by_leaf_batch), docs/performance.md.
     leaf_batch: int = 8
     # Board symmetries each network evaluation in play and analysis averages over
     # (engine.core.evaluators.SymmetryEvaluator: the position is evaluated under the first N of

@@ -49,7 +49,7 @@ from .session import SearchSession
 
 #: the search tree's memory budget (the ``Hash`` option, MB): ``go infinite`` and clock
 #: searches stop at the node count that fits. A node costs ~0.3 KB in connect4 to ~2 KB in
-#: gomoku (README's tree figures), so one budget gives each game its own node cap.
+#: gomoku (docs/performance.md, tree figures), so one budget gives each game its own node cap.
 DEFAULT_HASH_MB = 1024
 HASH_MB_RANGE = (16, 65536)
 #: nodes built to measure a game's bytes per node (the first nodes, with the widest fan-out,

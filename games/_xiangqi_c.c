@@ -497,6 +497,124 @@ static int qsearch(qsearch_t *q, int side, int alpha, int beta, int ply)
     return alpha;
 }
 
+/* --- network input (games.xiangqi.XiangqiState.encode_planes) ---------------------------- */
+/* games.xiangqi_moves.attack_map: for each player and square, how many of its pieces attack it
+ * (by the movement rules, whoever stands there) and the capture value of the cheapest of them */
+static void attack_map(const int8_t *b, int counts[2][NSQ], int cheapest[2][NSQ])
+{
+    memset(counts, 0, 2 * NSQ * sizeof(int));
+    memset(cheapest, 0, 2 * NSQ * sizeof(int));
+    for (int f = 0; f < NSQ; f++) {
+        int p = b[f];
+        if (!p)
+            continue;
+        int player = p > 0 ? 0 : 1, k = p > 0 ? p : -p, value = capture_values[k], n = 0;
+        uint8_t hits[40];
+        if (k == CHARIOT) {
+            for (int d = 0; d < 4; d++)
+                for (int i = 0; i < ray_len[f][d]; i++) {
+                    hits[n++] = rays[f][d][i];
+                    if (b[rays[f][d][i]])
+                        break;
+                }
+        } else if (k == CANNON) {
+            for (int d = 0; d < 4; d++) {
+                int screen = 0;
+                for (int i = 0; i < ray_len[f][d]; i++) {
+                    int t = rays[f][d][i];
+                    if (screen) {
+                        hits[n++] = (uint8_t)t;
+                        if (b[t])
+                            break;
+                    } else if (b[t]) {
+                        screen = 1;
+                    }
+                }
+            }
+        } else if (k == HORSE) {
+            for (int i = 0; i < horse_n[f]; i++)
+                if (!b[horse_leg[f][i]]) hits[n++] = horse_dst[f][i];
+        } else if (k == ELEPHANT) {
+            for (int i = 0; i < ele_n[player][f]; i++)
+                if (!b[ele_eye[player][f][i]]) hits[n++] = ele_dst[player][f][i];
+        } else {
+            const uint8_t *dst = k == SOLDIER ? sol_dst[player][f] : k == ADVISOR ? adv_dst[player][f] : gen_dst[player][f];
+            int m = k == SOLDIER ? sol_n[player][f] : k == ADVISOR ? adv_n[player][f] : gen_n[player][f];
+            for (int i = 0; i < m; i++) hits[n++] = dst[i];
+        }
+        for (int i = 0; i < n; i++) {
+            int t = hits[i];
+            counts[player][t]++;
+            if (!cheapest[player][t] || value < cheapest[player][t])
+                cheapest[player][t] = value;
+        }
+    }
+}
+
+#define NUM_PLANES 20
+#define BOARD_PLANES 16
+
+static int read_board(PyObject *obj, int8_t *b);
+static int check_player(int player);
+
+/* encode(board, player, clock, repeated, planes) -> bytearray of planes x 10 x 9 float32: the first
+ * `planes` planes of games.xiangqi's encoding, in the mover's frame (row 0 the rank farthest from it) */
+static PyObject *py_encode(PyObject *self, PyObject *args)
+{
+    PyObject *board_obj;
+    int player, clock, repeated, planes;
+    int8_t b[NSQ];
+    if (!PyArg_ParseTuple(args, "Oiipi:encode", &board_obj, &player, &clock, &repeated, &planes)
+        || !check_player(player) || !read_board(board_obj, b))
+        return NULL;
+    int count = planes < 0 ? 0 : planes > NUM_PLANES ? NUM_PLANES : planes;
+    PyObject *out = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)count * NSQ * (Py_ssize_t)sizeof(float));
+    if (out == NULL)
+        return NULL;
+    float *x = (float *)PyByteArray_AS_STRING(out);
+    memset(x, 0, (size_t)count * NSQ * sizeof(float));
+    int s = sign_of[player];
+    int square_of[NSQ];   /* cell (row * 9 + col) of the mover's frame -> absolute square */
+    for (int cell = 0; cell < NSQ; cell++) {
+        int row = cell / FILES, col = cell % FILES;
+        square_of[cell] = player == 0 ? (9 - row) * FILES + col : row * FILES + (8 - col);
+    }
+    for (int cell = 0; cell < NSQ; cell++) {
+        int v = b[square_of[cell]] * s;
+        int plane = v > 0 ? v - 1 : v < 0 ? 6 - v : -1;   /* the mover's pieces 0..6, the opponent's 7..13 */
+        if (plane >= 0 && plane < count)
+            x[plane * NSQ + cell] = 1.0f;
+    }
+    if (count > 14) {
+        float fraction = (float)((double)clock / NO_CAPTURE_LIMIT);
+        for (int cell = 0; cell < NSQ; cell++)
+            x[14 * NSQ + cell] = fraction;
+    }
+    if (count > 15 && repeated)
+        for (int cell = 0; cell < NSQ; cell++)
+            x[15 * NSQ + cell] = 1.0f;
+    if (count > BOARD_PLANES) {
+        int counts[2][NSQ], cheapest[2][NSQ];
+        attack_map(b, counts, cheapest);
+        for (int cell = 0; cell < NSQ; cell++) {
+            int t = square_of[cell];
+            for (int j = 0; j < 4 && BOARD_PLANES + j < count; j++) {
+                int side = (j % 2 == 0) ? player : 1 - player;   /* 16, 18: the mover's; 17, 19: the opponent's */
+                float value;
+                if (j < 2) {   /* how many of side's pieces attack the point: 1/3 a piece, at most 1 */
+                    int c = counts[side][t] < 3 ? counts[side][t] : 3;
+                    value = (float)c / 3.0f;
+                } else {       /* side's piece the other side can win: attacked, and undefended or by a cheaper piece */
+                    int q = b[t] * sign_of[side], other = 1 - side;
+                    value = q > 0 && counts[other][t] && (!counts[side][t] || cheapest[other][t] < capture_values[q]);
+                }
+                x[(BOARD_PLANES + j) * NSQ + cell] = value;
+            }
+        }
+    }
+    return out;
+}
+
 /* --- the Python boundary ---------------------------------------------------------------------- */
 static PyObject *str_checkmate, *str_stalemate, *str_perpetual, *str_repetition, *str_no_capture;
 
@@ -782,6 +900,8 @@ static PyMethodDef methods[] = {
     {"make_move", py_make_move, METH_VARARGS, "make_move(board, from, to) -> (board tuple, captured code, next side in check)"},
     {"outcome", py_outcome, METH_VARARGS,
      "outcome(board, player, check, clock, history, checks) -> (over, winner, end reason)"},
+    {"encode", py_encode, METH_VARARGS,
+     "encode(board, player, clock, repeated, planes) -> bytearray of planes x 10 x 9 float32 (the network input)"},
     {"capture_gain", py_capture_gain, METH_VARARGS,
      "capture_gain(board, player, depth=6, budget=200) -> (gain, (from, to) or None)"},
     {NULL, NULL, 0, NULL},

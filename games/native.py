@@ -36,21 +36,39 @@ def load(name: str) -> ModuleType | None:
     """The compiled module ``name`` (one of `COMPILED`), or None when the pure-Python path must
     run: forced by ``ZEROBOARD_PURE_PYTHON``, not built, or built from other sources (its
     ``API_VERSION`` differs). Never raises for a missing or broken build."""
-    what, version = COMPILED[name]
     if pure_python_forced():
         return _fall_back(name, f"{PURE_ENV} is set")
+    module, reason = _import(name)
+    return module if module is not None else _fall_back(name, reason)
+
+
+def unbuilt() -> dict[str, str]:
+    """Each module of `COMPILED` that cannot run here (not built, or built from other sources),
+    with why; ``ZEROBOARD_PURE_PYTHON`` aside. build.spec refuses to package without them."""
+    out = {}
+    for name in COMPILED:
+        module, reason = _import(name)
+        if module is None:
+            out[name] = reason
+    return out
+
+
+def _import(name: str) -> tuple[ModuleType | None, str]:
+    """(the compiled module, "") or (None, why it cannot be used)."""
+    version = COMPILED[name][1]
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError as e:
         if e.name != name:
-            return _fall_back(name, f"{name} cannot be loaded ({e})")
-        return _fall_back(name, f"{name} is not built (`pip install -e .` builds it where a C compiler is found)")
+            return None, f"{name} cannot be loaded ({e})"
+        return None, f"{name} is not built (`pip install -e .` builds it where a C compiler is found)"
     except ImportError as e:   # built for another Python, or a damaged file
-        return _fall_back(name, f"{name} cannot be loaded ({e})")
-    if getattr(module, "API_VERSION", None) != version:
-        return _fall_back(name, f"{name} was built from other sources (API_VERSION "
-                                f"{getattr(module, 'API_VERSION', None)}, expected {version}); `pip install -e .` rebuilds it")
-    return module
+        return None, f"{name} cannot be loaded ({e})"
+    found = getattr(module, "API_VERSION", None)
+    if found != version:
+        return None, (f"{name} was built from other sources (API_VERSION {found}, expected {version}); "
+                      "`pip install -e .` rebuilds it")
+    return module, ""
 
 
 def _fall_back(name: str, reason: str) -> None:

@@ -391,6 +391,9 @@ class XiangqiState(State):
         """The first ``planes`` planes of `encode` (16: without the attack planes, which are
         then not computed)."""
         count = min(max(int(planes), 0), NUM_PLANES)
+        if _core is not None:
+            x = _core.encode(self.board, self._player, self._clock, self.repetitions() > 1, count)
+            return np.frombuffer(x, dtype=np.float32).reshape(count, RANKS, FILES)
         arr = np.array(self.board, dtype=np.int8).reshape(RANKS, FILES)
         me = self._player
         rel = arr[::-1] if me == 0 else -arr[:, ::-1]

@@ -77,7 +77,13 @@ def observe(state) -> tuple:
     """Everything the rules say about a position, through the state API."""
     return (state.board, state.current_player, state.legal_actions(), state.is_terminal(), state.winner(),
             state.end_reason(), state.is_check(), state.proven_value(), state.winning_capture(),
-            state.repetitions(), state.no_capture_plies, state.fen(), state.key())
+            state.repetitions(), state.no_capture_plies, state.fen(), state.key(), planes(state.encode()),
+            planes(state.encode_planes(16)), planes(state.encode_planes(3)))
+
+
+def planes(x) -> tuple:
+    """An encoding as something == compares exactly: its type, shape and bytes."""
+    return x.dtype.str, x.shape, x.flags.writeable, x.tobytes()
 
 
 def choose(rng: random.Random, state, actions: list[int]) -> int:
@@ -191,6 +197,22 @@ def test_capture_search_agrees_at_every_budget_and_depth():
             assert core.capture_gain(board, player, depth, budget) == ref.capture_gain(b, player, depth, budget), \
                 (board, player, depth, budget)
         assert core.capture_gain(board, player) == ref.capture_gain(b, player)
+
+
+@needs_core
+def test_encodings_agree_for_every_plane_count_and_both_sides():
+    rng = random.Random(6)
+    for board, player in sample_boards(500, seed=6):
+        for to_move in (player, 1 - player):   # the side not to move's general may stand attacked: no FEN
+            clock, repeated = rng.randrange(0, 121), rng.random() < 0.5
+            history = (1, 2, 1) if repeated else (1,)
+
+            def encodings(module):
+                with rules(module):
+                    s = xq.XiangqiState(GAME, board, to_move, clock, ("", to_move, 1), (), 1, history,
+                                        (False,) * len(history), False)
+                    return [planes(s.encode_planes(n)) for n in (-1, 0, 14, 15, 16, 17, 19, 20, 99)]
+            assert encodings(core) == encodings(None), (board, to_move, clock, repeated)
 
 
 @needs_core

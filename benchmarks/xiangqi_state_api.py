@@ -2,9 +2,10 @@
 
 Random games (fixed seed) are replayed on each path, interleaved round by round; at every ply
 the new state is made (``apply``) and asked what expanding it in the search asks:
-``legal_actions``, ``is_terminal``, ``proven_value`` (mate in one) and ``winning_capture`` (the
-capture search). Prints CPU microseconds a position (fastest of the rounds) for each path, and
-for each call alone.
+``legal_actions``, ``is_terminal``, ``proven_value`` (mate in one), ``winning_capture`` (the
+capture search) and ``encode`` (the network's 20 planes). Prints CPU microseconds a position
+(fastest of the rounds) for each path, and for each call alone (each call timed on its own, so
+the small ones include about a microsecond of the timer's own cost).
 
     python benchmarks/xiangqi_state_api.py [--games 20] [--rounds 3]
 """
@@ -18,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-CALLS = ("apply", "legal_actions", "is_terminal", "proven_value", "winning_capture")
+CALLS = ("apply", "legal_actions", "is_terminal", "proven_value", "winning_capture", "encode")
 
 
 def main() -> int:

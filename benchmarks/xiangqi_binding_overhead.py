@@ -1,6 +1,6 @@
 """Benchmark: what a call into the compiled xiangqi core costs through each binding.
 
-The same C (games/_xiangqi_c.c) is called two ways for the legal actions of 60 positions of a
+The same C (games/csrc/xiangqi_rules.c) is called two ways for the legal actions of 60 positions of a
 random game: as the CPython extension module the project builds (the board passed as the
 state's tuple of ints), and through ctypes from a shared library built here with ``cc`` (the
 board converted to a C array each call, as the states hold tuples; and, the best case for
@@ -15,7 +15,6 @@ import ctypes
 import random
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -25,25 +24,24 @@ sys.path.insert(0, str(ROOT))
 
 PROBE = """
 #include "{source}"
+static int by_value(const void *a, const void *b) {{ return *(const int *)a - *(const int *)b; }}
 int xq_legal_actions(int8_t *b, int player, int *out)
 {{
-    static int ready = 0;
-    if (!ready) {{ build_tables(); ready = 1; }}
-    move_t moves[MAX_MOVES];
-    int n = legal_moves(b, player, moves);
-    for (int i = 0; i < n; i++) out[i] = action_of[player][moves[i].f][moves[i].t];
-    qsort(out, (size_t)n, sizeof *out, cmp_int);
+    xq_move moves[XQ_MAX_MOVES];
+    xq_init();
+    int n = xq_legal_moves(b, player, moves);
+    for (int i = 0; i < n; i++) out[i] = xq_action(player, moves[i].f, moves[i].t);
+    qsort(out, (size_t)n, sizeof *out, by_value);
     return n;
 }}
 """
-
 
 def main() -> int:
     from games import _xiangqi_c as core
     from games import get_game
     folder = Path(tempfile.mkdtemp(prefix="xq_probe_"))
-    (folder / "probe.c").write_text(PROBE.format(source=ROOT / "games" / "_xiangqi_c.c"))
-    subprocess.run(["cc", "-O2", "-std=c99", "-shared", "-fPIC", "-w", "-I", sysconfig.get_paths()["include"],
+    (folder / "probe.c").write_text(PROBE.format(source=ROOT / "games" / "csrc" / "xiangqi_rules.c"))
+    subprocess.run(["cc", "-O3", "-shared", "-fPIC", "-w", "-I", str(ROOT / "games" / "csrc"),
                     str(folder / "probe.c"), "-o", str(folder / "libprobe.so")], check=True)
     lib = ctypes.CDLL(str(folder / "libprobe.so"))
     lib.xq_legal_actions.argtypes = [ctypes.POINTER(ctypes.c_int8), ctypes.c_int, ctypes.POINTER(ctypes.c_int)]

@@ -21,7 +21,9 @@ def bootstrap(tmp_path, monkeypatch):
     (repo / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     (repo / "setup.py").write_text("from setuptools import setup\nsetup()\n")
     (repo / "requirements.lock").write_text("torch==2.5.1\nnumpy==2.1.0\n")
+    (repo / "games" / "csrc").mkdir()
     (repo / "games" / "_core.c").write_text("int core;\n")
+    (repo / "games" / "csrc" / "rules.h").write_text("int rules(void);\n")
     env = tmp_path / "env"
     python = bs.venv_python(env)
     python.parent.mkdir(parents=True)
@@ -46,12 +48,14 @@ def test_a_second_start_installs_nothing(bootstrap):
     assert bootstrap.installs == ["."]
 
 
-def test_a_changed_c_source_installs_again_to_rebuild_the_compiled_core(bootstrap):
+def test_a_changed_c_source_or_header_installs_again_to_rebuild_the_compiled_core(bootstrap):
     bootstrap.ensure_installed(set())
     (bootstrap.repo / "games" / "_core.c").write_text("int core = 1;\n")
     bootstrap.ensure_installed(set())
     bootstrap.ensure_installed(set())
-    assert bootstrap.installs == [".", "."]
+    (bootstrap.repo / "games" / "csrc" / "rules.h").write_text("int rules(int);\n")
+    bootstrap.ensure_installed(set())
+    assert bootstrap.installs == [".", ".", "."]
 
 
 def test_a_compiled_core_gone_since_the_install_is_built_again(bootstrap):

@@ -246,6 +246,8 @@ def test_perft_to_depth_3_agrees_on_several_positions():
     (lambda: core.make_move((0,) * 90, 4, 13), "no piece"),
     (lambda: core.perft((0,) * 90, 0, 65), "depth"),
     (lambda: core.outcome((0,) * 90, 0, False, 0, (), ()), "history"),
+    (lambda: core.outcome((0,) * 90, 0, False, 0, (1, 2), (False,)), "history"),
+    (lambda: core.outcome((0,) * 90, 0, False, 0, ("x",), (False,)), "integer"),
 ])
 def test_bad_input_is_refused_with_the_reason(call, message):
     with pytest.raises((ValueError, TypeError), match=message):

@@ -226,8 +226,12 @@ static PyObject *py_outcome(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "history and checks must be equally long and not empty");
         return NULL;
     }
-    uint64_t *hashes = PyMem_Malloc((size_t)len * sizeof *hashes);
-    uint8_t *flags = PyMem_Malloc((size_t)len);
+    /* a game's history since the last capture is at most ~121 positions: the heap only past that */
+    uint64_t hash_space[256];
+    uint8_t flag_space[256];
+    int on_heap = len > 256;
+    uint64_t *hashes = on_heap ? PyMem_Malloc((size_t)len * sizeof *hashes) : hash_space;
+    uint8_t *flags = on_heap ? PyMem_Malloc((size_t)len) : flag_space;
     PyObject *out = NULL;
     int winner, reason;
     if (hashes == NULL || flags == NULL) {
@@ -249,8 +253,10 @@ static PyObject *py_outcome(PyObject *self, PyObject *args)
     else
         out = Py_BuildValue("(OiO)", Py_True, winner, reasons[reason]);
 done:
-    PyMem_Free(hashes);
-    PyMem_Free(flags);
+    if (on_heap) {
+        PyMem_Free(hashes);
+        PyMem_Free(flags);
+    }
     return out;
 }
 

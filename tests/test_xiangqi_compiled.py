@@ -255,6 +255,20 @@ def test_bad_input_is_refused_with_the_reason(call, message):
 
 
 @needs_core
+def test_a_long_history_is_judged_as_the_python_judges_it():
+    board = GAME.initial_state().board
+    for history, checks in (((7,) * 300, (True, False) * 150), (tuple(range(299)) + (5,), (False,) * 300),
+                            ((1, 2) * 150 + (1,), (False,) * 301)):
+        with rules(core):
+            c = xq.XiangqiState(GAME, board, 0, 10, ("", 0, 1), (), history[-1], history, checks, False)
+            compiled = (c.is_terminal(), c.winner(), c.end_reason())
+        with rules(None):
+            p = xq.XiangqiState(GAME, board, 0, 10, ("", 0, 1), (), history[-1], history, checks, False)
+            python = (p.is_terminal(), p.winner(), p.end_reason())
+        assert compiled == python
+
+
+@needs_core
 def test_a_board_without_generals_has_no_moves_and_no_check():
     empty = (0,) * 90
     assert core.legal_moves(empty, 0) == [] and core.count_legal(empty, 1) == 0

@@ -53,6 +53,7 @@ from array import array
 
 import numpy as np
 
+from . import native
 from .base import Game, NotationError, State, clip_text, replay, split_move_list
 from .xiangqi_moves import (ADVISOR, CANNON, CHARIOT, ELEPHANT, FILES, GENERAL, HORSE, NUM_SQUARES, RANKS, SIGN,
                             SOLDIER, attack_map, attacked, capture_gain, en_prise, general_square, has_legal_move,
@@ -112,6 +113,10 @@ def _mirror_tables() -> tuple[np.ndarray, np.ndarray]:
                         for a in range(ACTION_SIZE)])
     return cells, actions
 
+
+#: the compiled rules (games/_xiangqi_c.c), or None where the Python in games.xiangqi_moves runs;
+#: each method below that has a compiled path takes it when this is set (tests switch it)
+_core = native.load("games._xiangqi_c")
 
 _rng = random.Random(0x5A0B)
 #: Zobrist keys: _ZOBRIST[code + 7][square]; _ZOBRIST_BLACK is xored in when Black is to move.
@@ -174,7 +179,8 @@ class XiangqiState(State):
     def _legal_moves(self) -> list[tuple[int, int]]:
         """Legal (from, to) squares by the movement rules alone (game-end rules ignored)."""
         if self._legal_ft is None:
-            self._legal_ft = legal_moves(list(self.board), self._player)
+            self._legal_ft = (legal_moves(list(self.board), self._player) if _core is None
+                              else _core.legal_moves(self.board, self._player))
         return self._legal_ft
 
     def _outcome(self) -> tuple[bool, int | None, str | None]:
@@ -184,6 +190,8 @@ class XiangqiState(State):
 
     def _judge(self) -> tuple[bool, int | None, str | None]:
         me = self._player
+        if _core is not None:
+            return _core.outcome(self.board, me, self._check, self._clock, self._history, self._checks)
         if not self._legal_moves():
             return True, 1 - me, "checkmate" if self._check else "stalemate"
         hist = self._history
@@ -205,6 +213,8 @@ class XiangqiState(State):
         if self._legal is None:
             if self._outcome()[0]:
                 self._legal = array("H")
+            elif _core is not None:
+                self._legal = array("H", _core.legal_actions(self.board, self._player))
             else:
                 table = _ACTION_OF[self._player]
                 self._legal = array("H", sorted(table[mv] for mv in self._legal_moves()))
@@ -216,18 +226,23 @@ class XiangqiState(State):
     def apply(self, action: int) -> "XiangqiState":
         me = self._player
         f, t = _MOVE_OF[me][action]
-        b = list(self.board)
-        p, q = b[f], b[t]
-        b[t] = p
-        b[f] = 0
-        h = self._hash ^ _ZOBRIST[p + 7][f] ^ _ZOBRIST[p + 7][t] ^ _ZOBRIST[q + 7][t] ^ _ZOBRIST_BLACK
+        p = self.board[f]
         other = 1 - me
-        check = attacked(b, b.index(-SIGN[me]), SIGN[other])
+        if _core is not None:
+            board, q, check = _core.make_move(self.board, f, t)
+        else:
+            b = list(self.board)
+            q = b[t]
+            b[t] = p
+            b[f] = 0
+            check = attacked(b, b.index(-SIGN[me]), SIGN[other])
+            board = tuple(b)
+        h = self._hash ^ _ZOBRIST[p + 7][f] ^ _ZOBRIST[p + 7][t] ^ _ZOBRIST[q + 7][t] ^ _ZOBRIST_BLACK
         if q:
             clock, history, checks = 0, (h,), (check,)
         else:
             clock, history, checks = self._clock + 1, self._history + (h,), self._checks + (check,)
-        return XiangqiState(self.game, tuple(b), other, clock, self._root, self._moves + (action,),
+        return XiangqiState(self.game, board, other, clock, self._root, self._moves + (action,),
                             h, history, checks, check)
 
     def is_terminal(self) -> bool:
@@ -247,6 +262,8 @@ class XiangqiState(State):
         without having to find the mating reply itself."""
         if self._outcome()[0]:
             return None
+        if _core is not None:
+            return 1.0 if _core.mate_in_one(self.board, self._player) else None
         me, other = self._player, 1 - self._player
         b = list(self.board)
         target = b.index(-GENERAL * SIGN[me])
@@ -281,7 +298,12 @@ class XiangqiState(State):
         """(`capture_gain`, the legal capture that starts it or None): the search makes sure
         this move is tried, whatever the network's prior says."""
         if self._capture is None:
-            gain, first = (0, None) if self._outcome()[0] else capture_gain(list(self.board), self._player)
+            if self._outcome()[0]:
+                gain, first = 0, None
+            elif _core is not None:
+                gain, first = _core.capture_gain(self.board, self._player)
+            else:
+                gain, first = capture_gain(list(self.board), self._player)
             action = None
             if first is not None:
                 action = _ACTION_OF[self._player].get(first)
@@ -357,6 +379,8 @@ class XiangqiState(State):
 
     def perft_counts(self, depth: int) -> list[int]:
         """Positions reached at plies 1..depth by pure move generation (repetition and draws ignored)."""
+        if _core is not None:
+            return _core.perft(self.board, self._player, depth)
         return perft_counts(self.board, self._player, depth)
 
     # --- network ----------------------------------------------------------
@@ -367,6 +391,9 @@ class XiangqiState(State):
         """The first ``planes`` planes of `encode` (16: without the attack planes, which are
         then not computed)."""
         count = min(max(int(planes), 0), NUM_PLANES)
+        if _core is not None:
+            x = _core.encode(self.board, self._player, self._clock, self.repetitions() > 1, count)
+            return np.frombuffer(x, dtype=np.float32).reshape(count, RANKS, FILES)
         arr = np.array(self.board, dtype=np.int8).reshape(RANKS, FILES)
         me = self._player
         rel = arr[::-1] if me == 0 else -arr[:, ::-1]

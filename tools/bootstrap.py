@@ -6,9 +6,12 @@ that runs it.
     python3 tools/bootstrap.py test [ARGS...]   # install the test tools too, then run pytest
     python3 tools/bootstrap.py install [--extras dev,package]
 
-Installs happen only when something they depend on changed (pyproject.toml,
-requirements.lock, the extras asked for, the torch build, the Python version): a stamp in
-the environment records what was installed, so the second start runs no pip at all.
+Installs happen only when something they depend on changed (pyproject.toml, setup.py,
+requirements.lock, the C sources and headers under games/, the extras asked for, the torch build,
+the Python version) or a compiled core built before has gone: a stamp in the environment
+records what was installed, so the second start runs no pip at all. The compiled cores
+(setup.py) build where a C compiler is found; elsewhere the install goes on without them and
+the app runs its pure-Python rules (games/native.py says so in one line).
 
 torch is the CPU build by default on Linux and Windows (PyTorch's CPU wheel index, consulted
 for torch alone, so a machine that cannot reach it does not wait on it for every package);
@@ -67,10 +70,21 @@ def torch_requirement(index: str | None) -> str:
     raise SystemExit("requirements.lock names no torch version")
 
 
+def build_inputs() -> list[Path]:
+    """The files an install is built from: a change in any of them reinstalls (and rebuilds the
+    compiled cores)."""
+    return [ROOT / "pyproject.toml", ROOT / "setup.py", LOCK] + sorted(ROOT.glob("games/**/*.[ch]"))
+
+
+def compiled_cores() -> list[str]:
+    """The compiled core files the last build left beside their sources (games/*.so, *.pyd)."""
+    return sorted(p.name for pattern in ("games/*.so", "games/*.pyd") for p in ROOT.glob(pattern))
+
+
 def wanted_stamp(extras: set[str], index: str | None) -> dict:
     digest = hashlib.sha256()
-    for path in (ROOT / "pyproject.toml", LOCK):
-        digest.update(path.read_bytes())
+    for path in build_inputs():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return {"inputs": digest.hexdigest(), "extras": sorted(extras), "torch_index": index or "pypi",
             "python": platform.python_version(), "platform": sys.platform}
 
@@ -106,8 +120,11 @@ def ensure_installed(extras: set[str]) -> Path:
     have = installed_stamp(env)
     want = wanted_stamp(extras, index)
     if have is not None:
-        same = {k: v for k, v in have.items() if k != "extras"} == {k: v for k, v in want.items() if k != "extras"}
-        if same and extras <= set(have.get("extras", [])):
+        kept = ("extras", "compiled")   # what an install adds to the stamp beyond its inputs
+        same = {k: v for k, v in have.items() if k not in kept} == {k: v for k, v in want.items() if k not in kept}
+        # a compiled core built then and gone since (a cleaned checkout) is built again
+        built = set(have.get("compiled", [])) <= set(compiled_cores())
+        if same and built and extras <= set(have.get("extras", [])):
             return env
         if same:   # only more extras asked for: keep the ones installed before
             extras = extras | set(have.get("extras", []))
@@ -126,7 +143,7 @@ def ensure_installed(extras: set[str]) -> Path:
                            encoding="utf-8")
     target = "." + (f"[{','.join(sorted(extras))}]" if extras else "")
     pip(env, "install", *quiet, "-c", str(constraints), "-e", target)
-    (env / STAMP).write_text(json.dumps(want, indent=1) + "\n", encoding="utf-8")
+    (env / STAMP).write_text(json.dumps({**want, "compiled": compiled_cores()}, indent=1) + "\n", encoding="utf-8")
     return env
 
 

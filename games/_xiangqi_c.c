@@ -1,0 +1,338 @@
+/* games._xiangqi_c: the compiled xiangqi rules (games/csrc/xiangqi_rules.c) for Python.
+ *
+ * The API is coarse (one call per position: all legal moves, a move made, the end-of-game
+ * checks, the network's input, a perft, an exchange search), so Python's per-call cost is paid
+ * once per position, not once per square. A board crosses the boundary as a sequence of 90 ints
+ * (the state's tuple) and lives in C as 90 signed bytes. games/native.py loads this module and
+ * falls back to the Python rules without it; tests/test_xiangqi_compiled.py compares the two.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+
+#include "xiangqi_rules.h"
+
+/* bumped whenever a function's meaning or signature changes: games/native.py refuses a stale build */
+#define API_VERSION 1
+#define NSQ XQ_SQUARES
+
+/* the end reasons as games.xiangqi names them, by XQ_CHECKMATE ... XQ_NO_CAPTURE */
+static PyObject *reasons[6];
+
+/* 90 ints in -7..7 from a tuple or list into b; 0 with an exception set on bad input */
+static int read_board(PyObject *obj, int8_t *b)
+{
+    PyObject *seq = PySequence_Fast(obj, "a xiangqi board must be a sequence of 90 ints");
+    if (seq == NULL)
+        return 0;
+    if (PySequence_Fast_GET_SIZE(seq) != NSQ) {
+        PyErr_Format(PyExc_ValueError, "a xiangqi board has 90 squares, not %zd", PySequence_Fast_GET_SIZE(seq));
+        Py_DECREF(seq);
+        return 0;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (int i = 0; i < NSQ; i++) {
+        long v = PyLong_AsLong(items[i]);
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return 0;
+        }
+        if (v < -XQ_SOLDIER || v > XQ_SOLDIER) {
+            PyErr_Format(PyExc_ValueError, "square %d holds %ld, not a piece code (-7..7)", i, v);
+            Py_DECREF(seq);
+            return 0;
+        }
+        b[i] = (int8_t)v;
+    }
+    Py_DECREF(seq);
+    return 1;
+}
+
+static int check_player(int player)
+{
+    if (player == 0 || player == 1)
+        return 1;
+    PyErr_Format(PyExc_ValueError, "player must be 0 (Red) or 1 (Black), not %d", player);
+    return 0;
+}
+
+static int check_square(int s)
+{
+    if (s >= 0 && s < NSQ)
+        return 1;
+    PyErr_Format(PyExc_ValueError, "square must be 0..89, not %d", s);
+    return 0;
+}
+
+#define BOARD_AND_PLAYER(args, name, b, player)                                  \
+    PyObject *board_obj;                                                         \
+    int player;                                                                  \
+    int8_t b[NSQ];                                                               \
+    if (!PyArg_ParseTuple(args, "Oi:" name, &board_obj, &player) || !check_player(player) || !read_board(board_obj, b)) \
+        return NULL;
+
+static PyObject *py_legal_moves(PyObject *self, PyObject *args)
+{
+    BOARD_AND_PLAYER(args, "legal_moves", b, player)
+    xq_move moves[XQ_MAX_MOVES];
+    int n = xq_legal_moves(b, player, moves);
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *mv = Py_BuildValue("(ii)", moves[i].f, moves[i].t);
+        if (mv == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, mv);
+    }
+    return out;
+}
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+static PyObject *py_legal_actions(PyObject *self, PyObject *args)
+{
+    BOARD_AND_PLAYER(args, "legal_actions", b, player)
+    xq_move moves[XQ_MAX_MOVES];
+    int actions[XQ_MAX_MOVES];
+    int n = xq_legal_moves(b, player, moves);
+    for (int i = 0; i < n; i++)
+        actions[i] = xq_action(player, moves[i].f, moves[i].t);
+    qsort(actions, (size_t)n, sizeof *actions, cmp_int);
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *a = PyLong_FromLong(actions[i]);
+        if (a == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, a);
+    }
+    return out;
+}
+
+static PyObject *py_count_legal(PyObject *self, PyObject *args)
+{
+    BOARD_AND_PLAYER(args, "count_legal", b, player)
+    return PyLong_FromLong(xq_count_legal(b, player));
+}
+
+static PyObject *py_has_legal_move(PyObject *self, PyObject *args)
+{
+    BOARD_AND_PLAYER(args, "has_legal_move", b, player)
+    return PyBool_FromLong(xq_has_legal_move(b, player));
+}
+
+static PyObject *py_in_check(PyObject *self, PyObject *args)
+{
+    BOARD_AND_PLAYER(args, "in_check", b, player)
+    return PyBool_FromLong(xq_in_check(b, player));
+}
+
+static PyObject *py_mate_in_one(PyObject *self, PyObject *args)
+{
+    BOARD_AND_PLAYER(args, "mate_in_one", b, player)
+    return PyBool_FromLong(xq_mate_in_one(b, player));
+}
+
+static PyObject *py_attacked(PyObject *self, PyObject *args)
+{
+    PyObject *board_obj;
+    int g, s;
+    int8_t b[NSQ];
+    if (!PyArg_ParseTuple(args, "Oii:attacked", &board_obj, &g, &s) || !check_square(g) || !read_board(board_obj, b))
+        return NULL;
+    if (s != 1 && s != -1) {
+        PyErr_Format(PyExc_ValueError, "the side's sign must be +1 or -1, not %d", s);
+        return NULL;
+    }
+    return PyBool_FromLong(xq_attacked(b, g, s));
+}
+
+static PyObject *py_perft(PyObject *self, PyObject *args)
+{
+    PyObject *board_obj;
+    int player, depth;
+    int8_t b[NSQ];
+    if (!PyArg_ParseTuple(args, "Oii:perft", &board_obj, &player, &depth) || !check_player(player)
+        || !read_board(board_obj, b))
+        return NULL;
+    if (depth > 64) {
+        PyErr_Format(PyExc_ValueError, "perft depth must be at most 64, not %d", depth);
+        return NULL;
+    }
+    if (depth < 0)   /* as games.xiangqi_moves.perft_counts: no plies, no counts */
+        depth = 0;
+    long long counts[64] = {0};
+    Py_BEGIN_ALLOW_THREADS
+    xq_perft(b, player, depth, counts);
+    Py_END_ALLOW_THREADS
+    PyObject *out = PyList_New(depth);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < depth; i++) {
+        PyObject *c = PyLong_FromLongLong(counts[i]);
+        if (c == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, c);
+    }
+    return out;
+}
+
+/* make_move(board, from, to) -> (the board after it as a tuple, the captured code, is the side to move next in check) */
+static PyObject *py_make_move(PyObject *self, PyObject *args)
+{
+    PyObject *board_obj;
+    int f, t;
+    int8_t b[NSQ];
+    if (!PyArg_ParseTuple(args, "Oii:make_move", &board_obj, &f, &t) || !check_square(f) || !check_square(t)
+        || !read_board(board_obj, b))
+        return NULL;
+    if (!b[f]) {
+        PyErr_Format(PyExc_ValueError, "no piece on square %d to move", f);
+        return NULL;
+    }
+    int8_t p = b[f], q = b[t];
+    b[t] = p;
+    b[f] = 0;
+    int check = xq_in_check(b, p > 0 ? 1 : 0);
+    PyObject *tuple = PyTuple_New(NSQ);
+    if (tuple == NULL)
+        return NULL;
+    for (int i = 0; i < NSQ; i++)
+        PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(b[i]));   /* -7..7: CPython's cached small ints, never NULL */
+    return Py_BuildValue("(NiO)", tuple, (int)q, check ? Py_True : Py_False);
+}
+
+/* outcome(board, player, check, clock, history, checks) -> (over, winner or None, end reason or None):
+ * games.xiangqi.XiangqiState._judge, with history the position hashes (64-bit ints) since the last
+ * capture, the current one last, and checks whether each one's side to move was in check */
+static PyObject *py_outcome(PyObject *self, PyObject *args)
+{
+    PyObject *board_obj, *history, *checks;
+    int player, check, clock;
+    int8_t b[NSQ];
+    if (!PyArg_ParseTuple(args, "OiiiO!O!:outcome", &board_obj, &player, &check, &clock, &PyTuple_Type, &history,
+                          &PyTuple_Type, &checks) || !check_player(player) || !read_board(board_obj, b))
+        return NULL;
+    Py_ssize_t len = PyTuple_GET_SIZE(history);
+    if (len == 0 || PyTuple_GET_SIZE(checks) != len || len > 100000) {
+        PyErr_SetString(PyExc_ValueError, "history and checks must be equally long and not empty");
+        return NULL;
+    }
+    /* a game's history since the last capture is at most ~121 positions: the heap only past that */
+    uint64_t hash_space[256];
+    uint8_t flag_space[256];
+    int on_heap = len > 256;
+    uint64_t *hashes = on_heap ? PyMem_Malloc((size_t)len * sizeof *hashes) : hash_space;
+    uint8_t *flags = on_heap ? PyMem_Malloc((size_t)len) : flag_space;
+    PyObject *out = NULL;
+    int winner, reason;
+    if (hashes == NULL || flags == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        hashes[i] = PyLong_AsUnsignedLongLongMask(PyTuple_GET_ITEM(history, i));
+        int c = PyObject_IsTrue(PyTuple_GET_ITEM(checks, i));
+        if ((hashes[i] == (uint64_t)-1 && PyErr_Occurred()) || c < 0)
+            goto done;
+        flags[i] = (uint8_t)c;
+    }
+    reason = xq_outcome(b, player, check, clock, hashes, flags, (int)len, &winner);
+    if (reason == XQ_GOES_ON)
+        out = Py_BuildValue("(OOO)", Py_False, Py_None, Py_None);
+    else if (winner < 0)
+        out = Py_BuildValue("(OOO)", Py_True, Py_None, reasons[reason]);
+    else
+        out = Py_BuildValue("(OiO)", Py_True, winner, reasons[reason]);
+done:
+    if (on_heap) {
+        PyMem_Free(hashes);
+        PyMem_Free(flags);
+    }
+    return out;
+}
+
+static PyObject *py_capture_gain(PyObject *self, PyObject *args)
+{
+    PyObject *board_obj;
+    int player, depth = 6;
+    long budget = 200;
+    int8_t b[NSQ];
+    if (!PyArg_ParseTuple(args, "Oi|il:capture_gain", &board_obj, &player, &depth, &budget) || !check_player(player)
+        || !read_board(board_obj, b))
+        return NULL;
+    if (depth < 0 || depth > 64) {
+        PyErr_Format(PyExc_ValueError, "capture depth must be 0..64, not %d", depth);
+        return NULL;
+    }
+    int first, gain = xq_capture_gain(b, player, depth, budget, &first);
+    if (first >= 0)
+        return Py_BuildValue("(i(ii))", gain, first / NSQ, first % NSQ);
+    return Py_BuildValue("(iO)", gain, Py_None);
+}
+
+/* encode(board, player, clock, repeated, planes) -> bytearray of planes x 10 x 9 float32: the first
+ * `planes` planes of the network's input (games.xiangqi.XiangqiState.encode_planes) */
+static PyObject *py_encode(PyObject *self, PyObject *args)
+{
+    PyObject *board_obj;
+    int player, clock, repeated, planes;
+    int8_t b[NSQ];
+    if (!PyArg_ParseTuple(args, "Oiipi:encode", &board_obj, &player, &clock, &repeated, &planes)
+        || !check_player(player) || !read_board(board_obj, b))
+        return NULL;
+    int count = planes < 0 ? 0 : planes > XQ_NUM_PLANES ? XQ_NUM_PLANES : planes;
+    PyObject *out = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)count * NSQ * (Py_ssize_t)sizeof(float));
+    if (out != NULL)
+        xq_encode(b, player, clock, repeated, count, (float *)PyByteArray_AS_STRING(out));
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"legal_moves", py_legal_moves, METH_VARARGS, "legal_moves(board, player) -> [(from, to), ...] in generation order"},
+    {"legal_actions", py_legal_actions, METH_VARARGS, "legal_actions(board, player) -> the legal policy actions, sorted"},
+    {"count_legal", py_count_legal, METH_VARARGS, "count_legal(board, player) -> the number of legal moves"},
+    {"has_legal_move", py_has_legal_move, METH_VARARGS, "has_legal_move(board, player) -> bool"},
+    {"in_check", py_in_check, METH_VARARGS, "in_check(board, player) -> is player's general attacked (or facing)"},
+    {"attacked", py_attacked, METH_VARARGS, "attacked(board, square, sign) -> is the general of sign on square attacked"},
+    {"mate_in_one", py_mate_in_one, METH_VARARGS, "mate_in_one(board, player) -> can player mate with one move"},
+    {"perft", py_perft, METH_VARARGS, "perft(board, player, depth) -> positions at plies 1..depth"},
+    {"make_move", py_make_move, METH_VARARGS, "make_move(board, from, to) -> (board tuple, captured code, next side in check)"},
+    {"outcome", py_outcome, METH_VARARGS,
+     "outcome(board, player, check, clock, history, checks) -> (over, winner, end reason)"},
+    {"encode", py_encode, METH_VARARGS,
+     "encode(board, player, clock, repeated, planes) -> bytearray of planes x 10 x 9 float32 (the network input)"},
+    {"capture_gain", py_capture_gain, METH_VARARGS,
+     "capture_gain(board, player, depth=6, budget=200) -> (gain, (from, to) or None)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_xiangqi_c",
+                                    "The compiled xiangqi rules core (games.xiangqi_moves is its reference).", -1,
+                                    methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__xiangqi_c(void)
+{
+    xq_init();
+    static const char *names[6] = {NULL, "checkmate", "stalemate", "perpetual check", "repetition",
+                                   "no capture in 120 plies"};
+    for (int i = 1; i < 6; i++)
+        if (reasons[i] == NULL && (reasons[i] = PyUnicode_InternFromString(names[i])) == NULL)
+            return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddIntConstant(m, "API_VERSION", API_VERSION) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -95,7 +95,7 @@ class PlayScene(Scene):
         from gui.controller import pick_side
         self.c.new_game(pick_side(self.c.side_choice))
         self.view.set_flipped(self._flip())
-        autosave.clear()
+        autosave.clear(self.c.game.key)
 
     def resign(self):
         if self.c.over:
@@ -126,8 +126,26 @@ class PlayScene(Scene):
         self.dialog = None
 
     def _load_path(self, path):
+        """Open a record picked in the file dialog: a game of another game opens beside this
+        one (which stays saved for resuming); one that would replace this game in progress
+        asks first."""
+        from pathlib import Path
+
+        from gui.records import RecordError, load_record
         self.dialog = None
-        self.app.load_game(path, self)
+        try:
+            state, meta = load_record(Path(path), self.c.game)
+        except RecordError as e:
+            self.app.toast(t("play.load_failed", message=str(e)), error=True)
+            return
+
+        def load():
+            self.app.play_record(state, meta, self)
+            self.app.toast(t("play.loaded", name=Path(path).name))
+        if self.c.in_progress and state.game.key == self.c.game.key:
+            self.ask(t("confirm.load_title"), t("confirm.load_text"), t("play.load"), load)
+        else:
+            load()
 
     def retry(self):
         self.c.retry()
@@ -412,7 +430,7 @@ class PlayScene(Scene):
         if self.c.in_progress:
             autosave.save(self.c)
         elif self.c.over:
-            autosave.clear()
+            autosave.clear(self.c.game.key)
 
     def close(self):
         self._saved_moves = -1

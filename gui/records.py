@@ -18,15 +18,14 @@ from pathlib import Path
 from engine.core.paths import user_data_dir
 from games import GAME_IDS
 from games.records import (EXTENSIONS, FORMATS, MAX_RECORD_BYTES, RecordFormatError, default_format, load_bytes,
-                           peek_record, write_record)
-from games.records import decode as decode_bytes
+                           write_record)
 from games.records.zeroboard import HEADER
 from gui.i18n import t
 from gui.safefile import UnreadableFile, read_regular_file
 
 __all__ = ["HEADER", "MAX_RECORD_BYTES", "EXTENSIONS", "RecordError", "RecordInfo", "result_text", "summary",
            "games_dir", "save_record", "load_record", "list_records", "list_folder", "read_info", "read_file",
-           "history_of"]
+           "history_of", "name_hint"]
 #: at most this many directory entries are looked at when a folder is listed
 MAX_ENTRIES = 5000
 
@@ -116,37 +115,74 @@ def read_file(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
         raise RecordError(t("load.err.open", name=path.name, reason=e.detail or e.kind)) from None
 
 
-def load_record(path: Path, game=None):
-    """(state, meta) from a record file in any supported format; raises RecordError with a
-    readable reason. ``game`` reads a plain move list that does not name its game."""
-    path = Path(path)
+def name_hint(path: Path):
+    """The game a record's file name names, as the app names its records (``othello-6-20261128-
+    140355.sgf``: the game's key, then the date), or None."""
+    from games import game_from_key
+    m = re.match(r"([a-z0-9]+(?:-[0-9]{1,3})*)-[0-9]{8}-[0-9]{6}", Path(path).name, re.ASCII)
+    if not m:
+        return None
+    try:
+        return game_from_key(m.group(1))
+    except Exception:  # a name that only looks like one of ours
+        return None
+
+
+def _read(path: Path, game=None):
+    """The record in the file ``path``, replayed to its end; RecordError with the reason."""
     data = read_file(path)
     try:
-        record = load_bytes(data, game, path.name)
+        return load_bytes(data, name_hint(path) or game, path.name)
     except RecordFormatError as e:
         raise RecordError(f"{path.name}: {e}") from None
+
+
+def load_record(path: Path, game=None):
+    """(state, meta) from a record file in any supported format; raises RecordError with a
+    readable reason. The record names its game (a plain move list is recognised by its
+    moves, see `games.records.moves`); ``game`` (the one on the board) only decides between
+    games whose notation reads the same text, after the game the file's name names."""
+    record = _read(Path(path), game)
     return record.state, record.meta
 
 
+#: read_info's answers by (path, size, modification time): a folder listed again is not replayed again
+_INFO_CACHE: dict = {}
+
+
 def read_info(path: Path) -> RecordInfo:
-    """The header of a record (cheap: the moves are counted, not replayed); RecordError when
-    it cannot be read."""
+    """What the file list shows of a record: its game and header, from the whole record
+    replayed to its end, so that one that cannot be opened is known before it is (a
+    truncated game, an illegal move); RecordError when it cannot be read."""
     path = Path(path)
-    data = read_file(path)
-    texts = decode_bytes(data)
-    if not texts:
-        raise RecordError(t("load.err.not_text"))
     try:
-        game, meta = peek_record(texts[0], None, path.name)
-    except RecordFormatError as e:
-        raise RecordError(str(e)) from None
-    if game.id not in GAME_IDS:
-        raise RecordError(f"unknown game {game.id!r}")
-    try:
-        modified = time.strftime("%Y-%m-%d %H:%M", time.localtime(os.stat(path).st_mtime))
+        st = os.stat(path)
+        stamp = (str(path), st.st_size, st.st_mtime_ns)
+        modified = time.strftime("%Y-%m-%d %H:%M", time.localtime(st.st_mtime))
     except (OSError, ValueError, OverflowError):
-        modified = ""
-    return RecordInfo(path, game.id, dict(game.variant), modified, meta)
+        stamp, modified = None, ""
+    cached = _INFO_CACHE.get(stamp) if stamp else None
+    if cached is not None:
+        if isinstance(cached, RecordError):
+            raise cached
+        return cached
+    try:
+        record = _read(path)
+        game = record.state.game
+        if game.id not in GAME_IDS:
+            raise RecordError(f"unknown game {game.id!r}")
+        meta = dict(record.meta)
+        meta["moves"] = str(len(record.state.moves))
+        info = RecordInfo(path, game.id, dict(game.variant), modified, meta)
+    except RecordError as e:
+        info = RecordError(str(e).removeprefix(f"{path.name}: "))
+    if stamp:
+        if len(_INFO_CACHE) > 4 * MAX_ENTRIES:
+            _INFO_CACHE.clear()
+        _INFO_CACHE[stamp] = info
+    if isinstance(info, RecordError):
+        raise info
+    return info
 
 
 def _record_name(name: str) -> bool:

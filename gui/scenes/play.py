@@ -351,9 +351,27 @@ class PlayScene(Scene):
             else:
                 c.play(action)
         else:
-            if selection is None and c.selection is None:
-                self.app.toast(t("play.piece_stuck") if self._own_piece(viewed, target) else t("play.illegal"))
+            self._explain_click(viewed, target, selection)
+
+    def _explain_click(self, state, target, selection) -> None:
+        """A click that played nothing: take the renderer's new selection (a piece picked up,
+        another one, or put back) or say why nothing happened. With a piece picked up, a point it
+        cannot reach is said so and the piece stays picked up; with none, an empty point or
+        an opponent's piece asks for a piece first."""
+        c = self.c
+        if not hasattr(self.view.renderer, "moves_by_square"):   # one-click games
+            if selection is None:
+                self.app.toast(t("play.illegal"))
             c.selection = selection
+            return
+        if selection is not None or (c.selection is not None and target == c.selection):
+            c.selection = selection
+        elif self._own_piece(state, target):
+            self.app.toast(t("play.piece_stuck"))
+        elif c.selection is not None:
+            self.app.toast(t("play.cannot_go_there"))
+        else:
+            self.app.toast(t("play.pick_piece"))
 
     def _own_piece(self, state, target) -> bool:
         """Is ``target`` a square with a piece of the side to move (xiangqi: one that cannot move)?"""

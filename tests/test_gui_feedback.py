@@ -1,0 +1,55 @@
+"""What the window says back: a xiangqi click that plays nothing explains itself (a point the
+picked-up piece cannot reach keeps the piece picked up; a click with no piece picked up
+asks for one), and the demo's "Play this game" on a finished game."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pytest
+
+from test_gui_support import click_target, make_app
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    a = make_app(tmp_path, monkeypatch, ai_enabled=False)
+    yield a
+    a.shutdown()
+
+
+def last_toast(app):
+    return app.toasts[-1][0] if app.toasts else None
+
+
+def test_a_xiangqi_point_the_picked_up_piece_cannot_reach_says_so_and_keeps_the_piece(app):
+    app.start_play("xiangqi", "first", "strong")
+    c = app.scene.c
+    app.step()
+    click_target(app, (7, 7))                           # Red's cannon on h2
+    click_target(app, (5, 0))                           # a point it cannot reach
+    assert c.selection == (7, 7) and c.state.moves == ()
+    assert last_toast(app) == "That piece cannot go there"
+    click_target(app, (7, 4))                           # and it still plays from there
+    assert c.history[0].action_to_text(c.state.moves[0]) == "h2e2"
+
+
+def test_a_xiangqi_click_with_no_piece_picked_up_asks_for_one(app):
+    app.start_play("xiangqi", "first", "strong")
+    app.step()
+    click_target(app, (5, 4))                           # an empty point
+    assert last_toast(app) == "Click one of your pieces first, then where it goes"
+    click_target(app, (9, 3))                           # an advisor on d0: it can move
+    assert app.scene.c.selection == (9, 3)
+    click_target(app, (9, 3))                           # put back: nothing to say
+    assert app.scene.c.selection is None and last_toast(app) != "Not a legal move"
+
+
+def test_an_occupied_tictactoe_cell_is_still_not_a_legal_move(app):
+    app.start_play("tictactoe", "first", "strong")
+    app.scene.c.load(app.scene.c.state.apply(4).apply(0))
+    app.step()
+    click_target(app, (1, 1))
+    assert last_toast(app) == "Not a legal move"

@@ -53,3 +53,22 @@ def test_an_occupied_tictactoe_cell_is_still_not_a_legal_move(app):
     app.step()
     click_target(app, (1, 1))
     assert last_toast(app) == "Not a legal move"
+
+
+def test_play_this_game_on_a_finished_demo_opens_that_game_not_a_blank_setup(tmp_path, monkeypatch):
+    from gui.records import history_of
+    from gui.scenes.play import PlayScene
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False)
+    try:
+        app.start_demo("tictactoe", ("beginner", "beginner"))
+        demo = app.scene.c
+        finished = demo.game.state_from_text("a1 b1 a2 b2 a3")   # X wins down the a-file
+        demo._reset_history(history_of(finished))
+        app.scene.play_this()
+        assert isinstance(app.scene, PlayScene)
+        c = app.scene.c
+        assert c.state.key() == finished.key() and c.over and len(c.history) == 6
+        c.go_to(2)                                               # and it can be played on from earlier
+        assert c.can_play_here
+    finally:
+        app.shutdown()

@@ -72,13 +72,11 @@ class DemoScene(Scene):
 
     def play_this(self):
         """Take over the demo's position on the board against the AI (the person plays the side
-        to move); a finished game opens a new game's setup instead."""
+        to move), with the moves that led to it; a finished game opens as it ended, to be
+        looked through and played on from any earlier position (the person as the first player)."""
         c = self.c
         state = c.viewed  # the position on the board: an earlier one when looking back
-        if state.is_terminal():
-            self.app.open_setup(c.game.id, "play")
-            return
-        side = "first" if state.current_player == 0 else "second"
+        side = "first" if state.is_terminal() or state.current_player == 0 else "second"
         self.app.start_play(c.game.id, side, self.app.settings["level"], dict(c.game.variant), state=state)
 
     def on_click(self, pos):

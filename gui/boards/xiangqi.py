@@ -10,7 +10,7 @@ from __future__ import annotations
 import pygame
 
 from gui import theme
-from gui.boards.base import BoardRenderer, PointGrid, ease_out
+from gui.boards.base import BoardRenderer, PointGrid, ease_out, hint_label
 
 ROWS, COLS = 10, 9
 PAPER = (236, 203, 148)
@@ -289,8 +289,14 @@ class XiangqiRenderer(BoardRenderer):
             color = ov.palette.hint
             self._arrow(surface, a, b, color, g.gap * (0.16 if i == 0 else 0.11), 220 if i == 0 else 150)
             theme.alpha_disc(surface, color, b, g.gap * 0.3, 235)
-            theme.text(surface, f"{round(100 * h.get('share', 0))}%", b, max(9, int(g.gap * 0.24)), (15, 20, 28),
+            theme.text(surface, hint_label(h), b, max(9, int(g.gap * 0.24)), (15, 20, 28),
                        bold=True, anchor="center")
+
+    def move_origin(self, state, action):
+        try:
+            return self.grid.point(*_squares(state, action)[0])
+        except Exception:
+            return None
 
     @staticmethod
     def _arrow(surface, a, b, color, width, alpha):

@@ -68,7 +68,9 @@ class BoardView:
             if rect.collidepoint(mouse):
                 return action
         r = self.renderer
-        radius = min(r.hint_radius(), 30) if hasattr(r, "grid") else 0
+        if not hasattr(r, "grid"):   # not laid out yet (before the first frame)
+            return None
+        radius = min(r.hint_radius(), 30)
         for h in hints:
             pos = r.anchor(state, h.get("action"))
             if pos is not None and (mouse[0] - pos[0]) ** 2 + (mouse[1] - pos[1]) ** 2 <= radius ** 2:
@@ -83,6 +85,13 @@ class BoardView:
             return
         colors = r.side_colors(self.app.palette)
         radius = min(r.hint_radius(), 26) * 0.9
+        for state, action in line:      # where a piece moves, a line from where it stands
+            start, pos = r.move_origin(state, action), r.anchor(state, action)
+            if start is not None and pos is not None:
+                color = colors[state.current_player]
+                pygame.draw.line(surface, theme.readable_on(color), start, pos, max(3, int(radius * 0.3)))
+                pygame.draw.line(surface, color, start, pos, max(2, int(radius * 0.18)))
+                theme.disc(surface, color, start, radius * 0.35)
         for i, (state, action) in enumerate(line):
             pos = r.anchor(state, action)
             if pos is None:

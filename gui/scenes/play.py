@@ -20,6 +20,10 @@ from gui.review import summary_counts
 from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, panel, spinner, winrate_graph
 
 
+#: the side panel's hint table: its caption, three moves and the heatmap's key
+HINT_TABLE_HEIGHT = 18 + 3 * 18 + 22
+
+
 def panel_width(w: int) -> int:
     return max(300, min(400, int(w * 0.3)))
 
@@ -481,16 +485,18 @@ class PlayScene(Scene):
         mouse = self.app.mouse_pos()
         can_move = c.can_play_here
         q = self.move_quality(c.view_index)
+        # the hinted move under the mouse (its badge, or its row in the panel drawn last frame):
+        # its line replaces the badges, whose numbers it would cover
+        hovered = None if c.reviewing else self.view.hint_at(c.state, c.hint_moves(), mouse, self.hint_rows)
         ov = Overlays(palette=pal, last_action=c.last_action(), before=c.before_last(), show_legal=can_move,
-                      hints=[] if c.policy_map() else c.hint_moves(), selection=c.selection,
+                      hints=[] if c.policy_map() or hovered is not None else c.hint_moves(), selection=c.selection,
                       hover=mouse if can_move and self.board_rect.collidepoint(mouse) else None,
                       lang=language(), game_over=state.is_terminal(),
                       move_mark=getattr(pal, q) if q in QUALITY_MARKS else None)
         self.view.draw(surface, self.board_rect, state, ov)
-        self.hovered_hint = None
+        self.hovered_hint = hovered
         if not c.reviewing:
             self.view.draw_policy(surface, c.state, c.policy_map())
-            hovered = self.hovered_hint = self.view.hint_at(c.state, c.hint_moves(), mouse, self.hint_rows)
             if hovered is not None:
                 self.view.draw_variation(surface, c.principal_variation(hovered))
         self.draw_panel(surface)
@@ -619,7 +625,10 @@ class PlayScene(Scene):
         bottom = (self.pass_rect.y if self.pass_rect else self.buttons_top) - 10
         # the win-rate graph over the whole game, with the analysis' progress
         self.graph_rect = pygame.Rect(0, 0, 0, 0)
-        gh = max(0, min(64, bottom - y - 88))  # small windows get a lower graph (not none) and two rows of moves
+        hints = c.hint_moves()
+        table = HINT_TABLE_HEIGHT if hints else 0
+        # small windows get a lower graph (or none while hints are listed) and two rows of moves
+        gh = max(0, min(64, bottom - y - 88 - table))
         gh = gh if gh >= 32 else 0
         if gh:
             done, total = c.analysis_progress()
@@ -629,9 +638,8 @@ class PlayScene(Scene):
             self.graph_rect = winrate_graph(surface, pal, pygame.Rect(p.x, y, p.width, gh), c.graph_values(),
                                             r.side_colors(pal), c.view_index, marks, caption)
             y += gh + 8
-        hints = c.hint_moves()
         self.hint_rows = []
-        if hints and bottom - y > 24 + 18 * 3 + 100:  # the move list keeps room for a few rows
+        if hints and bottom - y >= table + 60:  # the move list keeps room for two rows
             y = hint_table(surface, pal, p, y, hints, c.state, c.show_policy, self.hint_rows,
                            self.hovered_hint)
         if bottom - y > 40:

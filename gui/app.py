@@ -24,7 +24,7 @@ from gui.ai_worker import DEFAULT_FACTORY
 from gui.i18n import t
 from gui.settings import Settings
 from gui.sound import Sound
-from gui.training import TrainController
+from gui.training import TrainController, announcement
 
 MIN_SIZE = (800, 560)
 FPS = 60
@@ -377,7 +377,7 @@ class App:
             replies = self.ai.poll()
             replies = (self.trainer.poll() or 0) + (replies or 0)
             while self.trainer.announcements:
-                self.toast(t("train.new_model", generation=self.trainer.announcements.pop(0)), seconds=6)
+                self.toast(announcement(self.trainer.announcements.pop(0)), seconds=6)
             size = self.screen.get_size()
             if events or draw is not None:
                 self.scene.build(size)

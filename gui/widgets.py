@@ -264,8 +264,10 @@ def line_chart(surface, pal: Palette, rect, values: list, color, title: str, fmt
     if pts:
         value_w = theme.text(surface, fmt.format(pts[-1][1]), (rect.right - 12, rect.y + 6), 16, pal.text, bold=True,
                              anchor="topright").width
-    theme.text(surface, theme.fit_text(title, 14, rect.width - 24 - (value_w + 10 if value_w else 0)),
-               (rect.x + 12, rect.y + 8), 14, pal.text_dim)
+    # the title on up to two lines (the first beside the value), so a long one is not cut
+    first_w = rect.width - 24 - (value_w + 10 if value_w else 0)
+    for k, line in enumerate(theme.wrap_box(title, 14, [first_w, rect.width - 24])):
+        theme.text(surface, line, (rect.x + 12, rect.y + 8 + 17 * k), 14, pal.text_dim)
     plot = pygame.Rect(rect.x + 12, rect.y + 48, rect.width - 24, rect.height - 64)
     if plot.width < 10 or plot.height < 10:
         return

@@ -213,6 +213,14 @@ def rounded_rect(surface: pygame.Surface, color, rect, radius: int = 8, width: i
     pygame.draw.rect(surface, color, rect, width=width, border_radius=max(0, int(radius)))
 
 
+def round_corners(surface: pygame.Surface, radius: int) -> None:
+    """Make ``surface`` (with per-pixel alpha) transparent outside a rectangle of its size with
+    corners of ``radius``: texture drawn edge to edge (wood grain) then stays inside a rounded board."""
+    mask = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    pygame.draw.rect(mask, (255, 255, 255, 255), mask.get_rect(), border_radius=max(0, int(radius)))
+    surface.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+
+
 def alpha_rect(surface: pygame.Surface, color, rect, alpha: int, radius: int = 0) -> None:
     rect = pygame.Rect(rect)
     if rect.width <= 0 or rect.height <= 0:

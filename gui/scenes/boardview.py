@@ -85,13 +85,15 @@ class BoardView:
             return
         colors = r.side_colors(self.app.palette)
         radius = min(r.hint_radius(), 26) * 0.9
-        for state, action in line:      # where a piece moves, a line from where it stands
+        piece = getattr(r, "piece_radius", lambda: radius * 1.8)()
+        for state, action in line:      # where a piece moves: a ring on it and a line to where it goes
             start, pos = r.move_origin(state, action), r.anchor(state, action)
             if start is not None and pos is not None:
                 color = colors[state.current_player]
-                pygame.draw.line(surface, theme.readable_on(color), start, pos, max(3, int(radius * 0.3)))
-                pygame.draw.line(surface, color, start, pos, max(2, int(radius * 0.18)))
-                theme.disc(surface, color, start, radius * 0.35)
+                pygame.draw.line(surface, theme.readable_on(color), start, pos, max(5, int(radius * 0.45)))
+                pygame.draw.line(surface, color, start, pos, max(3, int(radius * 0.28)))
+                theme.disc(surface, theme.readable_on(color), start, piece + 2, width=max(4, int(radius * 0.3)))
+                theme.disc(surface, color, start, piece + 1, width=max(2, int(radius * 0.2)))
         for i, (state, action) in enumerate(line):
             pos = r.anchor(state, action)
             if pos is None:

@@ -251,13 +251,13 @@ class HomeScene(Scene):
         for k, saved in enumerate(self.saved):
             label = t("home.resume_chip", game=game_name(saved["game"]), n=saved["moves"])
             bw = min(230, theme.FONTS.size(label, 13)[0] + 24 + (28 if k == 0 else 0))
-            if x + bw + 30 > bar.right - 8:
+            if x + bw + 36 > bar.right - 8:
                 break
             self.buttons.append(Button(pygame.Rect(x, y, bw, 32), label, lambda s=saved: self.resume_game(s),
                                        kind="primary" if k == 0 else "normal", hint="R" if k == 0 else "", size=13))
-            self.buttons.append(Button(pygame.Rect(x + bw + 2, y, 26, 32), "×", lambda s=saved: self.discard_resume(s),
-                                       kind="ghost", size=15))
-            x += bw + 2 + 26 + 10
+            self.buttons.append(Button(pygame.Rect(x + bw + 4, y, 32, 32), "×", lambda s=saved: self.discard_resume(s),
+                                       kind="ghost", size=16))
+            x += bw + 4 + 32 + 14
         self.resume_text_width = 0
 
     def resume_game(self, saved=None):
@@ -389,7 +389,7 @@ class HomeScene(Scene):
                 theme.text(surface, badge, br.center, 12, (20, 30, 20), bold=True, anchor="center")
         if self.resume_rect is not None:
             r = self.resume_rect
-            theme.rounded_rect(surface, pal.card_hover, r, 12)
+            theme.rounded_rect(surface, pal.card, r, 12)
             theme.rounded_rect(surface, pal.accent, r, 12, 1)
             if len(self.saved) == 1:
                 text = t("home.resume_offer", game=game_name(self.resume["game"]), n=self.resume["moves"])

@@ -125,14 +125,15 @@ def winrate_bar(surface, pal: Palette, rect, p0: float | None, colors=None, labe
         pygame.draw.rect(surface, c0, left, border_top_left_radius=radius, border_bottom_left_radius=radius)
     pygame.draw.line(surface, pal.panel, (rect.x + w, rect.y), (rect.x + w, rect.bottom - 1), 2)
     size = max(9, int(rect.height * 0.62))
-    left = f"{labels[0]} {round(100 * p0)}%".strip()
-    right = f"{round(100 * (1 - p0))}% {labels[1]}".strip()
+    left, right = _bar_labels(rect.width - 16, size, p0, labels)
     # a label may straddle the boundary: each part of it is drawn in the colour that reads on
     # the part of the bar beneath it (defect: white on white at 20%, yellow on yellow)
     split = rect.x + w
     clip = surface.get_clip()
     for text, pos, anchor in ((left, (rect.x + 8, rect.centery), "midleft"),
                               (right, (rect.right - 8, rect.centery), "midright")):
+        if not text:
+            continue
         for part, color in ((pygame.Rect(rect.x, rect.y, w, rect.height), c0),
                             (pygame.Rect(split, rect.y, rect.right - split, rect.height), c1)):
             if part.width <= 0:
@@ -140,6 +141,16 @@ def winrate_bar(surface, pal: Palette, rect, p0: float | None, colors=None, labe
             surface.set_clip(part.clip(clip) if clip else part)
             theme.text(surface, text, pos, size, theme.readable_on(color), bold=True, anchor=anchor)
     surface.set_clip(clip)
+
+
+def _bar_labels(width: int, size: int, p0: float, labels) -> tuple[str, str]:
+    """The win-rate bar's two labels, shortened until they fit side by side with a gap:
+    the sides' names and shares, then the shares alone, then the larger share alone."""
+    a, b = round(100 * p0), 100 - round(100 * p0)
+    for left, right in ((f"{labels[0]} {a}%".strip(), f"{b}% {labels[1]}".strip()), (f"{a}%", f"{b}%")):
+        if theme.FONTS.size(left, size, True)[0] + theme.FONTS.size(right, size, True)[0] + 16 <= width:
+            return left, right
+    return (f"{a}%", "") if a >= b else ("", f"{b}%")
 
 
 QUALITY_MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}

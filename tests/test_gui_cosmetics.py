@@ -37,3 +37,24 @@ def test_pasting_a_column_string_in_tictactoe_switches_to_connect_four(app):
     pygame.scrap.put_text("4453")
     press(app, pygame.K_v, pygame.KMOD_CTRL)
     assert app.scene.c.game.id == "connect4" and len(app.scene.c.state.moves) == 4
+
+
+@pytest.mark.parametrize("p0", [0.03, 0.5, 0.97])
+@pytest.mark.parametrize("width", [90, 140, 300])
+def test_the_win_rate_bars_labels_never_run_into_each_other(monkeypatch, p0, width):
+    from gui import theme
+    from gui.widgets import winrate_bar
+    pygame.font.init()
+    surface = pygame.Surface((400, 40))
+    drawn = {}
+    real = theme.text
+
+    def spy(s, text, *a, **k):
+        rect = real(s, text, *a, **k)
+        drawn[text] = rect
+        return rect
+    monkeypatch.setattr(theme, "text", spy)
+    winrate_bar(surface, theme.palette(False), pygame.Rect(0, 0, width, 22), p0, None, ("Black", "White"))
+    rects = list(drawn.values())
+    assert rects and all(r.right <= width and r.x >= 0 for r in rects)
+    assert len(rects) == 1 or not rects[0].inflate(8, 0).colliderect(rects[1]), drawn

@@ -58,3 +58,27 @@ def test_the_win_rate_bars_labels_never_run_into_each_other(monkeypatch, p0, wid
     rects = list(drawn.values())
     assert rects and all(r.right <= width and r.x >= 0 for r in rects)
     assert len(rects) == 1 or not rects[0].inflate(8, 0).colliderect(rects[1]), drawn
+
+
+def test_a_message_leaves_the_panels_title_visible(app, monkeypatch):
+    from gui import theme
+    app.start_play("tictactoe", "first", "strong")
+    app.toast("Not a legal move")
+    drawn = {}
+    real_rect = theme.rounded_rect
+
+    def spy(surface, color, rect, *a, **k):
+        drawn.setdefault(tuple(pygame.Rect(rect)), color)
+        return real_rect(surface, color, rect, *a, **k)
+    monkeypatch.setattr(theme, "rounded_rect", spy)
+    app.step()
+    panel = app.scene.panel_rect
+    toast = [pygame.Rect(r) for r in drawn if r[1] > 0 and r[2] < panel.width and abs(pygame.Rect(r).centerx - panel.centerx) <= 1
+             and r[3] in (40, 60, 80)]
+    title_bottom = panel.y + 18 + 52
+    assert toast and all(r.y >= title_bottom for r in toast), (toast, title_bottom)
+
+
+def test_help_lists_save_as():
+    from gui.scenes.help import SHORTCUTS
+    assert any("Ctrl+Shift+S" in keys for keys, _ in SHORTCUTS)

@@ -129,8 +129,9 @@ class DemoScene(Scene):
         return pygame.Rect(p.x - 8, self.status_y - 8, p.width + 16, 70)
 
     def toast_area(self) -> pygame.Rect:
-        """Messages appear over the side panel, clear of the board and its coordinates."""
-        return self.panel_rect
+        """Messages appear in the side panel under its title, clear of the board and its coordinates."""
+        from gui.scenes.play import TITLE_HEIGHT
+        return self.panel_rect.inflate(0, -TITLE_HEIGHT).move(0, TITLE_HEIGHT // 2)
 
     def frame_rate(self) -> float:
         if self.view.renderer.anim is not None:

@@ -20,6 +20,9 @@ from gui.review import summary_counts
 from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, panel, spinner, winrate_graph
 
 
+#: the side panel's title and subtitle, which messages leave visible
+TITLE_HEIGHT = 18 + 52
+
 #: the side panel's hint table: its caption, three moves and the heatmap's key
 HINT_TABLE_HEIGHT = 18 + 3 * 18 + 22
 
@@ -307,12 +310,11 @@ class PlayScene(Scene):
         return r
 
     def toast_area(self) -> pygame.Rect:
-        """Messages appear over the side panel's top, clear of the board and its coordinates
-        (below the result banner while it is up)."""
-        if self.result_shown() and not self.c.error:
-            top = self.overlay_rect().bottom
-            return pygame.Rect(self.panel_rect.x, top, self.panel_rect.width, self.panel_rect.bottom - top)
-        return self.panel_rect
+        """Messages appear in the side panel under the game's title (over the status they are
+        about), clear of the board and its coordinates; below the result banner while it is up."""
+        top = self.overlay_rect().bottom if self.result_shown() and not self.c.error else \
+            self.panel_rect.y + TITLE_HEIGHT
+        return pygame.Rect(self.panel_rect.x, top, self.panel_rect.width, self.panel_rect.bottom - top)
 
     def handle_event(self, ev):
         if self.confirm is not None:

@@ -72,3 +72,24 @@ def test_play_this_game_on_a_finished_demo_opens_that_game_not_a_blank_setup(tmp
         assert c.can_play_here
     finally:
         app.shutdown()
+
+
+def test_enter_in_the_file_dialog_opens_the_row_under_the_mouse(app, tmp_path):
+    import pygame
+
+    from games import get_game
+    from gui.records import games_dir, save_record
+    from test_gui_support import press
+    older = save_record(get_game("connect4").initial_state().apply(3), {"you": "first"}, games_dir())
+    newer = save_record(get_game("connect4").initial_state().apply(2), {"you": "first"}, games_dir())
+    os.utime(older, (1, 1))
+    app.start_play("tictactoe", "first", "strong")
+    press(app, pygame.K_o, pygame.KMOD_CTRL)
+    dialog = app.scene.dialog
+    assert [r.path for r in dialog.records] == [newer, older]
+    app.step()
+    lr = dialog.list_rect
+    pos = (lr.x + 40, lr.y + 4 + dialog.ROW + dialog.ROW // 2)      # the second row
+    app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
+    press(app, pygame.K_RETURN)
+    assert app.scene.c.game.id == "connect4" and app.scene.c.state.moves == (3,)

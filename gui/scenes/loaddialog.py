@@ -147,6 +147,10 @@ class LoadDialog:
                 self.activate(i)
             elif not self.rect.collidepoint(ev.pos):
                 self.on_close()
+        elif ev.type == pygame.MOUSEMOTION:
+            i = self._row_at(ev.pos)   # the row under the mouse is the one Enter opens
+            if i is not None:
+                self.selected = i
         elif ev.type == pygame.MOUSEWHEEL:
             self.scroll = max(0, self.scroll - int(ev.y))
             self._clamp()

@@ -20,7 +20,8 @@ from games import GAME_IDS
 from games.records import (EXTENSIONS, FORMATS, MAX_RECORD_BYTES, RecordFormatError, default_format, load_bytes,
                            write_record)
 from games.records.zeroboard import HEADER
-from gui.i18n import t
+from gui.i18n import language, t
+from gui.record_errors import in_language
 from gui.safefile import UnreadableFile, read_regular_file
 
 __all__ = ["HEADER", "MAX_RECORD_BYTES", "EXTENSIONS", "RecordError", "RecordInfo", "result_text", "summary",
@@ -134,7 +135,7 @@ def _read(path: Path, game=None):
     try:
         return load_bytes(data, name_hint(path) or game, path.name)
     except RecordFormatError as e:
-        raise RecordError(f"{path.name}: {e}") from None
+        raise RecordError(f"{path.name}: {in_language(str(e))}") from None
 
 
 def load_record(path: Path, game=None):
@@ -157,7 +158,7 @@ def read_info(path: Path) -> RecordInfo:
     path = Path(path)
     try:
         st = os.stat(path)
-        stamp = (str(path), st.st_size, st.st_mtime_ns)
+        stamp = (str(path), st.st_size, st.st_mtime_ns, language())   # the reasons are in the interface language
         modified = time.strftime("%Y-%m-%d %H:%M", time.localtime(st.st_mtime))
     except (OSError, ValueError, OverflowError):
         stamp, modified = None, ""

@@ -142,3 +142,20 @@ def test_a_record_fixed_after_listing_is_listed_again_as_readable(home):
     os.utime(p, ns=(1, 10**18))
     info = list_records(folder)[0]
     assert info.error == "" and info.meta["moves"] == "5"
+
+
+def test_in_the_chinese_interface_a_records_fault_is_said_in_chinese(home):
+    from gui import i18n
+    from gui.records import list_records
+    folder = home / "records"
+    folder.mkdir()
+    (folder / "cut.pgn").write_text(TRUNCATED_PGN, encoding="utf-8")
+    (folder / "hello.txt").write_text("hello there", encoding="utf-8")
+    i18n.set_language("zh")
+    try:
+        infos = {i.path.name: i.error for i in list_records(folder)}
+    finally:
+        i18n.set_language("en")
+    assert infos["cut.pgn"].startswith("第 7 行") and "第 6 步" in infos["cut.pgn"]
+    assert "无法读出这步棋" in infos["cut.pgn"]
+    assert infos["hello.txt"] == "第 1 行：无法读成对局"

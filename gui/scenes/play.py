@@ -10,6 +10,7 @@ from gui import autosave, theme
 from gui.boards import Overlays
 from gui.controller import PlayController
 from gui.i18n import has, language, t
+from gui.record_errors import in_language
 from gui.scenes.base import Scene
 from gui.scenes.boardview import BoardView
 from gui.scenes.home import game_name
@@ -183,7 +184,7 @@ class PlayScene(Scene):
                 raise RecordFormatError("the clipboard is empty")
             record = read_record(text, self.c.game)   # a record in any format, or this game's moves
         except RecordFormatError as e:
-            self.app.toast(t("play.paste_failed", message=str(e)[:120]), error=True)
+            self.app.toast(t("play.paste_failed", message=in_language(str(e))[:120]), error=True)
             return
         state = record.state
 

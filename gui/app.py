@@ -241,9 +241,10 @@ class App:
         game = get_game(game_id, **(variant or {}))
         self.goto(DemoScene(self, DemoController(self.ai, game, tuple(levels), self.model_path_for)))
 
-    def save_game(self, controller, folder=None, fmt: str | None = None) -> Path | None:
+    def save_game(self, controller, folder=None, fmt: str | None = None, name: str | None = None) -> Path | None:
         """Save the game as a new record in ``folder`` (the saved-games folder by default), in
-        format ``fmt`` (the game's exchange format by default)."""
+        format ``fmt`` (the game's exchange format by default), named ``name`` (default: the
+        game and the time)."""
         from gui.records import save_record
         from gui.records import result_text
         meta = {"you": "first" if controller.human == 0 else "second", "level": controller.level,
@@ -251,7 +252,7 @@ class App:
                 "result": result_text(controller.over, controller.winner(), controller.resigned_by is not None),
                 "app": f"{APP_NAME} {__version__}"}
         try:
-            path = save_record(controller.state, meta, folder, fmt)
+            path = save_record(controller.state, meta, folder, fmt, name)
         except OSError as e:
             self.toast(t("play.save_failed", message=str(e)), error=True)
             return None
@@ -351,7 +352,7 @@ class App:
         elif self.overlay is not None and ev.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEWHEEL, pygame.KEYDOWN):
             self.overlay.handle_event(ev)
         elif ev.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION, pygame.MOUSEWHEEL,
-                         pygame.KEYDOWN):
+                         pygame.KEYDOWN, pygame.TEXTINPUT):
             self.scene.handle_event(ev)
 
     def invalidate(self) -> None:

@@ -26,7 +26,7 @@ from gui.safefile import UnreadableFile, read_regular_file
 
 __all__ = ["HEADER", "MAX_RECORD_BYTES", "EXTENSIONS", "RecordError", "RecordInfo", "result_text", "summary",
            "games_dir", "save_record", "load_record", "list_records", "list_folder", "read_info", "read_file",
-           "history_of", "name_hint"]
+           "history_of", "name_hint", "default_name", "clean_name"]
 #: at most this many directory entries are looked at when a folder is listed
 MAX_ENTRIES = 5000
 
@@ -82,19 +82,40 @@ def games_dir() -> Path:
     return d
 
 
-def save_record(state, meta: dict | None = None, folder: Path | None = None, fmt: str | None = None) -> Path:
-    """Write ``state`` as a new timestamped record (in the game's exchange format unless
-    ``fmt`` names another) and return its path."""
+def default_name(game) -> str:
+    """A new record's file name without its extension: the game's key and the time
+    (``gomoku-20261128-140355``), the form `name_hint` reads the game from."""
+    return f"{game.key}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+#: characters no file name may hold on the systems the app runs on, and control characters
+_BAD_NAME_RE = re.compile(r'[<>:"/\\|?*\x00-\x1f\x7f]')
+
+
+def clean_name(name: str, limit: int = 80) -> str:
+    """``name`` as a file name: without path separators and characters Windows refuses, nor
+    leading dots (a hidden file is not listed) or trailing dots and spaces; "" when nothing is left."""
+    name = _BAD_NAME_RE.sub("", str(name))[:limit]
+    return name.lstrip(". ").rstrip(". ")
+
+
+def save_record(state, meta: dict | None = None, folder: Path | None = None, fmt: str | None = None,
+                name: str | None = None) -> Path:
+    """Write ``state`` as a new record (in the game's exchange format unless ``fmt`` names
+    another) named ``name`` (default: `default_name`; the format's extension is added when
+    missing) and return its path. An existing file is never replaced: "-2", "-3"... is added."""
     folder = Path(folder or games_dir())
     game = state.game
     f = default_format(game.id) if fmt is None else FORMATS[fmt]
-    stamp = time.strftime("%Y%m%d-%H%M%S")
     meta = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), **(meta or {})}
     text = write_record(state, f.id, meta)
-    path = folder / f"{game.key}-{stamp}{f.extension}"
+    stem = clean_name(name or "") or default_name(game)
+    if stem.lower().endswith(f.extension):
+        stem = stem[:-len(f.extension)] or default_name(game)
+    path = folder / f"{stem}{f.extension}"
     n = 2
     while path.exists() or path.is_symlink():
-        path = folder / f"{game.key}-{stamp}-{n}{f.extension}"
+        path = folder / f"{stem}-{n}{f.extension}"
         n += 1
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_bytes(text.encode("utf-8"))

@@ -93,3 +93,28 @@ def test_enter_in_the_file_dialog_opens_the_row_under_the_mouse(app, tmp_path):
     app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
     press(app, pygame.K_RETURN)
     assert app.scene.c.game.id == "connect4" and app.scene.c.state.moves == (3,)
+
+
+def test_save_as_takes_a_typed_file_name_and_never_replaces_a_file(app):
+    import pygame
+
+    from gui.records import games_dir, name_hint
+    from test_gui_support import press
+    app.start_play("gomoku", "first", "easy")
+    c = app.scene.c
+    c.play(c.state.parse_action("h8"))
+    press(app, pygame.K_s, pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
+    dialog = app.scene.dialog
+    assert name_hint(dialog.name + ".sgf").key == "gomoku"        # the default names the game
+    for _ in range(len(dialog.name)):
+        press(app, pygame.K_BACKSPACE)
+    assert dialog.name == "" and dialog.folder == games_dir()     # Backspace edits the name here
+    app.step([pygame.event.Event(pygame.TEXTINPUT, text="my game/1")])
+    assert dialog.name == "my game1"                              # no folder separators in a name
+    press(app, pygame.K_RETURN)
+    assert (games_dir() / "my game1.sgf").is_file()
+    press(app, pygame.K_s, pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
+    dialog = app.scene.dialog
+    dialog.name = "my game1"
+    press(app, pygame.K_RETURN)
+    assert (games_dir() / "my game1-2.sgf").is_file()             # the first one is kept

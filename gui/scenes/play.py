@@ -118,14 +118,15 @@ class PlayScene(Scene):
         self.app.save_game(self.c)
 
     def save_as(self):
-        """The file dialog in save mode: a folder and a format for the game."""
+        """The file dialog in save mode: a folder, a file name and a format for the game."""
         from games.records import formats_for
+        from gui.records import default_name
 
-        def save(folder, fmt):
+        def save(folder, fmt, name=None):
             self.dialog = None
-            self.app.save_game(self.c, folder, fmt)
+            self.app.save_game(self.c, folder, fmt, name)
         self.dialog = LoadDialog(self.app, on_pick=None, on_close=self._close_dialog, on_save=save,
-                                 formats=formats_for(self.c.game.id))
+                                 formats=formats_for(self.c.game.id), name=default_name(self.c.game))
 
     def load(self):
         self.dialog = LoadDialog(self.app, on_pick=self._load_path, on_close=self._close_dialog)

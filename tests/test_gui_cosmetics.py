@@ -82,3 +82,15 @@ def test_a_message_leaves_the_panels_title_visible(app, monkeypatch):
 def test_help_lists_save_as():
     from gui.scenes.help import SHORTCUTS
     assert any("Ctrl+Shift+S" in keys for keys, _ in SHORTCUTS)
+
+
+def test_the_chinese_xiangqi_rules_say_how_each_piece_moves():
+    import json
+    import re
+    from pathlib import Path
+    rules = json.loads((Path(__file__).parent.parent / "gui" / "i18n" / "zh.json").read_text(encoding="utf-8"))[
+        "rules.xiangqi"]
+    sentences = re.split(r"[。；]", rules)
+    for piece in "帅仕相马车炮兵":
+        assert any(s.startswith(piece) and "走" in s for s in sentences), piece   # a sentence on its moves
+    assert "田" in rules and "日" in rules and "隔" in rules and "九宫" in rules and "过河" in rules

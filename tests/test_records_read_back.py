@@ -158,4 +158,4 @@ def test_in_the_chinese_interface_a_records_fault_is_said_in_chinese(home):
         i18n.set_language("en")
     assert infos["cut.pgn"].startswith("第 7 行") and "第 6 步" in infos["cut.pgn"]
     assert "无法读出这步棋" in infos["cut.pgn"]
-    assert infos["hello.txt"] == "第 1 行：无法读成对局"
+    assert infos["hello.txt"] == "第 1 行：无法读成对局：不是任何一种棋的着法"

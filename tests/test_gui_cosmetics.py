@@ -94,3 +94,31 @@ def test_the_chinese_xiangqi_rules_say_how_each_piece_moves():
     for piece in "帅仕相马车炮兵":
         assert any(s.startswith(piece) and "走" in s for s in sentences), piece   # a sentence on its moves
     assert "田" in rules and "日" in rules and "隔" in rules and "九宫" in rules and "过河" in rules
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(800, 560), (1024, 640)])
+def test_the_resign_confirmation_and_the_keys_sheet_are_not_cut(tmp_path, monkeypatch, lang, size):
+    import time
+
+    from gui import theme
+    from gui.i18n import t
+    a = make_app(tmp_path, monkeypatch, ai_enabled=False, size=size)
+    try:
+        a.set_language(lang)
+        a.start_play("othello", "first", "strong")
+        a.scene.confirm_resign_until = time.monotonic() + 30
+        a.step()
+        b = next(b for b in a.scene.buttons if b.label == t("play.confirm_resign"))
+        assert theme.FONTS.size(b.label, b.size)[0] <= b.rect.width - 16
+        a.open_help("othello")
+        a.overlay.set_tab("keys")
+        drawn = []
+        real = theme.text
+        monkeypatch.setattr(theme, "text", lambda s, text, *x, **k: drawn.append(text) or real(s, text, *x, **k))
+        a.step()
+        monkeypatch.setattr(theme, "text", real)
+        assert t("keys.help") in drawn                        # the sheet was drawn to its end
+        assert not [d for d in drawn if d.endswith("…")], drawn
+    finally:
+        a.shutdown()

@@ -277,9 +277,11 @@ def line_chart(surface, pal: Palette, rect, values: list, color, title: str, fmt
                              anchor="topright").width
     # the title on up to two lines (the first beside the value), so a long one is not cut
     first_w = rect.width - 24 - (value_w + 10 if value_w else 0)
-    for k, line in enumerate(theme.wrap_box(title, 14, [first_w, rect.width - 24])):
+    title_lines = theme.wrap_box(title, 14, [first_w, rect.width - 24])
+    for k, line in enumerate(title_lines):
         theme.text(surface, line, (rect.x + 12, rect.y + 8 + 17 * k), 14, pal.text_dim)
-    plot = pygame.Rect(rect.x + 12, rect.y + 48, rect.width - 24, rect.height - 64)
+    below = 17 * (len(title_lines) - 1)   # a second title line moves the plot down
+    plot = pygame.Rect(rect.x + 12, rect.y + 48 + below, rect.width - 24, rect.height - 64 - below)
     if plot.width < 10 or plot.height < 10:
         return
     for i in range(4):

@@ -38,9 +38,18 @@ def test_a_long_chart_title_is_wrapped_not_cut(monkeypatch):
     from gui.widgets import line_chart
     pygame.font.init()
     surface = pygame.Surface((400, 200))
-    drawn = []
+    drawn, rects = [], []
     real = theme.text
-    monkeypatch.setattr(theme, "text", lambda s, text, *a, **k: drawn.append(text) or real(s, text, *a, **k))
+
+    def spy(s, text, *a, **k):
+        rect = real(s, text, *a, **k)
+        drawn.append(text)
+        rects.append((text, rect))
+        return rect
+    monkeypatch.setattr(theme, "text", spy)
     title = t("train.elo_chart")
     line_chart(surface, theme.palette(False), pygame.Rect(0, 0, 300, 160), [0, -40, -70], (0, 200, 0), title, "{:.0f}")
     assert " ".join(d for d in drawn if len(d) > 3 and d in title) == title and not any("…" in d for d in drawn)
+    title_rects = [r for text, r in rects if len(text) > 3 and text in title]
+    others = [r for text, r in rects if not (len(text) > 3 and text in title)]
+    assert not any(a.colliderect(b) for a in title_rects for b in others)     # clear of the value and the scale

@@ -94,3 +94,22 @@ def summary_counts(qualities, player: int | None = None) -> dict[str, int]:
         if (player is None or q["player"] == player) and q["quality"] in counts:
             counts[q["quality"]] += 1
     return counts
+
+
+def better_move(states, evals, index: int) -> dict | None:
+    """What the review teaches about move ``index`` (1..n) when it gave something away: the
+    move played and the better one the search found in the position before it, with the win
+    rate each keeps for the mover and the difference:
+    {"player", "played", "best", "played_win", "best_win", "loss", "quality"}; None when the
+    move is good, not judged yet, or the search's better move is not known."""
+    if not 0 < index < len(states) or index >= len(evals):
+        return None
+    before, after = evals[index - 1], evals[index]
+    mover = states[index - 1].current_player
+    played = states[index].moves[-1] if states[index].moves else None
+    loss = move_loss(before, after, mover, played)
+    q = quality(loss)
+    if q in (None, "good") or before.best is None or before.best == played:
+        return None
+    return {"player": mover, "played": played, "best": before.best, "played_win": after.winrate(mover),
+            "best_win": before.winrate(mover), "loss": loss, "quality": q}

@@ -105,6 +105,23 @@ class BoardView:
             theme.text(surface, str(i + 1), pos, max(10, int(radius * 0.95)), theme.readable_on(color), bold=True,
                        anchor="center")
 
+    def draw_better(self, surface, state, action, label: str, color) -> None:
+        """The better move the review found in ``state`` (the position before the move played):
+        a ring where it goes, with the win rate it keeps, and for a piece that moves, a line
+        from where it stands."""
+        r = self.renderer
+        if not hasattr(r, "grid"):
+            return
+        pos, start = r.anchor(state, action), r.move_origin(state, action)
+        if pos is None:
+            return
+        radius = min(r.hint_radius(), 30)
+        if start is not None:
+            pygame.draw.line(surface, color, start, pos, max(3, int(radius * 0.25)))
+        theme.alpha_disc(surface, (10, 12, 16), pos, radius, 170)
+        theme.disc(surface, color, pos, radius, width=max(2, int(radius * 0.16)))
+        theme.text(surface, label, pos, max(9, int(radius * 0.6)), color, bold=True, anchor="center")
+
     def draw_policy(self, surface, state, policy) -> None:
         """The network's prior ((action, prior) pairs) as a heatmap: the likelier a move, the
         stronger its spot; moves sharing a square (xiangqi's) add up."""

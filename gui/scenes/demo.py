@@ -198,7 +198,7 @@ class DemoScene(Scene):
         self.graph_rect = pygame.Rect(0, 0, 0, 0)
         if self.list_bottom - y > 56 + 70:  # the win-rate graph, from the two AIs' own searches
             self.graph_rect = winrate_graph(surface, pal, pygame.Rect(p.x, y, p.width, 56), c.graph_values(),
-                                            r.side_colors(pal), c.view_index)
+                                            r.side_colors(pal), c.view_index, mouse=self.app.mouse_pos(), labels=labels)
             y += 64
         if self.list_bottom - y > 40:
             theme.text(surface, t("play.moves"), (p.x, y), 13, pal.text_faint)

@@ -17,7 +17,7 @@ from gui.scenes.home import game_name
 from gui.scenes.loaddialog import LoadDialog
 from gui.scenes.setup import level_name, side_name
 from gui.scenes.sidepanel import MoveList, evaluation, hint_table, in_check, result_detail, thinking_block
-from gui.review import summary_counts
+from gui.review import better_move, summary_counts
 from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, panel, spinner, winrate_graph
 
 
@@ -498,6 +498,10 @@ class PlayScene(Scene):
                       lang=language(), game_over=state.is_terminal(),
                       move_mark=getattr(pal, q) if q in QUALITY_MARKS else None)
         self.view.draw(surface, self.board_rect, state, ov)
+        lesson = self.lesson()
+        if lesson is not None:   # the better move, on the position it was missed in
+            self.view.draw_better(surface, c.history[c.view_index - 1], lesson["best"],
+                                  f"{round(100 * lesson['best_win'])}%", pal.good)
         self.hovered_hint = hovered
         if not c.reviewing:
             self.view.draw_policy(surface, c.state, c.policy_map())
@@ -511,6 +515,25 @@ class PlayScene(Scene):
             self.dialog.draw(surface)
         if self.confirm is not None:
             self.confirm.draw(surface, pal, mouse)
+
+    def lesson(self) -> dict | None:
+        """What the review says of the move that led to the viewed position, when it gave
+        something away (see `gui.review.better_move`)."""
+        c = self.c
+        return better_move(c.history, c.grades, c.view_index) if c.view_index > 0 else None
+
+    def lesson_text(self, lesson: dict) -> str:
+        """"Played b3 38% · better c3 52%: −14%"."""
+        before = self.c.history[self.c.view_index - 1]
+
+        def name(a):
+            try:
+                return before.action_to_display(a, language())
+            except Exception:
+                return str(a)
+        return t("review.better", played=name(lesson["played"]), played_win=f"{round(100 * lesson['played_win'])}%",
+                 best=name(lesson["best"]), best_win=f"{round(100 * lesson['best_win'])}%",
+                 loss=f"{round(100 * lesson['loss'])}%")
 
     def move_quality(self, index: int) -> str | None:
         if index <= 0:
@@ -623,8 +646,10 @@ class PlayScene(Scene):
         y += 74 if self.size[1] >= 700 else 64  # small windows: room for the graph and the moves
         labels = (side_name(c.game.id, 0), side_name(c.game.id, 1))
         if not covered:
+            lesson = self.lesson()
+            said = (self.lesson_text(lesson), getattr(pal, lesson["quality"])) if lesson else None
             evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels,
-                       c.proven0)
+                       c.proven0, said)
         y += 54
         bottom = (self.pass_rect.y if self.pass_rect else self.buttons_top) - 10
         # the win-rate graph over the whole game, with the analysis' progress
@@ -640,7 +665,8 @@ class PlayScene(Scene):
                 done < total and c.analysis_on) else ""
             marks = {q["index"]: getattr(pal, q["quality"]) for q in c.qualities() if q["quality"] in QUALITY_MARKS}
             self.graph_rect = winrate_graph(surface, pal, pygame.Rect(p.x, y, p.width, gh), c.graph_values(),
-                                            r.side_colors(pal), c.view_index, marks, caption)
+                                            r.side_colors(pal), c.view_index, marks, caption,
+                                            mouse=self.app.mouse_pos(), labels=labels)
             y += gh + 8
         self.hint_rows = []
         if hints and bottom - y >= table + 60:  # the move list keeps room for two rows

@@ -51,3 +51,26 @@ def test_a_chinese_note_is_never_broken_between_a_number_and_its_unit(notes):
             for a, b in zip(lines, lines[1:]):
                 assert not (re.search(r"[0-9]$", a) and re.match(r"[局个步]", b)), (width, lines)
                 assert not re.match(r"[、，。；：）]", b), (width, lines)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(1024, 640), (1280, 800)])
+def test_every_note_is_shown_whole_at_the_usual_window_sizes(tmp_path, monkeypatch, lang, size):
+    from gui import theme
+    from gui.scenes import home
+    from test_gui_support import make_app
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, size=size)
+    try:
+        app.set_language(lang)
+        home._notes.clear()
+        app.go_home()
+        drawn = []
+        real = theme.text
+        monkeypatch.setattr(theme, "text", lambda s, text, *a, **k: drawn.append(text) or real(s, text, *a, **k))
+        app.step()
+        monkeypatch.setattr(theme, "text", real)
+        cut = [d for d in drawn if d.endswith("…")]
+        assert not cut, cut
+    finally:
+        app.shutdown()
+        home._notes.clear()

@@ -118,7 +118,7 @@ def test_home_card_says_in_plain_words_how_the_ai_fares_against_real_engines(tmp
         zh = home.model_note(get_game("xiangqi"))
     finally:
         i18n.set_language("en")
-    assert en == ("Wins 13 of 20 games against the xiangqi program Fairy-Stockfish looking one move ahead; "
+    assert en == ("Wins 13 of 20 games against Fairy-Stockfish looking one move ahead; "
                   "3 wins and 2 draws of 20 against the gomoku program Rapfi on a quick search")
     assert "random" not in en                      # the baselines give way to the real engines
     assert "20 局胜 13 局" in zh and "和 2 局" in zh
@@ -128,8 +128,8 @@ def test_one_draw_is_said_in_the_singular():
     from gui.scenes.home import _engine_result
     match = {"spec": "uci:/usr/games/fairy-stockfish@depth1", "label": "fairy-stockfish at depth 1",
              "wins": 69, "draws": 1, "losses": 10, "games": 80}
-    assert _engine_result(match) == ("Wins 69 and draws one of 80 games against the xiangqi program Fairy-Stockfish "
+    assert _engine_result(match) == ("Wins 69 and draws one of 80 games against Fairy-Stockfish "
                                      "looking one move ahead")
-    assert _engine_result(match, more=True) == ("69 wins and one draw of 80 against the xiangqi program Fairy-Stockfish "
+    assert _engine_result(match, more=True) == ("69 wins and one draw of 80 against Fairy-Stockfish "
                                                 "looking one move ahead")
 

@@ -18,7 +18,8 @@ from pathlib import Path
 from engine.core.paths import user_data_dir
 from games import GAME_IDS
 from games.records import (EXTENSIONS, FORMATS, MAX_RECORD_BYTES, RecordFormatError, default_format, load_bytes,
-                           write_record)
+                           peek_record, write_record)
+from games.records import decode as decode_bytes
 from games.records.zeroboard import HEADER
 from gui.i18n import language, t
 from gui.record_errors import in_language
@@ -26,7 +27,7 @@ from gui.safefile import UnreadableFile, read_regular_file
 
 __all__ = ["HEADER", "MAX_RECORD_BYTES", "EXTENSIONS", "RecordError", "RecordInfo", "result_text", "summary",
            "games_dir", "save_record", "load_record", "list_records", "list_folder", "read_info", "read_file",
-           "history_of", "name_hint", "default_name", "clean_name"]
+           "history_of", "name_hint", "default_name", "clean_name", "verify"]
 #: at most this many directory entries are looked at when a folder is listed
 MAX_ENTRIES = 5000
 
@@ -43,6 +44,7 @@ class RecordInfo:
     date: str = ""                     # when the file was last written ("YYYY-MM-DD HH:MM")
     meta: dict = field(default_factory=dict)
     error: str = ""                    # why the file cannot be read
+    checked: bool = True               # replayed to its end (False: only its header was read, see `verify`)
 
 
 def result_text(over: bool, winner: int | None, resigned: bool = False) -> str:
@@ -172,10 +174,11 @@ def load_record(path: Path, game=None):
 _INFO_CACHE: dict = {}
 
 
-def read_info(path: Path) -> RecordInfo:
+def read_info(path: Path, replay: bool = True) -> RecordInfo:
     """What the file list shows of a record: its game and header, from the whole record
     replayed to its end, so that one that cannot be opened is known before it is (a
-    truncated game, an illegal move); RecordError when it cannot be read."""
+    truncated game, an illegal move); RecordError when it cannot be read. ``replay`` False
+    reads the header alone (about a tenth of the time; `verify` replays it later)."""
     path = Path(path)
     try:
         st = os.stat(path)
@@ -188,6 +191,8 @@ def read_info(path: Path) -> RecordInfo:
         if isinstance(cached, RecordError):
             raise cached
         return cached
+    if not replay:
+        return _peek_info(path, modified)
     try:
         record = _read(path)
         game = record.state.game
@@ -207,14 +212,44 @@ def read_info(path: Path) -> RecordInfo:
     return info
 
 
+def _peek_info(path: Path, modified: str) -> RecordInfo:
+    data = read_file(path)
+    texts = decode_bytes(data)
+    if not texts:
+        raise RecordError(t("load.err.not_text"))
+    try:
+        game, meta = peek_record(texts[0], name_hint(path), path.name)
+    except RecordFormatError as e:
+        raise RecordError(in_language(str(e))) from None
+    if game.id not in GAME_IDS:
+        raise RecordError(f"unknown game {game.id!r}")
+    return RecordInfo(path, game.id, dict(game.variant), modified, meta, checked=False)
+
+
+def verify(info: RecordInfo) -> RecordInfo:
+    """``info`` once its record is replayed to its end (the file list checks the rows it
+    shows): the same entry when it already was, an unreadable one with the reason when the
+    moves do not replay (a truncated game, an illegal move)."""
+    if info.checked or not info.game_id:
+        return info
+    try:
+        return read_info(info.path)
+    except RecordError as e:
+        return RecordInfo(info.path, "", error=str(e))
+    except Exception as e:  # one bad file must never break the list
+        return RecordInfo(info.path, "", error=type(e).__name__)
+
+
 def _record_name(name: str) -> bool:
     return name.lower().endswith(EXTENSIONS) and not name.startswith(".") and not name.endswith(".tmp")
 
 
-def list_folder(folder: Path | None = None, limit: int = 500) -> tuple[list[Path], list[RecordInfo]]:
+def list_folder(folder: Path | None = None, limit: int = 500,
+                replay: bool = True) -> tuple[list[Path], list[RecordInfo]]:
     """(sub-folders by name, records newest first) of ``folder``. Every entry is looked at on
     its own: a broken link, a FIFO or a file that cannot be read shows as unreadable with its
-    reason (or, if it is no file at all, is left out) and never hides the others."""
+    reason (or, if it is no file at all, is left out) and never hides the others. Each record
+    is replayed to its end unless ``replay`` is False (then see `verify`)."""
     folder = Path(folder or games_dir())
     dirs: list[Path] = []
     files: list[tuple[float, Path, str]] = []
@@ -251,7 +286,7 @@ def list_folder(folder: Path | None = None, limit: int = 500) -> tuple[list[Path
             out.append(RecordInfo(path, "", error=error))
             continue
         try:
-            out.append(read_info(path))
+            out.append(read_info(path, replay))
         except RecordError as e:
             out.append(RecordInfo(path, "", error=str(e)))
         except Exception as e:  # one bad file must never break the list

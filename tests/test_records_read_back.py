@@ -159,3 +159,21 @@ def test_in_the_chinese_interface_a_records_fault_is_said_in_chinese(home):
     assert infos["cut.pgn"].startswith("第 7 行") and "第 6 步" in infos["cut.pgn"]
     assert "无法读出这步棋" in infos["cut.pgn"]
     assert infos["hello.txt"] == "第 1 行：无法读成对局：不是任何一种棋的着法"
+
+
+def test_the_file_dialog_lists_headers_first_and_replays_each_row_it_shows(home, tmp_path, monkeypatch):
+    import os
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from test_gui_support import make_app
+    from gui.records import games_dir
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False)
+    try:
+        (games_dir() / "cut.pgn").write_text(TRUNCATED_PGN, encoding="utf-8")
+        app.start_play("tictactoe", "first", "strong")
+        app.scene.load()
+        dialog = app.scene.dialog
+        assert dialog.records[0].game_id == "xiangqi" and not dialog.records[0].checked   # the header says xiangqi
+        app.step()                                                                       # the row is drawn
+        assert dialog.records[0].game_id == "" and "C6-C" in dialog.records[0].error
+    finally:
+        app.shutdown()

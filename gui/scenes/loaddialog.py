@@ -13,7 +13,7 @@ import pygame
 
 from gui import theme
 from gui.i18n import t
-from gui.records import RecordInfo, games_dir, list_folder, summary
+from gui.records import RecordInfo, games_dir, list_folder, summary, verify
 from gui.scenes.home import game_name
 from gui.widgets import Button, hit_buttons, panel, segmented
 
@@ -47,8 +47,10 @@ class LoadDialog:
 
     # --- navigation ------------------------------------------------------------------------
     def open_folder(self, folder: Path) -> None:
+        """List ``folder``: the records' headers at once, each record replayed to its end when
+        its row is first shown (`gui.records.verify`), so a big folder opens without a wait."""
         self.folder = Path(folder)
-        self.folders, self.records = list_folder(self.folder)
+        self.folders, self.records = list_folder(self.folder, replay=False)
         self.scroll = 0
         self.selected = None
 
@@ -64,8 +66,15 @@ class LoadDialog:
     def entries(self) -> list:
         return list(self.folders) + list(self.records)
 
+    def checked(self, i: int):
+        """Entry ``i``, its record replayed to its end (an unreadable one says why)."""
+        j = i - len(self.folders)
+        if 0 <= j < len(self.records):
+            self.records[j] = verify(self.records[j])
+        return self.entries[i]
+
     def activate(self, i: int) -> None:
-        entry = self.entries[i]
+        entry = self.checked(i)
         if isinstance(entry, Path):
             self.open_folder(entry)
         elif self.on_save is not None:
@@ -202,8 +211,9 @@ class LoadDialog:
         clip = surface.get_clip()
         surface.set_clip(lr)
         visible = self._visible()
-        for k, entry in enumerate(entries[self.scroll:self.scroll + visible]):
+        for k in range(len(entries[self.scroll:self.scroll + visible])):
             i = self.scroll + k
+            entry = self.checked(i)
             row = pygame.Rect(lr.x + 4, lr.y + 4 + k * self.ROW, lr.width - 8, self.ROW - 4)
             if row.collidepoint(mouse) or i == self.selected:
                 theme.rounded_rect(surface, pal.button_hover, row, 8)

@@ -25,6 +25,8 @@ _REASONS = (
     (r".*\bafter the end\b.*|.*\bthe game is over\b.*|.*\bgame has ended\b.*", "record.err.after_end"),
     (r".*is never closed.*|.*is missing.*", "record.err.cut"),
 )
+#: reasons said whole in translation (the others keep the reader's words after them)
+_WHOLE = ("record.err.empty", "record.err.unknown", "record.err.too_large", "record.err.not_text", "record.err.no_tags")
 _PLACES = (
     (re.compile(r"^line (\d+), column (\d+): (.*)$", re.S), "record.err.line_col", ("line", "column")),
     (re.compile(r"^line (\d+): (.*)$", re.S), "record.err.line", ("line",)),
@@ -57,6 +59,5 @@ def _translate(message: str, depth: int) -> str:
         m = re.fullmatch(pattern, message, re.S)
         if m and has(key):
             translated = t(key, kb=m.group(1)) if m.groups() else t(key)
-            return translated if key in ("record.err.empty", "record.err.unknown", "record.err.too_large",
-                                         "record.err.not_text", "record.err.no_tags") else f"{translated}（{message}）"
+            return translated if key in _WHOLE else f"{translated}（{message}）"
     return message

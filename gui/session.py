@@ -32,8 +32,9 @@ class GameSession:
     about it (or None): the newest and deepest word, for the evaluation bar and the graph.
     ``grades[i]`` is what the move marks are judged from: the background analysis (one level,
     a fresh tree for each position, so a game reloaded is judged the same), or a proof or the
-    rules' verdict from any search, which no estimate replaces. The person may look at any earlier position (``cursor``) while the
-    game goes on; ``cursor`` None means the view follows the newest position.
+    rules' verdict from any search, which no estimate replaces. The person may look at any
+    earlier position (``cursor``) while the game goes on; ``cursor`` None means the view
+    follows the newest position.
     """
 
     ANALYSIS_LEVEL = "medium"  # the background pass that evaluates positions no search has seen

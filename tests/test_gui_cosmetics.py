@@ -28,7 +28,8 @@ def test_the_boards_texture_stays_inside_its_rounded_corners(app, game_id):
     r = app.scene.view.renderer
     surf = r._board_surface(app.palette) if game_id == "xiangqi" else r._board_surface(app.scene.c.state, app.palette)
     w, h = surf.get_size()
-    for x, y in ((0, 0), (2, 0), (0, 2), (w - 1, 0), (w - 3, 0), (w - 1, 2), (0, h - 1), (w - 1, h - 1), (w - 3, h - 1)):
+    corners = ((0, 0), (2, 0), (0, 2), (w - 1, 0), (w - 3, 0), (w - 1, 2), (0, h - 1), (w - 1, h - 1), (w - 3, h - 1))
+    for x, y in corners:
         assert surf.get_at((x, y)).a == 0, (x, y, surf.get_at((x, y)))
 
 
@@ -73,8 +74,8 @@ def test_a_message_leaves_the_panels_title_visible(app, monkeypatch):
     monkeypatch.setattr(theme, "rounded_rect", spy)
     app.step()
     panel = app.scene.panel_rect
-    toast = [pygame.Rect(r) for r in drawn if r[1] > 0 and r[2] < panel.width and abs(pygame.Rect(r).centerx - panel.centerx) <= 1
-             and r[3] in (40, 60, 80)]
+    toast = [pygame.Rect(r) for r in drawn if r[1] > 0 and r[2] < panel.width and r[3] in (40, 60, 80)
+             and abs(pygame.Rect(r).centerx - panel.centerx) <= 1]
     title_bottom = panel.y + 18 + 52
     assert toast and all(r.y >= title_bottom for r in toast), (toast, title_bottom)
 

@@ -5,7 +5,7 @@
 | ``pgn`` | xiangqi | ``.pgn`` | XQBase, XQ Wizard, ChessDB (ICCS, WXF or Chinese movetext) |
 | ``sgf`` | gomoku (GM[4]), othello (GM[2]) | ``.sgf`` | gomoku boards, Edax, Cassio |
 | ``psq`` | gomoku | ``.psq`` | Piskvork, the Gomocup manager |
-| ``moves`` | all but tic-tac-toe and connect2 (Connect Four's column string ``4453``) | ``.txt`` | Connect Four solvers |
+| ``moves`` | all but tic-tac-toe, connect2 (Connect Four's ``4453``) | ``.txt`` | Connect Four solvers |
 | ``zeroboard`` | all | ``.txt`` | this app (``# key: value`` headers, then the moves) |
 
 `read_record` finds the format from the text (and the file name's extension), `write_record`

@@ -277,7 +277,8 @@ class HomeScene(Scene):
             autosave.clear(saved["key"])
             self.saved = [s for s in self.saved if s["key"] != saved["key"]]
             self.resume = self.saved[0] if self.saved else None
-        self.app.ask(t("confirm.discard_title"), t("confirm.discard_text", game=game_name(saved["game"]), n=saved["moves"]),
+        text = t("confirm.discard_text", game=game_name(saved["game"]), n=saved["moves"])
+        self.app.ask(t("confirm.discard_title"), text,
                      [(t("home.discard"), discard, "danger"), (t("common.cancel"), lambda: None, "normal")])
 
     def frame_rate(self) -> float:

@@ -128,7 +128,7 @@ def test_one_draw_is_said_in_the_singular():
     from gui.scenes.home import _engine_result
     match = {"spec": "uci:/usr/games/fairy-stockfish@depth1", "label": "fairy-stockfish at depth 1",
              "wins": 69, "draws": 1, "losses": 10, "games": 80}
-    assert _engine_result(match) == ("Wins 69 and draws one of 80 games against Fairy-Stockfish "
+    assert _engine_result(match) == ("Wins 69, draws one of 80 games against Fairy-Stockfish "
                                      "looking one move ahead")
     assert _engine_result(match, more=True) == ("69 wins and one draw of 80 against Fairy-Stockfish "
                                                 "looking one move ahead")

@@ -24,7 +24,7 @@ from gui.ai_worker import DEFAULT_FACTORY
 from gui.i18n import t
 from gui.settings import Settings
 from gui.sound import Sound
-from gui.training import TrainController
+from gui.training import TrainController, announcement
 
 MIN_SIZE = (800, 560)
 FPS = 60
@@ -181,10 +181,35 @@ class App:
             return t("model.shipped")
         return t("model.none")
 
+    def ask(self, title: str, text: str, choices) -> None:
+        """A question over the current scene: ``choices`` are (label, action, kind); Enter
+        picks the first, Esc the last (which should be the harmless one)."""
+        self.overlay = QuestionOverlay(self, title, text, choices)
+
     def start_play(self, game_id: str, side: str = "first", level: str = "strong", variant: dict | None = None,
-                   state=None) -> None:
-        from gui.scenes.play import PlayScene
+                   state=None, resumed: bool = False) -> None:
+        """A game against the AI (from ``state`` when given). When an unfinished game of the
+        same game is saved and this is not it, the person first chooses: resume that one,
+        start this one (the saved one is discarded), or cancel."""
+        from gui import autosave
         game = get_game(game_id, **(variant or {}))
+        saved = None if resumed else autosave.load(game.key)
+        if saved is not None:
+            from gui.scenes.home import game_name
+
+            def replace():
+                autosave.clear(game.key)
+                self._start_play(game, side, level, state)
+            self.ask(t("confirm.saved_title"),
+                     t("confirm.saved_text", game=game_name(game_id), n=saved["moves"]),
+                     [(t("home.resume"), lambda: self.resume_game(saved), "primary"),
+                      (t("confirm.saved_replace"), replace, "danger"),
+                      (t("common.cancel"), lambda: None, "normal")])
+            return
+        self._start_play(game, side, level, state)
+
+    def _start_play(self, game, side: str, level: str, state=None) -> None:
+        from gui.scenes.play import PlayScene
         c = PlayController(self.ai, game, pick_side(side), level, self.model_path_for,
                            hints_on=self.settings["hints"], side_choice=side)
         if state is not None:
@@ -195,7 +220,7 @@ class App:
         """Continue the autosaved game (see `gui.autosave.load`) with the person's side and level."""
         level = saved["level"] if saved.get("level") in LEVELS else self.settings["level"]
         self.start_play(saved["game"], saved.get("side_choice", "first"), level, saved.get("variant"),
-                        state=saved["state"])
+                        state=saved["state"], resumed=True)
         c = self.scene.c
         c.human = saved["human"]
         self.scene.view.set_flipped(self.scene._flip())
@@ -216,9 +241,10 @@ class App:
         game = get_game(game_id, **(variant or {}))
         self.goto(DemoScene(self, DemoController(self.ai, game, tuple(levels), self.model_path_for)))
 
-    def save_game(self, controller, folder=None, fmt: str | None = None) -> Path | None:
+    def save_game(self, controller, folder=None, fmt: str | None = None, name: str | None = None) -> Path | None:
         """Save the game as a new record in ``folder`` (the saved-games folder by default), in
-        format ``fmt`` (the game's exchange format by default)."""
+        format ``fmt`` (the game's exchange format by default), named ``name`` (default: the
+        game and the time)."""
         from gui.records import save_record
         from gui.records import result_text
         meta = {"you": "first" if controller.human == 0 else "second", "level": controller.level,
@@ -226,25 +252,12 @@ class App:
                 "result": result_text(controller.over, controller.winner(), controller.resigned_by is not None),
                 "app": f"{APP_NAME} {__version__}"}
         try:
-            path = save_record(controller.state, meta, folder, fmt)
+            path = save_record(controller.state, meta, folder, fmt, name)
         except OSError as e:
             self.toast(t("play.save_failed", message=str(e)), error=True)
             return None
         self.toast(t("play.saved", name=path.name))
         return path
-
-    def load_game(self, path, scene=None) -> bool:
-        """Load a record into the play scene (switching game if needed); a bad file changes nothing."""
-        from gui.records import RecordError, load_record
-        c = getattr(scene, "c", None)
-        try:
-            state, meta = load_record(Path(path), getattr(c, "game", None))
-        except RecordError as e:
-            self.toast(t("play.load_failed", message=str(e)), error=True)
-            return False
-        self.play_record(state, meta, scene)
-        self.toast(t("play.loaded", name=Path(path).name))
-        return True
 
     def play_record(self, state, meta: dict, scene=None) -> None:
         """Show a loaded or pasted game in the play scene (switching game if needed), with the
@@ -339,7 +352,7 @@ class App:
         elif self.overlay is not None and ev.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEWHEEL, pygame.KEYDOWN):
             self.overlay.handle_event(ev)
         elif ev.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION, pygame.MOUSEWHEEL,
-                         pygame.KEYDOWN):
+                         pygame.KEYDOWN, pygame.TEXTINPUT):
             self.scene.handle_event(ev)
 
     def invalidate(self) -> None:
@@ -365,7 +378,7 @@ class App:
             replies = self.ai.poll()
             replies = (self.trainer.poll() or 0) + (replies or 0)
             while self.trainer.announcements:
-                self.toast(t("train.new_model", generation=self.trainer.announcements.pop(0)), seconds=6)
+                self.toast(announcement(self.trainer.announcements.pop(0)), seconds=6)
             size = self.screen.get_size()
             if events or draw is not None:
                 self.scene.build(size)
@@ -510,6 +523,31 @@ class App:
             pass
         self.ai.close()
         self.trainer.close()
+
+
+class QuestionOverlay:
+    """`gui.widgets.ConfirmDialog` as the app's overlay (over any scene); any choice closes it."""
+
+    def __init__(self, app, title: str, text: str, choices):
+        from gui.widgets import ConfirmDialog
+        self.app = app
+
+        def answer(action):
+            def do():
+                if self.app.overlay is self:
+                    self.app.overlay = None
+                action()
+            return do
+        self.dialog = ConfirmDialog(title, text, [(label, answer(action), kind) for label, action, kind in choices])
+
+    def build(self, size) -> None:
+        self.dialog.build(size)
+
+    def handle_event(self, ev) -> None:
+        self.dialog.handle_event(ev)
+
+    def draw(self, surface) -> None:
+        self.dialog.draw(surface, self.app.palette, self.app.mouse_pos())
 
 
 def _icon() -> pygame.Surface:

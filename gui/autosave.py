@@ -1,8 +1,14 @@
-"""The game in progress, kept on disk after every move so that it can be resumed after the
-app is closed (or crashes): one JSON file in the user data folder."""
+"""Games in progress, kept on disk after every move so that they can be resumed after the
+app is closed (or crashes): one JSON file per game (``autosave/<game key>.json`` in the user
+data folder), so that leaving a tic-tac-toe game to play Connect Four keeps both.
+
+An ``autosave.json`` left by versions that kept a single slot is moved into its game's slot
+the first time the slots are read (unless that slot already holds a game, which is newer).
+"""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -10,21 +16,30 @@ from engine.core.paths import user_data_dir
 from games import GAME_IDS, get_game
 
 VERSION = 1
+#: a slot file's name is the game's key: letters, digits and dashes only
+_KEY_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,40}", re.ASCII)
+#: at most this many slots are read (one per game and variant in practice)
+MAX_SLOTS = 24
 
 
-def path() -> Path:
+def folder() -> Path:
+    return user_data_dir() / "autosave"
+
+
+def legacy_path() -> Path:
+    """The single autosave file of earlier versions."""
     return user_data_dir() / "autosave.json"
 
 
-def save(controller) -> bool:
-    """Write the controller's game (moves, the person's side, the AI level); False on failure."""
-    state = controller.state
-    data = {"version": VERSION, "game": controller.game.id, "variant": dict(controller.game.variant),
-            "position": state.to_text(), "human": int(controller.human), "level": controller.level,
-            "side_choice": controller.side_choice, "moves": len(state.moves),
-            "date": time.strftime("%Y-%m-%d %H:%M:%S")}
+def path(key: str) -> Path:
+    """The slot of the game whose key (`games.base.Game.key`) is ``key``."""
+    if not _KEY_RE.fullmatch(key):
+        raise ValueError(f"not a game key: {key!r}")
+    return folder() / f"{key}.json"
+
+
+def _write(p: Path, data: dict) -> bool:
     try:
-        p = path()
         p.parent.mkdir(parents=True, exist_ok=True)
         tmp = p.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -34,14 +49,43 @@ def save(controller) -> bool:
         return False
 
 
-def load() -> dict | None:
-    """The saved game as {"state", "human", "level", "side_choice", "moves", "game", "variant"},
-    or None when there is none or it cannot be read (a damaged file is ignored, not fatal)."""
+def save(controller) -> bool:
+    """Write the controller's game (moves, the person's side, the AI level) into its game's
+    slot; False on failure."""
+    state = controller.state
+    data = {"version": VERSION, "game": controller.game.id, "variant": dict(controller.game.variant),
+            "position": state.to_text(), "human": int(controller.human), "level": controller.level,
+            "side_choice": controller.side_choice, "moves": len(state.moves),
+            "date": time.strftime("%Y-%m-%d %H:%M:%S"), "time": time.time()}
     try:
-        data = json.loads(path().read_text(encoding="utf-8"))
+        p = path(controller.game.key)
+    except ValueError:
+        return False
+    return _write(p, data)
+
+
+def _read_text(p: Path) -> str:
+    return p.read_text(encoding="utf-8")
+
+
+def _number(value) -> float:
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    return x if x == x and abs(x) < 1e12 else 0.0
+
+
+def _parse(text: str) -> dict | None:
+    """A slot's saved game as {"state", "human", "level", "side_choice", "moves", "game",
+    "variant", "key", "date"}; None when it is not one (a damaged file is ignored, not fatal)."""
+    try:
+        data = json.loads(text)
         if not isinstance(data, dict) or data.get("version") != VERSION or data.get("game") not in GAME_IDS:
             return None
         variant = data.get("variant") or {}
+        if not isinstance(variant, dict):
+            return None
         game = get_game(data["game"], **variant)
         state = game.state_from_text(str(data.get("position", "")))
         if state.is_terminal():
@@ -51,13 +95,69 @@ def load() -> dict | None:
             return None
         return {"state": state, "human": human, "level": str(data.get("level", "strong")),
                 "side_choice": str(data.get("side_choice", "first")), "moves": len(state.moves),
-                "game": data["game"], "variant": variant}
-    except Exception:  # missing, unreadable, an old format, a game that changed its notation
+                "game": data["game"], "variant": variant, "key": game.key, "date": str(data.get("date", ""))[:19],
+                "time": _number(data.get("time"))}
+    except Exception:  # unreadable, an old format, a game that changed its notation
         return None
 
 
-def clear() -> None:
+def _migrate() -> None:
+    """Move the single autosave of earlier versions into its game's slot (kept where it is
+    when that fails, and dropped when it is not a game any more or its slot is taken)."""
+    old = legacy_path()
     try:
-        path().unlink()
+        if not old.is_file():
+            return
+        text = _read_text(old)
+    except (OSError, UnicodeDecodeError):
+        return
+    saved = _parse(text)
+    if saved is not None:
+        target = path(saved["key"])
+        if not target.exists():
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                old.replace(target)
+                return
+            except OSError:
+                return  # tried again next time; the old file still resumes nothing until then
+    try:
+        old.unlink()
     except OSError:
+        pass
+
+
+def load(key: str) -> dict | None:
+    """The unfinished game saved for the game ``key`` (see `_parse`), or None."""
+    _migrate()
+    try:
+        return _parse(_read_text(path(key)))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+
+
+def load_all() -> list[dict]:
+    """Every unfinished game saved, newest first (at most one per game and variant)."""
+    _migrate()
+    out = []
+    try:
+        files = sorted(folder().glob("*.json"))[:MAX_SLOTS]
+    except OSError:
+        return []
+    for p in files:
+        try:
+            saved = _parse(_read_text(p))
+        except (OSError, UnicodeDecodeError):
+            continue
+        if saved is not None and saved["key"] == p.stem:
+            out.append(saved)
+    out.sort(key=lambda s: (s["time"], s["date"]), reverse=True)
+    return out
+
+
+def clear(key: str) -> None:
+    """Forget the unfinished game saved for the game ``key``."""
+    try:
+        path(key).unlink()
+    except (OSError, ValueError):
         pass

@@ -117,9 +117,10 @@ class PlayController(GameSession):
         self.cancel_analysis()
         self.cursor = None
         while self.redo_stack:
-            state, evaluation = self.redo_stack.pop(0)
+            state, evaluation, grade = self.redo_stack.pop(0)
             self.history.append(state)
             self.evals.append(evaluation)
+            self.grades.append(grade)
             if state.is_terminal() or state.current_player == self.human:
                 break
         self.resigned_by = None

@@ -21,12 +21,13 @@ from games.records import (EXTENSIONS, FORMATS, MAX_RECORD_BYTES, RecordFormatEr
                            peek_record, write_record)
 from games.records import decode as decode_bytes
 from games.records.zeroboard import HEADER
-from gui.i18n import t
+from gui.i18n import language, t
+from gui.record_errors import in_language
 from gui.safefile import UnreadableFile, read_regular_file
 
 __all__ = ["HEADER", "MAX_RECORD_BYTES", "EXTENSIONS", "RecordError", "RecordInfo", "result_text", "summary",
            "games_dir", "save_record", "load_record", "list_records", "list_folder", "read_info", "read_file",
-           "history_of"]
+           "history_of", "name_hint", "default_name", "clean_name", "verify"]
 #: at most this many directory entries are looked at when a folder is listed
 MAX_ENTRIES = 5000
 
@@ -43,6 +44,7 @@ class RecordInfo:
     date: str = ""                     # when the file was last written ("YYYY-MM-DD HH:MM")
     meta: dict = field(default_factory=dict)
     error: str = ""                    # why the file cannot be read
+    checked: bool = True               # replayed to its end (False: only its header was read, see `verify`)
 
 
 def result_text(over: bool, winner: int | None, resigned: bool = False) -> str:
@@ -82,19 +84,40 @@ def games_dir() -> Path:
     return d
 
 
-def save_record(state, meta: dict | None = None, folder: Path | None = None, fmt: str | None = None) -> Path:
-    """Write ``state`` as a new timestamped record (in the game's exchange format unless
-    ``fmt`` names another) and return its path."""
+def default_name(game) -> str:
+    """A new record's file name without its extension: the game's key and the time
+    (``gomoku-20261128-140355``), the form `name_hint` reads the game from."""
+    return f"{game.key}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+#: characters no file name may hold on the systems the app runs on, and control characters
+_BAD_NAME_RE = re.compile(r'[<>:"/\\|?*\x00-\x1f\x7f]')
+
+
+def clean_name(name: str, limit: int = 80) -> str:
+    """``name`` as a file name: without path separators and characters Windows refuses, nor
+    leading dots (a hidden file is not listed) or trailing dots and spaces; "" when nothing is left."""
+    name = _BAD_NAME_RE.sub("", str(name))[:limit]
+    return name.lstrip(". ").rstrip(". ")
+
+
+def save_record(state, meta: dict | None = None, folder: Path | None = None, fmt: str | None = None,
+                name: str | None = None) -> Path:
+    """Write ``state`` as a new record (in the game's exchange format unless ``fmt`` names
+    another) named ``name`` (default: `default_name`; the format's extension is added when
+    missing) and return its path. An existing file is never replaced: "-2", "-3"... is added."""
     folder = Path(folder or games_dir())
     game = state.game
     f = default_format(game.id) if fmt is None else FORMATS[fmt]
-    stamp = time.strftime("%Y%m%d-%H%M%S")
     meta = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), **(meta or {})}
     text = write_record(state, f.id, meta)
-    path = folder / f"{game.key}-{stamp}{f.extension}"
+    stem = clean_name(name or "") or default_name(game)
+    if stem.lower().endswith(f.extension):
+        stem = stem[:-len(f.extension)] or default_name(game)
+    path = folder / f"{stem}{f.extension}"
     n = 2
     while path.exists() or path.is_symlink():
-        path = folder / f"{game.key}-{stamp}-{n}{f.extension}"
+        path = folder / f"{stem}-{n}{f.extension}"
         n += 1
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_bytes(text.encode("utf-8"))
@@ -116,47 +139,117 @@ def read_file(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
         raise RecordError(t("load.err.open", name=path.name, reason=e.detail or e.kind)) from None
 
 
-def load_record(path: Path, game=None):
-    """(state, meta) from a record file in any supported format; raises RecordError with a
-    readable reason. ``game`` reads a plain move list that does not name its game."""
-    path = Path(path)
+def name_hint(path: Path):
+    """The game a record's file name names, as the app names its records (``othello-6-20261128-
+    140355.sgf``: the game's key, then the date), or None."""
+    from games import game_from_key
+    m = re.match(r"([a-z0-9]+(?:-[0-9]{1,3})*)-[0-9]{8}-[0-9]{6}", Path(path).name, re.ASCII)
+    if not m:
+        return None
+    try:
+        return game_from_key(m.group(1))
+    except Exception:  # a name that only looks like one of ours
+        return None
+
+
+def _read(path: Path, game=None):
+    """The record in the file ``path``, replayed to its end; RecordError with the reason."""
     data = read_file(path)
     try:
-        record = load_bytes(data, game, path.name)
+        return load_bytes(data, name_hint(path) or game, path.name)
     except RecordFormatError as e:
-        raise RecordError(f"{path.name}: {e}") from None
+        raise RecordError(f"{path.name}: {in_language(str(e))}") from None
+
+
+def load_record(path: Path, game=None):
+    """(state, meta) from a record file in any supported format; raises RecordError with a
+    readable reason. The record names its game (a plain move list is recognised by its
+    moves, see `games.records.moves`); ``game`` (the one on the board) only decides between
+    games whose notation reads the same text, after the game the file's name names."""
+    record = _read(Path(path), game)
     return record.state, record.meta
 
 
-def read_info(path: Path) -> RecordInfo:
-    """The header of a record (cheap: the moves are counted, not replayed); RecordError when
-    it cannot be read."""
+#: read_info's answers by (path, size, modification time): a folder listed again is not replayed again
+_INFO_CACHE: dict = {}
+
+
+def read_info(path: Path, replay: bool = True) -> RecordInfo:
+    """What the file list shows of a record: its game and header, from the whole record
+    replayed to its end, so that one that cannot be opened is known before it is (a
+    truncated game, an illegal move); RecordError when it cannot be read. ``replay`` False
+    reads the header alone (about a tenth of the time; `verify` replays it later)."""
     path = Path(path)
+    try:
+        st = os.stat(path)
+        stamp = (str(path), st.st_size, st.st_mtime_ns, language())   # the reasons are in the interface language
+        modified = time.strftime("%Y-%m-%d %H:%M", time.localtime(st.st_mtime))
+    except (OSError, ValueError, OverflowError):
+        stamp, modified = None, ""
+    cached = _INFO_CACHE.get(stamp) if stamp else None
+    if cached is not None:
+        if isinstance(cached, RecordError):
+            raise cached
+        return cached
+    if not replay:
+        return _peek_info(path, modified)
+    try:
+        record = _read(path)
+        game = record.state.game
+        if game.id not in GAME_IDS:
+            raise RecordError(f"unknown game {game.id!r}")
+        meta = dict(record.meta)
+        meta["moves"] = str(len(record.state.moves))
+        info = RecordInfo(path, game.id, dict(game.variant), modified, meta)
+    except RecordError as e:
+        info = RecordError(str(e).removeprefix(f"{path.name}: "))
+    if stamp:
+        if len(_INFO_CACHE) > 4 * MAX_ENTRIES:
+            _INFO_CACHE.clear()
+        _INFO_CACHE[stamp] = info
+    if isinstance(info, RecordError):
+        raise info
+    return info
+
+
+def _peek_info(path: Path, modified: str) -> RecordInfo:
     data = read_file(path)
     texts = decode_bytes(data)
     if not texts:
         raise RecordError(t("load.err.not_text"))
     try:
-        game, meta = peek_record(texts[0], None, path.name)
+        game, meta = peek_record(texts[0], name_hint(path), path.name)
     except RecordFormatError as e:
-        raise RecordError(str(e)) from None
+        raise RecordError(in_language(str(e))) from None
     if game.id not in GAME_IDS:
         raise RecordError(f"unknown game {game.id!r}")
+    return RecordInfo(path, game.id, dict(game.variant), modified, meta, checked=False)
+
+
+def verify(info: RecordInfo) -> RecordInfo:
+    """``info`` once its record is replayed to its end (the file list checks the rows it
+    shows): the same entry when it already was, an unreadable one with the reason when the
+    moves do not replay (a truncated game, an illegal move)."""
+    if info.checked or not info.game_id:
+        return info
     try:
-        modified = time.strftime("%Y-%m-%d %H:%M", time.localtime(os.stat(path).st_mtime))
-    except (OSError, ValueError, OverflowError):
-        modified = ""
-    return RecordInfo(path, game.id, dict(game.variant), modified, meta)
+        return read_info(info.path)
+    except RecordError as e:
+        return RecordInfo(info.path, "", error=str(e))
+    except Exception as e:  # one bad file must never break the list
+        return RecordInfo(info.path, "", error=type(e).__name__)
 
 
 def _record_name(name: str) -> bool:
     return name.lower().endswith(EXTENSIONS) and not name.startswith(".") and not name.endswith(".tmp")
 
 
-def list_folder(folder: Path | None = None, limit: int = 500) -> tuple[list[Path], list[RecordInfo]]:
+def list_folder(folder: Path | None = None, limit: int = 500,
+                replay: bool = True) -> tuple[list[Path], list[RecordInfo]]:
     """(sub-folders by name, records newest first) of ``folder``. Every entry is looked at on
     its own: a broken link, a FIFO or a file that cannot be read shows as unreadable with its
-    reason (or, if it is no file at all, is left out) and never hides the others."""
+    reason (or, if it is no file at all, is left out) and never hides the others. Each record
+    is replayed to its end unless ``replay`` is False (then see `verify`)."""
     folder = Path(folder or games_dir())
     dirs: list[Path] = []
     files: list[tuple[float, Path, str]] = []
@@ -193,7 +286,7 @@ def list_folder(folder: Path | None = None, limit: int = 500) -> tuple[list[Path
             out.append(RecordInfo(path, "", error=error))
             continue
         try:
-            out.append(read_info(path))
+            out.append(read_info(path, replay))
         except RecordError as e:
             out.append(RecordInfo(path, "", error=str(e)))
         except Exception as e:  # one bad file must never break the list

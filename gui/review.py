@@ -39,13 +39,29 @@ def final_evaluation(state) -> Evaluation | None:
 
 def move_loss(before: Evaluation | None, after: Evaluation | None, mover: int, action) -> float | None:
     """The win rate (0..1) the move ``action`` by ``mover`` gave away: the mover's expected
-    share before it (with the search's best move) less the share after it. The search's own
-    best move gives nothing away; None when either position is not evaluated yet."""
+    share before it (with the search's best move) less the share after it, judged from the
+    best information there is. A proven result outranks a network estimate, and a loss is
+    only claimed from evidence at least as good as the result it is set against:
+
+    - both positions proven: the exact difference (a won position drawn loses half);
+    - only the position after proven: a move into a proven win or draw gives nothing away
+      (the estimate before is no proof that more was there), one into a proven loss gives
+      away all the estimate before promised;
+    - only the position before proven: the estimate after, which can be no better than the
+      proof before, against that proof.
+
+    The search's own best move gives nothing away; None when either position is not
+    evaluated yet."""
     if before is None or after is None:
         return None
     if before.best is not None and action == before.best:
         return 0.0
-    return max(0.0, before.winrate(mover) - after.winrate(mover))
+    was, now = before.winrate(mover), after.winrate(mover)
+    if after.proven0 is not None and before.proven0 is None:
+        return 0.0 if now >= 0.5 else max(0.0, was - now)
+    if before.proven0 is not None and after.proven0 is None:
+        now = min(now, was)
+    return max(0.0, was - now)
 
 
 def quality(loss: float | None) -> str | None:
@@ -78,3 +94,22 @@ def summary_counts(qualities, player: int | None = None) -> dict[str, int]:
         if (player is None or q["player"] == player) and q["quality"] in counts:
             counts[q["quality"]] += 1
     return counts
+
+
+def better_move(states, evals, index: int) -> dict | None:
+    """What the review teaches about move ``index`` (1..n) when it gave something away: the
+    move played and the better one the search found in the position before it, with the win
+    rate each keeps for the mover and the difference:
+    {"player", "played", "best", "played_win", "best_win", "loss", "quality"}; None when the
+    move is good, not judged yet, or the search's better move is not known."""
+    if not 0 < index < len(states) or index >= len(evals):
+        return None
+    before, after = evals[index - 1], evals[index]
+    mover = states[index - 1].current_player
+    played = states[index].moves[-1] if states[index].moves else None
+    loss = move_loss(before, after, mover, played)
+    q = quality(loss)
+    if q in (None, "good") or before.best is None or before.best == played:
+        return None
+    return {"player": mover, "played": played, "best": before.best, "played_win": after.winrate(mover),
+            "best_win": before.winrate(mover), "loss": loss, "quality": q}

@@ -66,7 +66,7 @@ def render_all_scenes(out_dir, games=None, langs=("en", "zh"), size=(1280, 800),
                 from gui.review import Evaluation
                 c.analysis_on = False
                 for i in range(len(c.history)):  # a made-up win-rate curve, for the graph
-                    c.evals[i] = Evaluation(0.24 * ((-1) ** i) * min(1, i / 3), None, None, 100, "analysis")
+                    c.set_evaluation(i, Evaluation(0.24 * ((-1) ** i) * min(1, i / 3), None, None, 100, "analysis"))
                 app.scene.view.renderer.animations = False
                 shot(f"play-{gid}-{lang}{suffix}")
                 app.scene.dialog = LoadDialog(app, on_pick=lambda p: None, on_close=lambda: None)

@@ -29,8 +29,12 @@ class GameSession:
     """A game's history plus the AI requests made on it; base of the play and demo controllers.
 
     ``history[i]`` is the position after i moves and ``evals[i]`` what a search found out
-    about it (or None). The person may look at any earlier position (``cursor``) while the
-    game goes on; ``cursor`` None means the view follows the newest position.
+    about it (or None): the newest and deepest word, for the evaluation bar and the graph.
+    ``grades[i]`` is what the move marks are judged from: the background analysis (one level,
+    a fresh tree for each position, so a game reloaded is judged the same), or a proof or the
+    rules' verdict from any search, which no estimate replaces. The person may look at any
+    earlier position (``cursor``) while the game goes on; ``cursor`` None means the view
+    follows the newest position.
     """
 
     ANALYSIS_LEVEL = "medium"  # the background pass that evaluates positions no search has seen
@@ -40,8 +44,9 @@ class GameSession:
         self.game = game
         self.history = [game.initial_state()]
         self.evals: list[Evaluation | None] = [None]
+        self.grades: list[Evaluation | None] = [None]
         self.cursor: int | None = None
-        self.redo_stack: list[tuple] = []  # (state, evaluation) taken back by undo, next first
+        self.redo_stack: list[tuple] = []  # (state, evaluation, grade) taken back by undo, next first
         self.model_path_for = model_path_for or (lambda game: None)
         self.thinking = Thinking()
         self.thinking_at: int | None = None  # the history index the AI is searching
@@ -114,13 +119,14 @@ class GameSession:
     def _push(self, action: int, by_ai: bool) -> None:
         before = self.state
         after = before.apply(action)
-        kept = None
+        kept = kept_grade = None
         if self.redo_stack and self.redo_stack[0][0].moves[-1:] == (action,):
-            kept = self.redo_stack.pop(0)[1]  # the same move again: what we knew of it still holds
+            _, kept, kept_grade = self.redo_stack.pop(0)  # the same move again: what we knew of it still holds
         else:
             self.redo_stack = []
         self.history.append(after)
         self.evals.append(final_evaluation(after) or kept)
+        self.grades.append(final_evaluation(after) or kept_grade)
         self.events.append({"type": "move", "before": before, "after": after, "action": action,
                             "player": before.current_player, "by_ai": by_ai,
                             "shown": self.cursor is None})
@@ -130,6 +136,7 @@ class GameSession:
     def _reset_history(self, states) -> None:
         self.history = list(states)
         self.evals = [final_evaluation(s) for s in self.history]
+        self.grades = list(self.evals)
         self.cursor = None
         self.redo_stack = []
         self.resigned_by = None
@@ -185,9 +192,10 @@ class GameSession:
             return
         self.cancel_ai()
         self.cancel_analysis()
-        self.redo_stack = list(zip(self.history[i + 1:], self.evals[i + 1:])) + self.redo_stack
+        self.redo_stack = list(zip(self.history[i + 1:], self.evals[i + 1:], self.grades[i + 1:])) + self.redo_stack
         del self.history[i + 1:]
         del self.evals[i + 1:]
+        del self.grades[i + 1:]
         self.cursor = None
         self.resigned_by = None
         self.error = ""
@@ -231,13 +239,22 @@ class GameSession:
         return out
 
     def qualities(self) -> list[dict]:
-        """Each move's loss and quality (see `gui.review.move_qualities`)."""
-        return move_qualities(self.history, self.evals)
+        """Each move's loss and quality (see `gui.review.move_qualities`), from the grades."""
+        return move_qualities(self.history, self.grades)
 
     def analysis_progress(self) -> tuple[int, int]:
-        """(positions evaluated, positions in the game)."""
+        """(positions judged, positions in the game)."""
         n = len(self.history)
-        return sum(1 for i in range(n) if self.evals[i] is not None), n
+        return sum(1 for i in range(n) if self.grades[i] is not None), n
+
+    def set_evaluation(self, index: int, e: Evaluation) -> None:
+        """Keep ``e`` as what is known of position ``index``, and as its grade when it is one
+        (see the class docstring)."""
+        self.evals[index] = e
+        if e.source in ("analysis", "rules") or e.proven0 is not None:
+            old = self.grades[index]
+            if old is None or old.proven0 is None or e.proven0 is not None:
+                self.grades[index] = e
 
     @staticmethod
     def _evaluation(state, value, proven, top, source) -> Evaluation | None:
@@ -269,9 +286,13 @@ class GameSession:
             return
         old = self.evals[index]
         if old is not None and old.proven0 is not None and e.proven0 is None:
+            if source == "analysis" and self.grades[index] is None:
+                self.grades[index] = e
             return  # a proof is exact: a smaller search that did not prove it must not replace it
-        if old is None or old.source != "ai" or source == "ai" or e.sims > old.sims:
-            self.evals[index] = e
+        if old is None or old.source != "ai" or source == "ai" or e.sims > old.sims or e.proven0 is not None:
+            self.set_evaluation(index, e)
+        elif source == "analysis" and self.grades[index] is None:
+            self.grades[index] = e
 
     def _index_of(self, state) -> int | None:
         i = len(state.moves) - len(self.history[0].moves)
@@ -285,7 +306,7 @@ class GameSession:
         if index is not None:
             e = self._evaluation(state, value, proven, None, "ai")
             if e is not None:
-                self.evals[index] = e
+                self.set_evaluation(index, e)
 
     # --- AI -------------------------------------------------------------------
     def _ask_ai(self, level: str) -> None:
@@ -353,7 +374,7 @@ class GameSession:
         """The position to analyse next: the viewed one first, then the newest unknown."""
         order = [self.view_index] + list(range(len(self.history) - 1, -1, -1))
         for i in order:
-            if self.evals[i] is None and not self.history[i].is_terminal():
+            if self.grades[i] is None and not self.history[i].is_terminal():
                 return i
         return None
 

@@ -6,6 +6,7 @@ colours (last move, legal moves, hints, selection) from the active palette.
 """
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -155,21 +156,34 @@ def fit_text(s: str, size: int, max_width: int, bold: bool = False) -> str:
     return s + "…" if s else ""
 
 
+#: Chinese, Japanese and Korean characters and their full-width punctuation
+_CJK = "\u2E80-\u9FFF\u3000-\u303F\uAC00-\uD7AF\uFF00-\uFFEF"
+#: punctuation that never begins a line
+_CLOSING = "、，。；：！？）」』】%"
+#: the pieces a line may break between: a word (letters, digits) with the spaces after it and
+#: the character it is written against ("29 局", "Rapfi（"), or one CJK character with the
+#: punctuation after it; text is never broken inside a number or a word
+_TOKEN_RE = re.compile(rf"[^\s{_CJK}]+\s*(?:[{_CJK}][{_CLOSING}]*\s*)?|[{_CJK}][{_CLOSING}]*\s*|\s+")
+
+
+def _tokens(s: str) -> list[str]:
+    return _TOKEN_RE.findall(s)
+
+
 def wrap_text(s: str, size: int, max_width: int, bold: bool = False) -> list[str]:
-    """Lines of ``s`` that fit ``max_width``; breaks at spaces, or anywhere for CJK text."""
+    """Lines of ``s`` that fit ``max_width``; breaks at spaces, or between CJK characters
+    (never inside a word or a number, nor before closing punctuation)."""
     lines: list[str] = []
     for para in s.split("\n"):
         line = ""
-        tokens = para.split(" ") if " " in para else list(para)
-        sep = " " if " " in para else ""
-        for tok in tokens:
-            candidate = tok if not line else line + sep + tok
-            if FONTS.size(candidate, size, bold)[0] <= max_width or not line:
+        for tok in _tokens(para):
+            candidate = line + tok
+            if not line.strip() or FONTS.size(candidate.rstrip(), size, bold)[0] <= max_width:
                 line = candidate
             else:
-                lines.append(line)
-                line = tok
-        lines.append(line)
+                lines.append(line.rstrip())
+                line = tok.lstrip()
+        lines.append(line.rstrip())
     return lines
 
 
@@ -178,26 +192,33 @@ def wrap_box(s: str, size: int, widths: list[int], bold: bool = False) -> list[s
     wide (a line beside a button is shorter); text that does not fit ends in an ellipsis."""
     if not widths:
         return []
-    sep = " " if " " in s else ""
-    tokens = s.replace("\n", " ").split(" ") if sep else list(s.replace("\n", ""))
+    tokens = _tokens(s.replace("\n", " ").strip())
     lines: list[str] = []
     i = 0
     while i < len(tokens) and len(lines) < len(widths):
         width = widths[len(lines)]
-        line = tokens[i]
+        line = tokens[i].lstrip()
         i += 1
-        while i < len(tokens) and FONTS.size(line + sep + tokens[i], size, bold)[0] <= width:
-            line += sep + tokens[i]
+        while i < len(tokens) and FONTS.size((line + tokens[i]).rstrip(), size, bold)[0] <= width:
+            line += tokens[i]
             i += 1
         lines.append(line)
     if i < len(tokens):  # more text than room: the last line says so
-        rest = sep.join([lines[-1]] + tokens[i:])
+        rest = "".join([lines[-1]] + tokens[i:]).rstrip()
         lines[-1] = fit_text(rest, size, widths[len(lines) - 1], bold)
-    return [fit_text(line, size, widths[k], bold) for k, line in enumerate(lines)]
+    return [fit_text(line.rstrip(), size, widths[k], bold) for k, line in enumerate(lines)]
 
 
 def rounded_rect(surface: pygame.Surface, color, rect, radius: int = 8, width: int = 0) -> None:
     pygame.draw.rect(surface, color, rect, width=width, border_radius=max(0, int(radius)))
+
+
+def round_corners(surface: pygame.Surface, radius: int) -> None:
+    """Make ``surface`` (with per-pixel alpha) transparent outside a rectangle of its size with
+    corners of ``radius``: texture drawn edge to edge (wood grain) then stays inside a rounded board."""
+    mask = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    pygame.draw.rect(mask, (255, 255, 255, 255), mask.get_rect(), border_radius=max(0, int(radius)))
+    surface.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
 
 
 def alpha_rect(surface: pygame.Surface, color, rect, alpha: int, radius: int = 0) -> None:

@@ -29,7 +29,7 @@ class TrainController:
         self.log: list[str] = []
         self.models: list[dict] = []  # {"path", "generation"} as new models arrive
         self.selfplay: dict = {}  # the running generation's self-play: {"generation", "games", "of"}
-        self.announcements: list = []  # generations of newly saved models, for the app to announce
+        self.announcements: list = []  # {"generation", "score"} of newly saved models, for the app to announce
         self._ctx = multiprocessing.get_context("spawn")
         self._process = None
         self._commands = None
@@ -130,7 +130,7 @@ class TrainController:
             self.selfplay = {k: ev.get(k) for k in ("generation", "games", "of")}
         elif kind == "model":
             self.models.append({"path": ev.get("path"), "generation": ev.get("generation")})
-            self.announcements.append(ev.get("generation"))
+            self.announcements.append({"generation": ev.get("generation"), "score": ev.get("score")})
             self.log.append(f"new model: generation {ev.get('generation')}")
         elif kind == "log":
             self.log.append(str(ev.get("message", "")))
@@ -224,5 +224,26 @@ def translated(line: str) -> str:
     for pattern, key, names in LOG_PATTERNS:
         m = pattern.match(line)
         if m:
-            return t(key, **dict(zip(names, m.groups())))
+            fields = dict(zip(names, m.groups()))
+            if "game" in fields:      # the game's name, not its internal key
+                fields["game"] = _game_name(fields["game"])
+            return t(key, **fields)
     return line
+
+
+def _game_name(key: str) -> str:
+    from gui.i18n import has, t
+    game_id = key.split("-")[0]
+    return t(f"game.{game_id}") if has(f"game.{game_id}") else key
+
+
+def announcement(model: dict) -> str:
+    """What the app says when training saved a model: that it beat the model in use, by how
+    much, when the trainer measured it; else only that a model was saved (the first one of a
+    run is saved without a match, and is no stronger than the shipped model for that)."""
+    from gui.i18n import t
+    score = model.get("score") if isinstance(model, dict) else None
+    generation = model.get("generation") if isinstance(model, dict) else model
+    if isinstance(score, (int, float)) and 0 <= score <= 1:
+        return t("train.new_model", generation=generation, score=round(100 * score))
+    return t("train.new_model_first", generation=generation)

@@ -125,14 +125,15 @@ def winrate_bar(surface, pal: Palette, rect, p0: float | None, colors=None, labe
         pygame.draw.rect(surface, c0, left, border_top_left_radius=radius, border_bottom_left_radius=radius)
     pygame.draw.line(surface, pal.panel, (rect.x + w, rect.y), (rect.x + w, rect.bottom - 1), 2)
     size = max(9, int(rect.height * 0.62))
-    left = f"{labels[0]} {round(100 * p0)}%".strip()
-    right = f"{round(100 * (1 - p0))}% {labels[1]}".strip()
+    left, right = _bar_labels(rect.width - 16, size, p0, labels)
     # a label may straddle the boundary: each part of it is drawn in the colour that reads on
     # the part of the bar beneath it (defect: white on white at 20%, yellow on yellow)
     split = rect.x + w
     clip = surface.get_clip()
     for text, pos, anchor in ((left, (rect.x + 8, rect.centery), "midleft"),
                               (right, (rect.right - 8, rect.centery), "midright")):
+        if not text:
+            continue
         for part, color in ((pygame.Rect(rect.x, rect.y, w, rect.height), c0),
                             (pygame.Rect(split, rect.y, rect.right - split, rect.height), c1)):
             if part.width <= 0:
@@ -140,6 +141,16 @@ def winrate_bar(surface, pal: Palette, rect, p0: float | None, colors=None, labe
             surface.set_clip(part.clip(clip) if clip else part)
             theme.text(surface, text, pos, size, theme.readable_on(color), bold=True, anchor=anchor)
     surface.set_clip(clip)
+
+
+def _bar_labels(width: int, size: int, p0: float, labels) -> tuple[str, str]:
+    """The win-rate bar's two labels, shortened until they fit side by side with a gap:
+    the sides' names and shares, then the shares alone, then the larger share alone."""
+    a, b = round(100 * p0), 100 - round(100 * p0)
+    for left, right in ((f"{labels[0]} {a}%".strip(), f"{b}% {labels[1]}".strip()), (f"{a}%", f"{b}%")):
+        if theme.FONTS.size(left, size, True)[0] + theme.FONTS.size(right, size, True)[0] + 16 <= width:
+            return left, right
+    return (f"{a}%", "") if a >= b else ("", f"{b}%")
 
 
 QUALITY_MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -158,18 +169,27 @@ def graph_fill(background, color) -> tuple:
 
 
 def winrate_graph(surface, pal: Palette, rect, values: list, colors, current: int | None = None,
-                  marks: dict | None = None, caption: str = "") -> pygame.Rect:
+                  marks: dict | None = None, caption: str = "", mouse=None, labels=("", ""),
+                  first_move: int = 1) -> pygame.Rect:
     """Player 0's win rate (0..1, None where unknown) after each move, as a filled curve
-    around the 50% line: ``colors`` are the two sides'; ``marks`` {move index: colour} put a
-    dot on moves that gave something away; ``current`` is marked with a vertical line.
-    Returns the plot's rectangle (a click's x picks a move)."""
+    around the 50% line, with its scale (50% marked, move numbers along the bottom):
+    ``colors`` are the two sides'; ``marks`` {move index: colour} put a dot on moves that
+    gave something away; ``current`` is marked with a vertical line; with the ``mouse`` over
+    the plot, a readout names the move under it and both sides' win rates (``labels``: the
+    sides' names). Returns the plot's rectangle (a click's x picks a move)."""
     rect = pygame.Rect(rect)
     theme.rounded_rect(surface, pal.bg2, rect, 8)
     plot = rect.inflate(-12, -12)
+    plot.height -= 11   # the move numbers below
     if caption:  # top left: the analysis fills the graph in from the newest move backwards
         theme.text(surface, theme.fit_text(caption, 11, plot.width), (plot.x, plot.y - 2), 11, pal.text_faint)
     mid = plot.centery
+    for frac in (0.25, 0.75):
+        y = plot.bottom - plot.height * frac
+        for x in range(plot.x, plot.right, 6):
+            surface.fill(pal.panel_border, (x, int(y), 2, 1))
     pygame.draw.line(surface, pal.panel_border, (plot.x, mid), (plot.right, mid), 1)
+    theme.text(surface, "50%", (plot.right, mid - 1), 9, pal.text_faint, anchor="bottomright")
     n = len(values)
     if n < 2:
         return plot
@@ -180,6 +200,15 @@ def winrate_graph(surface, pal: Palette, rect, values: list, colors, current: in
     def y_of(v):
         return plot.bottom - plot.height * v
 
+    # move numbers: the first and last, and round numbers between where they fit
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 10 ** 9)
+                if plot.width * s / max(1, n - 1) >= 26)
+    ticks = [0] + [i for i in range(step, n - 1, step) if x_of(n - 1) - x_of(i) >= 22] + [n - 1]
+    for i in ticks:
+        x = x_of(i)
+        surface.fill(pal.panel_border, (int(x), plot.bottom, 1, 3))
+        anchor = "midtop" if 0 < i < n - 1 else ("topleft" if i == 0 else "topright")
+        theme.text(surface, str(i + first_move - 1), (x, plot.bottom + 2), 9, pal.text_faint, anchor=anchor)
     known = [(i, v) for i, v in enumerate(values) if v is not None]
     fills = [graph_fill(pal.bg2, c) for c in colors[:2]]
     # filled columns: above the middle in player 0's colour, below it in player 1's
@@ -203,7 +232,35 @@ def winrate_graph(surface, pal: Palette, rect, values: list, colors, current: in
     for i, color in (marks or {}).items():
         if 0 <= i < n and values[i] is not None:
             theme.disc(surface, color, (x_of(i), y_of(values[i])), 3.5)
+    if mouse is not None and plot.inflate(0, 12).collidepoint(mouse):
+        _graph_readout(surface, pal, plot, values, round((mouse[0] - plot.x) / max(1, plot.width) * (n - 1)),
+                       x_of, y_of, labels, first_move)
     return plot
+
+
+def graph_readout_text(values: list, i: int, labels=("", ""), first_move: int = 1) -> str:
+    """The readout of the win-rate graph at position ``i``: "Move 12 · Black 63% · White 37%"."""
+    from gui.i18n import t
+    v = values[i] if 0 <= i < len(values) else None
+    head = t("graph.start") if i == 0 else t("graph.move", n=i + first_move - 1)
+    if v is None:
+        return head + " · " + t("graph.unknown")
+    a, b = round(100 * v), 100 - round(100 * v)
+    return f"{head} · {labels[0]} {a}% · {labels[1]} {b}%".replace("  ", " ")
+
+
+def _graph_readout(surface, pal, plot, values, i, x_of, y_of, labels, first_move) -> None:
+    i = max(0, min(len(values) - 1, i))
+    x = x_of(i)
+    pygame.draw.line(surface, pal.text_faint, (x, plot.y), (x, plot.bottom), 1)
+    if values[i] is not None:
+        theme.disc(surface, pal.text, (x, y_of(values[i])), 3)
+    text = graph_readout_text(values, i, labels, first_move)
+    w = theme.FONTS.size(text, 11)[0] + 12
+    box = pygame.Rect(0, plot.y, w, 18)
+    box.x = int(min(max(plot.x, x - w / 2), plot.right - w))
+    theme.rounded_rect(surface, pal.card_hover, box, 5)
+    theme.text(surface, text, box.center, 11, pal.text, anchor="center")
 
 
 class ConfirmDialog:
@@ -264,9 +321,13 @@ def line_chart(surface, pal: Palette, rect, values: list, color, title: str, fmt
     if pts:
         value_w = theme.text(surface, fmt.format(pts[-1][1]), (rect.right - 12, rect.y + 6), 16, pal.text, bold=True,
                              anchor="topright").width
-    theme.text(surface, theme.fit_text(title, 14, rect.width - 24 - (value_w + 10 if value_w else 0)),
-               (rect.x + 12, rect.y + 8), 14, pal.text_dim)
-    plot = pygame.Rect(rect.x + 12, rect.y + 48, rect.width - 24, rect.height - 64)
+    # the title on up to two lines (the first beside the value), so a long one is not cut
+    first_w = rect.width - 24 - (value_w + 10 if value_w else 0)
+    title_lines = theme.wrap_box(title, 14, [first_w, rect.width - 24])
+    for k, line in enumerate(title_lines):
+        theme.text(surface, line, (rect.x + 12, rect.y + 8 + 17 * k), 14, pal.text_dim)
+    below = 17 * (len(title_lines) - 1)   # a second title line moves the plot down
+    plot = pygame.Rect(rect.x + 12, rect.y + 48 + below, rect.width - 24, rect.height - 64 - below)
     if plot.width < 10 or plot.height < 10:
         return
     for i in range(4):

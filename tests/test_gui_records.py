@@ -61,7 +61,7 @@ def test_hostile_entries_neither_hide_the_saved_games_nor_block_the_listing(tmp_
     by_name = {r.path.name: r for r in records}
     assert by_name["connect4-good.txt"].game_id == "connect4"
     assert by_name["superscript.txt"].game_id == "tictactoe"  # a bad header is dropped, the record stays
-    assert "moves" not in by_name["superscript.txt"].meta
+    assert by_name["superscript.txt"].meta["moves"] == "1"     # counted from the moves, not the bad header
     for bad, why in (("dangling.txt", "no longer exists"), ("pipe.txt", "not a regular file"),
                      ("huge.sgf", "larger than"), ("binary.pgn", "")):
         assert by_name[bad].game_id == "" and why in by_name[bad].error and by_name[bad].error

@@ -63,7 +63,7 @@ def test_a_game_left_is_offered_for_resuming_with_its_moves_side_and_level(app):
     c.load(c.state.apply(4))                           # the AI's first move, then the person's turn
     c.human = 1
     click_target(app, (0, 0))
-    assert autosave.path().exists()
+    assert autosave.path("tictactoe").exists()
     app.go_home()
     home = app.scene
     assert home.resume is not None and home.resume["moves"] == 2
@@ -80,13 +80,16 @@ def test_discarding_the_offer_deletes_the_autosave(app):
     app.go_home()
     app.step()
     click(app, button_named(app, "Discard").rect.center)
-    assert not autosave.path().exists() and app.scene.resume is None
+    assert app.overlay is not None and autosave.path("tictactoe").exists()   # asked first
+    press(app, pygame.K_RETURN)
+    app.step()
+    assert not autosave.path("tictactoe").exists() and app.scene.resume is None
 
 
 def test_a_finished_game_is_not_offered(app):
     from gui import autosave
     c = started_game(app)
-    assert autosave.path().exists()
+    assert autosave.path("tictactoe").exists()
     s = c.game.initial_state()
     for a in (0, 3, 1, 4):                              # X has two in the top row, to play the third
         s = s.apply(a)
@@ -96,14 +99,14 @@ def test_a_finished_game_is_not_offered(app):
     click_target(app, (0, 2))
     assert c.over
     app.step()
-    assert not autosave.path().exists()
+    assert not autosave.path("tictactoe").exists()
 
 
 def test_a_damaged_autosave_is_ignored(app):
     from gui import autosave
-    autosave.path().parent.mkdir(parents=True, exist_ok=True)
-    autosave.path().write_text("{not json")
-    assert autosave.load() is None
+    autosave.path("tictactoe").parent.mkdir(parents=True, exist_ok=True)
+    autosave.path("tictactoe").write_text("{not json")
+    assert autosave.load("tictactoe") is None and autosave.load_all() == []
     app.go_home()
     app.step()                                          # and the home screen still draws
 

@@ -5,7 +5,7 @@
 | ``pgn`` | xiangqi | ``.pgn`` | XQBase, XQ Wizard, ChessDB (ICCS, WXF or Chinese movetext) |
 | ``sgf`` | gomoku (GM[4]), othello (GM[2]) | ``.sgf`` | gomoku boards, Edax, Cassio |
 | ``psq`` | gomoku | ``.psq`` | Piskvork, the Gomocup manager |
-| ``moves`` | all (Connect Four's column string ``4453``) | ``.txt`` | Connect Four solvers |
+| ``moves`` | all but tic-tac-toe, connect2 (Connect Four's ``4453``) | ``.txt`` | Connect Four solvers |
 | ``zeroboard`` | all | ``.txt`` | this app (``# key: value`` headers, then the moves) |
 
 `read_record` finds the format from the text (and the file name's extension), `write_record`
@@ -46,7 +46,10 @@ FORMATS: dict[str, Format] = {f.id: f for f in (
     Format("sgf", "SGF", ".sgf", ("gomoku", "othello"), sgf.sniff, sgf.read, sgf.peek, sgf.write),
     Format("psq", "Piskvork PSQ", ".psq", ("gomoku",), psq.sniff, psq.read, psq.peek, psq.write),
     Format("pgn", "PGN", ".pgn", ("xiangqi",), pgn.sniff, pgn.read, pgn.peek, pgn.write),
-    Format("moves", "Moves", ".txt", ALL_GAMES, moves.sniff, moves.read, moves.peek, moves.write),
+    # tic-tac-toe's and connect2's bare move lists read as gomoku and Connect Four too (see
+    # `games.records.moves`): they are saved as the app's text record, which names its game
+    Format("moves", "Moves", ".txt", tuple(g for g in ALL_GAMES if g not in moves.AMBIGUOUS), moves.sniff,
+           moves.read, moves.peek, moves.write),
 )}
 #: the format the app saves each game in: the game's exchange format where it has one that
 #: keeps the players and the result; Connect Four's column string and tic-tac-toe's move list

@@ -101,7 +101,7 @@ def _clean(meta: dict) -> dict:
 def read(text: str, hint=None) -> Record:
     meta, body, first = _parse(text)
     game = _game(meta, text)
-    record = moves.read(body, game, first_line=first)
+    record = moves.replay(body, game, first_line=first)
     clean = _clean(meta)
     clean["moves"] = str(len(record.state.moves))
     if record.state.is_terminal() or "result" not in clean:

@@ -234,7 +234,8 @@ class BoardRenderer:
         return getattr(self.grid, "cell", 40) * 0.36
 
     def draw_hints(self, surface, state, ov: Overlays) -> None:
-        """Badges with the AI's visit share on its top moves (the best one brighter)."""
+        """Badges with the win rate each of the AI's top moves keeps for the person (the same
+        number as the side panel's hint table; the best move brighter)."""
         r = min(self.hint_radius(), 30)
         size = max(9, int(r * 0.62))
         for i, h in enumerate(reversed(ov.hints[:5])):
@@ -246,9 +247,14 @@ class BoardRenderer:
             theme.alpha_disc(surface, (10, 14, 20), (pos[0], pos[1] + 2), r, 90)
             theme.alpha_disc(surface, color, pos, r, 235 if best else 150)
             theme.disc(surface, theme.shade(color, 1.45) if best else color, pos, r, width=2)
-            label = f"{round(100 * h.get('share', 0))}%"
+            label = hint_label(h)
             theme.text(surface, label, pos, size, (12, 18, 26) if best else (236, 242, 248), bold=True,
                        anchor="center")
+
+    def move_origin(self, state, action):
+        """Where the piece that ``action`` moves stands, for games that move pieces (a
+        hinted line then shows which piece goes); None for games that place them."""
+        return None
 
     def side_colors(self, pal: Palette) -> tuple:
         """The two sides' colours, for win-rate bars and labels."""
@@ -261,6 +267,13 @@ class BoardRenderer:
     def thumbnail(self, surface, rect, state, palette: Palette = DEFAULT_PALETTE) -> None:
         """A small picture of ``state`` for the home cards."""
         self.draw(surface, rect, state, Overlays(palette=palette))
+
+
+def hint_label(hint: dict) -> str:
+    """A hinted move's badge: the win rate it keeps for the person ("63%"), "–" where the
+    search never tried it."""
+    win = hint.get("winrate")
+    return "–" if win is None else f"{round(100 * win)}%"
 
 
 class GridRenderer(BoardRenderer):

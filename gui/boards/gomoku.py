@@ -104,6 +104,7 @@ class GomokuRenderer(BoardRenderer):
         for i in range(0, surf.get_height(), max(3, int(g.gap * 0.37))):
             shade = (i * 37 % 11) / 11
             pygame.draw.line(surf, theme.mix(WOOD, WOOD_DARK, 0.18 + 0.2 * shade), (0, i), (surf.get_width(), i + 6), 1)
+        theme.round_corners(surf, int(g.gap * 0.3))   # the grain ends at the rounded edge
         pygame.draw.rect(surf, WOOD_DARK, surf.get_rect(), 2, border_radius=int(g.gap * 0.3))
         n = self.rows
         w = max(1, int(g.gap / 28))

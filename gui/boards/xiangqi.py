@@ -10,7 +10,7 @@ from __future__ import annotations
 import pygame
 
 from gui import theme
-from gui.boards.base import BoardRenderer, PointGrid, ease_out
+from gui.boards.base import BoardRenderer, PointGrid, ease_out, hint_label
 
 ROWS, COLS = 10, 9
 PAPER = (236, 203, 148)
@@ -102,6 +102,7 @@ class XiangqiRenderer(BoardRenderer):
         for i in range(0, surf.get_height(), max(3, int(g.gap * 0.3))):
             k = (i * 53 % 13) / 13
             pygame.draw.line(surf, theme.mix(PAPER, PAPER_DARK, 0.15 + 0.25 * k), (0, i), (surf.get_width(), i + 4), 1)
+        theme.round_corners(surf, int(g.gap * 0.25))   # the grain ends at the rounded edge
         pygame.draw.rect(surf, PAPER_DARK, surf.get_rect(), 2, border_radius=int(g.gap * 0.25))
         w = max(1, int(g.gap / 30))
         # outer double frame
@@ -289,8 +290,17 @@ class XiangqiRenderer(BoardRenderer):
             color = ov.palette.hint
             self._arrow(surface, a, b, color, g.gap * (0.16 if i == 0 else 0.11), 220 if i == 0 else 150)
             theme.alpha_disc(surface, color, b, g.gap * 0.3, 235)
-            theme.text(surface, f"{round(100 * h.get('share', 0))}%", b, max(9, int(g.gap * 0.24)), (15, 20, 28),
+            theme.text(surface, hint_label(h), b, max(9, int(g.gap * 0.24)), (15, 20, 28),
                        bold=True, anchor="center")
+
+    def piece_radius(self) -> float:
+        return self.grid.gap * 0.45
+
+    def move_origin(self, state, action):
+        try:
+            return self.grid.point(*_squares(state, action)[0])
+        except Exception:
+            return None
 
     @staticmethod
     def _arrow(surface, a, b, color, width, alpha):

@@ -68,7 +68,9 @@ class BoardView:
             if rect.collidepoint(mouse):
                 return action
         r = self.renderer
-        radius = min(r.hint_radius(), 30) if hasattr(r, "grid") else 0
+        if not hasattr(r, "grid"):   # not laid out yet (before the first frame)
+            return None
+        radius = min(r.hint_radius(), 30)
         for h in hints:
             pos = r.anchor(state, h.get("action"))
             if pos is not None and (mouse[0] - pos[0]) ** 2 + (mouse[1] - pos[1]) ** 2 <= radius ** 2:
@@ -83,6 +85,15 @@ class BoardView:
             return
         colors = r.side_colors(self.app.palette)
         radius = min(r.hint_radius(), 26) * 0.9
+        piece = getattr(r, "piece_radius", lambda: radius * 1.8)()
+        for state, action in line:      # where a piece moves: a ring on it and a line to where it goes
+            start, pos = r.move_origin(state, action), r.anchor(state, action)
+            if start is not None and pos is not None:
+                color = colors[state.current_player]
+                pygame.draw.line(surface, theme.readable_on(color), start, pos, max(5, int(radius * 0.45)))
+                pygame.draw.line(surface, color, start, pos, max(3, int(radius * 0.28)))
+                theme.disc(surface, theme.readable_on(color), start, piece + 2, width=max(4, int(radius * 0.3)))
+                theme.disc(surface, color, start, piece + 1, width=max(2, int(radius * 0.2)))
         for i, (state, action) in enumerate(line):
             pos = r.anchor(state, action)
             if pos is None:
@@ -93,6 +104,23 @@ class BoardView:
             theme.disc(surface, theme.readable_on(color), pos, radius, width=2)
             theme.text(surface, str(i + 1), pos, max(10, int(radius * 0.95)), theme.readable_on(color), bold=True,
                        anchor="center")
+
+    def draw_better(self, surface, state, action, label: str, color) -> None:
+        """The better move the review found in ``state`` (the position before the move played):
+        a ring where it goes, with the win rate it keeps, and for a piece that moves, a line
+        from where it stands."""
+        r = self.renderer
+        if not hasattr(r, "grid"):
+            return
+        pos, start = r.anchor(state, action), r.move_origin(state, action)
+        if pos is None:
+            return
+        radius = min(r.hint_radius(), 30)
+        if start is not None:
+            pygame.draw.line(surface, color, start, pos, max(3, int(radius * 0.25)))
+        theme.alpha_disc(surface, (10, 12, 16), pos, radius, 170)
+        theme.disc(surface, color, pos, radius, width=max(2, int(radius * 0.16)))
+        theme.text(surface, label, pos, max(9, int(radius * 0.6)), color, bold=True, anchor="center")
 
     def draw_policy(self, surface, state, policy) -> None:
         """The network's prior ((action, prior) pairs) as a heatmap: the likelier a move, the

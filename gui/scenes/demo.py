@@ -72,13 +72,11 @@ class DemoScene(Scene):
 
     def play_this(self):
         """Take over the demo's position on the board against the AI (the person plays the side
-        to move); a finished game opens a new game's setup instead."""
+        to move), with the moves that led to it; a finished game opens as it ended, to be
+        looked through and played on from any earlier position (the person as the first player)."""
         c = self.c
         state = c.viewed  # the position on the board: an earlier one when looking back
-        if state.is_terminal():
-            self.app.open_setup(c.game.id, "play")
-            return
-        side = "first" if state.current_player == 0 else "second"
+        side = "first" if state.is_terminal() or state.current_player == 0 else "second"
         self.app.start_play(c.game.id, side, self.app.settings["level"], dict(c.game.variant), state=state)
 
     def on_click(self, pos):
@@ -131,8 +129,9 @@ class DemoScene(Scene):
         return pygame.Rect(p.x - 8, self.status_y - 8, p.width + 16, 70)
 
     def toast_area(self) -> pygame.Rect:
-        """Messages appear over the side panel, clear of the board and its coordinates."""
-        return self.panel_rect
+        """Messages appear in the side panel under its title, clear of the board and its coordinates."""
+        from gui.scenes.play import TITLE_HEIGHT
+        return self.panel_rect.inflate(0, -TITLE_HEIGHT).move(0, TITLE_HEIGHT // 2)
 
     def frame_rate(self) -> float:
         if self.view.renderer.anim is not None:
@@ -199,7 +198,7 @@ class DemoScene(Scene):
         self.graph_rect = pygame.Rect(0, 0, 0, 0)
         if self.list_bottom - y > 56 + 70:  # the win-rate graph, from the two AIs' own searches
             self.graph_rect = winrate_graph(surface, pal, pygame.Rect(p.x, y, p.width, 56), c.graph_values(),
-                                            r.side_colors(pal), c.view_index)
+                                            r.side_colors(pal), c.view_index, mouse=self.app.mouse_pos(), labels=labels)
             y += 64
         if self.list_bottom - y > 40:
             theme.text(surface, t("play.moves"), (p.x, y), 13, pal.text_faint)

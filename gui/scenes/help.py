@@ -16,6 +16,7 @@ SHORTCUTS = (
     ("U  ·  Ctrl+Z", "keys.undo"), ("Y  ·  Ctrl+Shift+Z", "keys.redo"),
     ("←  →", "keys.step"), ("Home  End", "keys.ends"), ("keys.click_move_keys", "keys.click_move"),
     ("H", "keys.hints"), ("P", "keys.policy"), ("N", "keys.new"), ("Space", "keys.pass"), ("Ctrl+S  Ctrl+O", "keys.save_load"),
+    ("Ctrl+Shift+S", "keys.save_as"),
     ("Ctrl+C  Ctrl+V", "keys.copy_paste"),
     ("F1  ?", "keys.help"), ("Esc", "keys.back"), ("F11", "keys.fullscreen"),
     ("keys.demo_keys", "keys.demo"), ("1–6  ·  R", "keys.home"),
@@ -92,8 +93,10 @@ class HelpOverlay:
             for keys, what in SHORTCUTS:
                 label = t(keys) if keys.startswith("keys.") else keys
                 theme.text(surface, theme.fit_text(label, 14, kw - 10), (body.x, y), 14, pal.accent, bold=True)
-                theme.text(surface, theme.fit_text(t(what), 14, body.width - kw), (body.x + kw, y), 14, pal.text)
-                y += 25
+                lines = theme.wrap_box(t(what), 14, [body.width - kw] * 2)   # a long one on two lines, not cut
+                for k, line in enumerate(lines):
+                    theme.text(surface, line, (body.x + kw, y + 19 * k), 14, pal.text)
+                y += 25 + 19 * (len(lines) - 1)
                 if y > body.bottom - 20:
                     break
         else:

@@ -71,12 +71,6 @@ def _engine_result(m: dict, more: bool = False) -> str:
     return t(key, wins=wins, games=games, opponent=opponent)
 
 
-def _bench_set(name: str) -> str:
-    """A benchmark set's name in the interface language (a set without a translation keeps its name)."""
-    key = f"benchset.{name}"
-    return t(key) if has(key) else str(name)
-
-
 def _pct(x) -> str:
     v = 100 * float(x)
     return f"{v:.0f}%" if abs(v - round(v)) < 1e-6 else f"{v:.1f}%"
@@ -107,10 +101,13 @@ def _build_note(game) -> str:
         if suite == "solved":
             return t("home.note.solved_partly", good=f"{int(results['positions']) - int(results['non_optimal']):,}",
                      n=f"{int(results['positions']):,}")
-        if suite == "benchmark":
-            rates = t("home.note.sep").join(f"{_bench_set(s['set'])} {100 * float(s['error_rate']):.1f}%"
-                                            for s in results["sets"])
-            return t("home.note.benchmark", rates=rates)
+        if suite == "benchmark":   # in plain words: right moves out of test positions (the sets are in the README)
+            n = sum(int(s["positions"]) for s in results["sets"])
+            errors = sum(int(s["errors"]) if "errors" in s else round(float(s["error_rate"]) * int(s["positions"]))
+                         for s in results["sets"])
+            if n <= 0:
+                raise ValueError("no positions")
+            return t("home.note.benchmark", good=f"{n - errors:,}", n=f"{n:,}")
         if suite == "matches" and results["matches"]:
             ms = results["matches"]
             engines = {}  # one line per opponent setting: its largest match
@@ -182,7 +179,9 @@ class HomeScene(Scene):
         self._budget = 0  # thumbnails still to draw this frame: none in the very first one
         self._missing_thumbs = True
         from gui import autosave
-        self.resume = autosave.load()  # an unfinished game to offer
+        self.saved = autosave.load_all()  # the unfinished games to offer, one per game, newest first
+        self.resume = self.saved[0] if self.saved else None
+        self.resume_text_width = 0  # room for the bar's text before its buttons
         self.hover = None
 
     def _game(self, game_id):
@@ -206,14 +205,11 @@ class HomeScene(Scene):
             self.buttons.append(Button(pygame.Rect(x, 18, bw_i, bh), label, action, kind=kind))
             x -= gap
         self.buttons_left = x + gap  # the header's text must end before the buttons
-        # the unfinished game kept by the autosave: an offer to resume it, above the footer
+        # the unfinished games kept by the autosave: an offer to resume them, above the footer
         self.resume_rect = None
-        if self.resume is not None:
+        if self.saved:
             self.resume_rect = pygame.Rect(28, h - 44 - 40, w - 56, 44)
-            rb = pygame.Rect(self.resume_rect.right - 8 - 120, self.resume_rect.y + 6, 120, 32)
-            db = pygame.Rect(rb.x - 8 - 110, rb.y, 110, 32)
-            self.buttons.append(Button(rb, t("home.resume"), self.resume_game, kind="primary", hint="R", size=14))
-            self.buttons.append(Button(db, t("home.discard"), self.discard_resume, kind="ghost", size=14))
+            self._resume_buttons(self.resume_rect)
         # cards: 3 columns x 2 rows, or 2 x 3 when narrow
         top, bottom, side = 80, 44 + (52 if self.resume_rect else 0), 28
         cols = 3 if w >= 3 * self.CARD_MIN_W + 2 * side + 40 else 2
@@ -239,16 +235,51 @@ class HomeScene(Scene):
         """A short card (small windows): the picture goes to the left of the name and note."""
         return rect.height - self.NAME_FROM_BOTTOM - 26 < 90
 
-    def resume_game(self):
-        saved = self.resume
+    def _resume_buttons(self, bar: pygame.Rect) -> None:
+        """One game: its name in words, Resume and Discard. Several: a button per game (newest
+        first, as many as fit) with a small discard cross beside each."""
+        y = bar.y + 6
+        if len(self.saved) == 1:
+            rb = pygame.Rect(bar.right - 8 - 120, y, 120, 32)
+            db = pygame.Rect(rb.x - 8 - 110, y, 110, 32)
+            self.buttons.append(Button(rb, t("home.resume"), self.resume_game, kind="primary", hint="R", size=14))
+            self.buttons.append(Button(db, t("home.discard"), lambda s=self.saved[0]: self.discard_resume(s),
+                                       kind="ghost", size=14))
+            self.resume_text_width = db.x - 16 - (bar.x + 16)
+            return
+        x = bar.x + 16 + theme.FONTS.size(t("home.resume_many"), 15)[0] + 12
+        for k, saved in enumerate(self.saved):
+            label = t("home.resume_chip", game=game_name(saved["game"]), n=saved["moves"])
+            bw = min(230, theme.FONTS.size(label, 13)[0] + 24 + (28 if k == 0 else 0))
+            if x + bw + 36 > bar.right - 8:
+                break
+            self.buttons.append(Button(pygame.Rect(x, y, bw, 32), label, lambda s=saved: self.resume_game(s),
+                                       kind="primary" if k == 0 else "normal", hint="R" if k == 0 else "", size=13))
+            self.buttons.append(Button(pygame.Rect(x + bw + 4, y, 32, 32), "×", lambda s=saved: self.discard_resume(s),
+                                       kind="ghost", size=16))
+            x += bw + 4 + 32 + 14
+        self.resume_text_width = 0
+
+    def resume_game(self, saved=None):
+        saved = saved or self.resume
         if saved is None:
             return
         self.app.resume_game(saved)
 
-    def discard_resume(self):
+    def discard_resume(self, saved=None):
+        """Delete a saved unfinished game, after a confirmation."""
         from gui import autosave
-        autosave.clear()
-        self.resume = None
+        saved = saved or self.resume
+        if saved is None:
+            return
+
+        def discard():
+            autosave.clear(saved["key"])
+            self.saved = [s for s in self.saved if s["key"] != saved["key"]]
+            self.resume = self.saved[0] if self.saved else None
+        text = t("confirm.discard_text", game=game_name(saved["game"]), n=saved["moves"])
+        self.app.ask(t("confirm.discard_title"), text,
+                     [(t("home.discard"), discard, "danger"), (t("common.cancel"), lambda: None, "normal")])
 
     def frame_rate(self) -> float:
         # the thumbnails are drawn one per frame at first, then the picture is still
@@ -359,11 +390,14 @@ class HomeScene(Scene):
                 theme.text(surface, badge, br.center, 12, (20, 30, 20), bold=True, anchor="center")
         if self.resume_rect is not None:
             r = self.resume_rect
-            theme.rounded_rect(surface, pal.card_hover, r, 12)
+            theme.rounded_rect(surface, pal.card, r, 12)
             theme.rounded_rect(surface, pal.accent, r, 12, 1)
-            text = t("home.resume_offer", game=game_name(self.resume["game"]), n=self.resume["moves"])
-            theme.text(surface, theme.fit_text(text, 15, r.width - 280), (r.x + 16, r.centery), 15, pal.text,
-                       anchor="midleft")
+            if len(self.saved) == 1:
+                text = t("home.resume_offer", game=game_name(self.resume["game"]), n=self.resume["moves"])
+                text = theme.fit_text(text, 15, self.resume_text_width)
+            else:
+                text = t("home.resume_many")
+            theme.text(surface, text, (r.x + 16, r.centery), 15, pal.text, anchor="midleft")
         self.draw_buttons(surface)
         theme.text(surface, theme.fit_text(t("home.footer"), 13, self.size[0] - 56), (28, self.size[1] - 30), 13,
                    pal.text_faint)

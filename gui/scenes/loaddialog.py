@@ -3,8 +3,8 @@ tkinter may be missing from the packaged app): it opens on the saved-games folde
 any folder (a click on a folder, "Up", Backspace), and lists the records it can read (PGN,
 SGF, PSQ, the app's text records) with their game, level, moves, result and date, newest
 first. A file that cannot be read is listed in red with the reason. To load, a click on a
-record loads it; to save ("save as"), a format is chosen and the game is written to the
-folder shown."""
+record loads it; to save ("save as"), a file name is typed (the game and the time at first),
+a format chosen, and the game written to the folder shown."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,7 +13,7 @@ import pygame
 
 from gui import theme
 from gui.i18n import t
-from gui.records import RecordInfo, games_dir, list_folder, summary
+from gui.records import RecordInfo, games_dir, list_folder, summary, verify
 from gui.scenes.home import game_name
 from gui.widgets import Button, hit_buttons, panel, segmented
 
@@ -21,9 +21,13 @@ from gui.widgets import Button, hit_buttons, panel, segmented
 class LoadDialog:
     ROW = 48
 
-    def __init__(self, app, on_pick, on_close, folder: Path | None = None, on_save=None, formats=()):
-        """``on_pick(path)`` loads a record; with ``on_save(folder, format_id)`` and ``formats``
-        (`games.records.Format`s, the default first) the dialog saves instead."""
+    NAME_LIMIT = 80
+
+    def __init__(self, app, on_pick, on_close, folder: Path | None = None, on_save=None, formats=(), name: str = ""):
+        """``on_pick(path)`` loads a record; with ``on_save(folder, format_id, name)`` and
+        ``formats`` (`games.records.Format`s, the default first) the dialog saves instead, under
+        the file name typed in its name box (``name`` at first)."""
+        self.name = name
         self.app = app
         self.on_pick = on_pick
         self.on_close = on_close
@@ -43,8 +47,10 @@ class LoadDialog:
 
     # --- navigation ------------------------------------------------------------------------
     def open_folder(self, folder: Path) -> None:
+        """List ``folder``: the records' headers at once, each record replayed to its end when
+        its row is first shown (`gui.records.verify`), so a big folder opens without a wait."""
         self.folder = Path(folder)
-        self.folders, self.records = list_folder(self.folder)
+        self.folders, self.records = list_folder(self.folder, replay=False)
         self.scroll = 0
         self.selected = None
 
@@ -60,8 +66,15 @@ class LoadDialog:
     def entries(self) -> list:
         return list(self.folders) + list(self.records)
 
+    def checked(self, i: int):
+        """Entry ``i``, its record replayed to its end (an unreadable one says why)."""
+        j = i - len(self.folders)
+        if 0 <= j < len(self.records):
+            self.records[j] = verify(self.records[j])
+        return self.entries[i]
+
     def activate(self, i: int) -> None:
-        entry = self.entries[i]
+        entry = self.checked(i)
         if isinstance(entry, Path):
             self.open_folder(entry)
         elif self.on_save is not None:
@@ -78,8 +91,10 @@ class LoadDialog:
         w, h = size
         self.rect = pygame.Rect(0, 0, min(760, w - 40), min(600, h - 40))
         self.rect.center = (w // 2, h // 2)
+        name_row = 46 if self.on_save is not None else 0   # saving: the file name box above the format
         self.list_rect = pygame.Rect(self.rect.x + 20, self.rect.y + 108, self.rect.width - 40,
-                                     self.rect.height - 108 - 66)
+                                     self.rect.height - 108 - 66 - name_row)
+        self.name_rect = pygame.Rect(0, 0, 0, 0)
         y = self.rect.y + 62
         up = pygame.Rect(self.rect.x + 20, y, 96, 32)
         home = pygame.Rect(up.right + 8, y, 150, 32)
@@ -98,14 +113,24 @@ class LoadDialog:
                               cancel.height)
             options = [(_format_label(f), f.id) for f in self.formats]
             self.format_buttons = segmented(row, options, self.format, self._pick_format, size=13)
+            label_w = theme.FONTS.size(t("save.name"), 13)[0] + 12
+            self.name_rect = pygame.Rect(self.rect.x + 20 + label_w, self.list_rect.bottom + 8,
+                                         self.rect.width - 40 - label_w - 60, 32)
         self._clamp()
 
     def _pick_format(self, fid) -> None:
         self.format = fid
 
     def save(self) -> None:
+        from gui.records import clean_name
         if self.on_save is not None and self.format:
-            self.on_save(self.folder, self.format)
+            self.on_save(self.folder, self.format, clean_name(self.name) or None)
+
+    def _type(self, text: str) -> None:
+        """Typed characters go into the name box (those no file name may hold are left out)."""
+        from gui.records import clean_name
+        kept = "".join(ch for ch in text if clean_name("a" + ch + "a") == "a" + ch + "a")
+        self.name = (self.name + kept)[:self.NAME_LIMIT]
 
     def _visible(self) -> int:
         return max(1, (self.list_rect.height - 8) // self.ROW)
@@ -124,6 +149,8 @@ class LoadDialog:
         if ev.type == pygame.KEYDOWN:
             if ev.key == pygame.K_ESCAPE:
                 self.on_close()
+            elif ev.key == pygame.K_BACKSPACE and self.on_save is not None:
+                self.name = self.name[:-1]   # saving: Backspace edits the name (the Up button goes up)
             elif ev.key == pygame.K_BACKSPACE:
                 self.go_up()
             elif ev.key in (pygame.K_DOWN, pygame.K_UP, pygame.K_PAGEDOWN, pygame.K_PAGEUP) and n:
@@ -147,6 +174,12 @@ class LoadDialog:
                 self.activate(i)
             elif not self.rect.collidepoint(ev.pos):
                 self.on_close()
+        elif ev.type == pygame.TEXTINPUT and self.on_save is not None:
+            self._type(ev.text)
+        elif ev.type == pygame.MOUSEMOTION and self.on_save is None:
+            i = self._row_at(ev.pos)   # the row under the mouse is the one Enter opens
+            if i is not None:
+                self.selected = i
         elif ev.type == pygame.MOUSEWHEEL:
             self.scroll = max(0, self.scroll - int(ev.y))
             self._clamp()
@@ -178,8 +211,9 @@ class LoadDialog:
         clip = surface.get_clip()
         surface.set_clip(lr)
         visible = self._visible()
-        for k, entry in enumerate(entries[self.scroll:self.scroll + visible]):
+        for k in range(len(entries[self.scroll:self.scroll + visible])):
             i = self.scroll + k
+            entry = self.checked(i)
             row = pygame.Rect(lr.x + 4, lr.y + 4 + k * self.ROW, lr.width - 8, self.ROW - 4)
             if row.collidepoint(mouse) or i == self.selected:
                 theme.rounded_rect(surface, pal.button_hover, row, 8)
@@ -195,6 +229,7 @@ class LoadDialog:
             theme.text(surface, count, (self.rect.x + 20, self.buttons[2].rect.centery), 13, pal.text_faint,
                        anchor="midleft")
         else:
+            self._draw_name(surface, pal)
             theme.text(surface, t("save.format"), (self.rect.x + 20, self.buttons[2].rect.centery), 13,
                        pal.text_dim, anchor="midleft")
             for b, f in zip(self.format_buttons, self.formats):
@@ -202,6 +237,19 @@ class LoadDialog:
                 b.draw(surface, pal, mouse)
         for b in self.buttons[2:]:
             b.draw(surface, pal, mouse)
+
+    def _draw_name(self, surface, pal) -> None:
+        """The file name box: its label, the name typed so far with a caret, the extension after it."""
+        r = self.name_rect
+        theme.text(surface, t("save.name"), (self.rect.x + 20, r.centery), 13, pal.text_dim, anchor="midleft")
+        theme.rounded_rect(surface, pal.bg2, r, 8)
+        theme.rounded_rect(surface, pal.accent, r, 8, 1)
+        ext = next((f.extension for f in self.formats if f.id == self.format), "")
+        theme.text(surface, ext, (r.right + 8, r.centery), 14, pal.text_faint, anchor="midleft")
+        shown = _tail(self.name, 14, r.width - 24) if self.name else ""
+        end = theme.text(surface, shown, (r.x + 10, r.centery), 14, pal.text, anchor="midleft").right if shown \
+            else r.x + 10
+        pygame.draw.line(surface, pal.text, (end + 2, r.y + 7), (end + 2, r.bottom - 8), 2)
 
     def _draw_folder(self, surface, pal, row, path: Path):
         icon = pygame.Rect(row.x + 12, row.centery - 8, 22, 16)

@@ -10,14 +10,22 @@ from gui import autosave, theme
 from gui.boards import Overlays
 from gui.controller import PlayController
 from gui.i18n import has, language, t
+from gui.record_errors import in_language
 from gui.scenes.base import Scene
 from gui.scenes.boardview import BoardView
 from gui.scenes.home import game_name
 from gui.scenes.loaddialog import LoadDialog
 from gui.scenes.setup import level_name, side_name
 from gui.scenes.sidepanel import MoveList, evaluation, hint_table, in_check, result_detail, thinking_block
-from gui.review import summary_counts
+from gui.review import better_move, summary_counts
 from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, panel, spinner, winrate_graph
+
+
+#: the side panel's title and subtitle, which messages leave visible
+TITLE_HEIGHT = 18 + 52
+
+#: the side panel's hint table: its caption, three moves and the heatmap's key
+HINT_TABLE_HEIGHT = 18 + 3 * 18 + 22
 
 
 def panel_width(w: int) -> int:
@@ -95,7 +103,7 @@ class PlayScene(Scene):
         from gui.controller import pick_side
         self.c.new_game(pick_side(self.c.side_choice))
         self.view.set_flipped(self._flip())
-        autosave.clear()
+        autosave.clear(self.c.game.key)
 
     def resign(self):
         if self.c.over:
@@ -110,14 +118,15 @@ class PlayScene(Scene):
         self.app.save_game(self.c)
 
     def save_as(self):
-        """The file dialog in save mode: a folder and a format for the game."""
+        """The file dialog in save mode: a folder, a file name and a format for the game."""
         from games.records import formats_for
+        from gui.records import default_name
 
-        def save(folder, fmt):
+        def save(folder, fmt, name=None):
             self.dialog = None
-            self.app.save_game(self.c, folder, fmt)
+            self.app.save_game(self.c, folder, fmt, name)
         self.dialog = LoadDialog(self.app, on_pick=None, on_close=self._close_dialog, on_save=save,
-                                 formats=formats_for(self.c.game.id))
+                                 formats=formats_for(self.c.game.id), name=default_name(self.c.game))
 
     def load(self):
         self.dialog = LoadDialog(self.app, on_pick=self._load_path, on_close=self._close_dialog)
@@ -126,8 +135,26 @@ class PlayScene(Scene):
         self.dialog = None
 
     def _load_path(self, path):
+        """Open a record picked in the file dialog: a game of another game opens beside this
+        one (which stays saved for resuming); one that would replace this game in progress
+        asks first."""
+        from pathlib import Path
+
+        from gui.records import RecordError, load_record
         self.dialog = None
-        self.app.load_game(path, self)
+        try:
+            state, meta = load_record(Path(path), self.c.game)
+        except RecordError as e:
+            self.app.toast(t("play.load_failed", message=str(e)), error=True)
+            return
+
+        def load():
+            self.app.play_record(state, meta, self)
+            self.app.toast(t("play.loaded", name=Path(path).name))
+        if self.c.in_progress and state.game.key == self.c.game.key:
+            self.ask(t("confirm.load_title"), t("confirm.load_text"), t("play.load"), load)
+        else:
+            load()
 
     def retry(self):
         self.c.retry()
@@ -158,7 +185,7 @@ class PlayScene(Scene):
                 raise RecordFormatError("the clipboard is empty")
             record = read_record(text, self.c.game)   # a record in any format, or this game's moves
         except RecordFormatError as e:
-            self.app.toast(t("play.paste_failed", message=str(e)[:120]), error=True)
+            self.app.toast(t("play.paste_failed", message=in_language(str(e))[:120]), error=True)
             return
         state = record.state
 
@@ -285,12 +312,11 @@ class PlayScene(Scene):
         return r
 
     def toast_area(self) -> pygame.Rect:
-        """Messages appear over the side panel's top, clear of the board and its coordinates
-        (below the result banner while it is up)."""
-        if self.result_shown() and not self.c.error:
-            top = self.overlay_rect().bottom
-            return pygame.Rect(self.panel_rect.x, top, self.panel_rect.width, self.panel_rect.bottom - top)
-        return self.panel_rect
+        """Messages appear in the side panel under the game's title (over the status they are
+        about), clear of the board and its coordinates; below the result banner while it is up."""
+        top = self.overlay_rect().bottom if self.result_shown() and not self.c.error else \
+            self.panel_rect.y + TITLE_HEIGHT
+        return pygame.Rect(self.panel_rect.x, top, self.panel_rect.width, self.panel_rect.bottom - top)
 
     def handle_event(self, ev):
         if self.confirm is not None:
@@ -333,9 +359,27 @@ class PlayScene(Scene):
             else:
                 c.play(action)
         else:
-            if selection is None and c.selection is None:
-                self.app.toast(t("play.piece_stuck") if self._own_piece(viewed, target) else t("play.illegal"))
+            self._explain_click(viewed, target, selection)
+
+    def _explain_click(self, state, target, selection) -> None:
+        """A click that played nothing: take the renderer's new selection (a piece picked up,
+        another one, or put back) or say why nothing happened. With a piece picked up, a point it
+        cannot reach is said so and the piece stays picked up; with none, an empty point or
+        an opponent's piece asks for a piece first."""
+        c = self.c
+        if not hasattr(self.view.renderer, "moves_by_square"):   # one-click games
+            if selection is None:
+                self.app.toast(t("play.illegal"))
             c.selection = selection
+            return
+        if selection is not None or (c.selection is not None and target == c.selection):
+            c.selection = selection
+        elif self._own_piece(state, target):
+            self.app.toast(t("play.piece_stuck"))
+        elif c.selection is not None:
+            self.app.toast(t("play.cannot_go_there"))
+        else:
+            self.app.toast(t("play.pick_piece"))
 
     def _own_piece(self, state, target) -> bool:
         """Is ``target`` a square with a piece of the side to move (xiangqi: one that cannot move)?"""
@@ -412,7 +456,7 @@ class PlayScene(Scene):
         if self.c.in_progress:
             autosave.save(self.c)
         elif self.c.over:
-            autosave.clear()
+            autosave.clear(self.c.game.key)
 
     def close(self):
         self._saved_moves = -1
@@ -445,16 +489,22 @@ class PlayScene(Scene):
         mouse = self.app.mouse_pos()
         can_move = c.can_play_here
         q = self.move_quality(c.view_index)
+        # the hinted move under the mouse (its badge, or its row in the panel drawn last frame):
+        # its line replaces the badges, whose numbers it would cover
+        hovered = None if c.reviewing else self.view.hint_at(c.state, c.hint_moves(), mouse, self.hint_rows)
         ov = Overlays(palette=pal, last_action=c.last_action(), before=c.before_last(), show_legal=can_move,
-                      hints=[] if c.policy_map() else c.hint_moves(), selection=c.selection,
+                      hints=[] if c.policy_map() or hovered is not None else c.hint_moves(), selection=c.selection,
                       hover=mouse if can_move and self.board_rect.collidepoint(mouse) else None,
                       lang=language(), game_over=state.is_terminal(),
                       move_mark=getattr(pal, q) if q in QUALITY_MARKS else None)
         self.view.draw(surface, self.board_rect, state, ov)
-        self.hovered_hint = None
+        lesson = self.lesson()
+        if lesson is not None:   # the better move, on the position it was missed in
+            self.view.draw_better(surface, c.history[c.view_index - 1], lesson["best"],
+                                  f"{round(100 * lesson['best_win'])}%", pal.good)
+        self.hovered_hint = hovered
         if not c.reviewing:
             self.view.draw_policy(surface, c.state, c.policy_map())
-            hovered = self.hovered_hint = self.view.hint_at(c.state, c.hint_moves(), mouse, self.hint_rows)
             if hovered is not None:
                 self.view.draw_variation(surface, c.principal_variation(hovered))
         self.draw_panel(surface)
@@ -465,6 +515,25 @@ class PlayScene(Scene):
             self.dialog.draw(surface)
         if self.confirm is not None:
             self.confirm.draw(surface, pal, mouse)
+
+    def lesson(self) -> dict | None:
+        """What the review says of the move that led to the viewed position, when it gave
+        something away (see `gui.review.better_move`)."""
+        c = self.c
+        return better_move(c.history, c.grades, c.view_index) if c.view_index > 0 else None
+
+    def lesson_text(self, lesson: dict) -> str:
+        """"Played b3 38% · better c3 52%: −14%"."""
+        before = self.c.history[self.c.view_index - 1]
+
+        def name(a):
+            try:
+                return before.action_to_display(a, language())
+            except Exception:
+                return str(a)
+        return t("review.better", played=name(lesson["played"]), played_win=f"{round(100 * lesson['played_win'])}%",
+                 best=name(lesson["best"]), best_win=f"{round(100 * lesson['best_win'])}%",
+                 loss=f"{round(100 * lesson['loss'])}%")
 
     def move_quality(self, index: int) -> str | None:
         if index <= 0:
@@ -577,13 +646,18 @@ class PlayScene(Scene):
         y += 74 if self.size[1] >= 700 else 64  # small windows: room for the graph and the moves
         labels = (side_name(c.game.id, 0), side_name(c.game.id, 1))
         if not covered:
+            lesson = self.lesson()
+            said = (self.lesson_text(lesson), getattr(pal, lesson["quality"])) if lesson else None
             evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels,
-                       c.proven0)
+                       c.proven0, said)
         y += 54
         bottom = (self.pass_rect.y if self.pass_rect else self.buttons_top) - 10
         # the win-rate graph over the whole game, with the analysis' progress
         self.graph_rect = pygame.Rect(0, 0, 0, 0)
-        gh = max(0, min(64, bottom - y - 88))  # small windows get a lower graph (not none) and two rows of moves
+        hints = c.hint_moves()
+        table = HINT_TABLE_HEIGHT if hints else 0
+        # small windows get a lower graph (or none while hints are listed) and two rows of moves
+        gh = max(0, min(64, bottom - y - 88 - table))
         gh = gh if gh >= 32 else 0
         if gh:
             done, total = c.analysis_progress()
@@ -591,11 +665,11 @@ class PlayScene(Scene):
                 done < total and c.analysis_on) else ""
             marks = {q["index"]: getattr(pal, q["quality"]) for q in c.qualities() if q["quality"] in QUALITY_MARKS}
             self.graph_rect = winrate_graph(surface, pal, pygame.Rect(p.x, y, p.width, gh), c.graph_values(),
-                                            r.side_colors(pal), c.view_index, marks, caption)
+                                            r.side_colors(pal), c.view_index, marks, caption,
+                                            mouse=self.app.mouse_pos(), labels=labels)
             y += gh + 8
-        hints = c.hint_moves()
         self.hint_rows = []
-        if hints and bottom - y > 24 + 18 * 3 + 100:  # the move list keeps room for a few rows
+        if hints and bottom - y >= table + 60:  # the move list keeps room for two rows
             y = hint_table(surface, pal, p, y, hints, c.state, c.show_policy, self.hint_rows,
                            self.hovered_hint)
         if bottom - y > 40:

@@ -106,11 +106,14 @@ def thinking_block(surface, pal, rect, app, thinking, ai_status: str, label: str
                    (rect.x, rect.y + 50), 13, pal.text_faint)
 
 
-def evaluation(surface, pal, rect, value0, colors, labels, proven0=None) -> None:
+def evaluation(surface, pal, rect, value0, colors, labels, proven0=None, lesson=None) -> None:
     """The win-rate bar under a small caption; ``value0`` is player 0's value (-1..1) or None.
     Once the search has proved the result (``proven0``: +1, 0 or -1 for player 0) the caption
-    says so: a 100% bar is then a certainty, not an estimate."""
-    if proven0 is None:
+    says so: a 100% bar is then a certainty, not an estimate. ``lesson`` (text, colour), the
+    review's word on the move that led here, takes the caption's place."""
+    if lesson is not None:
+        theme.text(surface, theme.fit_text(lesson[0], 13, rect.width, True), (rect.x, rect.y), 13, lesson[1], bold=True)
+    elif proven0 is None:
         theme.text(surface, t("play.evaluation"), (rect.x, rect.y), 13, pal.text_faint)
     else:
         caption = t("play.proven_draw") if proven0 == 0 else t("play.proven_win", side=labels[0 if proven0 > 0 else 1])

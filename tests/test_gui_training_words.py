@@ -1,0 +1,55 @@
+"""What the training screen says is true and readable: a saved model is called stronger only
+when the trainer measured it against the model in use, the log names the game (not its
+internal key or an absolute folder), and a chart's long title is wrapped, not cut."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame
+
+
+def test_a_model_saved_without_a_match_is_not_called_stronger():
+    from gui.training import announcement
+    first = announcement({"generation": 3, "score": None})
+    assert "stronger" not in first and "3" in first
+    measured = announcement({"generation": 5, "score": 0.62})
+    assert "stronger" in measured and "62%" in measured
+
+
+def test_the_trainer_announces_the_score_it_measured():
+    from gui.training import TrainController
+    tc = TrainController("test_gui_support:FakeTrainer")
+    tc._take({"type": "model", "path": "/x/model.pt", "generation": 2, "score": 0.6})
+    assert tc.announcements == [{"generation": 2, "score": 0.6}]
+
+
+def test_the_log_names_the_game_not_its_key_or_folder():
+    from gui.training import translated
+    line = translated("training tictactoe in /home/someone/.local/share/zeroboard/runs/tictactoe from generation 4")
+    assert line == "Training Tic-tac-toe from generation 4"
+
+
+def test_a_long_chart_title_is_wrapped_not_cut(monkeypatch):
+    from gui import theme
+    from gui.i18n import t
+    from gui.widgets import line_chart
+    pygame.font.init()
+    surface = pygame.Surface((400, 200))
+    drawn, rects = [], []
+    real = theme.text
+
+    def spy(s, text, *a, **k):
+        rect = real(s, text, *a, **k)
+        drawn.append(text)
+        rects.append((text, rect))
+        return rect
+    monkeypatch.setattr(theme, "text", spy)
+    title = t("train.elo_chart")
+    line_chart(surface, theme.palette(False), pygame.Rect(0, 0, 300, 160), [0, -40, -70], (0, 200, 0), title, "{:.0f}")
+    assert " ".join(d for d in drawn if len(d) > 3 and d in title) == title and not any("…" in d for d in drawn)
+    title_rects = [r for text, r in rects if len(text) > 3 and text in title]
+    others = [r for text, r in rects if not (len(text) > 3 and text in title)]
+    assert not any(a.colliderect(b) for a in title_rects for b in others)     # clear of the value and the scale

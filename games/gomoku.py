@@ -584,7 +584,7 @@ class RuledGomokuState(GomokuState):
     def parse_action(self, text: str) -> int:
         action = super().parse_action(text)
         if self.forbidden_mask() >> action & 1:
-            why = renju.forbidden_kind(self._black, self._white, action, self.game.size)
+            why = renju.forbidden_kind(self._black, self._white, action, self.game.geometry)
             raise NotationError(f"point {self.game.point_name(action)} is forbidden for black under renju "
                                 f"({why.replace('-', ' ')})")
         return action

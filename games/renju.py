@@ -25,6 +25,8 @@ bit-parallel), so only points near black's stones are examined.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 RULES = ("freestyle", "standard", "renju")
 #: the one-line meaning of each rule set (the app's new-game dialog, `--help`)
 RULE_HELP = {
@@ -85,6 +87,9 @@ class RuleGeometry:
         # neighbour at k steps is on the board)
         self.neighbours = tuple(tuple((k * (dr * n + dc), self._valid(dr, dc, k)) for k in range(-4, 5) if k)
                                 for dr, dc in DIRECTIONS)
+        #: per point, per direction: (the other points within four steps, the bits of the cells
+        #: at offsets -REACH..REACH with 0 off the board), what `forbidden_kind` reads
+        self.rays = tuple(tuple(self._ray(a, dr, dc) for dr, dc in DIRECTIONS) for a in range(self.cells))
 
     def _windows(self, action: int, reach: int) -> tuple[tuple[int, int], ...]:
         n = self.size
@@ -99,6 +104,18 @@ class RuleGeometry:
             if mask.bit_count() >= 5:
                 out.append((mask, dr * n + dc))
         return tuple(out)
+
+    def _ray(self, action: int, dr: int, dc: int) -> tuple[int, tuple[int, ...]]:
+        n = self.size
+        r0, c0 = divmod(action, n)
+        near, cells = 0, []
+        for k in range(-REACH, REACH + 1):
+            r, c = r0 + k * dr, c0 + k * dc
+            bit = 1 << (r * n + c) if 0 <= r < n and 0 <= c < n else 0
+            cells.append(bit)
+            if k and abs(k) <= 4:
+                near |= bit
+        return near, tuple(cells)
 
     def _valid(self, dr: int, dc: int, k: int) -> int:
         n, mask = self.size, 0
@@ -181,19 +198,28 @@ def forbidden_candidates(black: int, empty: int, geo: RuleGeometry) -> int:
     return (ge4 | ge2_twice) & empty
 
 
-def _line(black: int, white: int, point: int, dr: int, dc: int, n: int) -> list[int]:
-    """The cells at offsets -REACH..REACH along (dr, dc) from ``point``: `_EMPTY`, `_BLACK` or
-    `_BLOCKED` (white, or off the board)."""
-    r0, c0 = divmod(point, n)
-    out = []
-    for k in range(-REACH, REACH + 1):
-        r, c = r0 + k * dr, c0 + k * dc
-        if 0 <= r < n and 0 <= c < n:
-            bit = 1 << (r * n + c)
-            out.append(_BLACK if black & bit else _BLOCKED if white & bit else _EMPTY)
-        else:
-            out.append(_BLOCKED)
-    return out
+def _line_bits(black: int, white: int, cells: tuple[int, ...]) -> tuple[int, int]:
+    """A line as two small bitmasks (bit i = offset i - REACH): its black cells and its blocked
+    ones (white, or off the board)."""
+    bm = wm = 0
+    for i, bit in enumerate(cells):
+        if not bit or white & bit:
+            wm |= 1 << i
+        elif black & bit:
+            bm |= 1 << i
+    return bm, wm
+
+
+@lru_cache(maxsize=1 << 16)
+def _analyse(bm: int, wm: int) -> tuple[int, int, tuple[int, ...]]:
+    """What a line says of its centre stone (black): (the length of its run, the fours it makes
+    (`_fours`), the offsets where one more stone makes a straight four with it
+    (`_straight_four_points`)). Lines repeat a lot, so the answers are kept."""
+    line = [_BLACK if bm >> i & 1 else _BLOCKED if wm >> i & 1 else _EMPTY for i in range(2 * REACH + 1)]
+    s, e = _run(line, REACH)
+    if e - s >= 4:
+        return e - s + 1, 0, ()
+    return e - s + 1, _fours(line), tuple(_straight_four_points(line))
 
 
 def _run(line: list[int], i: int) -> tuple[int, int]:
@@ -247,30 +273,32 @@ def _straight_four_points(line: list[int]) -> list[int]:
     return out
 
 
-def forbidden_kind(black: int, white: int, point: int, size: int, depth: int = MAX_DEPTH) -> str | None:
+def forbidden_kind(black: int, white: int, point: int, geo: RuleGeometry, depth: int = MAX_DEPTH) -> str | None:
     """Why black may not play the empty ``point`` under renju: ``"overline"``, ``"double-four"``
     or ``"double-three"``; None when it may (including every move that makes exactly five)."""
-    n = size
     b = black | (1 << point)
-    lines = [_line(b, white, point, dr, dc, n) for dr, dc in DIRECTIONS]
-    runs = [_run(line, REACH) for line in lines]
-    if any(e - s == 4 for s, e in runs):
-        return None   # five wins, whatever else the move makes
-    if any(e - s >= 5 for s, e in runs):
+    found = []   # (direction, run length, fours, straight-four offsets) of the lines that matter
+    for (near, cells), direction in zip(geo.rays[point], DIRECTIONS):
+        if (black & near).bit_count() < 2:
+            continue   # no five, four or three needs fewer than two more stones within four points
+        run, fours, straight = _analyse(*_line_bits(b, white, cells))
+        if run == 5:
+            return None   # five wins, whatever else the move makes
+        found.append((direction, run, fours, straight))
+    if any(run >= 6 for _, run, _, _ in found):
         return "overline"
-    fours = [_fours(line) for line in lines]
-    if sum(fours) >= 2:
+    if sum(fours for _, _, fours, _ in found) >= 2:
         return "double-four"
-    threes = [(dr, dc, pts) for (dr, dc), line, f in zip(DIRECTIONS, lines, fours)
-              if not f and (pts := _straight_four_points(line))]
+    threes = [(direction, straight) for direction, _, fours, straight in found if not fours and straight]
     if len(threes) < 2:
         return None
+    n = geo.size
     r0, c0 = divmod(point, n)
     real = 0
-    for dr, dc, offsets in threes:
+    for (dr, dc), offsets in threes:
         for k in offsets:
             q = (r0 + k * dr) * n + (c0 + k * dc)
-            if depth <= 0 or forbidden_kind(b, white, q, n, depth - 1) is None:
+            if depth <= 0 or forbidden_kind(b, white, q, geo, depth - 1) is None:
                 real += 1
                 break
         if real >= 2:
@@ -286,6 +314,6 @@ def forbidden_points(black: int, white: int, geo: RuleGeometry) -> int:
     while cand:
         low = cand & -cand
         cand ^= low
-        if forbidden_kind(black, white, low.bit_length() - 1, geo.size) is not None:
+        if forbidden_kind(black, white, low.bit_length() - 1, geo) is not None:
             out |= low
     return out

@@ -34,7 +34,7 @@ def board(diagram: str, rule: str = "renju"):
 
 
 def kind(state, point):
-    return renju.forbidden_kind(state._black, state._white, point, state.game.size)
+    return renju.forbidden_kind(state._black, state._white, point, state.game.geometry)
 
 
 # --- the shapes forbidden to black -----------------------------------------------------------
@@ -169,6 +169,9 @@ def test_a_four_and_two_threes_is_forbidden():
     assert kind(s, p) == "double-three"
 
 
+GEO = get_game("gomoku", rule="renju").geometry
+
+
 def stones(names: str) -> int:
     start = get_game("gomoku", rule="renju").initial_state()
     out = 0
@@ -198,12 +201,12 @@ def test_a_three_whose_straight_four_points_are_both_overlines_is_not_a_three():
     b = stones("e11 i11 e10 h10 i10 e9 h9 i9 f8 g8 e7 i7 e6 i6")
     w = stones("a1 c1 e1 g1 k1 m1 o1 a3 c3 e3 g3 k3 m3 o3")
     star, e8, i8 = point("h8"), point("e8"), point("i8")
-    assert renju.forbidden_kind(b | 1 << star, w, e8, 15) == "overline"
-    assert renju.forbidden_kind(b | 1 << star, w, i8, 15) == "overline"
-    assert renju.forbidden_kind(b, w, star, 15) is None
+    assert renju.forbidden_kind(b | 1 << star, w, e8, GEO) == "overline"
+    assert renju.forbidden_kind(b | 1 << star, w, i8, GEO) == "overline"
+    assert renju.forbidden_kind(b, w, star, GEO) is None
     # without e9 e10 e11, e8 is a four-three (row four, column three e6 e7 e8): allowed, so the
     # row three is real and the star is a double three
-    assert renju.forbidden_kind(b & ~stones("e9 e10 e11"), w, star, 15) == "double-three"
+    assert renju.forbidden_kind(b & ~stones("e9 e10 e11"), w, star, GEO) == "double-three"
 
 
 def test_a_three_completed_only_through_a_double_four_point_is_not_a_three():
@@ -221,10 +224,10 @@ def test_a_three_completed_only_through_a_double_four_point_is_not_a_three():
     b = stones("h10 h9 g8 j8 j7 k6")
     w = stones("g10 a1 c1 e1 g1 k1")
     star, i8 = point("h8"), point("i8")
-    assert renju.forbidden_kind(b | 1 << star, w, i8, 15) == "double-four"
-    assert renju.forbidden_kind(b, w, star, 15) is None
+    assert renju.forbidden_kind(b | 1 << star, w, i8, GEO) == "double-four"
+    assert renju.forbidden_kind(b, w, star, GEO) is None
     # without j7, i8 makes one four only: the row three is real and the star a double three
-    assert renju.forbidden_kind(b & ~stones("j7"), w, star, 15) == "double-three"
+    assert renju.forbidden_kind(b & ~stones("j7"), w, star, GEO) == "double-three"
 
 
 def test_white_has_no_forbidden_points_and_freestyle_none_at_all():

@@ -22,7 +22,9 @@ def get_game(game_id: str, **variant) -> Game:
     key = (game_id, tuple(sorted(variant.items())))
     if key not in _cache:
         module = importlib.import_module(f"games.{game_id}")
-        _cache[key] = module.GAME_CLASS(**variant)
+        game = module.GAME_CLASS(**variant)
+        # spellings of one variant (rule="freestyle" or none) give one object
+        _cache[key] = _cache.setdefault((game.key,), game)
     return _cache[key]
 
 

@@ -583,11 +583,20 @@ class RuledGomokuState(GomokuState):
 
     def parse_action(self, text: str) -> int:
         action = super().parse_action(text)
+        self._check_allowed(action)
+        return action
+
+    def play(self, action: int) -> "RuledGomokuState":
+        if isinstance(action, int) and 0 <= action < self.game.cells and not self.is_terminal():
+            self._check_allowed(action)
+        return super().play(action)
+
+    def _check_allowed(self, action: int) -> None:
+        """NotationError naming the shape when ``action`` is forbidden to the side to move."""
         if self.forbidden_mask() >> action & 1:
             why = renju.forbidden_kind(self._black, self._white, action, self.game.geometry)
             raise NotationError(f"point {self.game.point_name(action)} is forbidden for black under renju "
                                 f"({why.replace('-', ' ')})")
-        return action
 
     def proven_value(self) -> float | None:
         """1.0 when the side to move makes five at once; -1.0 when it cannot but the opponent

@@ -50,7 +50,8 @@ MAX_DEPTH = 12
 def rule_from_name(name) -> str:
     """A rule name as typed (``"Renju"``, ``"exact"``...) as one of `RULES`; ValueError otherwise."""
     text = str(name).strip().lower()
-    text = {"free": "freestyle", "free-style": "freestyle", "exact": "standard", "exact5": "standard"}.get(text, text)
+    text = {"free": "freestyle", "free-style": "freestyle", "exact": "standard", "exact5": "standard",
+            "rif": "renju"}.get(text, text)
     if text not in RULES:
         raise ValueError(f"unknown gomoku rule {str(name)[:40]!r}; choose one of: {', '.join(RULES)}")
     return text

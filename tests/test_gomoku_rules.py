@@ -371,3 +371,47 @@ def test_renju_games_play_to_the_end_without_forbidden_moves():
             if s.current_player == 0:
                 assert kind(s, a) is None
             s = s.apply(a)
+
+
+# --- records carry the rule -----------------------------------------------------------------
+
+DOUBLE_THREE_GAME = "f12 a1 f11 a3 d10 a5 e10 a7"   # f10 is then a double three for black
+
+
+@pytest.mark.parametrize("fmt", ["sgf", "psq", "zeroboard"])
+@pytest.mark.parametrize("rule", ["standard", "renju"])
+def test_records_keep_the_rule(fmt, rule):
+    from games.records import read_record, write_record
+    g = get_game("gomoku", rule=rule)
+    s = g.state_from_text("h8 i9 h9 i10 j8")
+    text = write_record(s, fmt)
+    back = read_record(text, name=f"game.{fmt}")
+    assert back.state.game is g and back.state.moves == s.moves
+    # free-style records are written as before, without a rule
+    free = write_record(get_game("gomoku").state_from_text("h8 i9"), fmt)
+    assert "RU[" not in free and "rule" not in free.lower().replace("# variant: {}", "")
+    assert read_record(free, name=f"game.{fmt}").state.game.key == "gomoku"
+
+
+def test_sgf_rule_names_and_gomocup_numbers_are_read_and_unknown_ones_ignored():
+    from games.records import read_record
+    body = "SZ[15];B[hh];W[ii])"
+    for ru, key in (("RU[renju]", "gomoku-renju"), ("RU[Renju]", "gomoku-renju"), ("RU[4]", "gomoku-renju"),
+                    ("RU[1]", "gomoku-standard"), ("RU[standard]", "gomoku-standard"), ("RU[Japanese]", "gomoku"),
+                    ("", "gomoku")):
+        assert read_record(f"(;GM[4]FF[4]{ru}{body}").state.game.key == key, ru
+    # no RU: the game the reader was asked for decides
+    assert read_record(f"(;GM[4]FF[4]{body}", get_game("gomoku", rule="renju")).state.game.key == "gomoku-renju"
+
+
+def test_a_record_with_a_forbidden_black_move_is_refused_with_the_reason():
+    from games.records import RecordFormatError, read_record, write_record
+    free = get_game("gomoku").state_from_text(DOUBLE_THREE_GAME + " f10")
+    text = write_record(free, "sgf").replace("SZ[15]", "SZ[15]RU[renju]")
+    with pytest.raises(RecordFormatError, match="forbidden for black under renju \\(double three\\)"):
+        read_record(text)
+    psq = write_record(free, "psq") + "rule: renju\n"
+    with pytest.raises(RecordFormatError, match="forbidden"):
+        read_record(psq, name="g.psq")
+    with pytest.raises(RecordFormatError, match="unknown gomoku rule"):
+        read_record(write_record(free, "psq") + "rule: caro\n", name="g.psq")

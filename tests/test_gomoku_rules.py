@@ -415,3 +415,27 @@ def test_a_record_with_a_forbidden_black_move_is_refused_with_the_reason():
         read_record(psq, name="g.psq")
     with pytest.raises(RecordFormatError, match="unknown gomoku rule"):
         read_record(write_record(free, "psq") + "rule: caro\n", name="g.psq")
+
+
+# --- the command line -----------------------------------------------------------------------
+
+FOUR_FOUR = "f9 a1 f10 a3 f11 f12 c8 b8 d8 a5 e8 a7"   # f8: two closed fours for black
+
+
+def test_analyse_never_offers_a_forbidden_point_under_renju(capsys):
+    import json
+    from engine.commands.cli import analyse_main
+    results = {}
+    for rule in ("freestyle", "renju"):
+        assert analyse_main(["--game", "gomoku", "--rule", rule, "--position", FOUR_FOUR, "--sims", "40",
+                             "--top", "40"]) == 0
+        results[rule] = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert results["freestyle"]["move"] == "f8"   # two fours: a win in free-style
+    assert results["renju"]["move"] != "f8"
+    assert "f8" not in [m["move"] for m in results["renju"]["top"]]
+
+
+def test_rule_is_refused_for_other_games(capsys):
+    from engine.commands.cli import analyse_main
+    assert analyse_main(["--game", "connect4", "--rule", "renju", "--sims", "5"]) == 2
+    assert "--rule is for gomoku" in capsys.readouterr().err

@@ -600,16 +600,23 @@ class RuledGomokuState(GomokuState):
 
     def proven_value(self) -> float | None:
         """1.0 when the side to move makes five at once; -1.0 when it cannot but the opponent
-        has two or more points to make five; None otherwise (no VCF under these rules)."""
+        has a point to make five that it cannot take: two or more such points, or (renju) one
+        that is forbidden to black; None otherwise (no VCF under these rules)."""
         if self._winner is not None:
             return None
         empty = self.game.full ^ (self._black | self._white)
         me = len(self._moves) & 1
         if self._wins[me] & empty:
             return 1.0
-        if (self._wins[1 - me] & empty).bit_count() >= 2:
+        threats = self._wins[1 - me] & empty
+        if threats.bit_count() >= 2 or threats & self.forbidden_mask():
             return -1.0
         return None
+
+    def proven_plies(self) -> int:
+        """1 when the side to move makes five at once, else 2 (`proven_value`)."""
+        empty = self.game.full ^ (self._black | self._white)
+        return 1 if self._wins[len(self._moves) & 1] & empty else 2
 
     def tactical_priors(self) -> list[tuple[int, float]]:
         """As free-style's, without the points black may not play."""

@@ -439,3 +439,17 @@ def test_rule_is_refused_for_other_games(capsys):
     from engine.commands.cli import analyse_main
     assert analyse_main(["--game", "connect4", "--rule", "renju", "--sims", "5"]) == 2
     assert "--rule is for gomoku" in capsys.readouterr().err
+
+
+def test_black_is_lost_when_the_only_block_of_whites_four_is_forbidden():
+    # white's c7 d8 e9 . g11 makes five at f10, and f10 is a double three for black (the row
+    # d10 e10 f10, the column f10 f11 f12): black cannot block, white wins next move
+    moves = "f12 c7 f11 d8 d10 e9 e10 g11"
+    s = get_game("gomoku", rule="renju").state_from_text(moves)
+    f10 = (15 - 10) * 15 + 5
+    assert s.action_to_text(f10) == "f10"
+    assert s.current_player == 0 and s.forbidden_actions() == [f10]
+    assert s._wins[1] == 1 << f10
+    assert s.proven_value() == -1.0 and s.proven_plies() == 2
+    # the same stones under the standard rule: black blocks at f10, nothing is proven
+    assert get_game("gomoku", rule="standard").state_from_text(moves).proven_value() is None

@@ -16,7 +16,11 @@ The definitions follow the Renju International Federation's rules:
 - a *three* is a line that one more stone, at a point that is itself not forbidden, turns
   into a straight four. That point is judged with the three's stone placed, by these same
   rules, so the test recurses: a double three is not forbidden when one of its threes can
-  only become a straight four through a forbidden point.
+  only become a straight four through a forbidden point. A point where that stone would also
+  make five (on another line) does not count either: the move is a five, which ends the game,
+  not a straight four. This is how the renju referees decide it (the ForbiddenPointFinder
+  code of Piskvork and Gomocup's managers, and Rapfi); it matters only where black already
+  has a point to make five.
 
 Everything here works on the same bitboards as `games.gomoku` (bit ``row * size + col``,
 ``1`` = a stone). The forbidden-point test scans the four lines through one point; the board-
@@ -299,6 +303,8 @@ def forbidden_kind(black: int, white: int, point: int, geo: RuleGeometry, depth:
     for (dr, dc), offsets in threes:
         for k in offsets:
             q = (r0 + k * dr) * n + (c0 + k * dc)
+            if exact_five_through(b | (1 << q), geo.windows6[q]):
+                continue   # that move is a five, not a straight four (the referees' reading, docs/rules.md)
             if depth <= 0 or forbidden_kind(b, white, q, geo, depth - 1) is None:
                 real += 1
                 break

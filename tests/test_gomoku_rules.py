@@ -453,3 +453,24 @@ def test_black_is_lost_when_the_only_block_of_whites_four_is_forbidden():
     assert s.proven_value() == -1.0 and s.proven_plies() == 2
     # the same stones under the standard rule: black blocks at f10, nothing is proven
     assert get_game("gomoku", rule="standard").state_from_text(moves).proven_value() is None
+
+
+def test_a_three_completed_only_by_a_move_that_makes_five_is_not_a_three():
+    # The star f11 makes the row three e11 * g11 (real) and the anti-diagonal f11 . h9 i8, whose
+    # only straight-four point g10 would also make five in the g column (g7 g8 g9 . g11): that
+    # move is a five, not a straight four, so the anti-diagonal is not a three and the star is
+    # allowed (the referees' reading: Piskvork's ForbiddenPointFinder, Rapfi; the literal RIF
+    # text would count it). Found by the differential check against Rapfi.
+    #
+    #  11  . . . . X * X . .
+    #  10  . . . . . . . . .
+    #   9  . . . . . . X X .
+    #   8  . . . . . . X . X
+    #   7  . . . . . . X . .
+    #       a b c d e f g h i
+    b = stones("e11 g11 g9 h9 g8 i8 g7")
+    w = stones("a1 c1 e1 g1 k1 m1 o1")
+    star = point("f11")
+    assert renju.forbidden_kind(b, w, star, GEO) is None
+    # without g7 and g8, g10 is a four-three, not a five: the anti-diagonal three is real
+    assert renju.forbidden_kind(b & ~stones("g7 g8"), w, star, GEO) == "double-three"

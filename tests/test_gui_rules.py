@@ -51,3 +51,23 @@ def test_other_games_offer_no_rule(small_app):
     small_app.step((), 0.02, draw=True)
     assert "rule" not in small_app.scene.variant()
     assert t("rule.renju") not in {b.label for b in small_app.scene.buttons if hasattr(b, "label")}
+
+
+def test_the_board_marks_blacks_forbidden_points_where_the_person_may_move():
+    import pygame
+    from games import get_game
+    from gui.boards import renderer_class
+    from gui.boards.base import Overlays
+    g = get_game("gomoku", rule="renju")
+    s = g.state_from_text("f12 a1 f11 a3 d10 a5 e10 a7")   # f10: a double three for black
+    f10 = (15 - 10) * 15 + 5
+    assert s.forbidden_actions() == [f10]
+    view = renderer_class("gomoku")(g, animations=False)
+    red = (214, 58, 48)
+
+    def pixel(show_legal):
+        surface = pygame.Surface((600, 600))
+        view.draw(surface, pygame.Rect(0, 0, 600, 600), s, Overlays(show_legal=show_legal))
+        x, y = view.grid.point(*view.action_cell(f10))
+        return tuple(surface.get_at((int(x), int(y))))[:3]
+    assert pixel(True) == red and pixel(False) != red

@@ -287,6 +287,8 @@ def test_rule_variants_have_their_own_keys_and_play_the_freestyle_network():
     s9 = get_game("gomoku", rule="standard", size=9)
     assert s9.key == "gomoku-standard-9" and game_from_key("gomoku-standard-9") is s9 and s9.network_key == "gomoku-9"
     assert get_game("gomoku", rule="freestyle").key == "gomoku"
+    import pickle   # worker processes get games by key
+    assert pickle.loads(pickle.dumps(r)) is r and pickle.loads(pickle.dumps(s9)) is s9
     with pytest.raises(ValueError, match="unknown gomoku rule"):
         get_game("gomoku", rule="caro")
     with pytest.raises(ValueError):
@@ -474,3 +476,23 @@ def test_a_three_completed_only_by_a_move_that_makes_five_is_not_a_three():
     assert renju.forbidden_kind(b, w, star, GEO) is None
     # without g7 and g8, g10 is a four-three, not a five: the anti-diagonal three is real
     assert renju.forbidden_kind(b & ~stones("g7 g8"), w, star, GEO) == "double-three"
+
+
+def test_self_play_under_renju_never_plays_a_forbidden_point():
+    from engine.core.config import SelfPlaySettings
+    from engine.core.evaluators import UniformEvaluator
+    from engine.core.selfplay import play_games
+    g = get_game("gomoku", size=9, rule="renju")
+    settings = SelfPlaySettings(sims=8, games_per_generation=4, parallel_games=4, leaf_batch=1, max_plies=81,
+                                temperature_moves=81, resign_threshold=0)
+    records, _ = play_games(g, UniformEvaluator(), settings, 4, seed=5)
+    forbidden_seen = 0
+    for r in records:
+        s = g.initial_state()
+        for a in r.moves:
+            if s.current_player == 0:
+                forbidden_seen += len(s.forbidden_actions())
+                assert renju.forbidden_kind(s._black, s._white, a, g.geometry) is None
+            s = s.apply(a)
+        assert s.is_terminal() or len(r.moves) == 81
+    assert len(records) == 4 and forbidden_seen > 0   # the games did meet forbidden points

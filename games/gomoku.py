@@ -638,9 +638,6 @@ class RuledGomokuState(GomokuState):
     def deep_proven_value(self) -> float | None:
         return None
 
-    def key(self):
-        return (self._black, self._white)
-
 
 class Gomoku(Game):
     """Gomoku on a ``size`` x ``size`` board (15 by default) under a ``rule`` set: "freestyle"

@@ -22,18 +22,23 @@ def get_game(game_id: str, **variant) -> Game:
     key = (game_id, tuple(sorted(variant.items())))
     if key not in _cache:
         module = importlib.import_module(f"games.{game_id}")
-        _cache[key] = module.GAME_CLASS(**variant)
+        game = module.GAME_CLASS(**variant)
+        # spellings of one variant (rule="freestyle" or none) give one object
+        _cache[key] = _cache.setdefault((game.key,), game)
     return _cache[key]
 
 
 def game_from_key(key: str) -> Game:
-    """Inverse of ``Game.key``: ``"gomoku-9"`` -> the 9x9 gomoku game."""
+    """Inverse of ``Game.key``: ``"gomoku-9"`` -> the 9x9 gomoku game, ``"gomoku-renju"`` -> renju."""
     game_id, _, rest = key.partition("-")
     if not rest:
         return get_game(game_id)
     module = importlib.import_module(f"games.{game_id}") if game_id in GAME_IDS else None
     if module is None:
         raise ValueError(f"unknown game {game_id!r}")
+    parse = getattr(module.GAME_CLASS, "variant_from_key", None)
+    if parse is not None:   # variants that are not all numbers (gomoku's rule)
+        return get_game(game_id, **parse(rest.split("-")))
     names = getattr(module.GAME_CLASS, "variant_names", ())
     values = rest.split("-")
     if len(names) != len(values):

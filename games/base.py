@@ -112,6 +112,12 @@ class Game(ABC):
             return self.id
         return self.id + "-" + "-".join(str(v[k]) for k in sorted(v))
 
+    @property
+    def network_key(self) -> str:
+        """The key of the networks this variant plays when it has none of its own (a rule
+        variant that plays its base game's network; `Game.key` by default)."""
+        return self.key
+
     @abstractmethod
     def initial_state(self) -> "State":
         """The start position."""

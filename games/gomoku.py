@@ -1,4 +1,9 @@
-"""Gomoku (free-style): five or more stones in a row wins; a full board is a draw.
+"""Gomoku: five stones in a row wins; a full board is a draw.
+
+Three rule sets (the ``rule`` variant, `games.renju`, docs/rules.md): ``freestyle`` (the
+default: five or more wins), ``standard`` (exactly five wins) and ``renju`` (black may not
+make a double three, a double four or an overline; black wins with exactly five, white with
+five or more).
 
 The board is 15x15 by default; any size from 5 to 26 works (9x9 and 8x8 train fast).
 Intersections are written as in renju and gomoku records: the column letter
@@ -16,6 +21,7 @@ import re
 
 import numpy as np
 
+from . import renju
 from .base import AlternatingState, Game, NotationError, clip_text, dihedral_symmetries, replay, split_move_list
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -499,12 +505,147 @@ class GomokuState(AlternatingState):
         return (self._black, self._white)
 
 
+class RuledGomokuState(GomokuState):
+    """A position under the ``standard`` or ``renju`` rule (`games.renju`). Free-style positions
+    are plain `GomokuState`s, so the free-style hot path is untouched.
+
+    Under "exactly five" a side's winning points are kept exact (a point leaves when a stone of
+    its own turns it into an overline point). Under renju the points black may not play
+    (`forbidden_points`) are worked out once per position, when first asked, and are never
+    among black's legal moves; a position where black has no other empty point is a draw.
+
+    The victory-by-continuous-threats proofs (VCF, VCT, threat-space defence) assume free-style
+    fives and free moves, so they are off under these rules: only the win in one and the two
+    fives the mover cannot both stop are proven (both follow the rule's winning points)."""
+
+    __slots__ = ("_forbidden",)
+
+    def __init__(self, game: "Gomoku", black: int = 0, white: int = 0, moves: tuple[int, ...] = (),
+                 winner: int | None = None, wins: tuple[int, int] = (0, 0)):
+        super().__init__(game, black, white, moves, winner, wins)
+        self._forbidden = None
+
+    random_playout = None   # the rollout evaluator's generic playout follows legal_actions
+
+    def forbidden_mask(self) -> int:
+        """Bitboard of the empty points the side to move may not play (renju, black to move; else 0)."""
+        if self._forbidden is None:
+            g = self.game
+            if g.rule != "renju" or len(self._moves) & 1 or self._winner is not None:
+                self._forbidden = 0
+            else:
+                self._forbidden = renju.forbidden_points(self._black, self._white, g.geometry)
+        return self._forbidden
+
+    def forbidden_actions(self) -> list[int]:
+        """The empty points the side to move may not play (black's under renju), ascending."""
+        return [p.bit_length() - 1 for p in _bits(self.forbidden_mask())]
+
+    def legal_actions(self) -> list[int]:
+        if self._winner is not None:
+            return []
+        g = self.game
+        free = g.full ^ (self._black | self._white) ^ self.forbidden_mask()
+        return np.flatnonzero(self._unpack(free)[0]).tolist()
+
+    def apply(self, action: int) -> "RuledGomokuState":
+        bit = 1 << action
+        g = self.game
+        black, white = self._black, self._white
+        wins = list(self._wins)
+        me = len(self._moves) & 1
+        if me:
+            white |= bit
+        else:
+            black |= bit
+        stones = white if me else black
+        empty = g.full ^ (black | white)
+        if g.exact_five[me]:
+            winner = me if renju.exact_five_through(stones, g.geometry.windows6[action]) else None
+            wins[me] = renju.update_exact_wins(wins[me], stones, empty, g.geometry, action)
+        else:
+            windows = g.windows[action]
+            winner = me if five_through(stones, windows) else None
+            if winner is None:
+                wins[me] |= winning_points(stones, empty, windows)
+        return RuledGomokuState(g, black, white, self._moves + (action,), winner, (wins[0], wins[1]))
+
+    def is_terminal(self) -> bool:
+        if self._winner is not None or len(self._moves) == self.game.cells:
+            return True
+        if self.game.rule != "renju" or len(self._moves) & 1:
+            return False
+        g = self.game
+        empty = g.full ^ (self._black | self._white)
+        if empty & ~renju.forbidden_candidates(self._black, empty, g.geometry):
+            return False   # a point that cannot be forbidden is free: no need to decide the others
+        return not empty & ~self.forbidden_mask()
+
+    def parse_action(self, text: str) -> int:
+        action = super().parse_action(text)
+        self._check_allowed(action)
+        return action
+
+    def play(self, action: int) -> "RuledGomokuState":
+        if isinstance(action, int) and 0 <= action < self.game.cells and not self.is_terminal():
+            self._check_allowed(action)
+        return super().play(action)
+
+    def _check_allowed(self, action: int) -> None:
+        """NotationError naming the shape when ``action`` is forbidden to the side to move."""
+        if self.forbidden_mask() >> action & 1:
+            why = renju.forbidden_kind(self._black, self._white, action, self.game.geometry)
+            raise NotationError(f"point {self.game.point_name(action)} is forbidden for black under renju "
+                                f"({why.replace('-', ' ')})")
+
+    def proven_value(self) -> float | None:
+        """1.0 when the side to move makes five at once; -1.0 when it cannot but the opponent
+        has a point to make five that it cannot take: two or more such points, or (renju) one
+        that is forbidden to black; None otherwise (no VCF under these rules)."""
+        if self._winner is not None:
+            return None
+        empty = self.game.full ^ (self._black | self._white)
+        me = len(self._moves) & 1
+        if self._wins[me] & empty:
+            return 1.0
+        threats = self._wins[1 - me] & empty
+        if threats.bit_count() >= 2 or threats & self.forbidden_mask():
+            return -1.0
+        return None
+
+    def proven_plies(self) -> int:
+        """1 when the side to move makes five at once, else 2 (`proven_value`)."""
+        empty = self.game.full ^ (self._black | self._white)
+        return 1 if self._wins[len(self._moves) & 1] & empty else 2
+
+    def tactical_priors(self) -> list[tuple[int, float]]:
+        """As free-style's, without the points black may not play."""
+        allowed = ~self.forbidden_mask()
+        return [(a, share) for a, share in super().tactical_priors() if allowed >> a & 1]
+
+    def vcf(self, depth: int = VCF_DEPTH, budget: int = VCF_BUDGET) -> int | None:
+        return None
+
+    def vct(self, threes: int = VCT_THREES, budget: int = 600) -> int | None:
+        return None
+
+    def threat_defence(self) -> tuple[list[int], list[int]] | None:
+        return None
+
+    def winning_action(self) -> int | None:
+        return None
+
+    def deep_proven_value(self) -> float | None:
+        return None
+
+
 class Gomoku(Game):
-    """Free-style gomoku on a ``size`` x ``size`` board (15 by default)."""
+    """Gomoku on a ``size`` x ``size`` board (15 by default) under a ``rule`` set: "freestyle"
+    (the default), "standard" or "renju" (`games.renju`)."""
 
     id = "gomoku"
     name = "Gomoku"
-    variant_names = ("size",)
+    variant_names = ("rule", "size")
     num_planes = NUM_PLANES
     #: a network trained on the first 4 planes alone (before the threat planes) still loads: its
     #: first layer gets zero weights for the new planes, so it plays exactly as it did
@@ -512,6 +653,8 @@ class Gomoku(Game):
 
     @property
     def proofs(self) -> str:
+        if self.rule != "freestyle":
+            return "a win in one; two fives against the mover (no VCF/VCT under this rule)"
         vct = (f"; at the root and its moves, a victory by continuous threats (open threes and fours, "
                f"up to {VCT_THREES} threes deep, {VCT_BUDGET} moves tried)") if VCT_BUDGET else ""
         if VCT_BUDGET and DEFENCE_BUDGET:
@@ -521,10 +664,13 @@ class Gomoku(Game):
                 f"(up to {VCF_DEPTH} fours deep, {VCF_BUDGET} attacker moves tried)" + vct)
     policy_planes = 1
 
-    def __init__(self, size: int = 15):
+    def __init__(self, size: int = 15, rule: str = "freestyle"):
         if not isinstance(size, int) or not WIN_LENGTH <= size <= len(LETTERS):
             raise ValueError(f"gomoku size must be an integer from {WIN_LENGTH} to {len(LETTERS)}, not {size!r}")
         self.size = size
+        self.rule = renju.rule_from_name(rule)
+        #: per player (black, white): whether only exactly five wins
+        self.exact_five = {"freestyle": (False, False), "standard": (True, True), "renju": (True, False)}[self.rule]
         self.cells = size * size
         self.board_shape = (size, size)
         self.action_size = self.cells
@@ -535,6 +681,29 @@ class Gomoku(Game):
         #: per point, the points of its four lines within four steps (its windows together)
         self.lines = tuple(sum_masks(w) for w in self.windows)
         self._segments = self._segment_starts()
+        self.geometry = renju.RuleGeometry(size) if self.rule != "freestyle" else None
+        if self.rule != "freestyle":
+            self.name = f"Gomoku ({self.rule})"
+
+    @classmethod
+    def variant_from_key(cls, parts: list[str]) -> dict:
+        """The variant of a key's tail (`Game.key`: ``["renju"]``, ``["9"]``, ``["renju", "9"]``);
+        ValueError when it names none."""
+        variant = {}
+        for part in parts:
+            if part.isdigit() and "size" not in variant:
+                variant["size"] = int(part)
+            elif part in renju.RULES and part != "freestyle" and "rule" not in variant:
+                variant["rule"] = part
+            else:
+                raise ValueError(f"bad gomoku variant {part[:20]!r}")
+        return variant
+
+    @property
+    def network_key(self) -> str:
+        """The key of the networks this game plays when none of its own exists: under standard and
+        renju, the free-style game's of the same size (a renju-trained network is future work)."""
+        return self.key if self.rule == "freestyle" else get_freestyle_key(self.size)
 
     def _segment_starts(self) -> tuple[tuple[int, int], ...]:
         """Per direction: (bit step, bitboard of the points where a five-point segment starts)."""
@@ -599,7 +768,10 @@ class Gomoku(Game):
 
     @property
     def variant(self) -> dict:
-        return {} if self.size == 15 else {"size": self.size}
+        out = {} if self.size == 15 else {"size": self.size}
+        if self.rule != "freestyle":
+            out["rule"] = self.rule
+        return out
 
     def point_name(self, action: int) -> str:
         """``h8``-style name of an action (row numbered from the bottom)."""
@@ -607,7 +779,7 @@ class Gomoku(Game):
         return f"{LETTERS[col]}{self.size - row}"
 
     def initial_state(self) -> GomokuState:
-        return GomokuState(self)
+        return GomokuState(self) if self.rule == "freestyle" else RuledGomokuState(self)
 
     def state_from_text(self, text: str) -> GomokuState:
         return replay(self, split_move_list(text))
@@ -619,6 +791,11 @@ class Gomoku(Game):
         # pickles (for worker processes) refer to the registry instead of copying the object
         from . import game_from_key
         return (game_from_key, (self.key,))
+
+
+def get_freestyle_key(size: int) -> str:
+    """The key of free-style gomoku on ``size`` x ``size``."""
+    return "gomoku" if size == 15 else f"gomoku-{size}"
 
 
 GAME_CLASS = Gomoku

@@ -179,6 +179,8 @@ class App:
             return t("model.trained")
         if shipped_model_path(game.key):
             return t("model.shipped")
+        if shipped_model_path(game.network_key):   # a rule variant plays its base game's network
+            return t("model.shipped_base")
         return t("model.none")
 
     def ask(self, title: str, text: str, choices) -> None:

@@ -155,14 +155,50 @@ def test_gomocup_client_sends_board_when_the_brain_does_not_know_the_position():
         assert t[t.index("> BOARD") + 1:t.index("> DONE")] == ["> 4,4,2", "> 3,5,1", "> 4,5,2"]
 
 
+def test_gomocup_brain_plays_the_rule_info_rule_names():
+    brain = GomocupBrain(model_path="rollout", seed=0)
+    assert lines_of(brain, "START 15") == ["OK"]
+    assert brain.game.key == "gomoku"
+    for number, key in (("4", "gomoku-renju"), ("1", "gomoku-standard"), ("5", "gomoku-renju"), ("0", "gomoku")):
+        assert lines_of(brain, f"INFO rule {number}") == [] and brain.game.key == key
+    lines_of(brain, "INFO rule 4")
+    lines_of(brain, "INFO max_node 30")
+    # the brain is black (as many own stones as the opponent's) and 5,5 is a double three for it:
+    # its own stones 5,3 5,4 (a column) and 3,5 4,5 (a row) meet there
+    board = ["5,3,1", "0,14,2", "5,4,1", "2,14,2", "3,5,1", "4,14,2", "4,5,1", "6,14,2"]
+    for line in ["BOARD", *board]:
+        assert lines_of(brain, line) == []
+    before = brain.game.initial_state()
+    for a in (3 * 15 + 5, 14 * 15, 4 * 15 + 5, 14 * 15 + 2, 5 * 15 + 3, 14 * 15 + 4, 5 * 15 + 4, 14 * 15 + 6):
+        before = before.apply(a)
+    assert before.forbidden_actions() == [5 * 15 + 5]
+    move = lines_of(brain, "DONE")[-1]
+    assert re.fullmatch(r"\d+,\d+", move) and move != "5,5"
+    # an opponent playing black that plays a forbidden point is refused
+    brain2 = GomocupBrain(model_path="rollout", seed=0)
+    lines_of(brain2, "START 15")
+    lines_of(brain2, "INFO rule 4")
+    lines_of(brain2, "INFO max_node 5")
+    for line in ("PLAY 5,3", "PLAY 0,14", "PLAY 5,4", "PLAY 2,14", "PLAY 3,5", "PLAY 4,14", "PLAY 4,5", "PLAY 6,14"):
+        lines_of(brain2, line)
+    assert lines_of(brain2, "TURN 5,5")[0] == "ERROR TURN 5,5: that point is forbidden for black under renju"
+
+
+def test_gomocup_client_sends_the_games_rule():
+    game = get_game("gomoku", size=9, rule="renju")
+    with GomocupBrainPlayer(game, [*MAIN, "pbrain", "--model", "rollout"], {"nodes": 10}, keep_transcript=True) as p:
+        state = game.state_from_text("e5 d4 e4")
+        assert p.choose(state).action in state.legal_actions()
+        assert "> INFO rule 4" in p.process.transcript
+
+
 def test_gomocup_brain_refuses_what_it_cannot_play_and_keeps_going():
     brain = GomocupBrain(model_path="rollout", seed=0)
     assert lines_of(brain, "TURN 1,1")[0].startswith("ERROR")            # no START yet
     assert lines_of(brain, "START 40")[0].startswith("ERROR")
     assert lines_of(brain, "RECTSTART 9,11")[0].startswith("ERROR")
     assert lines_of(brain, "START 9") == ["OK"]
-    assert lines_of(brain, "INFO rule 4")[0].startswith("ERROR")        # renju
-    assert lines_of(brain, "INFO rule 1")[0].startswith("ERROR")        # exactly five
+    assert lines_of(brain, "INFO rule 8")[0].startswith("ERROR")        # caro
     assert lines_of(brain, "INFO rule 0") == [] and lines_of(brain, "INFO rule 2") == []
     assert lines_of(brain, "INFO timeout_turn soon")[0].startswith("ERROR")
     assert lines_of(brain, "INFO evaluate 3,3") == []                    # for the manager: ignored

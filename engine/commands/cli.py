@@ -38,13 +38,27 @@ def run_command(parser: argparse.ArgumentParser, argv: list[str], body) -> int:
         return int(e.code or 0) if not isinstance(e.code, str) else 2
 
 
-def game_from_args(game_id: str, size: int | None = None):
+#: the ``--rule`` option's help (gomoku's rule sets, `games.renju`)
+RULE_HELP = ("gomoku's rule set: freestyle (five or more wins; the default), standard (exactly five) or renju "
+             "(black's double three, double four and overline forbidden); the shipped network is the freestyle "
+             "one and plays every rule set")
+
+
+def add_rule_option(parser) -> None:
+    """``--rule freestyle|standard|renju`` (gomoku)."""
+    parser.add_argument("--rule", choices=("freestyle", "standard", "renju"), help=RULE_HELP)
+
+
+def game_from_args(game_id: str, size: int | None = None, rule: str | None = None):
     """The game named on the command line; UsageError for an unknown or absent one."""
     from games import GAME_IDS, get_game
     if game_id not in GAME_IDS:
         raise UsageError(f"unknown game {game_id!r}; choose one of: {', '.join(GAME_IDS)}")
+    if rule and game_id != "gomoku":
+        raise UsageError(f"--rule is for gomoku; {game_id} has one rule set")
+    variant = {**({"size": size} if size else {}), **({"rule": rule} if rule else {})}
     try:
-        return get_game(game_id, size=size) if size else get_game(game_id)
+        return get_game(game_id, **variant)
     except ModuleNotFoundError:
         raise UsageError(f"the game {game_id!r} is not installed in this build") from None
     except (TypeError, ValueError) as e:
@@ -123,6 +137,7 @@ def analyse_main(argv: list[str]) -> int:
                                                      "one after another)")
     parser.add_argument("--game", required=True, help="game id")
     parser.add_argument("--size", type=int, help="board size for games with variants")
+    add_rule_option(parser)
     parser.add_argument("--model", help="model file (default: the shipped model, else rollout search)")
     parser.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
                         help="take the visit budget of this level (default: %(default)s; no time cap)")
@@ -138,7 +153,7 @@ def analyse_main(argv: list[str]) -> int:
             value = getattr(args, name)
             if value is not None and value <= 0:
                 raise UsageError(f"--{name} must be positive, not {value}")
-        game = game_from_args(args.game, args.size)
+        game = game_from_args(args.game, args.size, args.rule)
         if args.positions_file:
             try:
                 lines = Path(args.positions_file).read_text(encoding="utf-8").splitlines()
@@ -207,6 +222,7 @@ def arena_main(argv: list[str]) -> int:
         ". MCTS players sample their first --opening-plies moves (temperature 1) so that games differ."))
     parser.add_argument("--game", required=True, help="game id")
     parser.add_argument("--size", type=int, help="board size for games with variants")
+    add_rule_option(parser)
     parser.add_argument("--a", required=True, metavar="SPEC", help="player A")
     parser.add_argument("--b", required=True, metavar="SPEC", help="player B")
     parser.add_argument("--games", type=int, default=10, help="games to play (default: %(default)s)")
@@ -237,7 +253,7 @@ def arena_main(argv: list[str]) -> int:
         balanced = args.balanced_openings
         if balanced is not None and (balanced < 1 or args.games % 2):
             raise UsageError("--balanced-openings needs a positive number of plies and an even --games")
-        game = game_from_args(args.game, args.size)
+        game = game_from_args(args.game, args.size, args.rule)
         openings = None
         if balanced:
             try:
@@ -374,6 +390,7 @@ def bench_main(argv: list[str]) -> int:
         "Without --model a random network of the game's configured shape is used."))
     parser.add_argument("--game", required=True, help="game id")
     parser.add_argument("--size", type=int, help="board size for games with variants")
+    add_rule_option(parser)
     parser.add_argument("--model", help="model file (default: a random network of the configured shape)")
     parser.add_argument("--seconds", type=float, default=5.0,
                         help="time spent on each throughput figure (default: %(default)s)")
@@ -397,7 +414,7 @@ def bench_main(argv: list[str]) -> int:
         if args.seconds <= 0 or args.tree_nodes <= 0 or args.accuracy_positions < 0:
             raise UsageError("--seconds and --tree-nodes must be positive, --accuracy-positions not negative")
         wall = time.perf_counter()
-        game = game_from_args(args.game, args.size)
+        game = game_from_args(args.game, args.size, args.rule)
         configure_threads(1)
         torch.manual_seed(args.seed)
         cfg = load_config(game)

@@ -48,17 +48,18 @@ def _checked_model(model: str | None) -> str | None:
 
 def uci_main(argv: list[str]) -> int:
     """``python main.py uci``: serve the protocol on stdin/stdout."""
-    from .cli import ArgParser, game_from_args, run_command
+    from .cli import ArgParser, add_rule_option, game_from_args, run_command
     from ..play.players import LEVELS
     from ..protocols.uci import UCIEngine, serve
     parser = ArgParser(prog="main.py uci", description="Speak a UCI-style protocol on stdin/stdout.")
     parser.add_argument("--game", required=True, help="game id")
     parser.add_argument("--size", type=int, help="board size for games with variants")
+    add_rule_option(parser)
     parser.add_argument("--model", help=MODEL_HELP)
     parser.add_argument("--level", choices=LEVELS, help="initial level (default: strong)")
 
     def body(args) -> int:
-        game = game_from_args(args.game, args.size)
+        game = game_from_args(args.game, args.size, args.rule)
         return _finish(serve(UCIEngine(game, _checked_model(args.model), args.level)))
 
     return run_command(parser, argv, body)

@@ -43,7 +43,7 @@ import numpy as np
 
 from ..play.arena import MatchResult
 from ..protocols.common import json_text
-from .cli import ArgParser, UsageError, evaluator_from_args, game_from_args, run_command
+from .cli import ArgParser, UsageError, add_rule_option, evaluator_from_args, game_from_args, run_command
 from ..core.mcts import MCTS, Tree, reuse_tree, select_action
 
 #: the one place that decides each game's suite
@@ -508,7 +508,7 @@ RUNNERS = {"solved": run_solved_suite, "benchmark": run_benchmark_suite, "matche
 def _model_info(game, model: str | None) -> dict | None:
     from ..core.checkpoint import metadata
     from ..core.paths import shipped_model_path
-    path = Path(model) if model else shipped_model_path(game.key)
+    path = Path(model) if model else (shipped_model_path(game.key) or shipped_model_path(game.network_key))
     if path is None:
         return None
     meta = metadata(path)
@@ -531,6 +531,7 @@ def main(argv: list[str]) -> int:
         f"{g}: {s['kind']}" for g, s in SUITES.items()))
     parser.add_argument("--game", required=True, help="game id")
     parser.add_argument("--size", type=int, help="board size for games with variants")
+    add_rule_option(parser)
     parser.add_argument("--model", help="model file (default: the shipped model, else rollout search)")
     parser.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL, help="AI level (default: %(default)s)")
     parser.add_argument("--sims", type=int, help="visits per move instead of the level's (or the suite's)")
@@ -550,7 +551,7 @@ def main(argv: list[str]) -> int:
             value = getattr(args, name)
             if value is not None and value <= 0:
                 raise UsageError(f"--{name} must be positive, not {value}")
-        game = game_from_args(args.game, args.size)
+        game = game_from_args(args.game, args.size, args.rule)
         spec = SUITES.get(game.id)
         if spec is None:
             raise UsageError(f"no strength suite is defined for {game.key}")

@@ -215,7 +215,8 @@ def load_network(path, game=None):
     evaluators call); training widens it (`network.with_input_planes`) where the run's settings ask."""
     from .network import NetConfig, PolicyValueNet, expected_shapes
     payload = read_checkpoint(path)
-    if game is not None and payload["game_key"] != game.key:
+    if game is not None and payload["game_key"] not in (game.key, game.network_key):
+        # a rule variant plays its base game's networks (gomoku-renju plays gomoku's)
         raise CheckpointError(f"{path}: this model is for {payload['game_key']!r}, not {game.key!r}")
     state_dict = payload["state_dict"]
     try:

@@ -150,7 +150,7 @@ def check_session(sess, game, where: str) -> dict:
         if (planes not in game.network_planes or list(inputs[0].shape[2:]) != [h, w]
                 or outputs[0].shape[-1] != game.action_size):
             raise OnnxUnavailable(f"{where}: its input/action shape does not match {game.key!r}")
-        if meta.get("game_key") != game.key:
+        if meta.get("game_key") not in (game.key, game.network_key):
             raise OnnxUnavailable(f"{where}: exported for {meta.get('game_key')!r}, not {game.key!r}")
     return meta
 

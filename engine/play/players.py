@@ -45,7 +45,7 @@ def load_evaluator(game, model_path=None, fallback: bool = True):
     a rollout evaluator so that every game has a working AI."""
     from ..core.evaluators import RolloutEvaluator
     from ..core.paths import shipped_model_path
-    path = Path(model_path) if model_path else shipped_model_path(game.key)
+    path = Path(model_path) if model_path else (shipped_model_path(game.key) or shipped_model_path(game.network_key))
     if path is None:
         if not fallback:
             raise FileNotFoundError(f"no model is shipped for {game.key}")

@@ -15,8 +15,10 @@ Coordinates are ``x,y``, zero-based, x the column from the left, y the row from 
   ``PLAY x,y`` -> our stone goes on x,y, answered with ``x,y``.
 - ``INFO key value`` (no answer): ``timeout_turn``, ``timeout_match``, ``time_left`` (ms),
   ``max_memory`` (bytes: caps the search tree), ``max_node`` (visits per move: fixed work),
-  ``game_type``, ``folder``, ``rule`` (0 freestyle and 2 continuous are played; 1 exactly-five,
-  4 renju and 8 caro are answered with ``ERROR``: this brain plays freestyle, five or more wins).
+  ``game_type``, ``folder``, ``rule``: 0 freestyle (five or more wins; the default), 1 exactly
+  five, 4 renju (black's double three, double four and overline forbidden); 2 (continuous) is
+  ignored and 8 (caro) answered with ``ERROR``. Every rule plays the shipped free-style network;
+  a rule that arrives during a game applies to the stones already played.
 - ``RESTART`` -> ``OK`` (empty board); ``TAKEBACK x,y`` -> ``OK`` (removes the last stone,
   which must be at x,y); ``END`` ends the process (also during a search); ``ABOUT`` ->
   ``name="ZeroBoard", version="...", author="..."`` (no country: the project has none).
@@ -40,7 +42,7 @@ TURN_SHARE = 0.8
 TURN_MARGIN_S = 0.15
 _POINT = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 _FIELD = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
-RULE_EXACT_FIVE, RULE_CONTINUOUS, RULE_RENJU, RULE_CARO = 1, 2, 4, 8
+RULE_CARO = 8   # INFO rule's caro bit (1 exactly five, 2 continuous, 4 renju: games.renju.rule_from_gomocup)
 
 
 class GomocupBrain:
@@ -58,6 +60,7 @@ class GomocupBrain:
         self.state = None
         self.me = 0              # our player index (0 moves first)
         self.info: dict[str, int] = {}
+        self.rule = "freestyle"  # INFO rule
         self.board_lines: list[str] | None = None  # collecting BOARD ... DONE
         self.ended = threading.Event()  # set by the reader as soon as END arrives (stops a search)
         self.quit_requested = False     # set when END is processed
@@ -136,9 +139,8 @@ class GomocupBrain:
         if why is not None:
             emit(f"ERROR {why}")
             return
-        from games.gomoku import Gomoku
-        game = Gomoku(size)
-        if self.session is None or self.game.size != size:
+        game = self._gomoku(size)
+        if self.session is None or self.game.key != game.key:
             model = self.model_path or None
             self.session = SearchSession(game, model, self.level, self._evaluator, self.seed)
         self.game = game
@@ -146,6 +148,23 @@ class GomocupBrain:
         self.session.reset()
         emit("OK")
         self.session.start_loading()  # after OK: torch and the model load while the manager goes on
+
+    def _gomoku(self, size: int):
+        from games import get_game
+        return get_game("gomoku", size=size, rule=self.rule)
+
+    def _set_rule(self, rule: str, emit) -> None:
+        """Play ``rule`` from now on; a game in progress goes on under it with its stones."""
+        self.rule = rule
+        if self.game is None or self.game.rule == rule:
+            return
+        game = self._gomoku(self.game.size)
+        state = game.initial_state()
+        for action in self.state.moves:
+            state = state.apply(action)
+        self.session = SearchSession(game, self.model_path or None, self.level, self._evaluator, self.seed)
+        self.game, self.state = game, state
+        self.session.start_loading()
 
     def _cmd_restart(self, rest, emit) -> None:
         if not self._started(emit):
@@ -197,6 +216,9 @@ class GomocupBrain:
             return
         if (self.state.board_array().reshape(-1)[action]) != 0:
             emit(f"ERROR TURN {rest}: that point is taken")
+            return
+        if action not in self.state.legal_actions():
+            emit(f"ERROR TURN {rest}: that point is forbidden for black under renju")
             return
         self.me = 1 - self.state.current_player
         self.state = self.state.apply(action)
@@ -290,11 +312,12 @@ class GomocupBrain:
                 return
             self.info[key] = number
             if key == "rule":
-                unsupported = [name for bit, name in ((RULE_EXACT_FIVE, "exactly five"), (RULE_RENJU, "renju"),
-                                                      (RULE_CARO, "caro")) if number & bit]
-                if unsupported:
-                    emit(f"ERROR rule {number} ({', '.join(unsupported)}) is not supported: this brain plays "
-                         "freestyle (five or more in a row wins)")
+                if number & RULE_CARO:
+                    emit(f"ERROR rule {number} (caro) is not supported: this brain plays freestyle (0), "
+                         "exactly five (1) and renju (4)")
+                    return
+                from games.renju import rule_from_gomocup
+                self._set_rule(rule_from_gomocup(number), emit)
         elif key == "folder":
             self.info_folder = value
         # other keys (evaluate, ...) are for the manager's own use: ignored, as the protocol asks

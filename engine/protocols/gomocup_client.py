@@ -2,8 +2,9 @@
 ``gomocup:COMMAND[@WORK]`` with WORK ``nodesN`` (``INFO max_node N``: fixed work) or ``MS``
 (``INFO timeout_turn MS``).
 
-The client sends ``START size`` and waits for ``OK``, then the ``INFO`` lines (freestyle
-``rule 0``, ``timeout_match 0``: no match clock). A move is ``BEGIN`` on the empty board,
+The client sends ``START size`` and waits for ``OK``, then the ``INFO`` lines (the game's rule:
+``rule 0`` freestyle, ``1`` exactly five, ``4`` renju; ``timeout_match 0``: no match clock).
+A brain's move that the rule forbids (black's, under renju) ends the game with an EngineError. A move is ``BEGIN`` on the empty board,
 ``TURN x,y`` when the brain knows the position but the opponent's last move, else the whole
 position as ``BOARD`` ... ``DONE``; the brain answers ``x,y`` (zero-based, y from the top).
 ``MESSAGE``/``DEBUG``/``SUGGEST`` lines are skipped; ``ERROR`` and ``UNKNOWN`` end the game
@@ -79,7 +80,8 @@ class GomocupBrainPlayer(ProcessPlayer):
         else:
             p.send(f"INFO timeout_turn {int(self.work['movetime'])}")
         p.send("INFO timeout_match 0")
-        p.send("INFO rule 0")
+        from games.renju import GOMOCUP_RULE
+        p.send(f"INFO rule {GOMOCUP_RULE[self.game.rule]}")
         self.known = ()
 
     def reset(self) -> None:

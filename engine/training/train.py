@@ -655,6 +655,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="main.py train", description="Train a game's AI by self-play.")
     p.add_argument("--game", required=True)
     p.add_argument("--size", type=int, help="board size for games with variants (othello, gomoku)")
+    p.add_argument("--rule", choices=("freestyle", "standard", "renju"),
+                   help="gomoku's rule set (default freestyle): a run trains the network for its own game "
+                        "key (gomoku-renju, gomoku-standard), starting from --init or a random network")
     p.add_argument("--run-dir", help="run directory (default runs/<game>)")
     p.add_argument("--hours", type=float,
                    help="train for about this long: a generation starts only if it is expected to end "
@@ -723,7 +726,10 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     from games import get_game
     try:
-        game = get_game(args.game, **({"size": args.size} if args.size else {}))
+        if args.rule and args.game != "gomoku":
+            raise ValueError(f"--rule is for gomoku; {args.game} has one rule set")
+        game = get_game(args.game, **({"size": args.size} if args.size else {}),
+                        **({"rule": args.rule} if args.rule else {}))
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -12,7 +12,10 @@ person) and which player moved first; then one ``x,y,time`` line per move, x the
 and y the row from the top-left, both counted from 1, and the time in milliseconds. After
 the moves Piskvork may add the players' program names and an end code; those lines are
 read past. Written: the level of the side the person played is 0, the AI's 4 (Piskvork's
-one-second level); times are 0.
+one-second level); times are 0. The format has no field for the rule: a standard or renju game
+ends with a line ``rule: standard`` or ``rule: renju`` after the moves (where Piskvork's own
+trailing lines go, which readers skip), read back as the game's rule (a Gomocup rule number,
+``rule: 4``, also reads); without it a record is free-style.
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from .base import Record, RecordFormatError, play_action, stated_result
 
 _HEADER_RE = re.compile(r"\s*Piskvorky\s+([0-9]{1,3})\s*x\s*([0-9]{1,3})\s*,\s*(-?[0-9]{1,6})\s*:\s*(-?[0-9]{1,6})"
                         r"\s*,\s*([0-9]{1,6})\s*$", re.ASCII)
+_RULE_RE = re.compile(r"\s*rule\s*[:=]?\s*([A-Za-z0-9-]{1,20})\s*$", re.ASCII | re.IGNORECASE)
 _MOVE_RE = re.compile(r"\s*(-?[0-9]{1,6})\s*,\s*(-?[0-9]{1,6})\s*(?:,\s*(-?[0-9]{1,12})\s*)?$", re.ASCII)
 AI_LEVEL = 4
 
@@ -39,7 +43,7 @@ def _header(lines: list[str]):
     if width != height:
         raise RecordFormatError(f"a {width}x{height} board: only square boards are read", 1)
     try:
-        game = get_game("gomoku", size=width)
+        game = get_game("gomoku", size=width, rule=_rule(lines))
     except ValueError as e:
         raise RecordFormatError(str(e), 1) from None
     if starter not in (0, 1):
@@ -49,6 +53,21 @@ def _header(lines: list[str]):
     if (levels[0] == 0) != (levels[1] == 0):
         meta["you"] = "first" if levels[0] == 0 else "second"
     return game, meta
+
+
+def _rule(lines: list[str]) -> str:
+    """The rule a ``rule: NAME`` line after the header names (the last one), else freestyle;
+    RecordFormatError for a name that is not a rule set."""
+    from ..renju import rule_from_gomocup, rule_from_name
+    for number in range(len(lines) - 1, 0, -1):
+        m = _RULE_RE.match(lines[number])
+        if m:
+            word = m.group(1)
+            try:
+                return rule_from_gomocup(word) if word.isdigit() else rule_from_name(word)
+            except ValueError as e:
+                raise RecordFormatError(str(e), number + 1) from None
+    return "freestyle"
 
 
 def read(text: str, hint=None) -> Record:
@@ -98,4 +117,6 @@ def write(state, meta: dict | None = None) -> str:
     for a in state.moves:
         row, col = divmod(a, game.size)
         lines.append(f"{col + 1},{row + 1},0")
+    if getattr(game, "rule", "freestyle") != "freestyle":
+        lines.append(f"rule: {game.rule}")
     return "\n".join(lines) + "\n"

@@ -6,6 +6,9 @@ top-left, ``hh`` the centre of 15x15)::
     (;GM[4]FF[4]CA[UTF-8]AP[ZeroBoard:1.0]SZ[15]PB[Human]PW[ZeroBoard strong]RE[B+]
     ;B[hh];W[ii];B[hi]...)
 
+with ``RU[standard]`` or ``RU[renju]`` after ``SZ`` for those rule sets (read back: the name,
+or a Gomocup rule number, 0 freestyle, 1 standard, 4 renju; none or another: freestyle);
+
 and for othello as Edax writes it (the start position as setup stones, points in othello's
 own notation ``f5``, a pass as ``PA``)::
 
@@ -169,11 +172,33 @@ def _game_of(root: _Node, text: str, hint):
     size = _size(root, text)
     if size is None:
         size = hint.size if getattr(hint, "id", "") == game_id else _DEFAULT_SIZE[game_id]
+    variant = {"size": size}
+    if game_id == "gomoku":
+        rule = _rule(_first(root, "RU"))
+        if rule is None and getattr(hint, "id", "") == game_id:
+            rule = getattr(hint, "rule", None)
+        if rule:
+            variant["rule"] = rule
     try:
-        return get_game(game_id, size=size)
+        return get_game(game_id, **variant)
     except ValueError as e:
         where = root.props["SZ"][0][1] if "SZ" in root.props else root.offset
         raise error_at(text, where, str(e)) from None
+
+
+def _rule(raw: str | None) -> str | None:
+    """Gomoku's rule set from RU (a name as ZeroBoard writes it, or a Gomocup rule number); None
+    when absent or not one we know (the record is then read as the hint's rule, else freestyle)."""
+    from ..renju import rule_from_gomocup, rule_from_name
+    if not raw:
+        return None
+    text = raw.strip().lower()
+    for parse in (rule_from_name, rule_from_gomocup):
+        try:
+            return parse(text.split()[0] if text.split() else text)
+        except ValueError:
+            continue
+    return None
 
 
 def _point(game, value: str) -> int | None:
@@ -337,6 +362,8 @@ def write(state: State, meta: dict | None = None) -> str:
     if meta.get("app"):
         head.append(f"AP[{_escape(str(meta['app']).replace(' ', ':', 1))}]")
     head.append(f"SZ[{game.size}]")
+    if getattr(game, "rule", "freestyle") != "freestyle":
+        head.append(f"RU[{game.rule}]")
     if first:
         head.append(f"PB[{_escape(first)}]")
     if second:

@@ -69,8 +69,10 @@ def _game(meta: dict, text: str):
     except (ValueError, RecursionError):
         raise RecordFormatError(f"bad variant {raw[:60]!r}: expected JSON like {{\"size\": 9}}", vline) from None
     if not isinstance(variant, dict) or not all(
-            isinstance(k, str) and type(v) is int and abs(v) < 10_000 for k, v in variant.items()):
-        raise RecordFormatError(f"bad variant {raw[:60]!r}: expected names with small whole numbers", vline)
+            isinstance(k, str) and ((type(v) is int and abs(v) < 10_000) or (type(v) is str and len(v) <= 20))
+            for k, v in variant.items()):
+        raise RecordFormatError(f"bad variant {raw[:60]!r}: expected names with small whole numbers or short "
+                                "words", vline)
     try:
         return get_game(game_id, **variant)
     except (TypeError, ValueError) as e:

@@ -162,6 +162,14 @@ class GomokuRenderer(BoardRenderer):
             x, y = g.point(*cell)
             color = (226, 64, 52) if not ov.palette.colorblind else ov.palette.hint
             pygame.draw.circle(surface, color, (int(x), int(y)), max(3, int(g.gap * 0.12)))
+        forbidden = getattr(state, "forbidden_actions", None)
+        if ov.show_legal and forbidden is not None:   # renju: where black may not play, a small red cross
+            arm = max(3, int(g.gap * 0.16))
+            for a in forbidden():
+                x, y = g.point(*self.action_cell(a))
+                for dx in (-arm, arm):
+                    pygame.draw.line(surface, (214, 58, 48), (int(x - dx), int(y - arm)), (int(x + dx), int(y + arm)),
+                                     max(2, int(g.gap * 0.07)))
         if ov.hover is not None and ov.show_legal:
             a = self.hover_action(state, ov.hover)
             if a is not None:

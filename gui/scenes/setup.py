@@ -4,6 +4,7 @@ from __future__ import annotations
 import pygame
 
 from games import GAME_IDS, get_game
+from games.renju import RULES
 from gui import theme
 from gui.boards import renderer_class
 from gui.controller import LEVELS
@@ -36,6 +37,7 @@ class SetupScene(Scene):
         self.level = s["level"] if s["level"] in LEVELS else "strong"
         self.demo_levels = [lv if lv in LEVELS else "strong" for lv in s["demo_levels"]]
         self.variant_index = 0
+        self.rule = "freestyle"   # gomoku's rule set (games.renju)
         self.rows: list[tuple[str, pygame.Rect]] = []
 
     def variants(self):
@@ -43,7 +45,10 @@ class SetupScene(Scene):
 
     def variant(self) -> dict:
         v = self.variants()
-        return dict(v[self.variant_index][1]) if v and self.variant_index < len(v) else {}
+        out = dict(v[self.variant_index][1]) if v and self.variant_index < len(v) else {}
+        if self.game_id == "gomoku" and self.rule != "freestyle":
+            out["rule"] = self.rule
+        return out
 
     def _pick_game(self, gid):
         try:
@@ -84,7 +89,8 @@ class SetupScene(Scene):
         self.card.midtop = (w // 2, 84)
         x0 = self.card.x + 28
         inner = self.card.width - 56
-        labels = [t(k) for k in ("setup.mode", "setup.game", "setup.board", "setup.you_play", "setup.level")]
+        labels = [t(k) for k in ("setup.mode", "setup.game", "setup.board", "setup.board_rule", "setup.you_play",
+                                 "setup.level")]
         labels += [side_name(self.game_id, 0), side_name(self.game_id, 1)]
         label_w = min(inner // 4, max(theme.FONTS.size(s, 16)[0] for s in labels) + 32)
         cx = x0 + label_w
@@ -106,7 +112,14 @@ class SetupScene(Scene):
                                   self._pick_game, gap=4, size=13)
         variants = self.variants()
         if len(variants) > 1:
-            self.buttons += segmented(row("setup.board"), [(lbl, i) for i, (lbl, _) in enumerate(variants)],
+            board = row("setup.board_rule" if self.game_id == "gomoku" else "setup.board")
+            if self.game_id == "gomoku":   # the rule set shares the board's row: no taller card
+                split = int(board.width * 0.36)
+                rules = pygame.Rect(board.x + split + 10, board.y, board.width - split - 10, board.height)
+                board = pygame.Rect(board.x, board.y, split, board.height)
+                self.buttons += segmented(rules, [(t(f"rule.{r}"), r) for r in RULES], self.rule,
+                                          lambda r: setattr(self, "rule", r), gap=4, size=14)
+            self.buttons += segmented(board, [(lbl, i) for i, (lbl, _) in enumerate(variants)],
                                       self.variant_index, lambda i: setattr(self, "variant_index", i), size=15)
         levels = [(level_name(lv), lv) for lv in LEVELS]
         if self.mode == "play":
@@ -152,7 +165,10 @@ class SetupScene(Scene):
         else:
             note = t("setup.demo_note")
         model = self.app.model_label(self.game_id, self.variant())
-        for i, line in enumerate(theme.wrap_text(note, 15, self.card.width - 56)[:3] + [model]):
+        lines = theme.wrap_text(note, 15, self.card.width - 56)[:3]
+        if self.game_id == "gomoku":   # what the rule set means, in a line
+            lines = theme.wrap_text(t(f"rule.{self.rule}.note"), 15, self.card.width - 56)[:1] + lines[:1]
+        for i, line in enumerate(lines + [model]):
             theme.text(surface, line, (self.card.x + 28, self.note_y + 4 + i * 22), 15,
                        pal.text_faint if i == 0 or line == model else pal.text_faint)
         self.draw_buttons(surface)

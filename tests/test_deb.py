@@ -48,7 +48,7 @@ def test_the_copyright_file_carries_the_licences():
     text = make_deb.copyright_text()
     assert text.startswith("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n")
     assert "License: MIT\n" in text and "License: OFL-1.1\n" in text and "Libraries in the packaged app" in text
-    assert "Permission is hereby granted" in text
+    assert "Permission is hereby granted" in text and "License: LGPL-2.1+\n" in text  # pygame-ce
     # every continuation line of a field starts with a space; paragraphs are separated by one empty line
     assert all(line == "" or line[0] == " " or ":" in line for line in text.splitlines())
 
@@ -69,6 +69,9 @@ def test_the_package_installs_starts_from_the_menu_command_and_purges(tmp_path, 
     assert "./usr/bin/zeroboard -> ../lib/zeroboard/ZeroBoard" in listing
     assert "./usr/share/icons/hicolor/256x256/apps/zeroboard.png" in listing
     assert "root/root" in listing and "./DEBIAN" not in listing
+    # the licence files of the bundled packages, from the environment that builds the package
+    assert "./usr/share/doc/zeroboard/licenses/torch/LICENSE\n" in listing
+    assert "./usr/share/doc/zeroboard/licenses/onnxruntime/onnxruntime/ThirdPartyNotices.txt\n" in listing
     check_deb.check(deb, ["--selftest"])
     out = capsys.readouterr().out
     assert "exited 0" in out and "nothing is left" in out

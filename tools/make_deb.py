@@ -154,29 +154,46 @@ def copyright_text() -> str:
             f" (THIRD_PARTY_LICENSES.md); the licence files of the bundled Python packages are in\n"
             f" /usr/share/doc/{PACKAGE}/licenses/.\n .\n{_paragraph_text(third)}\n\n"
             f"Files: *\nCopyright: {holder}\nLicense: MIT\n{_paragraph_text(licence)}\n\n"
+            f"Files: {INSTALL_DIR}/_internal/pygame/* {INSTALL_DIR}/_internal/pygame_ce.libs/*\n"
+            f"Copyright: the pygame-ce contributors\nLicense: LGPL-2.1+\n"
+            f" pygame-ce is free software under the GNU Lesser General Public License, version 2.1\n"
+            f" or later, used here as separate, replaceable shared libraries. On Debian systems the\n"
+            f" licence's text is in /usr/share/common-licenses/LGPL-2.1.\n\n"
             f"Files: {INSTALL_DIR}/_internal/assets/fonts/*\n"
             f"Copyright: Adobe (https://www.adobe.com/), Google\nLicense: OFL-1.1\n{_paragraph_text(ofl)}\n")
 
 
-def bundled_licence_files(bundle: Path) -> dict[str, list[Path]]:
-    """distribution name -> its licence files, for the installed distributions the bundle carries
-    (found by their top-level packages in the bundle; empty when run outside the build environment)."""
+def bundled_packages() -> set[str]:
+    """The third-party top-level packages build.spec bundles (its KEEP_PACKAGES), read without running it."""
+    for node in ast.parse((ROOT / "build.spec").read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "KEEP_PACKAGES" for t in node.targets):
+            return set(ast.literal_eval(node.value))
+    raise DebError("build.spec has no KEEP_PACKAGES")
+
+
+LICENCE_NAME = re.compile(r"(LICEN[CS]E|COPYING|NOTICE|AUTHORS|ThirdPartyNotices)", re.I)
+
+
+def bundled_licence_files() -> dict[str, list[tuple[str, Path]]]:
+    """distribution name -> [(path under its folder, file)]: the licence files of the installed
+    distributions whose packages the bundle carries (run with the environment that built it)."""
     from importlib.metadata import distributions
-    internal = bundle / "_internal"
-    carried = {p.name for p in internal.iterdir()} if internal.is_dir() else set()
-    out: dict[str, list[Path]] = {}
+    keep = bundled_packages()
+    out: dict[str, list[tuple[str, Path]]] = {}
     for dist in distributions():
-        tops = (dist.read_text("top_level.txt") or "").split()
         files = dist.files or []
-        if not tops:  # wheels without top_level.txt: their files' first path parts
-            tops = sorted({f.parts[0] for f in files if len(f.parts) > 1 and not f.parts[0].endswith("-info")})
-        if not any(t in carried for t in tops):
+        tops = set((dist.read_text("top_level.txt") or "").split())
+        tops |= {f.parts[0].removesuffix(".py") for f in files if not f.parts[0].endswith("-info")}
+        if not tops & keep:
             continue
-        licences = [Path(dist.locate_file(f)) for f in files
-                    if ".dist-info" in str(f) and re.match(r"(LICEN[CS]E|COPYING|NOTICE|AUTHORS)", f.name, re.I)]
-        licences = [p for p in licences if p.is_file()]
-        if licences:
-            out[dist.metadata["Name"]] = licences
+        found = []
+        for f in files:
+            path = Path(dist.locate_file(f))
+            if LICENCE_NAME.match(f.name) and path.is_file():
+                rel = f.parts[2:] if f.parts[0].endswith(".dist-info") and f.parts[1:2] == ("licenses",) else f.parts[1:]
+                found.append(("/".join(rel) if f.parts[0].endswith(".dist-info") else "/".join(f.parts), path))
+        if found:
+            out[dist.metadata["Name"]] = found
     return out
 
 
@@ -207,11 +224,11 @@ def stage(bundle: Path, root: Path, version: str, arch: str) -> dict[str, str]:
     doc = root / f"usr/share/doc/{PACKAGE}"
     doc.mkdir(parents=True)
     (doc / "copyright").write_text(copyright_text(), encoding="utf-8")
-    for name, files in bundled_licence_files(bundle).items():
+    for name, files in bundled_licence_files().items():
         folder = doc / "licenses" / re.sub(r"[^A-Za-z0-9._-]", "_", name)
-        folder.mkdir(parents=True, exist_ok=True)
-        for f in files:
-            shutil.copyfile(f, folder / f.name)
+        for rel, f in files:
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(f, folder / rel)
     # what dpkg installs is root-owned (dpkg-deb --root-owner-group), readable by all, written by root only
     for path in [root, *root.rglob("*")]:
         if not path.is_symlink():
@@ -239,7 +256,7 @@ def stage(bundle: Path, root: Path, version: str, arch: str) -> dict[str, str]:
     return fields
 
 
-def build(bundle: Path, out: Path, compress: str = "xz") -> Path:
+def build(bundle: Path, out: Path, compress: str = "zstd") -> Path:
     version = debian_version(app_version())
     arch = run(["dpkg", "--print-architecture"]).strip()
     out.mkdir(parents=True, exist_ok=True)
@@ -257,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--bundle", default=str(ROOT / "dist" / "ZeroBoard"), help="the one-folder bundle (make package)")
     p.add_argument("--out", default=str(ROOT / "dist"), help="folder for the .deb")
-    p.add_argument("--compress", default="xz", choices=["xz", "zstd", "gzip", "none"],
+    p.add_argument("--compress", default="zstd", choices=["xz", "zstd", "gzip", "none"],
                    help="dpkg-deb's compression (xz: smallest; zstd, gzip: quicker to build)")
     args = p.parse_args(argv)
     try:

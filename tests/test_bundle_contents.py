@@ -1,5 +1,7 @@
-"""tools/bundle_contents.py: what the bundle carries, by entry, links counted as links."""
+"""What the bundle carries (tools/bundle_contents.py) and the Linux pbrain-zeroboard launcher build.spec writes."""
+import ast
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -34,3 +36,19 @@ def test_entries_are_summed_biggest_first_and_links_are_not_followed(tmp_path, c
 def test_a_missing_bundle_is_a_clear_error(tmp_path, capsys):
     assert bundle_contents.main([str(tmp_path / "none")]) == 1
     assert "no bundle at" in capsys.readouterr().err
+
+
+def test_the_pbrain_launcher_runs_the_app_beside_it_even_through_a_link(tmp_path):
+    spec = ast.parse((ROOT / "build.spec").read_text(encoding="utf-8"))
+    launcher = next(ast.literal_eval(n.value) for n in spec.body if isinstance(n, ast.Assign)
+                    and any(getattr(t, "id", None) == "BRAIN_LAUNCHER" for t in n.targets))
+    bundle = tmp_path / "Zero Board"  # a space in the path
+    bundle.mkdir()
+    (bundle / "ZeroBoard").write_text('#!/bin/sh\necho "app: $*"\n')
+    (bundle / "pbrain-zeroboard").write_text(launcher)
+    for name in ("ZeroBoard", "pbrain-zeroboard"):
+        (bundle / name).chmod(0o755)
+    os.symlink(bundle / "pbrain-zeroboard", tmp_path / "pbrain-link")
+    for path in (bundle / "pbrain-zeroboard", tmp_path / "pbrain-link"):
+        out = subprocess.run([str(path), "--model", "a b"], capture_output=True, text=True, timeout=10)
+        assert out.returncode == 0 and out.stdout == "app: pbrain --model a b\n", out

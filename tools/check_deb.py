@@ -13,6 +13,7 @@ Prints one line a step; exits 1 with the reason at the first failure.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -161,7 +162,12 @@ def check(deb: Path, args: list[str], timeout: float = 900) -> None:
         if run.returncode != 0:
             raise CheckFailed(f"the installed {command.name} {' '.join(args)} exited {run.returncode}:\n"
                               f"{run.stdout[-3000:]}{run.stderr[-3000:]}")
-        print(f"check_deb: the installed command `{command.name} {' '.join(args)}` exited 0")
+        where = ""
+        try:  # the self-test's summary names the executable that ran
+            where = f" (ran {json.loads(run.stdout)['executable']})"
+        except (ValueError, KeyError, TypeError):
+            pass
+        print(f"check_deb: the installed command `{command.name} {' '.join(args)}` exited 0{where}")
         dpkg(root, log, "--purge", PACKAGE)
         left = leftovers(root)
         if left:

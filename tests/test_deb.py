@@ -106,3 +106,19 @@ def test_unmet_dependencies_are_reported():
         check_deb.check_depends("libc6 (>= 2.1), zeroboard-no-such-package-anywhere")
     with pytest.raises(check_deb.CheckFailed, match="not met"):
         check_deb.check_depends("libc6 (>= 999)")
+
+
+@needs_dpkg
+@pytest.mark.skipif(shutil.which("xz") is None, reason="needs xz, an ELF program linked to liblzma")
+def test_a_system_library_the_bundle_does_not_carry_becomes_a_dependency(tmp_path):
+    folder = tmp_path / "bundle"
+    folder.mkdir()
+    shutil.copy(shutil.which("xz"), folder / "xz")   # needs liblzma.so.5 and glibc
+    first, *rest = make_deb.depends(folder).split(", ")
+    assert first.startswith("libc6 (>= 2.") and rest == ["liblzma5"]
+    # once the bundle carries the library, the system need not provide it
+    lzma = subprocess.run(["sh", "-c", "ldconfig -p | grep -m1 'liblzma.so.5 ' | sed 's/.*=> //'"],
+                          capture_output=True, text=True).stdout.strip()
+    shutil.copy(lzma, folder / "liblzma.so.5")
+    first, *rest = make_deb.depends(folder).split(", ")
+    assert first.startswith("libc6 (>= 2.") and rest == []

@@ -73,8 +73,8 @@ def debian_version(version: str) -> str:
 
 def run(cmd: list[str], **kw) -> str:
     if shutil.which(cmd[0]) is None:
-        raise DebError(f"{cmd[0]} is not installed (Debian: apt-get install "
-                       f"{'dpkg' if cmd[0].startswith('dpkg') else 'binutils'})")
+        package = {"readelf": "binutils", "ldconfig": "libc-bin"}.get(cmd[0], "dpkg")
+        raise DebError(f"{cmd[0]} is not installed (Debian: apt-get install {package})")
     proc = subprocess.run(cmd, capture_output=True, text=True, **kw)
     if proc.returncode != 0:
         raise DebError(f"{' '.join(cmd[:3])} failed: {proc.stderr.strip() or proc.stdout.strip()}")

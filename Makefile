@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: play test install install-dev package selftest
+.PHONY: play test install install-dev package selftest deb
 
 install:
 	$(PYTHON) tools/bootstrap.py install
@@ -27,3 +27,8 @@ package:
 # the packaged app checks itself without a display and prints a JSON summary
 selftest: package
 	dist/ZeroBoard/ZeroBoard --selftest
+
+# the Debian package dist/zeroboard_<version>_<arch>.deb, made from that bundle with dpkg-deb
+# (tools/make_deb.py); tools/check_deb.py installs it into a throwaway root, starts it and removes it
+deb: package
+	$(PY) tools/make_deb.py

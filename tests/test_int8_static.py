@@ -209,3 +209,15 @@ def test_a_remembered_int8_choice_plays_from_the_cached_copy_without_loading_the
     assert again.runtime == runtime.INT8_STATIC
     choices = json.loads(runtime._choice_path().read_text())
     assert [c["runtime"] for k, c in choices.items() if "runtime" in c] == [runtime.INT8_STATIC]
+
+
+def test_an_arena_model_spec_can_name_the_runtime(checkpoint):
+    from engine.commands.specs import SpecError, player_from_spec
+    game, path = checkpoint
+    p8 = player_from_spec(game, f"model:{path}@8?rt=int8", seed=1)
+    p32 = player_from_spec(game, f"model:{path}@8?rt=fp32", seed=1)
+    assert p8.mcts.evaluator.runtime == "ort-int8-static" and p8.name.endswith(" int8")
+    assert p32.mcts.evaluator.runtime == "ort-fp32"
+    assert path.with_suffix(".int8.onnx").is_file()
+    with pytest.raises(SpecError, match="rt must be given once"):
+        player_from_spec(game, f"model:{path}@8?rt=int4", seed=1)

@@ -408,6 +408,32 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
         return in_torch()
 
 
+def load_named_evaluator(path, game, runtime: str):
+    """(evaluator, metadata) of the checkpoint at ``path`` in ONNX Runtime ``runtime`` ("ort-fp32" or
+    static int8), whatever this machine's choice, from the cached exports where they are (made
+    and cached where not): for measurements, such as a match of int8 against float32."""
+    from .checkpoint import load_network
+    from .onnxnet import export_checkpoint, file_sha256, load_cached
+    if runtime not in ("ort-fp32", INT8_STATIC):
+        raise ValueError(f"runtime must be ort-fp32 or {INT8_STATIC}, not {runtime!r}")
+    path = Path(path)
+    digest = file_sha256(path)
+    cached = load_cached(path, game, digest)
+    if cached is None:
+        net, meta = load_network(path, game)
+        cached = export_checkpoint(path, game, net, meta, digest)
+    sess, meta = cached
+    if runtime == "ort-fp32":
+        return build_evaluator(runtime, sess=sess), meta
+    from .int8 import load_or_build
+    from .onnxnet import export_bytes
+
+    def float_model():
+        net, meta = load_network(path, game)
+        return export_bytes(net, digest, meta)
+    return build_evaluator(INT8_STATIC, int8_sess=load_or_build(path, game, float_model, digest)), meta
+
+
 def preload() -> None:
     """Import the runtime the AI will most likely use (ONNX Runtime, else torch), so its cost is
     paid while a person looks at the first screens."""
@@ -417,5 +443,5 @@ def preload() -> None:
         import torch  # noqa: F401
 
 
-__all__ = ["RUNTIMES", "INT8_STATIC", "accuracy_verdict", "load_model_evaluator", "build_evaluator", "time_runtimes", "positions_per_s", "choose",
+__all__ = ["RUNTIMES", "INT8_STATIC", "accuracy_verdict", "load_model_evaluator", "load_named_evaluator", "build_evaluator", "time_runtimes", "positions_per_s", "choose",
            "forced_runtime", "preload", "sample_planes", "candidates_for"]

@@ -3,9 +3,9 @@
 Runtimes: ``torch-fp32`` (the torch inference copy), ``torch-bf16`` (the same in bfloat16),
 ``ort-fp32`` (ONNX Runtime, `onnxnet`), ``ort-int8`` (ONNX Runtime with dynamically
 quantized weights) and ``ort-int8-static`` (ONNX Runtime, int8 weights and activations
-calibrated on the network's own positions, `int8`). Which is fastest depends on the CPU and the batch, so it is timed on
-this machine once per network shape, batch and purpose, and remembered in the per-user
-cache (``runtime_choice.json``): later processes read the choice and, where ONNX Runtime
+calibrated on the network's own positions, `int8`). Which is fastest depends on the CPU
+and the batch, so it is timed on this machine once per network shape, batch and purpose,
+and remembered in the per-user cache (``runtime_choice.json``): later processes read the choice and, where ONNX Runtime
 won and the checkpoint's export is cached, never import torch. The timing needs torch, so it
 happens where torch is loaded anyway (a checkpoint's first export, ``bench``, self-play);
 play from a cached export with nothing timed yet (the packaged app's shipped models, exported
@@ -443,5 +443,6 @@ def preload() -> None:
         import torch  # noqa: F401
 
 
-__all__ = ["RUNTIMES", "INT8_STATIC", "accuracy_verdict", "load_model_evaluator", "load_named_evaluator", "build_evaluator", "time_runtimes", "positions_per_s", "choose",
-           "forced_runtime", "preload", "sample_planes", "candidates_for"]
+__all__ = ["RUNTIMES", "INT8_STATIC", "accuracy_verdict", "load_model_evaluator", "load_named_evaluator",
+           "build_evaluator", "time_runtimes", "positions_per_s", "choose", "forced_runtime", "preload",
+           "sample_planes", "candidates_for", "policy_game_positions"]

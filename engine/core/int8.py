@@ -29,7 +29,6 @@ import numpy as np
 from .logsetup import first_line, note
 from .onnxnet import HASH_KEY, OnnxUnavailable, cache_dir, check_session, file_sha256, is_shipped_model, session
 
-RUNTIME = "ort-int8-static"
 QUANT_KEY = "zeroboard_int8_static"
 QUANT_FORMAT = "1"   # bump when the quantization recipe changes, so cached files are rebuilt
 #: calibration positions, and their seed (the accuracy check draws with seed 0)
@@ -176,5 +175,5 @@ def load_or_build(checkpoint, game, float_model, digest: str | None = None, keep
     return sess
 
 
-__all__ = ["RUNTIME", "quantize_static_int8", "quantize_for", "calibration_planes", "load_cached", "load_or_build",
+__all__ = ["quantize_static_int8", "quantize_for", "calibration_planes", "load_cached", "load_or_build",
            "candidate_paths", "is_current", "float_nodes"]

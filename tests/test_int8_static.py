@@ -221,3 +221,17 @@ def test_an_arena_model_spec_can_name_the_runtime(checkpoint):
     assert path.with_suffix(".int8.onnx").is_file()
     with pytest.raises(SpecError, match="rt must be given once"):
         player_from_spec(game, f"model:{path}@8?rt=int4", seed=1)
+
+
+def test_the_packaged_apps_models_folder_gets_no_quantized_copy(checkpoint, monkeypatch):
+    game, path = checkpoint
+    from engine.core import paths
+    from engine.core.checkpoint import load_network
+    monkeypatch.setattr(paths, "models_dir", lambda: path.parent)
+    monkeypatch.setattr(paths, "is_frozen", lambda: True)
+    net, meta = load_network(path, game)
+    digest = onnxnet.file_sha256(path)
+    int8.load_or_build(path, game, lambda: onnxnet.export_bytes(net, digest, meta), digest)
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+    assert [p.name for p in onnxnet.cache_dir().glob("*.int8.onnx")] == [f"{digest[:32]}.int8.onnx"]
+    assert int8.load_cached(path, game) is not None

@@ -376,8 +376,8 @@ LEAF_BATCHES = (1, 4, 8, 16, 32)
 def bench_main(argv: list[str]) -> int:
     """``python main.py bench``: network runtimes, search throughput and tree memory, as one JSON line."""
     parser = ArgParser(prog="main.py bench", description=(
-        "Measure, on one thread: every network runtime (torch float32 and bfloat16, ONNX Runtime float32 and "
-        "int8) at batches 1, 8 and 64, and their accuracy against torch float32 on positions of the network's "
+        "Measure, on one thread: every network runtime (torch float32 and bfloat16, ONNX Runtime float32, "
+        "dynamic int8 and static int8) at batches 1, 8 and 64, and their accuracy against torch float32 on positions of the network's "
         "own games (runtimes, accuracy_vs_torch_fp32); the runtimes this machine chooses for play and "
         "self-play (timed again and remembered in the user cache, where play and self-play read them); the "
         "network alone at self-play's batch (parallel_games * leaf_batch) and at 64 in the play runtime; "
@@ -440,7 +440,7 @@ def bench_main(argv: list[str]) -> int:
         accurate = {name for name, a in measured.items() if a["accurate"]} if measured else None
         digest = file_sha256(args.model) if args.model else None
         play_runtime, evaluator = choose(net, net_cfg, leaf_batch, "play", candidates_for("play"), sess=sess,
-                                         retime=True)
+                                         game=game, digest=digest, accurate=accurate, retime=True)
         sp_runtime, sp_eval = choose(net, net_cfg, net_batch, "selfplay", candidates_for("selfplay", sp.precision),
                                      sess=sess, game=game, digest=digest, accurate=accurate, retime=True)
         net_rate = positions_per_s(sp_eval, sample_planes(net_cfg, net_batch, args.seed), window, WINDOWS)

@@ -17,7 +17,7 @@ def compare_runtimes(net, game, batches=(1, 8, 64), seconds: float = 5.0, accura
     evaluators = {}
     for name in RUNTIMES:
         try:
-            evaluators[name] = build_evaluator(name, net, model)
+            evaluators[name] = build_evaluator(name, net, model, game=game)
         except Exception as e:   # a runtime this machine lacks is reported, not fatal
             evaluators[name] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
     usable = {k: v for k, v in evaluators.items() if not isinstance(v, str)}

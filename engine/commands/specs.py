@@ -10,7 +10,9 @@ A *spec* is one string naming one player:
                                  first-play urgency reduction and policy temperature, ``lcb=X``
                                  chooses the move by a lower confidence bound, ``mat=X`` adds
                                  the material won since the root over X to the leaf values
-                                 (defaults: the game's ``[play]``)
+                                 (defaults: the game's ``[play]``); ``rt=fp32`` or ``rt=int8``
+                                 runs the network in ONNX Runtime float32 or static int8 whatever
+                                 this machine's runtime choice (measurements)
 ``policy:PATH``                  the network alone: its highest-prior legal move, no search
 ``level:NAME``                   the app's AI at level NAME (shipped model, else rollout search)
 ``rollout:N``                    MCTS with uniform priors and one random playout per leaf, N per move
@@ -54,7 +56,7 @@ from ..play.baselines import OPENING_PLIES, OPENING_TEMPERATURE, SOLVER_MAX_PLIE
 #: default thinking time of an external UCI engine, in milliseconds
 UCI_DEFAULT_MOVETIME_MS = 100
 
-SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X&ptemp=X&lcb=X&mat=X], policy:PATH, level:NAME, rollout:N, random, greedy, solver, "
+SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X&ptemp=X&lcb=X&mat=X&rt=fp32|int8], policy:PATH, level:NAME, rollout:N, random, greedy, solver, "
              "uci:COMMAND[@WORK][?OPTION=VALUE&...], ucci:COMMAND[@WORK][?OPTION=VALUE&...], "
              "gomocup:COMMAND[@WORK], nboard:COMMAND[@depthN] (WORK: MS, depthN or nodesN)")
 #: the external-engine kinds: their protocol, and work per move when the spec names none
@@ -107,14 +109,23 @@ def parse_uci_spec(rest: str) -> tuple[str, dict, dict[str, str]]:
     return parse_engine_spec("uci", rest)
 
 
-def _load_net_evaluator(game, path: str, spec: str):
+#: a model spec's ``rt`` values and the runtimes they name
+_RUNTIME_OPTIONS = {"fp32": "ort-fp32", "int8": "ort-int8-static"}
+
+
+def _load_net_evaluator(game, path: str, spec: str, runtime: str | None = None):
     from ..core.checkpoint import CheckpointError
-    from ..core.runtime import load_model_evaluator
+    from ..core.onnxnet import OnnxUnavailable
+    from ..core.runtime import load_model_evaluator, load_named_evaluator
     from ..play.players import play_leaf_batch
     try:
+        if runtime is not None:
+            return load_named_evaluator(Path(path), game, _RUNTIME_OPTIONS[runtime])
         return load_model_evaluator(Path(path), game, purpose="play", batch=play_leaf_batch(game))
-    except CheckpointError as e:
+    except (CheckpointError, OnnxUnavailable) as e:
         raise SpecError(f"{spec}: {e}") from None
+    except (ImportError, RuntimeError, ValueError) as e:   # ONNX Runtime missing, or a model it cannot run
+        raise SpecError(f"{spec}: the network cannot run in ONNX Runtime {runtime} here ({e})") from None
 
 
 #: a model spec's search options and the [play] settings they stand for
@@ -135,11 +146,16 @@ def _model_options(rest: str, spec: str) -> tuple[str, dict]:
     for item in query.split("&"):
         name, eq, value = item.partition("=")
         name, value = name.strip().lower(), value.strip()
-        if (name != "sym" and name not in _SEARCH_OPTIONS) or not eq:
+        if name == "rt" and eq:
+            if value not in _RUNTIME_OPTIONS or name in options:
+                raise SpecError(f"{spec}: rt must be given once, as fp32 or int8, not {value!r}")
+            options[name] = value
+            continue
+        if (name not in ("sym", "rt") and name not in _SEARCH_OPTIONS) or not eq:
             raise SpecError(f"{spec}: unknown model option {item!r}; the options are sym=N (board symmetries "
                             f"averaged), cpuct=X (exploration), fpu=X (first-play urgency reduction), "
                             f"ptemp=X (policy temperature), lcb=X (move choice by a lower confidence bound) and "
-                            f"mat=X (material won since the root, in the leaf values)")
+                            f"mat=X (material won since the root, in the leaf values), rt=fp32|int8 (the runtime)")
         if name in options:
             raise SpecError(f"{spec}: the option {name} is given twice")
         if name == "sym":
@@ -201,7 +217,7 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
         if not at or not sims_text.isdigit():
             path, sims_text = rest, ""
         sims = _positive_int(sims_text, spec, "the visit count") if sims_text else LEVEL_SETTINGS[DEFAULT_LEVEL].sims
-        evaluator, meta = _load_net_evaluator(game, path, spec)
+        evaluator, meta = _load_net_evaluator(game, path, spec, options.get("rt"))
         evaluator = with_symmetries(game, evaluator, symmetries)
         search = {setting: options[o] for o, setting in _SEARCH_OPTIONS.items() if o in options}
         player = MCTSPlayer(game, evaluator, sims=sims, seed=seed, config=play_search_config(game, **search))
@@ -209,6 +225,8 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
         for name in ("sym", *_SEARCH_OPTIONS):
             if name in options:
                 player.name += f" {name}{options[name]:g}"
+        if "rt" in options:
+            player.name += f" {options['rt']}"
         return _with_opening(player, opening_plies)
     if kind == "policy":
         evaluator, meta = _load_net_evaluator(game, rest, spec)

@@ -201,3 +201,23 @@ class SymmetryEvaluator(BatchNetEvaluator):
         values = np.asarray(values, np.float64).reshape(self.count, b)
         back = np.mean([logits[k][:, inv] for k, inv in enumerate(self.action_inv)], axis=0)
         return back, values.mean(axis=0)
+
+
+def policy_game_positions(game, evaluator, count: int, seed: int = 0, parallel: int = 64) -> list:
+    """``count`` non-terminal positions drawn evenly from games in which every move is sampled
+    from ``evaluator``'s priors: self-play's states without the search, the kind a search
+    meets rather than random boards (``parallel`` games advance together, a network call a ply)."""
+    rng = np.random.default_rng(seed)
+    seen: list = []
+    states = [game.initial_state() for _ in range(parallel)]
+    while len(seen) < 4 * count:
+        legal = [s.legal_actions() for s in states]
+        priors, _ = evaluator.evaluate(states, legal)
+        nxt = []
+        for s, acts, p in zip(states, legal, priors):
+            seen.append(s)
+            child = s.apply(acts[int(rng.choice(len(acts), p=p / p.sum()))])
+            nxt.append(game.initial_state() if child.is_terminal() else child)
+        states = nxt
+    picks = rng.choice(len(seen), size=count, replace=False)
+    return [seen[int(i)] for i in sorted(picks)]

@@ -367,7 +367,11 @@ def expected_shapes(cfg: NetConfig, tensors: int, weights: int) -> dict[str, tup
 def inference_copy(net: PolicyValueNet) -> PolicyValueNet:
     """A copy of ``net`` for inference only, the same function ~1.3x faster on a CPU: each
     batch normalisation folded into the convolution before it, and the weights in the
-    channels-last layout oneDNN prefers (feed it channels-last inputs). ``net`` is untouched."""
+    channels-last layout oneDNN prefers (feed it channels-last inputs), and weights too small
+    for a normal float32 (denormals, below 1.2e-38) set to zero: trained weights decay towards
+    zero, and one in twenty of othello's generation-66 weights were denormal, which made every
+    convolution that met them about 15x slower on this CPU (torch and ONNX Runtime alike) for
+    no change in any output. ``net`` is untouched."""
     import copy
 
     from torch.nn.utils import fuse_conv_bn_eval
@@ -381,7 +385,20 @@ def inference_copy(net: PolicyValueNet) -> PolicyValueNet:
             block.conv2, block.bn2 = fuse_conv_bn_eval(block.conv2, block.bn2), nn.Identity()
         for p in fast.parameters():
             p.requires_grad_(False)
+            flush_denormals_(p)
     return fast.to(memory_format=torch.channels_last)
+
+
+def flush_denormals_(t: torch.Tensor) -> int:
+    """Set ``t``'s denormal float32 values to zero in place; returns how many there were."""
+    if t.dtype != torch.float32:
+        return 0
+    tiny = torch.finfo(torch.float32).tiny
+    mask = (t != 0) & (t.abs() < tiny)
+    count = int(mask.sum())
+    if count:
+        t.masked_fill_(mask, 0.0)
+    return count
 
 
 _BF16_PAYS: dict[tuple, bool] = {}

@@ -31,7 +31,7 @@ from .logsetup import first_line, note
 OPSET = 17
 HASH_KEY = "zeroboard_checkpoint_sha256"
 META_KEY = "zeroboard_checkpoint_meta"
-EXPORT_FORMAT = "1"     # bump when the exported graph changes, so old cached files are rebuilt
+EXPORT_FORMAT = "2"     # bump when the exported graph changes, so old cached files are rebuilt (2: denormal weights zeroed)
 FORMAT_KEY = "zeroboard_onnx_format"
 
 
@@ -171,13 +171,17 @@ def write_paths(checkpoint: Path, digest: str) -> list[Path]:
     """Where a new export of ``checkpoint`` is written: beside it (in a source tree, models/*.onnx
     is git-ignored and shared by every user folder, tests included), except for the packaged
     app's own models, whose folder is never written to: their exports go to the user cache."""
-    from .paths import is_frozen, models_dir
     places = candidate_paths(checkpoint, digest)
+    return places[1:] if is_shipped_model(checkpoint) else places
+
+
+def is_shipped_model(checkpoint: Path) -> bool:
+    """Whether ``checkpoint`` is one of the packaged app's own models (whose folder is never written)."""
+    from .paths import is_frozen, models_dir
     try:
-        shipped = is_frozen() and checkpoint.resolve().parent == models_dir().resolve()
+        return is_frozen() and Path(checkpoint).resolve().parent == models_dir().resolve()
     except OSError:
-        shipped = False
-    return places[1:] if shipped else places
+        return False
 
 
 def load_cached(checkpoint, game, digest: str | None = None):
@@ -225,4 +229,4 @@ def export_checkpoint(checkpoint, game, net=None, meta=None, digest: str | None 
 
 
 __all__ = ["OnnxUnavailable", "OrtEvaluator", "export_bytes", "export_checkpoint", "load_cached", "quantize_int8",
-           "session", "file_sha256", "check_session", "note"]
+           "session", "file_sha256", "check_session", "note", "is_shipped_model"]

@@ -1,10 +1,11 @@
 """Which runtime evaluates the network, chosen by measurement, and the one factory that builds it.
 
 Runtimes: ``torch-fp32`` (the torch inference copy), ``torch-bf16`` (the same in bfloat16),
-``ort-fp32`` (ONNX Runtime, `onnxnet`) and ``ort-int8`` (ONNX Runtime with dynamically
-quantized weights). Which is fastest depends on the CPU and the batch, so it is timed on
-this machine once per network shape, batch and purpose, and remembered in the per-user
-cache (``runtime_choice.json``): later processes read the choice and, where ONNX Runtime
+``ort-fp32`` (ONNX Runtime, `onnxnet`), ``ort-int8`` (ONNX Runtime with dynamically
+quantized weights) and ``ort-int8-static`` (ONNX Runtime, int8 weights and activations
+calibrated on the network's own positions, `int8`). Which is fastest depends on the CPU
+and the batch, so it is timed on this machine once per network shape, batch and purpose,
+and remembered in the per-user cache (``runtime_choice.json``): later processes read the choice and, where ONNX Runtime
 won and the checkpoint's export is cached, never import torch. The timing needs torch, so it
 happens where torch is loaded anyway (a checkpoint's first export, ``bench``, self-play);
 play from a cached export with nothing timed yet (the packaged app's shipped models, exported
@@ -13,9 +14,11 @@ play's batch for every shipped network.
 
 What may be chosen: for play and analysis the float32 runtimes (their outputs are equal to
 ~1e-5, so strength figures hold); for self-play also bfloat16 where ``[selfplay]
-precision = "auto"`` (values within 0.003 on average of float32's on connect4). int8 is
-measured by ``bench`` but never chosen: its accuracy passes on some networks, but the
-100-game match at equal visits that would show it costs no strength has not been played.
+precision = "auto"`` (values within 0.003 on average of float32's on connect4); for play,
+static int8 where it is faster than the float32 runtimes here and passes the accuracy check
+against them (`accurate_enough`) on the checkpoint's own positions, so a processor without
+fast integer kernels never takes it. Dynamic int8 is measured by ``bench`` but never chosen
+(3-7x slower than float32).
 
 ``ZEROBOARD_RUNTIME`` = ``torch`` or ``ort`` forces one (measurements, tests); anything else
 or unset means the measured choice.
@@ -29,10 +32,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .logsetup import note
+from .evaluators import policy_game_positions
+from .logsetup import first_line, note
 from .onnxnet import OnnxUnavailable
 
-RUNTIMES = ("torch-fp32", "torch-bf16", "ort-fp32", "ort-int8")
+RUNTIMES = ("torch-fp32", "torch-bf16", "ort-fp32", "ort-int8", "ort-int8-static")
+INT8_STATIC = "ort-int8-static"
 CHOICE_FILE = "runtime_choice.json"
 PURPOSES = ("play", "selfplay")
 
@@ -117,13 +122,22 @@ def _remember(key: str, entry: dict) -> None:
         note(f"could not remember the runtime choice in {path}: {e}")
 
 
-def build_evaluator(runtime: str, net=None, model: bytes | None = None, sess=None):
+def build_evaluator(runtime: str, net=None, model: bytes | None = None, sess=None, game=None, int8_sess=None):
     """An evaluator of ``runtime`` for the torch ``net`` (needed for torch runtimes) or the ONNX
-    ``model`` bytes / ``sess`` (ORT runtimes; ``model`` is exported from ``net`` when absent)."""
+    ``model`` bytes / ``sess`` (ORT runtimes; ``model`` is exported from ``net`` when absent).
+    Static int8 takes ``int8_sess`` (a session, or a function that makes one), else quantizes
+    ``model`` now, calibrated on positions of ``game``."""
     from .onnxnet import OrtEvaluator, export_bytes, quantize_int8, session
     if runtime.startswith("torch"):
         from .evaluators import NetworkEvaluator
         return NetworkEvaluator(net, precision=runtime.removeprefix("torch-"))
+    if runtime == INT8_STATIC:
+        if int8_sess is None:
+            if game is None:
+                raise OnnxUnavailable("static int8 needs the game to calibrate on")
+            from .int8 import quantize_for
+            int8_sess = session(quantize_for(model or export_bytes(net), game))
+        return OrtEvaluator(int8_sess() if callable(int8_sess) else int8_sess, runtime)
     if sess is None or runtime == "ort-int8":
         model = model or export_bytes(net)
         sess = session(quantize_int8(model) if runtime == "ort-int8" else model)
@@ -131,15 +145,17 @@ def build_evaluator(runtime: str, net=None, model: bytes | None = None, sess=Non
 
 
 def positions_per_s(evaluator, planes: np.ndarray, window: float = 0.05, windows: int = 3) -> float:
-    """Best of ``windows`` windows of at least ``window`` seconds, after a warm-up call."""
+    """Positions per CPU-second of this process: the best of ``windows`` windows of at least
+    ``window`` CPU-seconds, after a warm-up call. CPU time, so that other processes on the
+    machine slow no runtime down more than another."""
     evaluator.infer(planes)
     best = 0.0
     for _ in range(windows):
-        calls, start = 0, time.perf_counter()
+        calls, start = 0, time.process_time()
         while True:
             evaluator.infer(planes)
             calls += 1
-            elapsed = time.perf_counter() - start
+            elapsed = time.process_time() - start
             if elapsed >= window:
                 break
         best = max(best, calls * len(planes) / elapsed)
@@ -165,26 +181,6 @@ def sample_planes(net_cfg: dict, batch: int, seed: int = 0) -> np.ndarray:
     return rng.integers(0, 2, size=shape).astype(np.float32)
 
 
-def policy_game_positions(game, evaluator, count: int, seed: int = 0, parallel: int = 64) -> list:
-    """``count`` non-terminal positions drawn evenly from games in which every move is sampled
-    from ``evaluator``'s priors: self-play's states without the search, the kind a search
-    meets rather than random boards (``parallel`` games advance together, a network call a ply)."""
-    rng = np.random.default_rng(seed)
-    seen: list = []
-    states = [game.initial_state() for _ in range(parallel)]
-    while len(seen) < 4 * count:
-        legal = [s.legal_actions() for s in states]
-        priors, _ = evaluator.evaluate(states, legal)
-        nxt = []
-        for s, acts, p in zip(states, legal, priors):
-            seen.append(s)
-            child = s.apply(acts[int(rng.choice(len(acts), p=p / p.sum()))])
-            nxt.append(game.initial_state() if child.is_terminal() else child)
-        states = nxt
-    picks = rng.choice(len(seen), size=count, replace=False)
-    return [seen[int(i)] for i in sorted(picks)]
-
-
 def accuracy(reference, other, positions: list, batch: int = 64) -> dict:
     """How far ``other``'s outputs are from ``reference``'s on ``positions``: mean and largest
     value difference, and the share of positions whose top legal move is the same."""
@@ -207,7 +203,7 @@ MAX_MEAN_VALUE_DIFF = 0.01
 MIN_SAME_TOP_MOVE = 0.99
 ACCURACY_POSITIONS = 2000
 #: runtimes whose outputs differ from float32's enough to need that check
-INEXACT = ("torch-bf16", "ort-int8")
+INEXACT = ("torch-bf16", "ort-int8", INT8_STATIC)
 
 
 def is_accurate(a: dict) -> bool:
@@ -220,14 +216,17 @@ def is_accurate(a: dict) -> bool:
 ACCURACY_RECHECK_S = 3600.0
 
 
-def accurate_enough(runtime: str, evaluators: dict, game, digest: str, shape: str = "") -> bool:
-    """Whether ``evaluators[runtime]`` passes the accuracy check against ``evaluators["reference"]``
-    (a float32 runtime) on this CPU, measured on the checkpoint ``digest`` (1.6 CPU-seconds for
-    connect4, 3.3 for xiangqi) and remembered for this checkpoint, and for every checkpoint of
-    the network ``shape`` for ACCURACY_RECHECK_S seconds."""
+def _accuracy_keys(runtime: str, digest: str, shape: str = "") -> list[str]:
     keys = [f"accuracy | {_cpu_name()} | {digest} | {runtime}"]
     if shape:
         keys.append(f"accuracy | {_cpu_name()} | {shape} | {runtime}")
+    return keys
+
+
+def accuracy_verdict(runtime: str, digest: str, shape: str = "") -> bool | None:
+    """The remembered accuracy verdict on ``runtime`` for the checkpoint ``digest`` on this CPU (or,
+    with ``shape``, one for its network shape within ACCURACY_RECHECK_S); None when there is none."""
+    keys = _accuracy_keys(runtime, digest, shape)
     try:
         data = json.loads(_choice_path().read_text(encoding="utf-8"))
         for k in keys:
@@ -237,6 +236,18 @@ def accurate_enough(runtime: str, evaluators: dict, game, digest: str, shape: st
                     return entry["accurate"]
     except (OSError, ValueError, TypeError, AttributeError):
         pass
+    return None
+
+
+def accurate_enough(runtime: str, evaluators: dict, game, digest: str, shape: str = "") -> bool:
+    """Whether ``evaluators[runtime]`` passes the accuracy check against ``evaluators["reference"]``
+    (a float32 runtime) on this CPU, measured on the checkpoint ``digest`` (1.6 CPU-seconds for
+    connect4, 3.3 for xiangqi) and remembered for this checkpoint, and for every checkpoint of
+    the network ``shape`` for ACCURACY_RECHECK_S seconds."""
+    keys = _accuracy_keys(runtime, digest, shape)
+    remembered = accuracy_verdict(runtime, digest, shape)
+    if remembered is not None:
+        return remembered
     reference = evaluators["reference"]
     a = accuracy(reference, evaluators[runtime], policy_game_positions(game, reference, ACCURACY_POSITIONS))
     verdict = is_accurate(a)
@@ -250,48 +261,76 @@ def accurate_enough(runtime: str, evaluators: dict, game, digest: str, shape: st
 
 def candidates_for(purpose: str, precision: str = "fp32") -> tuple[str, ...]:
     if purpose == "selfplay" and precision == "auto":
+        # not static int8: it fails the accuracy bar on every trained network (docs/network-int8.md), and
+        # self-play's per-checkpoint quantization and check would cost every training generation
         return ("torch-fp32", "torch-bf16", "ort-fp32")
-    return ("torch-fp32", "ort-fp32")
+    return ("torch-fp32", "ort-fp32", INT8_STATIC)
 
 
 def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, model: bytes | None = None,
-           game=None, digest: str | None = None, accurate=None, retime: bool = False):
+           game=None, digest: str | None = None, accurate=None, retime: bool = False, int8_sess=None):
     """(runtime, evaluator): the fastest of ``candidates`` on this machine for this network shape
     and batch (timed once, about a second, and remembered) among those accurate enough: the
     float32 ones always; an inexact one (`INEXACT`) only where it is faster than those and
     ``accurate`` (a set of runtimes) holds it, or `accurate_enough` passes for the checkpoint
-    ``digest`` of ``game`` (or, within the hour, another of its shape). ``retime``: measure again and replace the remembered figures."""
+    ``digest`` of ``game`` (or, within the hour, another of its shape). ``retime``: measure again and
+    replace the remembered figures. Static int8 competes only where it can be built: from
+    ``int8_sess`` (a session or a function that makes one) or, with ``game``, quantized now.
+    The runtime chosen is remembered with the figures (what `load_model_evaluator` reads)."""
     evaluators = {}
+    if INT8_STATIC in candidates and int8_sess is None and game is None:
+        candidates = tuple(n for n in candidates if n != INT8_STATIC)
 
     def evaluator(name):
         if name not in evaluators:
-            evaluators[name] = build_evaluator(name, net, model, sess)
+            evaluators[name] = build_evaluator(name, net, model, sess, game=game, int8_sess=int8_sess)
         return evaluators[name]
     key = choice_key(net_cfg, batch, purpose, candidates)
     rates = remembered_rates(key)
-    if retime or rates is None or not all(name in rates for name in candidates):
+    timed = retime or rates is None or not all(name in rates for name in candidates)
+    if timed:
         # the best of 20 short windows each, taking turns (1 s a runtime): the choice is remembered,
         # so a moment of other load on the machine must not decide it (10 windows did, once in 12)
-        rates = time_runtimes({name: evaluator(name) for name in candidates}, sample_planes(net_cfg, batch),
-                              window=0.05, rounds=20)
-        remember_choice(key, max(rates, key=rates.get), rates)   # the fastest of all, accurate or not
+        usable = {}
+        for name in candidates:
+            try:
+                usable[name] = evaluator(name)
+            except Exception as e:   # quantization trouble of any kind: the float runtimes still work
+                if name != INT8_STATIC:
+                    raise
+                note(f"static int8 cannot be built for this network ({first_line(e)}); not used")
+        rates = time_runtimes(usable, sample_planes(net_cfg, batch), window=0.05, rounds=20)
+        rates = {**{name: 0.0 for name in candidates}, **rates}   # one that could not be built: never faster
+
+    def rate(name):
+        return rates.get(name, 0.0)
     exact = [name for name in candidates if name not in INEXACT]
-    runtime = max(exact, key=rates.get)
-    for name in sorted((n for n in candidates if n in INEXACT), key=rates.get, reverse=True):
-        if rates[name] <= rates[runtime]:
+    runtime = max(exact, key=rate)
+    for name in sorted((n for n in candidates if n in INEXACT), key=rate, reverse=True):
+        if rate(name) <= rate(runtime):
             break
         if accurate is not None:
             passes = name in accurate
         elif game is not None and digest:
-            evaluator(runtime)
-            evaluator(name)
-            passes = accurate_enough(name, {"reference": evaluators[runtime], name: evaluators[name]}, game, digest,
-                                     shape=shape_key(net_cfg))
+            passes = accuracy_verdict(name, digest, shape_key(net_cfg))   # remembered: nothing to build
+            if passes is None:
+                try:
+                    evaluator(runtime)
+                    evaluator(name)
+                except Exception as e:
+                    if name != INT8_STATIC:
+                        raise
+                    note(f"static int8 cannot be built for this network ({first_line(e)}); not used")
+                    continue
+                passes = accurate_enough(name, {"reference": evaluators[runtime], name: evaluators[name]}, game,
+                                         digest, shape=shape_key(net_cfg))
         else:
             passes = False
         if passes:
             runtime = name
             break
+    if timed or remembered_choice(key) != runtime:
+        remember_choice(key, runtime, rates)
     return runtime, evaluator(runtime)
 
 
@@ -308,7 +347,7 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
     sends (the search's leaf batch, or self-play's games times leaves); ``precision``: the
     self-play setting ("auto" lets bfloat16 compete; "fp32"/"bf16" force torch's format)."""
     from .checkpoint import load_network
-    from .onnxnet import export_checkpoint, file_sha256, load_cached
+    from .onnxnet import export_bytes, export_checkpoint, file_sha256, load_cached
     if purpose not in PURPOSES:
         raise ValueError(f"purpose must be one of {PURPOSES}, not {purpose!r}")
     forced = forced_runtime()
@@ -324,6 +363,11 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
             if cached is not None:
                 sess, meta = cached
                 choice = remembered_choice(choice_key(meta.get("net", {}), batch, purpose, candidates))
+                if choice == INT8_STATIC and forced != "ort" and accuracy_verdict(INT8_STATIC, digest):
+                    from .int8 import load_cached as load_int8
+                    quantized = load_int8(path, game, digest)
+                    if quantized is not None:
+                        return build_evaluator(INT8_STATIC, int8_sess=quantized), meta
                 # nothing timed yet (the packaged app's shipped models, exported when it was built): ONNX
                 # Runtime, rather than importing torch only to time it; the next torch load times it
                 if forced == "ort" or choice == "ort-fp32" or (choice is None and purpose == "play"):
@@ -350,13 +394,44 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
         if forced == "ort":
             return build_evaluator("ort-fp32", net, sess=sess), meta
         # without keep_export the network is exported in memory only if ONNX Runtime is timed or chosen
-        _, evaluator = choose(net, meta["net"], batch, purpose, candidates, sess=sess, game=game,
-                              digest=digest or file_sha256(path))
+        digest = digest or file_sha256(path)
+
+        def int8_sess():   # quantized (or read from its cache) only if static int8 is timed or chosen
+            from .int8 import load_or_build
+            return load_or_build(path, game, lambda: export_bytes(net, digest, meta), digest, keep=keep_export)
+        _, evaluator = choose(net, meta["net"], batch, purpose, candidates, sess=sess, game=game, digest=digest,
+                              int8_sess=int8_sess)
         return evaluator, meta
     except Exception as e:   # exporter or runtime trouble of any kind: torch still works
         note(f"ONNX Runtime cannot serve {path.name} ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); "
              f"the network runs in torch")
         return in_torch()
+
+
+def load_named_evaluator(path, game, runtime: str):
+    """(evaluator, metadata) of the checkpoint at ``path`` in ONNX Runtime ``runtime`` ("ort-fp32" or
+    static int8), whatever this machine's choice, from the cached exports where they are (made
+    and cached where not): for measurements, such as a match of int8 against float32."""
+    from .checkpoint import load_network
+    from .onnxnet import export_checkpoint, file_sha256, load_cached
+    if runtime not in ("ort-fp32", INT8_STATIC):
+        raise ValueError(f"runtime must be ort-fp32 or {INT8_STATIC}, not {runtime!r}")
+    path = Path(path)
+    digest = file_sha256(path)
+    cached = load_cached(path, game, digest)
+    if cached is None:
+        net, meta = load_network(path, game)
+        cached = export_checkpoint(path, game, net, meta, digest)
+    sess, meta = cached
+    if runtime == "ort-fp32":
+        return build_evaluator(runtime, sess=sess), meta
+    from .int8 import load_or_build
+    from .onnxnet import export_bytes
+
+    def float_model():
+        net, meta = load_network(path, game)
+        return export_bytes(net, digest, meta)
+    return build_evaluator(INT8_STATIC, int8_sess=load_or_build(path, game, float_model, digest)), meta
 
 
 def preload() -> None:
@@ -368,5 +443,6 @@ def preload() -> None:
         import torch  # noqa: F401
 
 
-__all__ = ["RUNTIMES", "load_model_evaluator", "build_evaluator", "time_runtimes", "positions_per_s", "choose",
-           "forced_runtime", "preload", "sample_planes", "candidates_for"]
+__all__ = ["RUNTIMES", "INT8_STATIC", "accuracy_verdict", "load_model_evaluator", "load_named_evaluator",
+           "build_evaluator", "time_runtimes", "positions_per_s", "choose", "forced_runtime", "preload",
+           "sample_planes", "candidates_for", "policy_game_positions"]

@@ -1,0 +1,237 @@
+"""Static int8 (QDQ, per-channel weights, calibrated on the network's own positions): the
+quantized network loads and plays the float network's first moves, it is cached beside the
+float export and rebuilt with its checkpoint, and the runtime choice takes it only where it is
+faster and passes the accuracy bar. Also: denormal weights are zeroed in the inference copy."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from engine.core import int8, onnxnet, runtime
+from engine.core.checkpoint import save_checkpoint
+from engine.core.network import NetConfig, PolicyValueNet, inference_copy
+from games import get_game
+
+
+@pytest.fixture(autouse=True)
+def own_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("ZEROBOARD_RUNTIME", raising=False)
+
+
+def tiny_net(game, seed: int) -> PolicyValueNet:
+    torch.manual_seed(seed)
+    net = PolicyValueNet(NetConfig.for_game(game, blocks=1, channels=16))
+    for m in net.modules():
+        if isinstance(m, torch.nn.Linear):
+            with torch.no_grad():
+                m.weight.normal_(0, 0.2)
+        if isinstance(m, torch.nn.BatchNorm2d):
+            with torch.no_grad():
+                m.running_mean.uniform_(-0.5, 0.5)
+                m.running_var.uniform_(0.3, 3.0)
+    return net.eval()
+
+
+@pytest.fixture
+def checkpoint(tmp_path):
+    game = get_game("connect4")
+    path = tmp_path / "models" / "c4.pt"
+    save_checkpoint(path, tiny_net(game, 1), game, generation=3)
+    return game, path
+
+
+def clear_first_choices(game, evaluator, count: int, margin: float = 0.1) -> list:
+    """Positions of the network's own games whose best legal move leads the second by ``margin``
+    logits or more: a first choice that quantization noise alone should not flip."""
+    out = []
+    for s in runtime.policy_game_positions(game, evaluator, 4 * count, seed=3):
+        legal = s.legal_actions()
+        logits = np.sort(evaluator.infer(evaluator.encode(s)[None])[0][0][legal])
+        if len(legal) == 1 or logits[-1] - logits[-2] >= margin:
+            out.append(s)
+    return out[:count]
+
+
+def test_the_inference_copy_zeroes_denormal_weights_without_changing_an_output():
+    game = get_game("othello")
+    net = tiny_net(game, 2)
+    with torch.no_grad():
+        w = net.tower[0].conv1.weight
+        w.view(-1)[::3] = 1e-40   # a third of a convolution's weights denormal, as decay leaves them
+    fast = inference_copy(net)
+    tiny = torch.finfo(torch.float32).tiny
+    assert all(not ((p != 0) & (p.abs() < tiny)).any() for p in fast.parameters())
+    x = torch.rand(4, *[net.cfg.in_planes, net.cfg.height, net.cfg.width]).round()
+    with torch.inference_mode():
+        a, b = net(x), fast(x.contiguous(memory_format=torch.channels_last))
+    assert all(torch.allclose(p, q, atol=1e-5) for p, q in zip(a, b))
+
+
+def test_the_quantized_session_loads_is_int8_and_plays_the_float_networks_first_moves():
+    game = get_game("connect4")
+    net = tiny_net(game, 4)
+    model = onnxnet.export_bytes(net, "a" * 64, {"game_key": game.key})
+    fp32 = onnxnet.OrtEvaluator(onnxnet.session(model))
+    quantized = int8.quantize_for(model, game, fp32, count=128)
+    sess = onnxnet.session(quantized)
+    onnxnet.check_session(sess, game, "quantized")
+    import onnx
+    proto = onnx.load_from_string(quantized)
+    ops = {n.op_type for n in proto.graph.node}
+    assert {"QuantizeLinear", "DequantizeLinear"} <= ops
+    assert any(i.data_type == onnx.TensorProto.INT8 for i in proto.graph.initializer)
+    assert int8.is_current(sess, "a" * 64)
+    ev = runtime.build_evaluator(runtime.INT8_STATIC, int8_sess=sess)
+    positions = clear_first_choices(game, fp32, 8)
+    assert len(positions) == 8
+    legal = [s.legal_actions() for s in positions]
+    p_float, v_float = fp32.evaluate(positions, legal)
+    p_int8, v_int8 = ev.evaluate(positions, legal)
+    assert [int(np.argmax(p)) for p in p_int8] == [int(np.argmax(p)) for p in p_float]
+    assert np.abs(v_int8 - v_float).mean() < 0.05
+
+
+def test_the_quantized_copy_is_cached_beside_the_export_and_rebuilt_when_the_checkpoint_changes(checkpoint,
+                                                                                                   monkeypatch):
+    game, path = checkpoint
+    from engine.core.checkpoint import load_network
+    net, meta = load_network(path, game)
+    digest = onnxnet.file_sha256(path)
+    sess = int8.load_or_build(path, game, lambda: onnxnet.export_bytes(net, digest, meta), digest)
+    cached = path.with_suffix(".int8.onnx")
+    assert cached.is_file() and int8.is_current(sess, digest)
+    real = int8.quantize_for
+    monkeypatch.setattr(int8, "quantize_for", lambda *a, **k: pytest.fail("quantized again"))
+    assert int8.load_cached(path, game) is not None
+    int8.load_or_build(path, game, lambda: pytest.fail("exported again"), digest)
+    # a new checkpoint in the same file: the old copy carries the old hash, so it is rebuilt
+    new_net = tiny_net(game, 9)
+    save_checkpoint(path, new_net, game, generation=4)
+    assert int8.load_cached(path, game) is None
+    monkeypatch.setattr(int8, "quantize_for", real)
+    new_digest = onnxnet.file_sha256(path)
+    sess = int8.load_or_build(path, game, lambda: onnxnet.export_bytes(new_net, new_digest, meta))
+    assert int8.is_current(sess, new_digest) and int8.load_cached(path, game) is not None
+
+
+@pytest.mark.parametrize("content", [b"", b"not an onnx model"])
+def test_a_damaged_quantized_copy_is_ignored(checkpoint, content):
+    game, path = checkpoint
+    path.with_suffix(".int8.onnx").write_bytes(content)
+    assert int8.load_cached(path, game) is None
+
+
+def test_a_float_export_is_not_taken_for_a_quantized_copy(checkpoint):
+    game, path = checkpoint
+    from engine.core.checkpoint import load_network
+    net, meta = load_network(path, game)
+    digest = onnxnet.file_sha256(path)
+    path.with_suffix(".int8.onnx").write_bytes(onnxnet.export_bytes(net, digest, meta))   # same hash, no recipe
+    assert int8.load_cached(path, game) is None
+
+
+def perturbed_session(net, game, digest: str):
+    """A "quantized" session that is really the float network with its policy and value
+    layers scrambled: fast in the mocked timing, and far from the float outputs."""
+    bad = tiny_net(game, 1)
+    bad.load_state_dict(net.state_dict())
+    with torch.no_grad():
+        for m in (bad.value_fc[0], bad.value_fc[2]):
+            m.weight.mul_(-3.0)
+        bad.policy_conv[0].weight.mul_(-1.0)
+    return onnxnet.session(onnxnet.export_bytes(bad, digest, {"game_key": game.key}))
+
+
+def test_the_runtime_choice_rejects_static_int8_that_fails_the_accuracy_bar(monkeypatch):
+    game = get_game("connect4")
+    net = tiny_net(game, 5)
+    cfg = net.cfg.to_dict()
+    monkeypatch.setattr(runtime, "ACCURACY_POSITIONS", 200)
+    monkeypatch.setattr(runtime, "time_runtimes", lambda evs, planes, *a, **k:
+                        {"torch-fp32": 1.0, "ort-fp32": 2.0, runtime.INT8_STATIC: 6.0})
+    candidates = runtime.candidates_for("play")
+    assert runtime.INT8_STATIC in candidates
+    bad = perturbed_session(net, game, "b" * 64)
+    chosen, ev = runtime.choose(net, cfg, 8, "play", candidates, game=game, digest="b" * 64, int8_sess=bad)
+    assert chosen == "ort-fp32" and ev.runtime == "ort-fp32"
+    assert runtime.accuracy_verdict(runtime.INT8_STATIC, "b" * 64) is False
+    # the same choice with a copy that passes (the float model itself), the shape's verdict expired: taken
+    monkeypatch.setattr(runtime, "ACCURACY_RECHECK_S", 0.0)
+    good = onnxnet.session(onnxnet.export_bytes(net))
+    chosen, ev = runtime.choose(net, cfg, 8, "play", candidates, game=game, digest="c" * 64, int8_sess=good)
+    assert chosen == runtime.INT8_STATIC and ev.runtime == runtime.INT8_STATIC
+    assert runtime.accuracy_verdict(runtime.INT8_STATIC, "c" * 64) is True
+
+
+def test_static_int8_is_not_taken_or_checked_where_it_is_slower(monkeypatch):
+    """A processor without fast integer kernels: int8 measures slower, and the float runtime stays."""
+    game = get_game("connect4")
+    net = tiny_net(game, 6)
+    monkeypatch.setattr(runtime, "time_runtimes", lambda evs, planes, *a, **k:
+                        {"torch-fp32": 1.0, "ort-fp32": 2.0, runtime.INT8_STATIC: 1.5})
+    monkeypatch.setattr(runtime, "accurate_enough", lambda *a, **k: pytest.fail("checked"))
+    good = onnxnet.session(onnxnet.export_bytes(net))
+    chosen, _ = runtime.choose(net, net.cfg.to_dict(), 8, "play", runtime.candidates_for("play"), game=game,
+                               digest="d" * 64, int8_sess=good)
+    assert chosen == "ort-fp32"
+
+
+def test_a_quantization_failure_leaves_the_float_runtimes(monkeypatch, capsys):
+    game = get_game("connect4")
+    net = tiny_net(game, 7)
+
+    def broken():
+        raise RuntimeError("calibration broke")
+    chosen, _ = runtime.choose(net, net.cfg.to_dict(), 8, "play", runtime.candidates_for("play"), game=game,
+                               digest="e" * 64, int8_sess=broken)
+    assert chosen in ("torch-fp32", "ort-fp32")
+    assert "calibration broke" in capsys.readouterr().err
+
+
+def test_a_remembered_int8_choice_plays_from_the_cached_copy_without_loading_the_checkpoint(checkpoint,
+                                                                                             monkeypatch):
+    game, path = checkpoint
+    monkeypatch.setattr(runtime, "ACCURACY_POSITIONS", 100)
+    monkeypatch.setattr(runtime, "accuracy", lambda *a, **k: {"mean_value_diff": 0.001, "max_value_diff": 0.01,
+                                                              "same_top_move": 1.0})
+    monkeypatch.setattr(runtime, "time_runtimes", lambda evs, planes, *a, **k:
+                        {"torch-fp32": 1.0, "ort-fp32": 2.0, runtime.INT8_STATIC: 6.0})
+    ev, meta = runtime.load_model_evaluator(path, game)
+    assert ev.runtime == runtime.INT8_STATIC and meta["generation"] == 3
+    assert path.with_suffix(".int8.onnx").is_file()
+    from engine.core import checkpoint as ckpt
+    monkeypatch.setattr(ckpt, "load_network", lambda *a, **k: pytest.fail("checkpoint loaded"))
+    again, _ = runtime.load_model_evaluator(path, game)
+    assert again.runtime == runtime.INT8_STATIC
+    choices = json.loads(runtime._choice_path().read_text())
+    assert [c["runtime"] for k, c in choices.items() if "runtime" in c] == [runtime.INT8_STATIC]
+
+
+def test_an_arena_model_spec_can_name_the_runtime(checkpoint):
+    from engine.commands.specs import SpecError, player_from_spec
+    game, path = checkpoint
+    p8 = player_from_spec(game, f"model:{path}@8?rt=int8", seed=1)
+    p32 = player_from_spec(game, f"model:{path}@8?rt=fp32", seed=1)
+    assert p8.mcts.evaluator.runtime == "ort-int8-static" and p8.name.endswith(" int8")
+    assert p32.mcts.evaluator.runtime == "ort-fp32"
+    assert path.with_suffix(".int8.onnx").is_file()
+    with pytest.raises(SpecError, match="rt must be given once"):
+        player_from_spec(game, f"model:{path}@8?rt=int4", seed=1)
+
+
+def test_the_packaged_apps_models_folder_gets_no_quantized_copy(checkpoint, monkeypatch):
+    game, path = checkpoint
+    from engine.core import paths
+    from engine.core.checkpoint import load_network
+    monkeypatch.setattr(paths, "models_dir", lambda: path.parent)
+    monkeypatch.setattr(paths, "is_frozen", lambda: True)
+    net, meta = load_network(path, game)
+    digest = onnxnet.file_sha256(path)
+    int8.load_or_build(path, game, lambda: onnxnet.export_bytes(net, digest, meta), digest)
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+    assert [p.name for p in onnxnet.cache_dir().glob("*.int8.onnx")] == [f"{digest[:32]}.int8.onnx"]
+    assert int8.load_cached(path, game) is not None

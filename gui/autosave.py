@@ -1,19 +1,26 @@
 """The game in progress, kept on disk after every move so that it can be resumed after the
-app is closed (or crashes): one JSON file in the user data folder."""
+app is closed (or crashes): one JSON file in the user data folder.
+
+It is read through `engine.core.safefile` (a regular file of at most ``LIMITS["autosave"]``
+bytes, never waited on); a file that can never be used (a pipe, far too large, not UTF-8,
+not JSON, nested too deeply) is set aside as ``autosave.json.bak-<timestamp>``, with one line
+in the log, so that the app does not meet it again at every start."""
 from __future__ import annotations
 
 import json
 import time
 from pathlib import Path
 
-from engine.core.paths import user_data_dir
+import logging
+
+from engine.core.safefile import UnreadableFile, read_json, set_aside, user_path
 from games import GAME_IDS, get_game
 
 VERSION = 1
 
 
 def path() -> Path:
-    return user_data_dir() / "autosave.json"
+    return user_path("autosave")
 
 
 def save(controller) -> bool:
@@ -24,11 +31,8 @@ def save(controller) -> bool:
             "side_choice": controller.side_choice, "moves": len(state.moves),
             "date": time.strftime("%Y-%m-%d %H:%M:%S")}
     try:
-        p = path()
-        p.parent.mkdir(parents=True, exist_ok=True)
-        tmp = p.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-        tmp.replace(p)
+        from engine.core.checkpoint import atomic_write_bytes
+        atomic_write_bytes(path(), json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
         return True
     except OSError:
         return False
@@ -37,8 +41,15 @@ def save(controller) -> bool:
 def load() -> dict | None:
     """The saved game as {"state", "human", "level", "side_choice", "moves", "game", "variant"},
     or None when there is none or it cannot be read (a damaged file is ignored, not fatal)."""
+    p = path()
     try:
-        data = json.loads(path().read_text(encoding="utf-8"))
+        data = read_json(p, "autosave")
+    except UnreadableFile as e:
+        if e.damaged:
+            backup = set_aside(p)
+            logging.getLogger("zeroboard.autosave").warning("the saved game %s %s; moved aside to %s", p, e, backup)
+        return None
+    try:
         if not isinstance(data, dict) or data.get("version") != VERSION or data.get("game") not in GAME_IDS:
             return None
         variant = data.get("variant") or {}

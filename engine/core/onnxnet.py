@@ -16,7 +16,6 @@ This module imports neither torch nor onnxruntime at import time.
 """
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -40,11 +39,9 @@ class OnnxUnavailable(Exception):
 
 
 def file_sha256(path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+    """The SHA-256 of a model file (a regular file only: `safefile.file_sha256`)."""
+    from .safefile import file_sha256 as sha256
+    return sha256(path, "checkpoint")
 
 
 def export_bytes(net, checkpoint_sha256: str = "", meta: dict | None = None) -> bytes:
@@ -105,7 +102,12 @@ def session(model, threads: int = 1):
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     so.log_severity_level = 3   # errors only: its warnings are about graph rewrites
     if isinstance(model, (str, Path)):
-        model = Path(model).read_bytes()   # bytes: a file path would let the model name external data files
+        # bytes: a file path would let the model name external data files
+        from .safefile import UnreadableFile, read_bytes
+        try:
+            model = read_bytes(model, "export")
+        except UnreadableFile as e:
+            raise OnnxUnavailable(f"{model}: {e}") from None
     return ort.InferenceSession(model, sess_options=so, providers=["CPUExecutionProvider"])
 
 

@@ -39,8 +39,36 @@ from ..core.processes import end_process
 from ..core.progress import Progress, format_seconds, is_terminal
 from ..core.replay import ReplayBuffer
 from ..core.runlock import RunDirLock, RunDirLocked
+from ..core.safefile import UnreadableFile, decode_text, parse_json, read_bytes, read_json, set_aside
 from ..core.selfplay import SamplesBatch, SelfPlayStats
 from . import workers as selfplay_workers
+
+
+class RunStateError(ValueError):
+    """A run's state.json that cannot be resumed from; the message names the file and why."""
+
+
+def read_run_state(path: Path) -> dict:
+    """A run's state.json, checked; RunStateError otherwise (the file is kept: it is the run's
+    only record of how far it got, and a new run in its folder would write over the old one)."""
+    try:
+        state = read_json(path, "run_state")
+    except UnreadableFile as e:
+        raise RunStateError(f"{path} {e}; the run cannot be resumed from it (move the file away to look at "
+                            "it, or choose another --run-dir)") from None
+    def number(v, whole=False):
+        return isinstance(v, int if whole else (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    if not isinstance(state, dict) or not all(number(state.get(k), True) for k in ("generation", "games", "positions")) \
+            or not all(number(state.get(k, 0)) for k in ("elo", "wall_seconds", "steps")):
+        raise RunStateError(f"{path} is not a run's state (a JSON object with generation, games, positions, elo "
+                            "and wall_seconds as numbers); the run cannot be resumed from it")
+    return {"elo": 0.0, "wall_seconds": 0.0, "steps": 0, **state}
+
+
+def _load_optimizer(path: Path, device):
+    """The optimizer state saved in ``path`` (a regular file only: never waits on a pipe)."""
+    import torch
+    return torch.load(io.BytesIO(read_bytes(path, "optimizer")), map_location=device, weights_only=True)
 
 
 def _json_dump_atomic(path: Path, obj) -> None:
@@ -152,7 +180,7 @@ class TrainingRun:
         if self.state_path.exists():
             for leftover in self.dir.rglob("*.tmp"):  # half-written files of a killed run
                 leftover.unlink(missing_ok=True)
-            self.state = json.loads(self.state_path.read_text())
+            self.state = read_run_state(self.state_path)
             if self.state.get("game_key") != game.key:
                 raise ValueError(f"{run_dir}: this run trains {self.state.get('game_key')!r}, not {game.key!r}")
             self._note_config_change()
@@ -170,8 +198,10 @@ class TrainingRun:
         their defaults, which is what the run used before they existed."""
         path = self.dir / "run.json"
         try:
-            info = json.loads(path.read_text())
-        except (OSError, ValueError):
+            info = read_json(path, "run_info")
+        except UnreadableFile:
+            return
+        if not isinstance(info, dict):
             return
         changes = list(info.get("config_changes", []))
         first = self.state["generation"] + 1
@@ -248,7 +278,7 @@ class TrainingRun:
         if optimizer and opt_path.exists():
             import torch
             try:
-                state = torch.load(opt_path, map_location="cpu", weights_only=True)
+                state = _load_optimizer(opt_path, "cpu")
                 old = [tower_name(n, net.cfg, wider.cfg) for n, _ in net.named_parameters()]
                 params = list(wider.named_parameters())
                 new = {n: i for i, (n, _) in enumerate(params)}
@@ -398,7 +428,7 @@ class TrainingRun:
         opt_path = self.dir / "optimizer.pt"
         if opt_path.exists():
             try:
-                opt.load_state_dict(torch.load(opt_path, map_location=self.device, weights_only=True))
+                opt.load_state_dict(_load_optimizer(opt_path, self.device))
                 for g in opt.param_groups:
                     g["lr"] = self._lr(generation)
             except Exception:
@@ -548,9 +578,14 @@ class TrainingRun:
                 if not time_for_another(time.time(), deadline, gen_times):
                     break
                 t_gen = time.perf_counter()
+                new = None
                 if self.buffer.has(g):
                     # played before an interruption: reuse the games, and count them
-                    new = ReplayBuffer.read(self.buffer.path_for(g))
+                    try:
+                        new = ReplayBuffer.read(self.buffer.path_for(g))
+                    except Exception as e:   # damaged: set aside, and the generation's games played again
+                        self.buffer.set_aside(g, e)
+                if new is not None:
                     saved = self.buffer.read_stats(g)   # None: written before statistics were kept
                     try:
                         sp_stats = SelfPlayStats(**saved) if saved else None
@@ -623,17 +658,37 @@ class TrainingRun:
         return self.state
 
     def _trim_metrics(self, path: Path) -> None:
-        """Drop metrics lines of generations that did not complete (a kill after the append)."""
-        if not path.exists():
+        """Drop metrics lines of generations that did not complete (a kill after the append). A
+        file with lines that are no metrics (bad bytes, not JSON, nested too deeply), or that is
+        no regular file or far too large, is set aside as it was (``metrics.jsonl.bak-<time>``,
+        one line on stderr) and the readable lines go on in a new one: nothing is lost."""
+        try:
+            raw = read_bytes(path, "metrics")
+        except UnreadableFile as e:
+            if e.damaged:
+                self._set_metrics_aside(path, str(e))
             return
-        keep = []
-        for raw in path.read_text().splitlines():
-            try:
-                if json.loads(raw)["generation"] <= self.state["generation"]:
-                    keep.append(raw)
-            except (ValueError, KeyError, TypeError):
+        keep, bad = [], 0
+        for line in raw.splitlines():
+            if not line.strip():
                 continue
-        atomic_write_bytes(path, ("\n".join(keep) + "\n" if keep else "").encode())
+            try:
+                generation = parse_json(decode_text(line))["generation"]
+                if not isinstance(generation, int):
+                    raise TypeError
+            except (UnreadableFile, KeyError, TypeError, IndexError):
+                bad += 1
+                continue
+            if generation <= self.state["generation"]:
+                keep.append(line)
+        if bad:
+            self._set_metrics_aside(path, f"has {bad} line{'s' if bad != 1 else ''} that are not metrics")
+        atomic_write_bytes(path, b"\n".join(keep) + b"\n" if keep else b"")
+
+    def _set_metrics_aside(self, path: Path, problem: str) -> None:
+        backup = set_aside(path)
+        print(f"note: {path} {problem}; " + (f"kept as {backup.name}, a new one is written"
+                                             if backup else "it could not be moved aside"), file=sys.stderr)
 
     def enable_tensorboard(self, log_dir) -> None:
         """Also write each generation's figures as TensorBoard scalars under ``log_dir``; raises
@@ -705,9 +760,11 @@ def resumed_config(game, run_dir: Path) -> GameConfig:
     ``config``), so that ``--resume`` without ``--config`` goes on as it was, whatever
     engine/core/configs/<game>.toml says now."""
     try:
-        info = json.loads((run_dir / "run.json").read_text())
-    except (OSError, ValueError) as e:
-        raise ValueError(f"{run_dir / 'run.json'}: unreadable ({e}); pass --config to choose settings") from None
+        info = read_json(run_dir / "run.json", "run_info")
+    except UnreadableFile as e:
+        raise ValueError(f"{run_dir / 'run.json'} {e}; pass --config to choose settings") from None
+    if not isinstance(info, dict):
+        raise ValueError(f"{run_dir / 'run.json'} is not a JSON object; pass --config to choose settings")
     if info.get("game_key") not in (None, game.key):
         raise ValueError(f"{run_dir} holds a {info.get('game_key')} run, not {game.key}")
     saved = _latest_settings(info)
@@ -758,7 +815,7 @@ def main(argv: list[str]) -> int:
     try:
         run = TrainingRun(game, run_dir, cfg, workers=args.workers, init_model=args.init, backend=args.backend,
                           ray_address=args.ray_address, device=args.device, progress=not args.quiet)
-    except RunDirLocked as e:
+    except (RunDirLocked, RunStateError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if args.tensorboard:

@@ -18,7 +18,7 @@ import numpy as np
 
 from .checkpoint import atomic_write_bytes
 from .logsetup import first_line, note
-from .safefile import UnreadableFile, limit_of, open_regular, read_json
+from .safefile import UnreadableFile, limit_of, open_regular, read_json, set_aside
 from .selfplay import SamplesBatch
 
 _NAME = re.compile(r"^gen_(\d{6})\.npz$")
@@ -125,14 +125,12 @@ class ReplayBuffer:
         return 0 if self.data is None else len(self.data)
 
     def set_aside(self, generation: int, error: BaseException) -> None:
-        """Rename a generation's unreadable samples file to ``.damaged`` (kept for a look, never
-        read again), with one line on stderr."""
+        """Rename a generation's unreadable samples file out of the window (`safefile.set_aside`:
+        ``gen_N.npz.bak-<time>``, kept for a look, never read again), with one line on stderr."""
         path = self.path_for(generation)
-        try:
-            path.replace(path.with_suffix(".damaged"))
-            where = f"set aside as {path.with_suffix('.damaged').name}"
-        except OSError:
-            where = "left in place"
+        backup = set_aside(path)
+        where = f"set aside as {backup.name}" if backup else "left in place"
+        self._loaded.pop(generation, None)
         note(f"replay buffer: {path.name} is unreadable ({first_line(error)}); {where}, training goes on without "
              "its samples")
 

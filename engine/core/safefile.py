@@ -36,6 +36,7 @@ LIMITS = {
     "optimizer": 1 << 30,        # optimizer.pt: twice a model's weights
     "export": 512 << 20,         # an ONNX export of a model
     "positions": 64 << 20,       # a positions file given to analyse
+    "config": 1 << 20,           # a settings file (TOML) given with --config
 }
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.checkpoint import atomic_write_bytes, load_network, save_checkpoint
+from ..core.checkpoint import CheckpointError, atomic_write_bytes, load_network, save_checkpoint
 from ..core.config import GameConfig, config_from_dict, config_to_dict, load_config
 from ..core.processes import end_process
 from ..core.progress import Progress, format_seconds, is_terminal
@@ -815,7 +815,7 @@ def main(argv: list[str]) -> int:
     try:
         run = TrainingRun(game, run_dir, cfg, workers=args.workers, init_model=args.init, backend=args.backend,
                           ray_address=args.ray_address, device=args.device, progress=not args.quiet)
-    except (RunDirLocked, RunStateError) as e:
+    except (RunDirLocked, RunStateError, CheckpointError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if args.tensorboard:
@@ -826,6 +826,9 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted; resume with --resume", file=sys.stderr)
         return 130
+    except CheckpointError as e:   # a model file of the run that cannot be read: named, never a traceback
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     finally:
         if previous is not None:
             import signal

@@ -114,6 +114,8 @@ def read_file(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
             raise RecordError(t("load.err.not_file", name=path.name)) from None
         if e.kind == "too_large":
             raise RecordError(t("load.err.too_large", name=path.name, kb=limit // 1000)) from None
+        if e.kind == "loop":
+            raise RecordError(t("load.err.link_loop")) from None
         raise RecordError(t("load.err.open", name=path.name, reason=e.detail or e.kind)) from None
 
 

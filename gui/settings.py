@@ -96,7 +96,7 @@ def _read(path: Path) -> dict | None:
             raise SettingsProblem("is not a regular file") from None
         if e.kind == "too_large":
             raise SettingsProblem(f"is larger than {MAX_SETTINGS_BYTES} bytes") from None
-        raise SettingsProblem(f"cannot be read ({e.detail})") from None
+        raise SettingsProblem(str(e)) from None
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark, as some editors write, is fine
     except UnicodeDecodeError as e:

@@ -185,20 +185,28 @@ def write_paths(checkpoint: Path, digest: str) -> list[Path]:
 def load_cached(checkpoint, game, digest: str | None = None):
     """(session, metadata) of a cached export whose stored hash is ``checkpoint``'s; None when
     there is none (a stale or damaged one is skipped with a note)."""
+    from .safefile import UnreadableFile, read_bytes, set_aside
     checkpoint = Path(checkpoint)
     digest = digest or file_sha256(checkpoint)
     for p in candidate_paths(checkpoint, digest):
-        if not p.is_file():
-            continue
         try:
-            sess = session(p)
-            if _stored_props(sess).get(HASH_KEY) != digest:
-                continue   # an export of an earlier version of the checkpoint: rebuilt below
-            return sess, check_session(sess, game, str(p))
-        except OnnxUnavailable as e:
-            note(f"ignoring {e}")
-        except Exception as e:   # onnxruntime's parse errors have no common base class
-            note(f"ignoring {p}: not a usable ONNX model ({first_line(e)})")
+            model = read_bytes(p, "export")
+        except UnreadableFile as e:
+            problem = str(e) if e.damaged else ""
+        else:
+            try:
+                sess = session(model)
+                if _stored_props(sess).get(HASH_KEY) != digest:
+                    continue   # an export of an earlier version of the checkpoint: rebuilt below
+                return sess, check_session(sess, game, str(p))
+            except OnnxUnavailable as e:
+                note(f"ignoring {e}")
+                continue
+            except Exception as e:   # onnxruntime's parse errors have no common base class
+                problem = f"is not a usable ONNX model ({first_line(e)})"
+        if problem:   # set aside, so that the export written next does not replace it unseen
+            backup = set_aside(p)
+            note(f"ignoring {p}: it {problem}; " + (f"moved aside to {backup.name}" if backup else "left in place"))
     return None
 
 

@@ -14,6 +14,7 @@ the program reads belongs on that list and is read through this module.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -42,7 +43,7 @@ LIMITS = {
 
 class UnreadableFile(Exception):
     """Why a file was not read. ``kind``: "missing", "open" (``detail``: the OS's reason),
-    "not_file", "too_large", "not_text" (``detail``: where), "not_json" (``detail``: the
+    "not_file", "loop" (a symlink loop), "too_large", "not_text" (``detail``: where), "not_json" (``detail``: the
     parser's words) or "too_deep"; ``str()`` is a plain English sentence without the path."""
 
     def __init__(self, kind: str, detail: str = "", limit: int = 0):
@@ -62,12 +63,14 @@ class UnreadableFile(Exception):
             return f"is not valid JSON ({self.detail})" if self.detail else "is not valid JSON"
         if self.kind == "too_deep":
             return "is nested too deeply"
+        if self.kind == "loop":
+            return "is a link that leads back to itself"
         return f"cannot be read ({self.detail or self.kind})"
 
     @property
     def damaged(self) -> bool:
         """Whether the file is there but can never be used as it is (setting it aside helps)."""
-        return self.kind in ("not_file", "too_large", "not_text", "not_json", "too_deep")
+        return self.kind in ("not_file", "loop", "too_large", "not_text", "not_json", "too_deep")
 
 
 def limit_of(kind: str) -> int:
@@ -83,6 +86,8 @@ def open_regular(path, limit: int | None = None) -> int:
     except FileNotFoundError as e:
         raise UnreadableFile("missing", e.strerror or "") from None
     except OSError as e:
+        if e.errno == errno.ELOOP:   # a link that leads back to itself
+            raise UnreadableFile("loop") from None
         raise UnreadableFile("open", e.strerror or type(e).__name__) from None
     try:
         st = os.fstat(fd)

@@ -65,12 +65,6 @@ def read_run_state(path: Path) -> dict:
     return {"elo": 0.0, "wall_seconds": 0.0, "steps": 0, **state}
 
 
-def _load_optimizer(path: Path, device):
-    """The optimizer state saved in ``path`` (a regular file only: never waits on a pipe)."""
-    import torch
-    return torch.load(io.BytesIO(read_bytes(path, "optimizer")), map_location=device, weights_only=True)
-
-
 def _json_dump_atomic(path: Path, obj) -> None:
     atomic_write_bytes(path, (json.dumps(obj, indent=1) + "\n").encode())
 
@@ -177,7 +171,7 @@ class TrainingRun:
         self._ray = None
         import threading
         self._local_stop = threading.Event()  # has is_set(), like the pool's Event
-        if self.state_path.exists():
+        if os.path.lexists(self.state_path):   # a link loop there is a damaged state, not a new run
             for leftover in self.dir.rglob("*.tmp"):  # half-written files of a killed run
                 leftover.unlink(missing_ok=True)
             self.state = read_run_state(self.state_path)
@@ -275,10 +269,10 @@ class TrainingRun:
         if wider is net:
             return net
         opt_path = self.dir / "optimizer.pt"
-        if optimizer and opt_path.exists():
+        state = self._saved_optimizer("cpu") if optimizer else None
+        if state is not None:
             import torch
             try:
-                state = _load_optimizer(opt_path, "cpu")
                 old = [tower_name(n, net.cfg, wider.cfg) for n, _ in net.named_parameters()]
                 params = list(wider.named_parameters())
                 new = {n: i for i, (n, _) in enumerate(params)}
@@ -426,9 +420,10 @@ class TrainingRun:
         net.to(self.device).train()
         opt = torch.optim.Adam(net.parameters(), lr=self._lr(generation), weight_decay=t.weight_decay)
         opt_path = self.dir / "optimizer.pt"
-        if opt_path.exists():
+        saved = self._saved_optimizer(self.device)
+        if saved is not None:
             try:
-                opt.load_state_dict(_load_optimizer(opt_path, self.device))
+                opt.load_state_dict(saved)
                 for g in opt.param_groups:
                     g["lr"] = self._lr(generation)
             except Exception:
@@ -666,7 +661,7 @@ class TrainingRun:
             raw = read_bytes(path, "metrics")
         except UnreadableFile as e:
             if e.damaged:
-                self._set_metrics_aside(path, str(e))
+                self._set_file_aside(path, str(e))
             return
         keep, bad = [], 0
         for line in raw.splitlines():
@@ -682,10 +677,28 @@ class TrainingRun:
             if generation <= self.state["generation"]:
                 keep.append(line)
         if bad:
-            self._set_metrics_aside(path, f"has {bad} line{'s' if bad != 1 else ''} that are not metrics")
+            self._set_file_aside(path, f"has {bad} line{'s' if bad != 1 else ''} that are not metrics")
         atomic_write_bytes(path, b"\n".join(keep) + b"\n" if keep else b"")
 
-    def _set_metrics_aside(self, path: Path, problem: str) -> None:
+    def _saved_optimizer(self, device):
+        """The optimizer state saved in optimizer.pt, or None when there is none or it cannot be
+        read; such a file is set aside (kept), so the fresh one saved after this generation does
+        not write over it."""
+        path = self.dir / "optimizer.pt"
+        try:
+            data = read_bytes(path, "optimizer")
+        except UnreadableFile as e:
+            if e.damaged:
+                self._set_file_aside(path, str(e))
+            return None
+        import torch
+        try:
+            return torch.load(io.BytesIO(data), map_location=device, weights_only=True)
+        except Exception as e:   # truncated, corrupt, or holding more than tensors
+            self._set_file_aside(path, f"cannot be read ({type(e).__name__})")
+            return None
+
+    def _set_file_aside(self, path: Path, problem: str) -> None:
         backup = set_aside(path)
         print(f"note: {path} {problem}; " + (f"kept as {backup.name}, a new one is written"
                                              if backup else "it could not be moved aside"), file=sys.stderr)
@@ -793,12 +806,12 @@ def main(argv: list[str]) -> int:
         print(f"error: there is no run to resume in {run_dir}; leave out --resume to start one there",
               file=sys.stderr)
         return 2
-    if (run_dir / "state.json").exists() and not args.resume:
+    if os.path.lexists(run_dir / "state.json") and not args.resume:
         print(f"error: {run_dir} already holds a run; pass --resume to continue it or choose another --run-dir",
               file=sys.stderr)
         return 2
     try:
-        if args.resume and args.config is None and (run_dir / "run.json").exists():
+        if args.resume and args.config is None and os.path.lexists(run_dir / "run.json"):
             cfg = resumed_config(game, run_dir)   # a run goes on with its own settings
         else:
             cfg = load_config(game, args.config)

@@ -53,8 +53,8 @@ baseline_games = 0
 """
 
 
-class Hang(Exception):
-    pass
+class Hang(BaseException):
+    """A step ran past its limit (a BaseException, so that no ``except Exception`` swallows it)."""
 
 
 @contextlib.contextmanager

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.safefile import LIMITS, USER_FILES, user_path
+from engine.core.safefile import APPENDED_FILES, LIMITS, USER_FILES, user_path
 
 VARIANTS = ("fifo", "sparse", "bad_bytes", "deep", "loop")
 GAME = "tictactoe"
@@ -81,7 +81,7 @@ def plant(path: Path, variant: str, kind: str) -> tuple:
         os.mkfifo(path)
     elif variant == "sparse":      # larger than its kind allows and than memory: no blocks on disk
         with open(path, "wb") as f:
-            f.truncate(LIMITS[kind] + (4 << 30))
+            f.truncate(LIMITS[kind] + (4 << 30))   # a log: the app's appends must not write 4 GB in
     elif variant == "bad_bytes":
         path.write_bytes(b'{"version": 1, "\xff\xfe\xc0\x80": "\xed\xa0\x80"}\n' * 3)
     elif variant == "deep":
@@ -106,17 +106,27 @@ def fingerprint(path: Path) -> tuple | None:
     return ("bytes", path.read_bytes())
 
 
-def still_kept(path: Path, planted: tuple) -> bool:
-    """The planted file is at ``path`` or was set aside beside it."""
+def still_kept(path: Path, planted: tuple, kind: str = "") -> bool:
+    """The planted file is at ``path`` or was set aside beside it; a log may also have been
+    appended to, or kept as ``NAME.1`` when it was too large (the log's own rotation)."""
     places = [path, *path.parent.glob(path.name + ".bak-*")] if path.parent.is_dir() else [path]
-    return any(fingerprint(p) == planted for p in places)
+    if kind == "log":
+        places.append(path.with_name(path.name + ".1"))
+    for p in places:
+        now = fingerprint(p)
+        if now == planted:
+            return True
+        if kind == "log" and now and planted[0] in ("size", "bytes") and now[0] == planted[0]:
+            if (now[1] >= planted[1]) if now[0] == "size" else now[1].startswith(planted[1]):
+                return True
+    return False
 
 
-def probe_paths(home: Path, run_dir: Path, roots=("config", "data", "cache", "run"), skip=()) -> list:
-    """(path, kind) of every user file in the registry: the user folders under ``home``, the
-    app's run folder (data/runs/<game>) and the command line's ``run_dir``."""
+def probe_paths(home: Path, run_dir: Path, roots=("config", "data", "cache", "run", "log"), skip=()) -> list:
+    """(path, kind) of every user file in the registry (read or appended to): the user folders
+    under ``home``, the app's run folder (data/runs/<game>) and the command line's ``run_dir``."""
     out = []
-    for f in USER_FILES:
+    for f in USER_FILES + APPENDED_FILES:
         if f.root not in roots or f.name in skip:
             continue
         if f.root == "run":
@@ -167,6 +177,9 @@ def walk_the_app():
         app.step(())
         app.go_home()
         app.step(())
+        app._report(RuntimeError("a probe"))   # what an unexpected error writes to the logs
+        from engine.core.logsetup import log
+        log("a probe")
     finally:
         app.shutdown()
 
@@ -197,15 +210,18 @@ def resume(run_dir: Path) -> int:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_user_file_survives_a_hostile_twin(variant, tiny_run, tmp_path, monkeypatch, capsys):
+    from engine.core import logsetup
     home = tmp_path / "home"
     monkeypatch.setenv("ZEROBOARD_HOME", str(home))
+    monkeypatch.setattr(logsetup, "_log_file", None)   # opened afresh, in this home
     run_dir = tmp_path / "run"
     shutil.copytree(tiny_run, run_dir, symlinks=True)
     refused = [f.name for f in USER_FILES if f.root == "run" and f.on_damage == "refused"]
 
     # everything at once: the app, the engines, and a resume that must refuse with a plain message
-    planted = {p: plant(p, variant, kind) for p, kind in probe_paths(home, run_dir)}
-    assert {f.root for f in USER_FILES} <= {"config", "data", "cache", "run"} and len(planted) > len(USER_FILES)
+    kinds = dict(probe_paths(home, run_dir))
+    planted = {p: plant(p, variant, kind) for p, kind in kinds.items()}
+    assert len(planted) > len(USER_FILES + APPENDED_FILES)
     with no_hang(f"the app with {variant} files"):
         walk_the_app()
     with no_hang(f"analyse and uci with {variant} files"):
@@ -214,7 +230,7 @@ def test_every_user_file_survives_a_hostile_twin(variant, tiny_run, tmp_path, mo
         assert resume(run_dir) == 2
     err = capsys.readouterr().err
     assert "error:" in err and "Traceback" not in err
-    lost = [str(p) for p, fp in planted.items() if not still_kept(p, fp)]
+    lost = [str(p) for p, fp in planted.items() if not still_kept(p, fp, kinds[p])]
     assert not lost, f"{variant}: lost or overwritten: {lost}"
 
     # each file a run cannot go on without, alone: a plain refusal, the file kept
@@ -243,5 +259,7 @@ def test_every_user_file_survives_a_hostile_twin(variant, tiny_run, tmp_path, mo
 def test_the_probe_covers_every_file_the_code_lists():
     """A new entry in USER_FILES is probed without touching this file; one under a root the
     probe does not know would be missed, so it fails here."""
+    files = USER_FILES + APPENDED_FILES
+    assert {f.root for f in files} <= {"config", "data", "cache", "run", "log"}
     paths = probe_paths(Path("/home"), Path("/run"))
-    assert len(paths) == sum(2 if f.root == "run" else 1 for f in USER_FILES)
+    assert len(paths) == sum(2 if f.root == "run" else 1 for f in files)

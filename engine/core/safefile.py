@@ -38,6 +38,7 @@ LIMITS = {
     "export": 512 << 20,         # an ONNX export of a model
     "positions": 64 << 20,       # a positions file given to analyse
     "config": 1 << 20,           # a settings file (TOML) given with --config
+    "log": 0,                    # appended to, never read (APPENDED_FILES)
 }
 
 
@@ -173,6 +174,20 @@ def read_json_lines(path, kind: str) -> tuple[list, int]:
     return values, bad
 
 
+def open_append(path, encoding: str = "utf-8"):
+    """A log file opened for appending text, never blocking: OSError when ``path`` is not a
+    regular file (a FIFO with no reader would otherwise block the open for ever)."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(Path(path), flags, 0o666)   # ENXIO for a FIFO nobody reads
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "a", encoding=encoding, errors="replace", buffering=1)
+
+
 def set_aside(path) -> Path | None:
     """Rename a damaged file out of the way, keeping it for the person to look at
     (``NAME.bak-<timestamp>``); the new path, or None when it could not be moved."""
@@ -215,7 +230,8 @@ class UserFile:
     command line, the user data folder's runs/<game> for the app); ``pattern`` is relative
     to it, with ``{game}`` the game key and ``{n}`` a generation number; ``on_damage`` is what
     a damaged one leads to: "set_aside" (renamed, the program goes on without it),
-    "listed" (shown as unreadable among the others) or "refused" (a plain error, the file kept)."""
+    "listed" (shown as unreadable among the others), "refused" (a plain error, the file kept)
+    or, for a log (`APPENDED_FILES`, root "log"), "not_written" (the line is dropped)."""
     name: str
     root: str
     pattern: str
@@ -240,8 +256,16 @@ USER_FILES: tuple[UserFile, ...] = (
 )
 
 
+#: files the program appends to (never reads) in a person's folders: opened with `open_append`,
+#: so a pipe or a device there is refused, never waited on; probed like USER_FILES
+APPENDED_FILES: tuple[UserFile, ...] = (
+    UserFile("log", "log", "zeroboard.log", "log", "not_written"),
+    UserFile("app error log", "log", "gui.log", "log", "not_written"),
+)
+
+
 def user_file(name: str) -> UserFile:
-    return next(f for f in USER_FILES if f.name == name)
+    return next(f for f in USER_FILES + APPENDED_FILES if f.name == name)
 
 
 def user_path(name: str, base=None, **fields) -> Path:
@@ -251,10 +275,10 @@ def user_path(name: str, base=None, **fields) -> Path:
     if base is None:
         from . import paths
         base = {"config": paths.user_config_dir, "data": paths.user_data_dir,
-                "cache": paths.user_cache_dir}[f.root]()
+                "cache": paths.user_cache_dir, "log": paths.user_log_dir}[f.root]()
     return Path(base) / f.pattern.format(**fields)
 
 
-__all__ = ["LIMITS", "UnreadableFile", "USER_FILES", "UserFile", "check_regular", "decode_text", "file_sha256",
-           "limit_of", "open_regular", "parse_json", "read_bytes", "read_json", "read_json_lines",
+__all__ = ["APPENDED_FILES", "LIMITS", "UnreadableFile", "USER_FILES", "UserFile", "check_regular", "decode_text", "file_sha256",
+           "limit_of", "open_append", "open_regular", "parse_json", "read_bytes", "read_json", "read_json_lines",
            "read_regular_file", "read_text", "set_aside", "user_file", "user_path"]

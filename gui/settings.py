@@ -12,9 +12,7 @@ import json
 import os
 from pathlib import Path
 
-from engine.core.paths import user_config_dir
-
-from engine.core.safefile import LIMITS, UnreadableFile, read_regular_file, set_aside
+from engine.core.safefile import LIMITS, UnreadableFile, read_regular_file, set_aside, user_path
 
 VERSION = 1
 LANGUAGES = ("en", "zh")
@@ -46,7 +44,7 @@ _CHOICES = {
 
 
 def settings_path() -> Path:
-    return user_config_dir() / "settings.json"
+    return user_path("settings")
 
 
 def _valid(key: str, value) -> bool:

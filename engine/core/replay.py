@@ -18,7 +18,7 @@ import numpy as np
 
 from .checkpoint import atomic_write_bytes
 from .logsetup import first_line, note
-from .safefile import UnreadableFile, limit_of, open_regular, read_json, set_aside
+from .safefile import UnreadableFile, limit_of, open_regular, read_json, set_aside, user_file
 from .selfplay import SamplesBatch
 
 _NAME = re.compile(r"^gen_(\d{6})\.npz$")
@@ -44,7 +44,7 @@ class ReplayBuffer:
         self.action_inv = np.stack(inv)
 
     def path_for(self, generation: int) -> Path:
-        return self.dir / f"gen_{generation:06d}.npz"
+        return self.dir / Path(user_file("run samples").pattern.format(n=generation)).name
 
     def has(self, generation: int) -> bool:
         return self.path_for(generation).exists()

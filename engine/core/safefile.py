@@ -279,6 +279,6 @@ def user_path(name: str, base=None, **fields) -> Path:
     return Path(base) / f.pattern.format(**fields)
 
 
-__all__ = ["APPENDED_FILES", "LIMITS", "UnreadableFile", "USER_FILES", "UserFile", "check_regular", "decode_text", "file_sha256",
-           "limit_of", "open_append", "open_regular", "parse_json", "read_bytes", "read_json", "read_json_lines",
-           "read_regular_file", "read_text", "set_aside", "user_file", "user_path"]
+__all__ = ["APPENDED_FILES", "LIMITS", "UnreadableFile", "USER_FILES", "UserFile", "check_regular", "decode_text",
+           "file_sha256", "limit_of", "open_append", "open_regular", "parse_json", "read_bytes", "read_json",
+           "read_json_lines", "read_regular_file", "read_text", "set_aside", "user_file", "user_path"]

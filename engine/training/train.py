@@ -39,7 +39,7 @@ from ..core.processes import end_process
 from ..core.progress import Progress, format_seconds, is_terminal
 from ..core.replay import ReplayBuffer
 from ..core.runlock import RunDirLock, RunDirLocked
-from ..core.safefile import UnreadableFile, decode_text, parse_json, read_bytes, read_json, set_aside
+from ..core.safefile import UnreadableFile, decode_text, parse_json, read_bytes, read_json, set_aside, user_path
 from ..core.selfplay import SamplesBatch, SelfPlayStats
 from . import workers as selfplay_workers
 
@@ -56,10 +56,11 @@ def read_run_state(path: Path) -> dict:
     except UnreadableFile as e:
         raise RunStateError(f"{path} {e}; the run cannot be resumed from it (move the file away to look at "
                             "it, or choose another --run-dir)") from None
+
     def number(v, whole=False):
         return isinstance(v, int if whole else (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-    if not isinstance(state, dict) or not all(number(state.get(k), True) for k in ("generation", "games", "positions")) \
-            or not all(number(state.get(k, 0)) for k in ("elo", "wall_seconds", "steps")):
+    if (not isinstance(state, dict) or not all(number(state.get(k), True) for k in ("generation", "games", "positions"))
+            or not all(number(state.get(k, 0)) for k in ("elo", "wall_seconds", "steps"))):
         raise RunStateError(f"{path} is not a run's state (a JSON object with generation, games, positions, elo "
                             "and wall_seconds as numbers); the run cannot be resumed from it")
     return {"elo": 0.0, "wall_seconds": 0.0, "steps": 0, **state}
@@ -162,7 +163,7 @@ class TrainingRun:
         self._tb = None                   # enable_tensorboard()
         self.on_event = on_event
         self.ckpt_dir = self.dir / "checkpoints"
-        self.state_path = self.dir / "state.json"
+        self.state_path = user_path("run state", self.dir)
         self.buffer = ReplayBuffer(self.dir / "buffer", game, self.cfg.train.buffer_positions)
         self.rng = np.random.default_rng()
         self._pool = None
@@ -183,14 +184,14 @@ class TrainingRun:
 
     # --- files ------------------------------------------------------------
     def ckpt_path(self, generation: int) -> Path:
-        return self.ckpt_dir / f"gen_{generation:06d}.pt"
+        return user_path("run checkpoint", self.dir, n=generation)
 
     def _note_config_change(self) -> None:
         """A run resumed with other settings (a changed --config or game config) says so in
         run.json: ``config_changes`` lists each new config and the first generation it made,
         so the run stays reproducible. Settings added to the code since the run began count as
         their defaults, which is what the run used before they existed."""
-        path = self.dir / "run.json"
+        path = user_path("run settings", self.dir)
         try:
             info = read_json(path, "run_info")
         except UnreadableFile:
@@ -562,7 +563,7 @@ class TrainingRun:
         self._stop = False
         deadline = time.time() + hours * 3600 if hours else None
         target_gen = self.state["generation"] + generations if generations else None
-        metrics_path = self.dir / "metrics.jsonl"
+        metrics_path = user_path("run metrics", self.dir)
         self._trim_metrics(metrics_path)
         gen_times = []
         try:
@@ -684,7 +685,7 @@ class TrainingRun:
         """The optimizer state saved in optimizer.pt, or None when there is none or it cannot be
         read; such a file is set aside (kept), so the fresh one saved after this generation does
         not write over it."""
-        path = self.dir / "optimizer.pt"
+        path = user_path("run optimizer", self.dir)
         try:
             data = read_bytes(path, "optimizer")
         except UnreadableFile as e:

@@ -776,7 +776,7 @@ def resumed_config(game, run_dir: Path) -> GameConfig:
     try:
         info = read_json(run_dir / "run.json", "run_info")
     except UnreadableFile as e:
-        raise ValueError(f"{run_dir / 'run.json'} {e}; pass --config to choose settings") from None
+        raise ValueError(f"{run_dir / 'run.json'}: unreadable (it {e}); pass --config to choose settings") from None
     if not isinstance(info, dict):
         raise ValueError(f"{run_dir / 'run.json'} is not a JSON object; pass --config to choose settings")
     if info.get("game_key") not in (None, game.key):

@@ -97,8 +97,16 @@ def parse_fen(text: str) -> tuple[tuple[int, ...], int, int, int]:
     return tuple(board), player, clock, fullmove
 
 
+#: the most digits a FEN counter may have (Python refuses to read an int of more than 4,300)
+_FEN_DIGITS = 9
+
+
 def _fen_number(text: str, what: str, least: int) -> int:
-    if not text.isdigit() or int(text) < least:
+    if not re.fullmatch(r"[0-9]+", text, re.ASCII):
+        raise NotationError(f"bad {what} field {text[:20]!r} in FEN: expected an integer >= {least}")
+    if len(text.lstrip("0")) > _FEN_DIGITS:
+        raise NotationError(f"bad {what} field in FEN: {len(text)} digits, at most {_FEN_DIGITS}")
+    if int(text) < least:
         raise NotationError(f"bad {what} field {text!r} in FEN: expected an integer >= {least}")
     return int(text)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pygame
 
-from engine.core.paths import APP_NAME, __version__, user_log_dir, user_model_path
+from engine.core.paths import APP_NAME, __version__, user_model_path
 from games import GAME_IDS, get_game
 from gui import i18n, theme
 from gui.controller import LEVELS, AIClient, DemoController, PlayController, pick_side
@@ -437,7 +437,8 @@ class App:
     def _report(self, exc: Exception) -> None:
         """Log an unexpected error, tell the person, and go back to a safe screen."""
         try:
-            with open(user_log_dir() / "gui.log", "a", encoding="utf-8") as f:
+            from engine.core.safefile import open_append, user_path
+            with open_append(user_path("app error log")) as f:
                 f.write(time.strftime("%Y-%m-%d %H:%M:%S ") + traceback.format_exc() + "\n")
         except OSError:
             pass

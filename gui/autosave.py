@@ -4,15 +4,21 @@ data folder), so that leaving a tic-tac-toe game to play Connect Four keeps both
 
 An ``autosave.json`` left by versions that kept a single slot is moved into its game's slot
 the first time the slots are read (unless that slot already holds a game, which is newer).
+
+Every slot is read through `engine.core.safefile` (a regular file of at most
+``LIMITS["autosave"]`` bytes, never waited on); a file that can never be used (a pipe, far too
+large, not UTF-8, not JSON, nested too deeply) is set aside as ``NAME.bak-<timestamp>``, with
+one line in the log, so that the app does not meet it again at every start.
 """
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
 from pathlib import Path
 
-from engine.core.paths import user_data_dir
+from engine.core.safefile import UnreadableFile, read_json, set_aside, user_path
 from games import GAME_IDS, get_game
 
 VERSION = 1
@@ -23,27 +29,26 @@ MAX_SLOTS = 24
 
 
 def folder() -> Path:
-    return user_data_dir() / "autosave"
+    return user_path("autosave slot", game="x").parent
 
 
 def legacy_path() -> Path:
     """The single autosave file of earlier versions."""
-    return user_data_dir() / "autosave.json"
+    return user_path("autosave")
 
 
 def path(key: str) -> Path:
     """The slot of the game whose key (`games.base.Game.key`) is ``key``."""
     if not _KEY_RE.fullmatch(key):
         raise ValueError(f"not a game key: {key!r}")
-    return folder() / f"{key}.json"
+    return user_path("autosave slot", game=key)
 
 
 def _write(p: Path, data: dict) -> bool:
     try:
+        from engine.core.checkpoint import atomic_write_bytes
         p.parent.mkdir(parents=True, exist_ok=True)
-        tmp = p.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-        tmp.replace(p)
+        atomic_write_bytes(p, json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
         return True
     except OSError:
         return False
@@ -64,8 +69,16 @@ def save(controller) -> bool:
     return _write(p, data)
 
 
-def _read_text(p: Path) -> str:
-    return p.read_text(encoding="utf-8")
+def _read(p: Path):
+    """The JSON in the slot file ``p``, or None: missing, or damaged (then set aside, with a
+    line in the log, so that it is not met again)."""
+    try:
+        return read_json(p, "autosave")
+    except UnreadableFile as e:
+        if e.damaged:
+            backup = set_aside(p)
+            logging.getLogger("zeroboard.autosave").warning("the saved game %s %s; moved aside to %s", p, e, backup)
+        return None
 
 
 def _number(value) -> float:
@@ -76,11 +89,10 @@ def _number(value) -> float:
     return x if x == x and abs(x) < 1e12 else 0.0
 
 
-def _parse(text: str) -> dict | None:
+def _parse(data) -> dict | None:
     """A slot's saved game as {"state", "human", "level", "side_choice", "moves", "game",
     "variant", "key", "date"}; None when it is not one (a damaged file is ignored, not fatal)."""
     try:
-        data = json.loads(text)
         if not isinstance(data, dict) or data.get("version") != VERSION or data.get("game") not in GAME_IDS:
             return None
         variant = data.get("variant") or {}
@@ -105,16 +117,15 @@ def _migrate() -> None:
     """Move the single autosave of earlier versions into its game's slot (kept where it is
     when that fails, and dropped when it is not a game any more or its slot is taken)."""
     old = legacy_path()
-    try:
-        if not old.is_file():
-            return
-        text = _read_text(old)
-    except (OSError, UnicodeDecodeError):
+    if not (old.exists() or old.is_symlink()):
         return
-    saved = _parse(text)
+    data = _read(old)   # a damaged one is set aside here
+    if data is None:
+        return
+    saved = _parse(data)
     if saved is not None:
         target = path(saved["key"])
-        if not target.exists():
+        if not (target.exists() or target.is_symlink()):
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 old.replace(target)
@@ -122,7 +133,7 @@ def _migrate() -> None:
             except OSError:
                 return  # tried again next time; the old file still resumes nothing until then
     try:
-        old.unlink()
+        old.unlink()   # a finished game, or older than the one in its slot
     except OSError:
         pass
 
@@ -131,9 +142,10 @@ def load(key: str) -> dict | None:
     """The unfinished game saved for the game ``key`` (see `_parse`), or None."""
     _migrate()
     try:
-        return _parse(_read_text(path(key)))
-    except (OSError, UnicodeDecodeError, ValueError):
+        p = path(key)
+    except ValueError:
         return None
+    return _parse(_read(p))
 
 
 def load_all() -> list[dict]:
@@ -145,10 +157,7 @@ def load_all() -> list[dict]:
     except OSError:
         return []
     for p in files:
-        try:
-            saved = _parse(_read_text(p))
-        except (OSError, UnicodeDecodeError):
-            continue
+        saved = _parse(_read(p))
         if saved is not None and saved["key"] == p.stem:
             out.append(saved)
     out.sort(key=lambda s: (s["time"], s["date"]), reverse=True)

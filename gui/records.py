@@ -8,6 +8,7 @@ unreadable with its reason instead of hiding the others.
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -21,9 +22,9 @@ from games.records import (EXTENSIONS, FORMATS, MAX_RECORD_BYTES, RecordFormatEr
                            peek_record, write_record)
 from games.records import decode as decode_bytes
 from games.records.zeroboard import HEADER
+from engine.core.safefile import UnreadableFile, read_regular_file
 from gui.i18n import language, t
 from gui.record_errors import in_language
-from gui.safefile import UnreadableFile, read_regular_file
 
 __all__ = ["HEADER", "MAX_RECORD_BYTES", "EXTENSIONS", "RecordError", "RecordInfo", "result_text", "summary",
            "games_dir", "save_record", "load_record", "list_records", "list_folder", "read_info", "read_file",
@@ -127,7 +128,7 @@ def save_record(state, meta: dict | None = None, folder: Path | None = None, fmt
 
 def read_file(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; RecordError otherwise
-    (`gui.safefile.read_regular_file`: a FIFO or a device is refused, never waited on)."""
+    (`engine.core.safefile.read_regular_file`: a FIFO or a device is refused, never waited on)."""
     path = Path(path)
     try:
         return read_regular_file(path, limit)
@@ -136,6 +137,8 @@ def read_file(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
             raise RecordError(t("load.err.not_file", name=path.name)) from None
         if e.kind == "too_large":
             raise RecordError(t("load.err.too_large", name=path.name, kb=limit // 1000)) from None
+        if e.kind == "loop":
+            raise RecordError(t("load.err.link_loop")) from None
         raise RecordError(t("load.err.open", name=path.name, reason=e.detail or e.kind)) from None
 
 
@@ -264,14 +267,15 @@ def list_folder(folder: Path | None = None, limit: int = 500,
                         if not name.startswith("."):
                             dirs.append(Path(entry.path))
                         continue
-                except OSError:
-                    continue
+                except OSError:                      # a link loop: listed below, with its reason
+                    pass
                 if not _record_name(name):
                     continue
                 try:
                     st = os.stat(entry.path)         # follows links; a dangling one fails here
-                except OSError:
-                    files.append((0.0, Path(entry.path), t("load.err.broken_link")))
+                except OSError as e:
+                    files.append((0.0, Path(entry.path), t("load.err.link_loop") if e.errno == errno.ELOOP
+                                  else t("load.err.broken_link")))
                     continue
                 if not stat.S_ISREG(st.st_mode):
                     files.append((st.st_mtime, Path(entry.path), t("load.err.not_file", name=name)))

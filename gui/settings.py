@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
-from engine.core.paths import user_config_dir
-
-from .safefile import UnreadableFile, read_regular_file
+from engine.core.safefile import LIMITS, UnreadableFile, read_regular_file, set_aside, user_path
 
 VERSION = 1
 LANGUAGES = ("en", "zh")
@@ -47,7 +44,7 @@ _CHOICES = {
 
 
 def settings_path() -> Path:
-    return user_config_dir() / "settings.json"
+    return user_path("settings")
 
 
 def _valid(key: str, value) -> bool:
@@ -78,7 +75,7 @@ def sanitize(data) -> dict:
 
 
 #: a settings file is a few hundred bytes; anything far larger is not one
-MAX_SETTINGS_BYTES = 1 << 20
+MAX_SETTINGS_BYTES = LIMITS["settings"]
 
 
 class SettingsProblem(Exception):
@@ -97,7 +94,7 @@ def _read(path: Path) -> dict | None:
             raise SettingsProblem("is not a regular file") from None
         if e.kind == "too_large":
             raise SettingsProblem(f"is larger than {MAX_SETTINGS_BYTES} bytes") from None
-        raise SettingsProblem(f"cannot be read ({e.detail})") from None
+        raise SettingsProblem(str(e)) from None
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark, as some editors write, is fine
     except UnicodeDecodeError as e:
@@ -113,22 +110,6 @@ def _read(path: Path) -> dict | None:
     return data
 
 
-def _set_aside(path: Path) -> Path | None:
-    """Move an unusable settings file out of the way, keeping it for the person to look at;
-    the new name, or None when it could not be moved."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    for n in range(100):
-        backup = path.with_name(f"{path.name}.bak-{stamp}" + (f"-{n}" if n else ""))
-        if backup.exists() or backup.is_symlink():
-            continue
-        try:
-            os.replace(path, backup)
-        except OSError:
-            return None
-        return backup
-    return None
-
-
 def load_checked(path: Path | None = None) -> tuple[dict, str | None]:
     """(settings, problem): the settings on disk, or the defaults; ``problem`` is None when
     the file was fine or absent, else the name the unusable file was moved aside to (or its
@@ -138,7 +119,7 @@ def load_checked(path: Path | None = None) -> tuple[dict, str | None]:
         data = _read(path)
     except SettingsProblem as e:
         import logging
-        backup = _set_aside(path)
+        backup = set_aside(path)
         logging.getLogger("zeroboard.settings").warning("settings file %s %s; moved aside to %s, using defaults",
                                                        path, e, backup)
         return sanitize({}), (backup or path).name

@@ -5,7 +5,6 @@ It lives on the App, not on the scene, so training goes on while the person play
 """
 from __future__ import annotations
 
-import json
 import multiprocessing
 import queue
 import re
@@ -186,19 +185,13 @@ def run_history(game_key: str) -> list[dict]:
     """The progress points of the game's training run so far, from its metrics.jsonl
     (user data folder, runs/<game>/); [] when there is none or it cannot be read."""
     from engine.core.paths import user_data_dir
-    points = []
-    try:
-        with open(user_data_dir() / "runs" / game_key / "metrics.jsonl", encoding="utf-8") as f:
-            for line in f:
-                try:
-                    d = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(d, dict):
-                    points.append({k: d.get(k) for k in ("games", "generation", "positions", "loss", "elo",
-                                                          "wall_seconds")})
-    except OSError:
+    from engine.core.safefile import UnreadableFile, read_json_lines, user_path
+    try:   # a pipe, a huge file, bad bytes or deep nesting: no history, never a hang or a crash
+        lines, _ = read_json_lines(user_path("run metrics", user_data_dir() / "runs" / game_key), "metrics")
+    except UnreadableFile:
         return []
+    points = [{k: d.get(k) for k in ("games", "generation", "positions", "loss", "elo", "wall_seconds")}
+              for d in lines if isinstance(d, dict)]
     return points[-MAX_POINTS:]
 
 

@@ -160,7 +160,8 @@ def test_the_runtime_choice_rejects_static_int8_that_fails_the_accuracy_bar(monk
     assert chosen == "ort-fp32" and ev.runtime == "ort-fp32"
     assert runtime.accuracy_verdict(runtime.INT8_STATIC, "b" * 64) is False
     # the same choice with a copy that passes (the float model itself), the shape's verdict expired: taken
-    monkeypatch.setattr(runtime, "ACCURACY_RECHECK_S", 0.0)
+    # -1, not 0: a verdict's checked_at is rounded to the second, so it can lie up to half a second ahead
+    monkeypatch.setattr(runtime, "ACCURACY_RECHECK_S", -1.0)
     good = onnxnet.session(onnxnet.export_bytes(net))
     chosen, ev = runtime.choose(net, cfg, 8, "play", candidates, game=game, digest="c" * 64, int8_sess=good)
     assert chosen == runtime.INT8_STATIC and ev.runtime == runtime.INT8_STATIC

@@ -10,7 +10,6 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
 from ..protocols.common import json_text
 
@@ -155,15 +154,19 @@ def analyse_main(argv: list[str]) -> int:
                 raise UsageError(f"--{name} must be positive, not {value}")
         game = game_from_args(args.game, args.size, args.rule)
         if args.positions_file:
-            try:
-                lines = Path(args.positions_file).read_text(encoding="utf-8").splitlines()
-            except (OSError, UnicodeDecodeError) as e:
-                raise UsageError(f"cannot read positions file {args.positions_file}: {e}") from None
+            from ..core.safefile import UnreadableFile, read_text
+            try:   # a pipe or a device is refused, never waited on
+                lines = read_text(args.positions_file, "positions").splitlines()
+            except UnreadableFile as e:
+                raise UsageError(f"cannot read positions file {args.positions_file}: it {e}") from None
             whole = positions_have_spaces(game)
             texts = [position_from_line(l, whole) for l in lines if l.strip() and not l.lstrip().startswith("#")]
         else:
             texts = [args.position or ""]
-        evaluator, _ = evaluator_from_args(game, args.model)
+        evaluator, description = evaluator_from_args(game, args.model)
+        from ..play.players import NO_MODEL, without_model_note
+        if description == NO_MODEL:
+            print(f"note: {without_model_note(game)}", file=sys.stderr, flush=True)
         mcts = MCTS(evaluator, play_search_config(game), seed=args.seed)
         sims = args.sims or LEVEL_SETTINGS[args.level].sims
         chunk = 1 if args.movetime else args.batch

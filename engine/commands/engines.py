@@ -37,12 +37,16 @@ def _finish(rc: int, wait_s: float = 30.0) -> int:
 
 
 def _checked_model(model: str | None) -> str | None:
-    """``model`` when it is 'rollout' or an existing file; UsageError otherwise (before any protocol)."""
-    from pathlib import Path
+    """``model`` when it is 'rollout' or a regular file of a model's size; UsageError otherwise
+    (before any protocol): a pipe or a device is named as such, never opened for reading."""
     from .cli import UsageError
+    from ..core.safefile import UnreadableFile, check_regular, limit_of
     from ..protocols.common import ROLLOUT
-    if model and model != ROLLOUT and not Path(model).is_file():
-        raise UsageError(f"--model {model}: no such file")
+    if model and model != ROLLOUT:
+        try:
+            check_regular(model, limit_of("checkpoint"))
+        except UnreadableFile as e:
+            raise UsageError(f"--model {model}: {'no such file' if e.kind == 'missing' else e}") from None
     return model
 
 

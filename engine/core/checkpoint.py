@@ -65,13 +65,14 @@ def _refusal_reason(e: BaseException) -> str:
     return ""
 
 
-def _check_archive(path: Path) -> int:
-    """Refuse a file that is not a zip, declares more than it can hold, or fails its checksums,
-    reading the declared sizes before inflating anything; the declared size of its contents."""
+def _check_archive(path: Path, data: bytes) -> int:
+    """Refuse a file (``data``, read from ``path``) that is not a zip, declares more than it can
+    hold, or fails its checksums, reading the declared sizes before inflating anything; the
+    declared size of its contents."""
     import zipfile
-    size = path.stat().st_size
+    size = len(data)
     try:
-        with zipfile.ZipFile(path) as zf:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
             infos = zf.infolist()
             if len(infos) > MAX_MEMBERS:
                 raise CheckpointError(f"{path}: refused: the file holds {len(infos)} parts, more than a model "
@@ -174,16 +175,21 @@ def read_checkpoint(path) -> dict:
     import pickle
     import zipfile
     import torch
+    from .safefile import UnreadableFile, read_bytes
     path = Path(path)
-    if not path.exists():
-        raise CheckpointError(f"{path}: no such model file")
-    if path.is_dir():
-        raise CheckpointError(f"{path}: is a folder, not a model file")
-    if path.stat().st_size == 0:
+    try:   # one read of a regular file (a pipe or a device is refused, never waited on)
+        data = read_bytes(path, "checkpoint")
+    except UnreadableFile as e:
+        if e.kind == "missing":
+            raise CheckpointError(f"{path}: no such model file") from None
+        if e.kind == "not_file" and path.is_dir():
+            raise CheckpointError(f"{path}: is a folder, not a model file") from None
+        raise CheckpointError(f"{path}: the model file {e}") from None
+    if not data:
         raise CheckpointError(f"{path}: the file is empty")
-    stored_bytes = _check_archive(path)
+    stored_bytes = _check_archive(path, data)
     try:
-        payload = torch.load(path, map_location="cpu", weights_only=True)
+        payload = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as e:
         raise CheckpointError(f"{path}: refused: the file holds objects other than plain weights "
                               f"(it could run code), so it was not loaded{_refusal_reason(e)}") from None

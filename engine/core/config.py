@@ -10,6 +10,8 @@ import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
+from .safefile import UnreadableFile, read_text
+
 CONFIG_DIR = Path(__file__).resolve().parent / "configs"
 
 
@@ -281,10 +283,14 @@ def load_config(game, path: str | Path | None = None) -> GameConfig:
             if f != files[0]:
                 raise ValueError(f"{f}: no such config file")
             continue
-        try:
-            data = tomllib.loads(f.read_text(encoding="utf-8"))
+        try:   # a settings file given by a person: a regular file only, never waited on
+            data = tomllib.loads(read_text(f, "config"))
+        except UnreadableFile as e:
+            raise ValueError(f"{f} {e}") from None
         except tomllib.TOMLDecodeError as e:
             raise ValueError(f"{f}: {e}") from None
+        except RecursionError:
+            raise ValueError(f"{f} is nested too deeply") from None
         for section, values in data.items():
             if section not in ("net", "play", "selfplay", "train") or not isinstance(values, dict):
                 raise ValueError(f"{f}: unknown section [{section}]")

@@ -14,7 +14,6 @@ import time
 import traceback
 from pathlib import Path
 
-LOG_NAME = "zeroboard.log"
 MAX_LOG_BYTES = 2_000_000  # above this the log starts afresh; the previous one is kept as .1
 
 _log_file = None
@@ -22,8 +21,8 @@ _log_file = None
 
 def log_path() -> Path:
     """The log file in the per-user log directory (engine.core.paths.user_log_dir)."""
-    from .paths import user_log_dir
-    return user_log_dir() / LOG_NAME
+    from .safefile import user_path
+    return user_path("log")
 
 
 def _open_log():
@@ -36,14 +35,16 @@ def _open_log():
                 os.replace(path, path.with_name(path.name + ".1"))
         except OSError:
             pass
-        _log_file = open(path, "a", encoding="utf-8", errors="replace", buffering=1)
+        from .safefile import open_append
+        _log_file = open_append(path)   # a FIFO or a device there is refused, never waited on
     return _log_file
 
 
 def writable_log_path() -> Path | None:
     """The log file's path when it can be written, else None (never raises)."""
     try:
-        return Path(_open_log().name)
+        _open_log()
+        return log_path()
     except Exception:
         return None
 

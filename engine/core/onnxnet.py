@@ -16,7 +16,6 @@ This module imports neither torch nor onnxruntime at import time.
 """
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -40,11 +39,9 @@ class OnnxUnavailable(Exception):
 
 
 def file_sha256(path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+    """The SHA-256 of a model file (a regular file only: `safefile.file_sha256`)."""
+    from .safefile import file_sha256 as sha256
+    return sha256(path, "checkpoint")
 
 
 def export_bytes(net, checkpoint_sha256: str = "", meta: dict | None = None) -> bytes:
@@ -105,7 +102,12 @@ def session(model, threads: int = 1):
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     so.log_severity_level = 3   # errors only: its warnings are about graph rewrites
     if isinstance(model, (str, Path)):
-        model = Path(model).read_bytes()   # bytes: a file path would let the model name external data files
+        # bytes: a file path would let the model name external data files
+        from .safefile import UnreadableFile, read_bytes
+        try:
+            model = read_bytes(model, "export")
+        except UnreadableFile as e:
+            raise OnnxUnavailable(f"{model}: {e}") from None
     return ort.InferenceSession(model, sess_options=so, providers=["CPUExecutionProvider"])
 
 
@@ -187,20 +189,28 @@ def is_shipped_model(checkpoint: Path) -> bool:
 def load_cached(checkpoint, game, digest: str | None = None):
     """(session, metadata) of a cached export whose stored hash is ``checkpoint``'s; None when
     there is none (a stale or damaged one is skipped with a note)."""
+    from .safefile import UnreadableFile, read_bytes, set_aside
     checkpoint = Path(checkpoint)
     digest = digest or file_sha256(checkpoint)
     for p in candidate_paths(checkpoint, digest):
-        if not p.is_file():
-            continue
         try:
-            sess = session(p)
-            if _stored_props(sess).get(HASH_KEY) != digest:
-                continue   # an export of an earlier version of the checkpoint: rebuilt below
-            return sess, check_session(sess, game, str(p))
-        except OnnxUnavailable as e:
-            note(f"ignoring {e}")
-        except Exception as e:   # onnxruntime's parse errors have no common base class
-            note(f"ignoring {p}: not a usable ONNX model ({first_line(e)})")
+            model = read_bytes(p, "export")
+        except UnreadableFile as e:
+            problem = str(e) if e.damaged else ""
+        else:
+            try:
+                sess = session(model)
+                if _stored_props(sess).get(HASH_KEY) != digest:
+                    continue   # an export of an earlier version of the checkpoint: rebuilt below
+                return sess, check_session(sess, game, str(p))
+            except OnnxUnavailable as e:
+                note(f"ignoring {e}")
+                continue
+            except Exception as e:   # onnxruntime's parse errors have no common base class
+                problem = f"is not a usable ONNX model ({first_line(e)})"
+        if problem:   # set aside, so that the export written next does not replace it unseen
+            backup = set_aside(p)
+            note(f"ignoring {p}: it {problem}; " + (f"moved aside to {backup.name}" if backup else "left in place"))
     return None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import zipfile
 from pathlib import Path
@@ -17,6 +18,7 @@ import numpy as np
 
 from .checkpoint import atomic_write_bytes
 from .logsetup import first_line, note
+from .safefile import UnreadableFile, limit_of, open_regular, read_json, set_aside, user_file
 from .selfplay import SamplesBatch
 
 _NAME = re.compile(r"^gen_(\d{6})\.npz$")
@@ -42,7 +44,7 @@ class ReplayBuffer:
         self.action_inv = np.stack(inv)
 
     def path_for(self, generation: int) -> Path:
-        return self.dir / f"gen_{generation:06d}.npz"
+        return self.dir / Path(user_file("run samples").pattern.format(n=generation)).name
 
     def has(self, generation: int) -> bool:
         return self.path_for(generation).exists()
@@ -64,14 +66,17 @@ class ReplayBuffer:
     def read_stats(self, generation: int) -> dict | None:
         """The statistics saved with a generation's samples, or None (older runs have none)."""
         try:
-            stats = json.loads(self.stats_path_for(generation).read_text())
-        except (OSError, ValueError):
+            stats = read_json(self.stats_path_for(generation), "samples_stats")
+        except UnreadableFile:
             return None
         return stats if isinstance(stats, dict) else None
 
     @staticmethod
     def read(path: Path) -> SamplesBatch:
-        with np.load(path) as f:
+        """A generation's samples; UnreadableFile for a file that is no regular file (a pipe is
+        never waited on) or is too large, ValueError (and zip errors) for a damaged one."""
+        fd = open_regular(path, limit_of("samples"))
+        with os.fdopen(fd, "rb") as raw, np.load(raw) as f:
             optional = {name: f[name] for pair in SamplesBatch.OPTIONAL if all(n in f.files for n in pair)
                         for name in pair}
             reply_w = f["reply_w"] if "reply_w" in f.files else None   # older files: no reply targets
@@ -100,8 +105,8 @@ class ReplayBuffer:
             if b is None:
                 try:
                     b = self._loaded[g] = self.read(self.path_for(g))
-                except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
-                    self._set_aside(g, e)   # one damaged file costs its samples, not the run
+                except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, UnreadableFile) as e:
+                    self.set_aside(g, e)   # one damaged file costs its samples, not the run
                     continue
             if planes is not None and len(b) and b.planes.shape[1] != planes:
                 self.skipped += len(b)
@@ -119,15 +124,13 @@ class ReplayBuffer:
             self.data = self.data.tail(self.capacity)
         return 0 if self.data is None else len(self.data)
 
-    def _set_aside(self, generation: int, error: BaseException) -> None:
-        """Rename a generation's unreadable samples file to ``.damaged`` (kept for a look, never
-        read again), with one line on stderr."""
+    def set_aside(self, generation: int, error: BaseException) -> None:
+        """Rename a generation's unreadable samples file out of the window (`safefile.set_aside`:
+        ``gen_N.npz.bak-<time>``, kept for a look, never read again), with one line on stderr."""
         path = self.path_for(generation)
-        try:
-            path.replace(path.with_suffix(".damaged"))
-            where = f"set aside as {path.with_suffix('.damaged').name}"
-        except OSError:
-            where = "left in place"
+        backup = set_aside(path)
+        where = f"set aside as {backup.name}" if backup else "left in place"
+        self._loaded.pop(generation, None)
         note(f"replay buffer: {path.name} is unreadable ({first_line(error)}); {where}, training goes on without "
              "its samples")
 

@@ -26,6 +26,7 @@ or unset means the measured choice.
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from pathlib import Path
@@ -35,6 +36,7 @@ import numpy as np
 from .evaluators import policy_game_positions
 from .logsetup import first_line, note
 from .onnxnet import OnnxUnavailable
+from .safefile import UnreadableFile
 
 RUNTIMES = ("torch-fp32", "torch-bf16", "ort-fp32", "ort-int8", "ort-int8-static")
 INT8_STATIC = "ort-int8-static"
@@ -80,26 +82,48 @@ def choice_key(net_cfg: dict, batch: int, purpose: str, candidates) -> str:
 
 
 def _choice_path() -> Path:
-    from .paths import user_cache_dir
-    return user_cache_dir() / CHOICE_FILE
+    from .safefile import user_path
+    return user_path("runtime choice")
+
+
+def _choices() -> dict:
+    """What runtime_choice.json remembers ({} when nothing). A file that cannot be used (a pipe,
+    far too large, not UTF-8, not JSON, nested too deeply, not an object) is set aside with one
+    line on stderr and its figures measured again: a damaged cache never costs the model."""
+    from .safefile import UnreadableFile, read_json, set_aside
+    path = _choice_path()
+    try:
+        data = read_json(path, "runtime_choice")
+        if isinstance(data, dict):
+            return data
+        problem = "is not a JSON object"
+    except UnreadableFile as e:
+        if not e.damaged:
+            return {}
+        problem = str(e)
+    backup = set_aside(path)
+    note(f"the runtime cache {path} {problem}; " +
+         (f"moved aside to {backup.name}" if backup else "it could not be moved aside") + "; measuring again")
+    return {}
 
 
 def remembered_choice(key: str) -> str | None:
-    try:
-        data = json.loads(_choice_path().read_text(encoding="utf-8"))
-        runtime = data[key]["runtime"]
-        return runtime if runtime in RUNTIMES else None
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    entry = _choices().get(key)
+    runtime = entry.get("runtime") if isinstance(entry, dict) else None
+    return runtime if isinstance(runtime, str) and runtime in RUNTIMES else None
 
 
 def remembered_rates(key: str) -> dict | None:
     """The positions per second measured for each runtime under ``key``, or None."""
-    try:
-        rates = json.loads(_choice_path().read_text(encoding="utf-8"))[key]["positions_per_s"]
-        return {k: float(v) for k, v in rates.items() if k in RUNTIMES}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    entry = _choices().get(key)
+    rates = entry.get("positions_per_s") if isinstance(entry, dict) else None
+    if not isinstance(rates, dict):
         return None
+    try:
+        out = {k: float(v) for k, v in rates.items() if k in RUNTIMES}
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return out if all(math.isfinite(v) and v >= 0 for v in out.values()) else None
 
 
 def remember_choice(key: str, runtime: str, rates: dict) -> None:
@@ -109,12 +133,7 @@ def remember_choice(key: str, runtime: str, rates: dict) -> None:
 def _remember(key: str, entry: dict) -> None:
     from .checkpoint import atomic_write_bytes
     path = _choice_path()
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            data = {}
-    except (OSError, ValueError):
-        data = {}
+    data = _choices()
     data[key] = {**entry, "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     try:
         atomic_write_bytes(path, json.dumps(data, indent=1, sort_keys=True).encode("utf-8"))
@@ -227,15 +246,16 @@ def accuracy_verdict(runtime: str, digest: str, shape: str = "") -> bool | None:
     """The remembered accuracy verdict on ``runtime`` for the checkpoint ``digest`` on this CPU (or,
     with ``shape``, one for its network shape within ACCURACY_RECHECK_S); None when there is none."""
     keys = _accuracy_keys(runtime, digest, shape)
-    try:
-        data = json.loads(_choice_path().read_text(encoding="utf-8"))
-        for k in keys:
-            entry = data.get(k)
-            if isinstance(entry, dict) and isinstance(entry.get("accurate"), bool):
-                if k == keys[0] or time.time() - float(entry.get("checked_at", 0)) < ACCURACY_RECHECK_S:
-                    return entry["accurate"]
-    except (OSError, ValueError, TypeError, AttributeError):
-        pass
+    data = _choices()
+    for k in keys:
+        entry = data.get(k)
+        if isinstance(entry, dict) and isinstance(entry.get("accurate"), bool):
+            try:
+                fresh = time.time() - float(entry.get("checked_at", 0)) < ACCURACY_RECHECK_S
+            except (TypeError, ValueError, OverflowError):
+                fresh = False
+            if k == keys[0] or fresh:
+                return entry["accurate"]
     return None
 
 
@@ -375,7 +395,7 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
         except ImportError as e:
             note(f"ONNX Runtime is not available ({e}); the network runs in torch")
             torch_only = True
-        except (OnnxUnavailable, OSError) as e:
+        except (OnnxUnavailable, OSError, UnreadableFile) as e:
             note(f"{e}; the network runs in torch")
             sess = None
     from .network import configure_threads

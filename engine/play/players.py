@@ -40,6 +40,17 @@ LEVEL_SETTINGS = {l.name: l for l in _LEVELS}
 DEFAULT_LEVEL = "strong"
 
 
+#: how a player built without a network describes itself (`load_evaluator`)
+NO_MODEL = "rollout search (no model)"
+
+
+def without_model_note(game) -> str:
+    """The one line the app and the engines say when the AI plays without a model because
+    none is there for ``game`` (a model that fails to load says why instead)."""
+    return (f"no model for {game.key}: none is shipped with this build and none was given; "
+            "playing with rollout search, which is much weaker")
+
+
 def load_evaluator(game, model_path=None, fallback: bool = True):
     """(evaluator, description). ``model_path`` None means the shipped model; without one,
     a rollout evaluator so that every game has a working AI."""
@@ -49,7 +60,7 @@ def load_evaluator(game, model_path=None, fallback: bool = True):
     if path is None:
         if not fallback:
             raise FileNotFoundError(f"no model is shipped for {game.key}")
-        return RolloutEvaluator(rollouts=1, max_plies=min(200, game.max_game_length or 200)), "rollout search (no model)"
+        return RolloutEvaluator(rollouts=1, max_plies=min(200, game.max_game_length or 200)), NO_MODEL
     from ..core.runtime import load_model_evaluator
     evaluator, meta = load_model_evaluator(path, game, purpose="play", batch=play_leaf_batch(game))
     return with_symmetries(game, evaluator), f"model {path.name} (generation {meta.get('generation', 0)})"

@@ -156,12 +156,14 @@ class EvaluatorLoader:
                 self._thread.start()
 
     def _load(self) -> None:
-        from ..play.players import load_evaluator
+        from ..play.players import NO_MODEL, load_evaluator, without_model_note
         if self.model_path == ROLLOUT:  # asked for the rollout search: no torch, no model file
             self._evaluator, self.description = self._rollout()
             return
         try:
             self._evaluator, self.description = load_evaluator(self.game, self.model_path or None)
+            if self.description == NO_MODEL:   # not asked for: the player must hear it is without its model
+                self.error = without_model_note(self.game)
         except Exception as e:  # a bad model file: say so, play with the rollout search
             self.error = f"cannot load model {self.model_path or '(shipped)'}: {one_line(e)}; using rollout search"
             self._evaluator, self.description = self._rollout()
@@ -169,8 +171,8 @@ class EvaluatorLoader:
     def _rollout(self):
         """(the rollout evaluator, its description): every game's model-free search."""
         from ..core.evaluators import RolloutEvaluator
-        return RolloutEvaluator(rollouts=1, max_plies=min(200, self.game.max_game_length or 200)), \
-            "rollout search (no model)"
+        from ..play.players import NO_MODEL
+        return RolloutEvaluator(rollouts=1, max_plies=min(200, self.game.max_game_length or 200)), NO_MODEL
 
     def get(self):
         """The evaluator, waiting for the load to finish."""

@@ -95,14 +95,19 @@ class GomocupBrain:
             if line.upper() == "DONE":
                 lines, self.board_lines = self.board_lines, None
                 self._cmd_board_done(lines, emit)
-            elif line:
-                self.board_lines.append(line)
-            return
+                return
+            if line.partition(" ")[0].upper() not in _COMMANDS:
+                if line:
+                    self.board_lines.append(line)
+                return
+            # a command (END above all) is never a stone: the position is dropped, the command obeyed
+            self.board_lines = None
+            emit("ERROR BOARD ended without DONE; the position was not taken")
         if not line:
             return
         word, _, rest = line.partition(" ")
         cmd = word.upper()
-        handler = {
+        handler = {   # the keys are _COMMANDS
             "START": self._cmd_start, "RECTSTART": self._cmd_rectstart, "RESTART": self._cmd_restart,
             "BEGIN": self._cmd_begin, "TURN": self._cmd_turn, "BOARD": self._cmd_board, "PLAY": self._cmd_play,
             "INFO": self._cmd_info, "TAKEBACK": self._cmd_takeback, "END": self._cmd_end, "ABOUT": self._cmd_about,
@@ -378,6 +383,11 @@ class GomocupBrain:
         self.state = self.state.apply(action)
         emit(f"DEBUG {result.sims} visits, value {result.value:+.3f} for this brain")
         emit(self._text(action))
+
+
+#: the commands a brain obeys (a line inside BOARD ... DONE that starts with one ends the list)
+_COMMANDS = frozenset({"START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "PLAY", "INFO", "TAKEBACK", "END",
+                       "ABOUT"})
 
 
 def serve(brain: GomocupBrain, stdin=None, stdout=None) -> int:

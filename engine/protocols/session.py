@@ -48,9 +48,10 @@ class SearchSession:
         """Wait for the evaluator; pass a load error (once) to ``report``."""
         if self.player.mcts.evaluator is None:
             self.player.mcts.evaluator = self.loader.get()
-        err = self.loader.take_error()
-        if err and report is not None:
-            report(err)
+        if report is not None:   # kept for the first caller that can say it
+            err = self.loader.take_error()
+            if err:
+                report(err)
 
     def set_evaluator(self, evaluator) -> None:
         """Replace the evaluator (a model chosen during the session) and forget the tree; a

@@ -57,6 +57,8 @@ HASH_MB_RANGE = (16, 65536)
 MEASURE_NODES = 500
 #: interim ``info`` lines during a search, at most this often (seconds)
 INFO_INTERVAL = 1.0
+#: what a `go` number of more than 12 digits counts as: more than any node cap or clock
+GO_NUMBER_CAP = 10 ** 12
 
 
 class UCIEngine:
@@ -285,10 +287,12 @@ class UCIEngine:
                 i += 1
             elif t in numeric:
                 raw = tokens[i + 1] if i + 1 < len(tokens) else ""
-                if not re.fullmatch(r"-?\d{1,12}", raw):
+                if not re.fullmatch(r"-?[0-9]+", raw, re.ASCII):
                     emit(f"info string error go: {t} needs a whole number, not {one_line(raw)[:40]!r}")
                     return None
-                limits[t] = int(raw)
+                # a number longer than any budget means "as much as allowed" (never int() of 5,000 digits)
+                digits = raw.lstrip("-").lstrip("0")
+                limits[t] = int(raw) if len(digits) <= 12 else (-1 if raw.startswith("-") else 1) * GO_NUMBER_CAP
                 i += 2
             else:
                 emit(f"info string error go: unknown or unsupported parameter {one_line(tokens[i])[:40]!r}")

@@ -33,14 +33,37 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.checkpoint import atomic_write_bytes, load_network, save_checkpoint
+from ..core.checkpoint import CheckpointError, atomic_write_bytes, load_network, save_checkpoint
 from ..core.config import GameConfig, config_from_dict, config_to_dict, load_config
 from ..core.processes import end_process
 from ..core.progress import Progress, format_seconds, is_terminal
 from ..core.replay import ReplayBuffer
 from ..core.runlock import RunDirLock, RunDirLocked
+from ..core.safefile import UnreadableFile, decode_text, parse_json, read_bytes, read_json, set_aside, user_path
 from ..core.selfplay import SamplesBatch, SelfPlayStats
 from . import workers as selfplay_workers
+
+
+class RunStateError(ValueError):
+    """A run's state.json that cannot be resumed from; the message names the file and why."""
+
+
+def read_run_state(path: Path) -> dict:
+    """A run's state.json, checked; RunStateError otherwise (the file is kept: it is the run's
+    only record of how far it got, and a new run in its folder would write over the old one)."""
+    try:
+        state = read_json(path, "run_state")
+    except UnreadableFile as e:
+        raise RunStateError(f"{path} {e}; the run cannot be resumed from it (move the file away to look at "
+                            "it, or choose another --run-dir)") from None
+
+    def number(v, whole=False):
+        return isinstance(v, int if whole else (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    if (not isinstance(state, dict) or not all(number(state.get(k), True) for k in ("generation", "games", "positions"))
+            or not all(number(state.get(k, 0)) for k in ("elo", "wall_seconds", "steps"))):
+        raise RunStateError(f"{path} is not a run's state (a JSON object with generation, games, positions, elo "
+                            "and wall_seconds as numbers); the run cannot be resumed from it")
+    return {"elo": 0.0, "wall_seconds": 0.0, "steps": 0, **state}
 
 
 def _json_dump_atomic(path: Path, obj) -> None:
@@ -140,7 +163,7 @@ class TrainingRun:
         self._tb = None                   # enable_tensorboard()
         self.on_event = on_event
         self.ckpt_dir = self.dir / "checkpoints"
-        self.state_path = self.dir / "state.json"
+        self.state_path = user_path("run state", self.dir)
         self.buffer = ReplayBuffer(self.dir / "buffer", game, self.cfg.train.buffer_positions)
         self.rng = np.random.default_rng()
         self._pool = None
@@ -149,10 +172,10 @@ class TrainingRun:
         self._ray = None
         import threading
         self._local_stop = threading.Event()  # has is_set(), like the pool's Event
-        if self.state_path.exists():
+        if os.path.lexists(self.state_path):   # a link loop there is a damaged state, not a new run
             for leftover in self.dir.rglob("*.tmp"):  # half-written files of a killed run
                 leftover.unlink(missing_ok=True)
-            self.state = json.loads(self.state_path.read_text())
+            self.state = read_run_state(self.state_path)
             if self.state.get("game_key") != game.key:
                 raise ValueError(f"{run_dir}: this run trains {self.state.get('game_key')!r}, not {game.key!r}")
             self._note_config_change()
@@ -161,17 +184,19 @@ class TrainingRun:
 
     # --- files ------------------------------------------------------------
     def ckpt_path(self, generation: int) -> Path:
-        return self.ckpt_dir / f"gen_{generation:06d}.pt"
+        return user_path("run checkpoint", self.dir, n=generation)
 
     def _note_config_change(self) -> None:
         """A run resumed with other settings (a changed --config or game config) says so in
         run.json: ``config_changes`` lists each new config and the first generation it made,
         so the run stays reproducible. Settings added to the code since the run began count as
         their defaults, which is what the run used before they existed."""
-        path = self.dir / "run.json"
+        path = user_path("run settings", self.dir)
         try:
-            info = json.loads(path.read_text())
-        except (OSError, ValueError):
+            info = read_json(path, "run_info")
+        except UnreadableFile:
+            return
+        if not isinstance(info, dict):
             return
         changes = list(info.get("config_changes", []))
         first = self.state["generation"] + 1
@@ -245,10 +270,10 @@ class TrainingRun:
         if wider is net:
             return net
         opt_path = self.dir / "optimizer.pt"
-        if optimizer and opt_path.exists():
+        state = self._saved_optimizer("cpu") if optimizer else None
+        if state is not None:
             import torch
             try:
-                state = torch.load(opt_path, map_location="cpu", weights_only=True)
                 old = [tower_name(n, net.cfg, wider.cfg) for n, _ in net.named_parameters()]
                 params = list(wider.named_parameters())
                 new = {n: i for i, (n, _) in enumerate(params)}
@@ -396,9 +421,10 @@ class TrainingRun:
         net.to(self.device).train()
         opt = torch.optim.Adam(net.parameters(), lr=self._lr(generation), weight_decay=t.weight_decay)
         opt_path = self.dir / "optimizer.pt"
-        if opt_path.exists():
+        saved = self._saved_optimizer(self.device)
+        if saved is not None:
             try:
-                opt.load_state_dict(torch.load(opt_path, map_location=self.device, weights_only=True))
+                opt.load_state_dict(saved)
                 for g in opt.param_groups:
                     g["lr"] = self._lr(generation)
             except Exception:
@@ -537,7 +563,7 @@ class TrainingRun:
         self._stop = False
         deadline = time.time() + hours * 3600 if hours else None
         target_gen = self.state["generation"] + generations if generations else None
-        metrics_path = self.dir / "metrics.jsonl"
+        metrics_path = user_path("run metrics", self.dir)
         self._trim_metrics(metrics_path)
         gen_times = []
         try:
@@ -548,9 +574,14 @@ class TrainingRun:
                 if not time_for_another(time.time(), deadline, gen_times):
                     break
                 t_gen = time.perf_counter()
+                new = None
                 if self.buffer.has(g):
                     # played before an interruption: reuse the games, and count them
-                    new = ReplayBuffer.read(self.buffer.path_for(g))
+                    try:
+                        new = ReplayBuffer.read(self.buffer.path_for(g))
+                    except Exception as e:   # damaged: set aside, and the generation's games played again
+                        self.buffer.set_aside(g, e)
+                if new is not None:
                     saved = self.buffer.read_stats(g)   # None: written before statistics were kept
                     try:
                         sp_stats = SelfPlayStats(**saved) if saved else None
@@ -623,17 +654,55 @@ class TrainingRun:
         return self.state
 
     def _trim_metrics(self, path: Path) -> None:
-        """Drop metrics lines of generations that did not complete (a kill after the append)."""
-        if not path.exists():
+        """Drop metrics lines of generations that did not complete (a kill after the append). A
+        file with lines that are no metrics (bad bytes, not JSON, nested too deeply), or that is
+        no regular file or far too large, is set aside as it was (``metrics.jsonl.bak-<time>``,
+        one line on stderr) and the readable lines go on in a new one: nothing is lost."""
+        try:
+            raw = read_bytes(path, "metrics")
+        except UnreadableFile as e:
+            if e.damaged:
+                self._set_file_aside(path, str(e))
             return
-        keep = []
-        for raw in path.read_text().splitlines():
-            try:
-                if json.loads(raw)["generation"] <= self.state["generation"]:
-                    keep.append(raw)
-            except (ValueError, KeyError, TypeError):
+        keep, bad = [], 0
+        for line in raw.splitlines():
+            if not line.strip():
                 continue
-        atomic_write_bytes(path, ("\n".join(keep) + "\n" if keep else "").encode())
+            try:
+                generation = parse_json(decode_text(line))["generation"]
+                if not isinstance(generation, int):
+                    raise TypeError
+            except (UnreadableFile, KeyError, TypeError, IndexError):
+                bad += 1
+                continue
+            if generation <= self.state["generation"]:
+                keep.append(line)
+        if bad:
+            self._set_file_aside(path, f"has {bad} line{'s' if bad != 1 else ''} that are not metrics")
+        atomic_write_bytes(path, b"\n".join(keep) + b"\n" if keep else b"")
+
+    def _saved_optimizer(self, device):
+        """The optimizer state saved in optimizer.pt, or None when there is none or it cannot be
+        read; such a file is set aside (kept), so the fresh one saved after this generation does
+        not write over it."""
+        path = user_path("run optimizer", self.dir)
+        try:
+            data = read_bytes(path, "optimizer")
+        except UnreadableFile as e:
+            if e.damaged:
+                self._set_file_aside(path, str(e))
+            return None
+        import torch
+        try:
+            return torch.load(io.BytesIO(data), map_location=device, weights_only=True)
+        except Exception as e:   # truncated, corrupt, or holding more than tensors
+            self._set_file_aside(path, f"cannot be read ({type(e).__name__})")
+            return None
+
+    def _set_file_aside(self, path: Path, problem: str) -> None:
+        backup = set_aside(path)
+        print(f"note: {path} {problem}; " + (f"kept as {backup.name}, a new one is written"
+                                             if backup else "it could not be moved aside"), file=sys.stderr)
 
     def enable_tensorboard(self, log_dir) -> None:
         """Also write each generation's figures as TensorBoard scalars under ``log_dir``; raises
@@ -708,9 +777,11 @@ def resumed_config(game, run_dir: Path) -> GameConfig:
     ``config``), so that ``--resume`` without ``--config`` goes on as it was, whatever
     engine/core/configs/<game>.toml says now."""
     try:
-        info = json.loads((run_dir / "run.json").read_text())
-    except (OSError, ValueError) as e:
-        raise ValueError(f"{run_dir / 'run.json'}: unreadable ({e}); pass --config to choose settings") from None
+        info = read_json(run_dir / "run.json", "run_info")
+    except UnreadableFile as e:
+        raise ValueError(f"{run_dir / 'run.json'}: unreadable (it {e}); pass --config to choose settings") from None
+    if not isinstance(info, dict):
+        raise ValueError(f"{run_dir / 'run.json'} is not a JSON object; pass --config to choose settings")
     if info.get("game_key") not in (None, game.key):
         raise ValueError(f"{run_dir} holds a {info.get('game_key')} run, not {game.key}")
     saved = _latest_settings(info)
@@ -742,12 +813,12 @@ def main(argv: list[str]) -> int:
         print(f"error: there is no run to resume in {run_dir}; leave out --resume to start one there",
               file=sys.stderr)
         return 2
-    if (run_dir / "state.json").exists() and not args.resume:
+    if os.path.lexists(run_dir / "state.json") and not args.resume:
         print(f"error: {run_dir} already holds a run; pass --resume to continue it or choose another --run-dir",
               file=sys.stderr)
         return 2
     try:
-        if args.resume and args.config is None and (run_dir / "run.json").exists():
+        if args.resume and args.config is None and os.path.lexists(run_dir / "run.json"):
             cfg = resumed_config(game, run_dir)   # a run goes on with its own settings
         else:
             cfg = load_config(game, args.config)
@@ -764,7 +835,7 @@ def main(argv: list[str]) -> int:
     try:
         run = TrainingRun(game, run_dir, cfg, workers=args.workers, init_model=args.init, backend=args.backend,
                           ray_address=args.ray_address, device=args.device, progress=not args.quiet)
-    except RunDirLocked as e:
+    except (RunDirLocked, RunStateError, CheckpointError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if args.tensorboard:
@@ -775,6 +846,9 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted; resume with --resume", file=sys.stderr)
         return 130
+    except CheckpointError as e:   # a model file of the run that cannot be read: named, never a traceback
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     finally:
         if previous is not None:
             import signal

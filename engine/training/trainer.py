@@ -5,6 +5,7 @@ the user's data directory (the shipped model is never touched).
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import queue as queue_mod
 import traceback
 from pathlib import Path
@@ -180,7 +181,7 @@ class BackgroundTrainer:
         self._events = self._ctx.Queue()
         self._stop = self._ctx.Event()
         init = str(self.model_path) if self.model_path else None
-        if (self.run_dir / "state.json").exists():
+        if os.path.lexists(self.run_dir / "state.json"):
             init = None  # resume the run where it stopped
         self._proc = self._ctx.Process(target=_trainer_main, name=f"trainer-{self.game.key}", daemon=False,
                                        args=(self.game.key, str(self.run_dir), init, self.workers,

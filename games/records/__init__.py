@@ -113,6 +113,8 @@ def peek_record(text: str, game: Game | None = None, name: str = "") -> tuple[Ga
     """(game, meta) of a record from its header alone, without replaying the moves where the
     format allows (for listing many files quickly). Raises RecordFormatError only."""
     text = _strip(text)
+    if len(text) > MAX_RECORD_BYTES:   # the header scan of a huge text costs seconds and GB
+        raise RecordFormatError(f"the record is larger than {MAX_RECORD_BYTES // 1000} kB")
     if not text.strip() and game is None:
         raise RecordFormatError("the file is empty")
     f = detect(text, name)

@@ -317,6 +317,8 @@ def read(text: str, hint=None) -> Record:
     meta = {k: v for k, v in meta.items() if v}
     if _first(root, "EV"):
         meta["event"] = _first(root, "EV")
+    if _first(root, "AP"):   # "name:version", written from "name version"
+        meta["app"] = _first(root, "AP").replace(":", " ", 1)
     date = clean_date(_first(root, "DT") or "")
     if date:
         meta["date"] = date

@@ -193,3 +193,79 @@ def test_one_thread_is_the_single_threaded_search():
 def test_threads_must_be_a_whole_number_of_at_least_one(bad):
     with pytest.raises(ValueError, match="threads"):
         MCTS(UniformEvaluator(), threads=bad)
+
+
+# --- the thread count from people: command lines and protocol options ----------------------
+
+def test_uci_threads_option_is_listed_set_and_used():
+    from engine.protocols.uci import UCIEngine
+    ev = SleepyUniform()
+    engine = UCIEngine(get_game("connect4"), evaluator=ev, seed=0)
+    assert "option name Threads type spin default 1 min 1 max 256" in engine.handle_line("uci")
+    assert engine.handle_line("setoption name Threads value 2") == []
+    assert engine.session.threads == 2 and engine.player.mcts.threads == 2
+    out = engine.handle_line("go nodes 200")
+    assert out[-1].split()[0] == "bestmove"
+    assert get_game("connect4").initial_state().parse_action(out[-1].split()[1]) in range(7)
+    assert engine.player.tree.root_n == 200
+    assert ev.most_at_once >= 2
+
+
+@pytest.mark.parametrize("bad", ["0", "-2", "two", "1.5", "", "257", "99999999999999999999"])
+def test_uci_bad_threads_values_are_answered_with_an_error_and_change_nothing(bad):
+    from engine.protocols.uci import UCIEngine
+    engine = UCIEngine(get_game("connect4"), evaluator=UniformEvaluator(), seed=0, threads=3)
+    out = engine.handle_line(f"setoption name Threads value {bad}".rstrip())
+    assert len(out) == 1 and out[0].startswith("info string error setoption: Threads must be a whole number")
+    assert engine.session.threads == 3
+
+
+def test_ucci_threads_option():
+    from engine.protocols.ucci import UCCIEngine
+    engine = UCCIEngine(get_game("xiangqi"), evaluator=UniformEvaluator(), seed=0)
+    assert "option threads type spin min 1 max 256 default 1" in engine.handle_line("ucci")
+    assert engine.handle_line("setoption threads 2") == []
+    assert engine.session.threads == 2
+    assert engine.handle_line("setoption name Threads value 3") == []
+    assert engine.session.threads == 3
+    assert engine.handle_line("setoption threads many")[0].startswith("info string error setoption: Threads")
+    assert engine.session.threads == 3
+
+
+def test_gomocup_brain_takes_thread_num_before_and_after_start():
+    from engine.protocols.gomocup import GomocupBrain
+    brain = GomocupBrain(evaluator=UniformEvaluator(), seed=0, threads=2)
+    out: list[str] = []
+    brain.handle_line("INFO thread_num 3", out.append)
+    brain.handle_line("START 15", out.append)
+    assert out == ["OK"] and brain.session.threads == 3
+    brain.handle_line("INFO thread_num 0", out.append)
+    brain.handle_line("INFO thread_num lots", out.append)
+    assert len(out) == 3 and all(line.startswith("ERROR INFO thread_num") for line in out[1:])
+    assert brain.session.threads == 3
+    brain.handle_line("INFO thread_num 1", out.append)
+    assert len(out) == 3 and brain.session.threads == 1
+
+
+def test_nboard_engine_takes_threads():
+    from engine.protocols.nboard import NBoardEngine
+    assert NBoardEngine(evaluator=UniformEvaluator(), threads=2).session.threads == 2
+
+
+def test_analyse_searches_on_two_threads_to_the_budget(capsys):
+    import json
+    from engine.commands.cli import analyse_main
+    assert analyse_main(["--game", "connect4", "--position", "44", "--sims", "120", "--threads", "2"]) == 0
+    [rec] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rec["sims"] == 120 and rec["move"]
+
+
+@pytest.mark.parametrize("command", ["analyse", "uci", "ucci", "pbrain", "nboard"])
+@pytest.mark.parametrize("bad", ["0", "x", "-1"])
+def test_commands_refuse_bad_threads_with_a_usage_error(command, bad, capsys):
+    from engine.commands.cli import analyse_main
+    from engine.commands.engines import nboard_main, pbrain_main, ucci_main, uci_main
+    main, extra = {"analyse": (analyse_main, ["--game", "connect4"]), "uci": (uci_main, ["--game", "connect4"]),
+                   "ucci": (ucci_main, []), "pbrain": (pbrain_main, []), "nboard": (nboard_main, [])}[command]
+    assert main(extra + [f"--threads={bad}"]) == 2
+    assert "threads must be a whole number" in capsys.readouterr().err

@@ -16,7 +16,8 @@ Coordinates are ``x,y``, zero-based, x the column from the left, y the row from 
 - ``INFO key value`` (no answer): ``timeout_turn``, ``timeout_match``, ``time_left`` (ms),
   ``max_memory`` (bytes: caps the search tree), ``max_node`` (visits per move: fixed work),
   ``game_type``, ``folder``, ``rule`` (0 freestyle and 2 continuous are played; 1 exactly-five,
-  4 renju and 8 caro are answered with ``ERROR``: this brain plays freestyle, five or more wins).
+  4 renju and 8 caro are answered with ``ERROR``: this brain plays freestyle, five or more wins),
+  ``thread_num`` (search threads sharing the tree, from the next move on; ``--threads``, default 1).
 - ``RESTART`` -> ``OK`` (empty board); ``TAKEBACK x,y`` -> ``OK`` (removes the last stone,
   which must be at x,y); ``END`` ends the process (also during a search); ``ABOUT`` ->
   ``name="ZeroBoard", version="...", author="..."`` (no country: the project has none).
@@ -47,8 +48,9 @@ class GomocupBrain:
     """The brain's state machine: ``handle_line(line, emit)`` processes one line."""
 
     def __init__(self, model_path=None, level: str | None = None, evaluator=None, seed: int | None = None,
-                 model_size: int = 15):
+                 model_size: int = 15, threads: int = 1):
         self.model_path = str(model_path) if model_path else ""
+        self.threads = threads
         self.level = level
         self._evaluator = evaluator
         self.seed = seed
@@ -140,7 +142,7 @@ class GomocupBrain:
         game = Gomoku(size)
         if self.session is None or self.game.size != size:
             model = self.model_path or None
-            self.session = SearchSession(game, model, self.level, self._evaluator, self.seed)
+            self.session = SearchSession(game, model, self.level, self._evaluator, self.seed, self.threads)
         self.game = game
         self.state = game.initial_state()
         self.session.reset()
@@ -295,6 +297,15 @@ class GomocupBrain:
                 if unsupported:
                     emit(f"ERROR rule {number} ({', '.join(unsupported)}) is not supported: this brain plays "
                          "freestyle (five or more in a row wins)")
+        elif key == "thread_num":
+            from ..play.players import MAX_THREADS, parse_threads
+            try:
+                self.threads = parse_threads(value)
+            except ValueError:
+                emit(f"ERROR INFO thread_num needs a whole number from 1 to {MAX_THREADS}, not {one_line(value)[:40]!r}")
+                return
+            if self.session is not None:
+                self.session.set_threads(self.threads)
         elif key == "folder":
             self.info_folder = value
         # other keys (evaluate, ...) are for the manager's own use: ignored, as the protocol asks

@@ -19,6 +19,8 @@ from .safefile import UnreadableFile, read_regular_file
 
 VERSION = 1
 LANGUAGES = ("en", "zh")
+#: the most AI search threads a settings file may ask for (`engine.play.players.MAX_THREADS`)
+MAX_AI_THREADS = 256
 WINDOW_PRESETS = ("1024x640", "1280x800", "1440x900", "1680x1050")
 
 DEFAULTS: dict = {
@@ -32,6 +34,8 @@ DEFAULTS: dict = {
     "hints": False,
     "side": "first",
     "level": "strong",
+    # search threads of the AI: 0 is automatic (every core but one, at least one)
+    "ai_threads": 0,
     "demo_levels": ["strong", "strong"],
     "last_game": "tictactoe",
     # game key -> "shipped" or "trained": which model the AI uses
@@ -59,6 +63,8 @@ def _valid(key: str, value) -> bool:
     if isinstance(default, list):
         return (isinstance(value, list) and len(value) == len(default)
                 and all(isinstance(v, str) for v in value))
+    if key == "ai_threads":
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_AI_THREADS
     if isinstance(default, dict):
         return isinstance(value, dict) and all(
             isinstance(k, str) and v in ("shipped", "trained") for k, v in value.items())

@@ -19,19 +19,34 @@ The calling thread is one of the search threads, and the only one that calls
 tree). Every thread finishes the batch it is evaluating before it stops, so no leaf is left
 pending and no virtual loss is left on the tree; an error in any thread stops the others and
 is raised in the caller.
+
+This module imports nothing heavy at import time (the window's process reads `default_threads`).
 """
 from __future__ import annotations
 
+import os
 import threading
 import time
-
-from .mcts import LeafBatch
 
 #: seconds a thread that found nothing to evaluate waits for another thread's backup before
 #: it looks again (and the calling thread asks ``should_stop``)
 WAIT_SECONDS = 0.02
 #: seconds between ``on_progress`` calls, as on one thread
 PROGRESS_SECONDS = 0.1
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system says, else all)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def default_threads() -> int:
+    """Search threads the app uses unless told otherwise: every core but one, at least one
+    (the one left keeps the window and the rest of the machine responsive)."""
+    return max(1, usable_cores() - 1)
 
 
 class _SharedSearch:
@@ -61,8 +76,9 @@ class _SharedSearch:
         """Visits backed up at tree ``i``'s root (its ``root_n`` less the virtual loss in flight)."""
         return self.trees[i].root_n - self.mcts.cfg.virtual_loss * self.in_flight[i]
 
-    def _gather(self) -> LeafBatch | None:
-        """Leaves to evaluate (possibly none), or None once the search is over."""
+    def _gather(self):
+        """Leaves to evaluate (a `LeafBatch`, possibly empty), or None once the search is over."""
+        from .mcts import LeafBatch
         trees, targets = self.trees, self.targets
         self.active = [i for i in self.active if self._completed(i) + self.in_flight[i] < targets[i]]
         if not self.active:

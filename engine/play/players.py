@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, reuse_tree, select_action
+from ..core.parallel import default_threads
 
 __all__ = ["LEVELS", "DEFAULT_LEVEL", "MAX_THREADS", "Level", "make_player", "default_threads", "parse_threads", "load_evaluator", "play_leaf_batch", "play_search_config",
            "play_symmetries", "with_symmetries",
@@ -192,16 +193,6 @@ def rollout_player(game, playouts: int, seed: int | None = None, seconds: float 
                    seed=seed)
     p.name = f"rollout{playouts}"
     return p
-
-
-def default_threads() -> int:
-    """Search threads the app uses unless told otherwise: every core but one, at least one."""
-    import os
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, cores - 1)
 
 
 def parse_threads(value) -> int:

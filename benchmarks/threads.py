@@ -5,9 +5,18 @@ openings) with the shipped model, the play evaluator (`load_evaluator`: ONNX Run
 it was chosen, the game's play symmetries) and the play search settings, for ``--seconds``
 of wall time each, with a fresh tree, alternating the thread counts position by position and
 round by round so that other load on the machine falls on all of them alike. Prints one JSON
-line per game: for each mode the visits, wall seconds, process CPU seconds (all threads),
-visits per wall second, visits per CPU second, and the ratio of wall rates to one thread;
-and the load average before and after.
+line per game: for each mode the visits, wall seconds, process CPU seconds (all threads), the
+CPU seconds spent inside the network runtime's calls (each thread's own CPU time, which ONNX
+Runtime spends without the GIL), visits per wall second, visits per CPU second, the ratio of
+wall rates to one thread; and the load average before and after.
+
+On a loaded machine wall rates say little about an idle one, so each mode also gets
+``idle_visits_per_s``, what its CPU figures allow on an idle 2-core machine: the work that
+holds the GIL (CPU outside the network calls) runs one thread at a time, the rest on two
+cores, so a visit takes at least max(CPU / 2, GIL-held CPU) / visits of wall time on two
+threads (CPU / visits on one; for ``1+ort2``, the calling thread's own CPU / visits, since it
+takes part in every network call and waits for the other by spinning). It ignores the cost
+of handing the GIL over, so it is an upper bound.
 
 Modes: ``1`` and ``2`` search threads (ONNX Runtime on one thread per call, as at play);
 with ``--ort2``, also ``1+ort2``: one search thread with an ONNX Runtime session on two
@@ -60,6 +69,31 @@ def ort2_evaluator(game, evaluator):
     return None
 
 
+class NetClock:
+    """Wraps an evaluator's innermost ``infer`` to add up the CPU time (per thread) spent in it."""
+
+    def __init__(self, evaluator):
+        import threading
+        from engine.core.evaluators import SymmetryEvaluator
+        inner = evaluator.inner if isinstance(evaluator, SymmetryEvaluator) else evaluator
+        self.cpu = 0.0
+        self.lock = threading.Lock()
+        infer = getattr(inner, "infer", None)
+        if infer is None:
+            return
+
+        def timed(planes):
+            start = time.thread_time()
+            try:
+                return infer(planes)
+            finally:
+                spent = time.thread_time() - start
+                with self.lock:
+                    self.cpu += spent
+
+        inner.infer = timed
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", nargs="+", default=["xiangqi", "gomoku", "connect4", "othello"])
@@ -83,7 +117,11 @@ def main() -> int:
             two = ort2_evaluator(game, evaluator)
             if two is not None:
                 modes["1+ort2"] = (two, 1)
-        totals = {m: [0, 0.0, 0.0] for m in modes}
+        clocks = {}
+        for ev, _ in modes.values():
+            if id(ev) not in clocks:
+                clocks[id(ev)] = NetClock(ev)
+        totals = {m: [0, 0.0, 0.0, 0.0, 0.0] for m in modes}
         load_before = os.getloadavg()
         order = list(modes)
         for r in range(args.rounds):
@@ -92,20 +130,34 @@ def main() -> int:
                     ev, threads = modes[m]
                     mcts = MCTS(ev, cfg, seed=args.seed, threads=threads)
                     tree = Tree(pos)
-                    cpu, wall = time.process_time(), time.perf_counter()
+                    clock = clocks[id(ev)]
+                    net = clock.cpu
+                    own, cpu, wall = time.thread_time(), time.process_time(), time.perf_counter()
                     mcts.search([tree], 10 ** 9, deadline=wall + args.seconds)
                     totals[m][0] += int(tree.root_n)
                     totals[m][1] += time.perf_counter() - wall
                     totals[m][2] += time.process_time() - cpu
+                    totals[m][3] += clock.cpu - net
+                    totals[m][4] += time.thread_time() - own
         base = totals["1"][0] / totals["1"][1]
+
+        def idle_rate(m):
+            v, _, c, n, own = totals[m]
+            if m == "1+ort2":
+                return v / own
+            return v / (c if modes[m][1] == 1 else max(c / 2, c - n))
+
+        idle_base = idle_rate("1")
         out = {"game": gid, "evaluator": desc, "runtime": getattr(evaluator, "runtime", "?"),
                "leaf_batch": cfg.leaf_batch, "seconds_a_search": args.seconds, "rounds": args.rounds,
                "positions": args.positions, "load_before": [round(x, 2) for x in load_before],
                "load_after": [round(x, 2) for x in os.getloadavg()],
-               "modes": {m: {"visits": v, "wall_s": round(w, 2), "cpu_s": round(c, 2),
-                             "visits_per_s": round(v / w, 1), "visits_per_cpu_s": round(v / c, 1),
-                             "cpu_per_wall": round(c / w, 2), "speedup": round(v / w / base, 2)}
-                         for m, (v, w, c) in totals.items()}}
+               "modes": {m: {"visits": v, "wall_s": round(w, 2), "cpu_s": round(c, 2), "net_cpu_s": round(n, 2),
+                             "net_share": round(n / c, 3), "visits_per_s": round(v / w, 1),
+                             "visits_per_cpu_s": round(v / c, 1), "cpu_per_wall": round(c / w, 2),
+                             "speedup": round(v / w / base, 2), "idle_visits_per_s": round(idle_rate(m), 1),
+                             "idle_speedup": round(idle_rate(m) / idle_base, 2)}
+                         for m, (v, w, c, n, _) in totals.items()}}
         print(json.dumps(out), flush=True)
     return 0
 

@@ -117,6 +117,20 @@ def test_threads_search_a_small_endgame_full_of_collisions_and_proofs():
     check_tree(tree)
 
 
+def test_threads_never_wait_while_finished_games_still_give_visits(monkeypatch):
+    """A proven root sends every visit to a finished game, which needs no evaluator call: the
+    threads back those up at once and never sit waiting for another thread's backup."""
+    from engine.core import parallel
+    monkeypatch.setattr(parallel, "WAIT_SECONDS", 3.0)
+    g = get_game("tictactoe")
+    tree = Tree(g.state_from_text("a1 b1 a2 b2"))   # X wins at a3
+    start = time.perf_counter()
+    MCTS(SleepyUniform(), SearchConfig(), seed=0, threads=2).search([tree], 3000, deadline=start + 2.5)
+    assert tree.root_n == 3000
+    assert tree.root_result() == 1.0
+    check_tree(tree)
+
+
 def test_two_threads_with_the_shipped_network_play_a_legal_move():
     from engine.play.players import MCTSPlayer, load_evaluator, play_search_config
     g = get_game("connect4")

@@ -111,11 +111,12 @@ class _SharedSearch:
                 with self.cond:
                     if self.stopped:
                         return
+                    done = self.sims
                     leaves = self._gather()
                     if leaves is None:
                         self.cond.notify_all()
                         return
-                    if not leaves.states:   # only collisions (or finished games): wait for a backup
+                    if not leaves.states and self.sims == done:   # only collisions: wait for a backup
                         self.cond.wait(WAIT_SECONDS)
                 if leaves.states:
                     priors, values = self.mcts.evaluate(leaves)   # the network runs here, unlocked

@@ -902,7 +902,7 @@ class MCTS:
             if max_rounds is not None and rounds >= max_rounds:
                 break
             rounds += 1
-            leaves = LeafBatch(root_leads is not None)
+            leaves = self.new_leaves(root_leads)
             for i in active:
                 t = trees[i]
                 want = min(batch, int(targets[i] - t.root_n)) if t.root_expanded else 1
@@ -924,6 +924,11 @@ class MCTS:
         return sims
 
     # --- the phases of a round (`engine.core.parallel` runs them on several threads) ---
+    @staticmethod
+    def new_leaves(root_leads) -> LeafBatch:
+        """An empty batch of leaves, with room for their roots' heuristic where ``root_leads``."""
+        return LeafBatch(root_leads is not None)
+
     def gather(self, trees: list[Tree], i: int, want: int, root_leads, leaves: LeafBatch) -> int:
         """Walk ``trees[i]`` down to up to ``want`` leaves and add those to evaluate to
         ``leaves`` (virtual loss on their paths, marked pending); finished and proven ones are

@@ -78,18 +78,17 @@ class _SharedSearch:
 
     def _gather(self):
         """Leaves to evaluate (a `LeafBatch`, possibly empty), or None once the search is over."""
-        from .mcts import LeafBatch
         trees, targets = self.trees, self.targets
         self.active = [i for i in self.active if self._completed(i) + self.in_flight[i] < targets[i]]
         if not self.active:
             if not any(self.in_flight):
                 self.stopped = True   # every tree has its visits
-            return None if self.stopped else LeafBatch(False)
+            return None if self.stopped else self.mcts.new_leaves(None)
         if self.max_rounds is not None and self.rounds >= self.max_rounds:
             self.stopped = not any(self.in_flight)
-            return None if self.stopped else LeafBatch(False)
+            return None if self.stopped else self.mcts.new_leaves(None)
         self.rounds += 1
-        leaves = LeafBatch(self.root_leads is not None)
+        leaves = self.mcts.new_leaves(self.root_leads)
         for i in self.active:
             t = trees[i]
             room = int(targets[i] - self._completed(i) - self.in_flight[i])

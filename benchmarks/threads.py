@@ -38,9 +38,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def positions(game, count: int, seed: int) -> list:
-    """The start and ``count - 1`` positions after 2..8 seeded random plies (not finished; a
-    longer random opening often gives connect4 a position the search proves, whose visits
-    then cost no network call)."""
+    """The start and ``count - 1`` positions after 2..8 seeded random plies, neither finished
+    nor proven by a short search (a proven root's visits go to a known result and cost no
+    network call, which would measure something else)."""
+    from engine.core.evaluators import UniformEvaluator
+    from engine.core.mcts import MCTS, Tree
+
+    def open_position(s) -> bool:
+        if s.is_terminal():
+            return False
+        tree = Tree(s)
+        MCTS(UniformEvaluator(), seed=0).search([tree], 64)
+        return tree.root_result() is None
+
     rng = random.Random(seed)
     out = [game.initial_state()]
     while len(out) < count:
@@ -49,7 +59,7 @@ def positions(game, count: int, seed: int) -> list:
             s = s.apply(rng.choice(s.legal_actions()))
             if s.is_terminal():
                 break
-        if not s.is_terminal():
+        if open_position(s):
             out.append(s)
     return out
 

@@ -13,14 +13,13 @@ import os
 import time
 from pathlib import Path
 
+from engine.core.parallel import MAX_THREADS
 from engine.core.paths import user_config_dir
 
 from .safefile import UnreadableFile, read_regular_file
 
 VERSION = 1
 LANGUAGES = ("en", "zh")
-#: the most AI search threads a settings file may ask for (`engine.play.players.MAX_THREADS`)
-MAX_AI_THREADS = 256
 WINDOW_PRESETS = ("1024x640", "1280x800", "1440x900", "1680x1050")
 
 DEFAULTS: dict = {
@@ -64,7 +63,7 @@ def _valid(key: str, value) -> bool:
         return (isinstance(value, list) and len(value) == len(default)
                 and all(isinstance(v, str) for v in value))
     if key == "ai_threads":
-        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_AI_THREADS
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_THREADS
     if isinstance(default, dict):
         return isinstance(value, dict) and all(
             isinstance(k, str) and v in ("shipped", "trained") for k, v in value.items())

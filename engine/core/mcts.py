@@ -878,7 +878,6 @@ class MCTS:
         """
         cfg = self.cfg
         batch = leaf_batch or cfg.leaf_batch
-        vl = cfg.virtual_loss
         targets = visits if isinstance(visits, list) else [visits] * len(trees)
         for t in trees:
             t.draw_value = cfg.draw_value

@@ -28,6 +28,8 @@ import os
 import threading
 import time
 
+#: the most search threads a person may ask for (more than a desktop's cores gains nothing)
+MAX_THREADS = 256
 #: seconds a thread that found nothing to evaluate waits for another thread's backup before
 #: it looks again (and the calling thread asks ``should_stop``)
 WAIT_SECONDS = 0.02

@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 
 from ..core.mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, reuse_tree, select_action
-from ..core.parallel import default_threads
+from ..core.parallel import MAX_THREADS
 
-__all__ = ["LEVELS", "DEFAULT_LEVEL", "MAX_THREADS", "Level", "make_player", "default_threads", "parse_threads", "load_evaluator", "play_leaf_batch", "play_search_config",
-           "play_symmetries", "with_symmetries",
+__all__ = ["LEVELS", "DEFAULT_LEVEL", "MAX_THREADS", "Level", "make_player", "parse_threads", "load_evaluator",
+           "play_leaf_batch", "play_search_config", "play_symmetries", "with_symmetries",
            "MCTSPlayer", "PolicyPlayer", "RandomPlayer", "SearchResult", "MoveStat"]
 
 
@@ -39,8 +39,6 @@ _LEVELS = (
 LEVELS = tuple(l.name for l in _LEVELS)
 LEVEL_SETTINGS = {l.name: l for l in _LEVELS}
 DEFAULT_LEVEL = "strong"
-#: the most search threads a person may ask for (more than a desktop's cores gains nothing)
-MAX_THREADS = 256
 
 
 def load_evaluator(game, model_path=None, fallback: bool = True):

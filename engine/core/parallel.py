@@ -10,8 +10,8 @@ runs under one lock: it holds the GIL anyway, and under the lock it needs no oth
 Each thread repeats: under the lock, gather up to a leaf batch from every tree still short
 of its visits (virtual loss keeps the threads off each other's leaves; a leaf another thread
 is evaluating is a collision, which ends the gathering); without the lock, evaluate them;
-under the lock, expand them and back their values up. A thread that gathered nothing waits
-until another one backs up. Leaves in flight count towards the visits asked for, so a
+under the lock, expand them and back their values up. A thread that met only collisions
+waits until another one backs up. Leaves in flight count towards the visits asked for, so a
 search ends with exactly the visits asked for, as on one thread.
 
 The calling thread is one of the search threads, and the only one that calls
@@ -52,6 +52,9 @@ def default_threads() -> int:
 
 
 class _SharedSearch:
+    """What the threads of one search share: the trees, their lock (``cond``), the leaves in
+    flight per tree, the simulations run and whether (and why) the search has stopped."""
+
     def __init__(self, mcts, trees, targets, active, root_leads, batch, deadline, on_progress, should_stop,
                  noise, max_rounds):
         self.mcts = mcts

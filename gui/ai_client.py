@@ -49,6 +49,8 @@ class AIClient:
         self._replies = None
         self._ids = itertools.count(1)
         self._callbacks: dict[int, callable] = {}
+        #: search threads the AI process uses (the ``ai_threads`` setting; 0: every core but one)
+        self.threads = 0
 
     # --- lifecycle ----------------------------------------------------------
     def start(self) -> None:
@@ -129,7 +131,7 @@ class AIClient:
             self._requests.put({"type": "search", "id": rid, "game_id": state.game.id,
                                 "variant": dict(state.game.variant), "position_text": state.to_text(),
                                 "level": level, "model_path": model_path, "session": session,
-                                "extras": extras})
+                                "extras": extras, "threads": self.threads})
         except Exception as e:
             self._callbacks.pop(rid, None)
             callback({"type": "error", "id": rid, "message": f"could not reach the AI: {e}"})

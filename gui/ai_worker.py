@@ -9,7 +9,8 @@ method requires.
 Search protocol (dicts over multiprocessing queues):
 
     request   {"type": "search", "id", "game_id", "variant", "position_text", "level",
-               "model_path", "session", "extras"}
+               "model_path", "session", "extras", "threads"}
+              (threads: search threads, 0 or absent: every core but one, at least one)
               {"type": "cancel", "id"}        {"type": "shutdown"}
     reply     {"type": "ready", "pid"}        {"type": "fatal", "message"}
               {"type": "heartbeat"}  (every HEARTBEAT_INTERVAL s while the worker's loop is alive)
@@ -110,6 +111,25 @@ def _tree_extras(player, top: list[dict], depth: int = 8) -> dict:
         return {}
 
 
+def _search_threads(asked) -> int:
+    """The search threads for a request's ``threads`` (0, absent or unusable: every core but one)."""
+    from engine.core.parallel import default_threads
+    from engine.play.players import parse_threads
+    if asked in (None, 0):
+        return default_threads()
+    try:
+        return parse_threads(asked)
+    except ValueError:
+        return default_threads()
+
+
+def _set_threads(player, threads: int) -> None:
+    """Let ``player`` search on ``threads`` threads, where it searches at all (a test double may not)."""
+    mcts = getattr(player, "mcts", None)
+    if mcts is not None and hasattr(mcts, "threads"):
+        mcts.threads = threads
+
+
 def _short_error(exc: BaseException) -> str:
     text = f"{type(exc).__name__}: {exc}"
     return text if len(text) < 300 else text[:297] + "..."
@@ -193,6 +213,7 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
             players[key] = player  # most recently used last
             while len(players) > MAX_PLAYERS:
                 players.pop(next(iter(players)))
+            _set_threads(player, _search_threads(msg.get("threads")))
             if sessions.get(key) != msg.get("session"):
                 sessions[key] = msg.get("session")
                 if hasattr(player, "reset"):

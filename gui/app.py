@@ -63,6 +63,7 @@ class App:
         self.frame_times: deque = deque(maxlen=1200)  # ms between frames
         self.work_times: deque = deque(maxlen=1200)  # ms spent computing each frame
         self.ai = AIClient(ai_factory, enabled=ai_enabled)
+        self.ai.threads = self.settings["ai_threads"]
         self.trainer = TrainController(trainer_factory) if trainer_factory else TrainController()
         self.sound = Sound(self.settings["sound"])
         self.toasts: list[list] = []  # [text, error, expires]
@@ -298,6 +299,11 @@ class App:
         else:
             self.window = self._open_window(size)
             self._fit_canvas()
+
+    def set_ai_threads(self, count: int) -> None:
+        """The AI's search threads from its next search on (0: every core but one)."""
+        self.settings.set("ai_threads", count)
+        self.ai.threads = self.settings["ai_threads"]
 
     def set_fullscreen(self, on: bool) -> None:
         self.settings.set("fullscreen", on)

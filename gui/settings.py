@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from engine.core.safefile import LIMITS, UnreadableFile, read_regular_file, set_aside, user_path
+from engine.core.parallel import MAX_THREADS
 
 VERSION = 1
 LANGUAGES = ("en", "zh")
@@ -29,6 +30,8 @@ DEFAULTS: dict = {
     "hints": False,
     "side": "first",
     "level": "strong",
+    # search threads of the AI: 0 is automatic (every core but one, at least one)
+    "ai_threads": 0,
     "demo_levels": ["strong", "strong"],
     "last_game": "tictactoe",
     # game key -> "shipped" or "trained": which model the AI uses
@@ -56,6 +59,8 @@ def _valid(key: str, value) -> bool:
     if isinstance(default, list):
         return (isinstance(value, list) and len(value) == len(default)
                 and all(isinstance(v, str) for v in value))
+    if key == "ai_threads":
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_THREADS
     if isinstance(default, dict):
         return isinstance(value, dict) and all(
             isinstance(k, str) and v in ("shipped", "trained") for k, v in value.items())

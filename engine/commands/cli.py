@@ -37,6 +37,15 @@ def run_command(parser: argparse.ArgumentParser, argv: list[str], body) -> int:
         return int(e.code or 0) if not isinstance(e.code, str) else 2
 
 
+def threads_arg(text: str) -> int:
+    """``--threads``'s value: a whole number from 1 to `MAX_THREADS` (a usage error otherwise)."""
+    from ..play.players import parse_threads
+    try:
+        return parse_threads(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 #: the ``--rule`` option's help (gomoku's rule sets, `games.renju`)
 RULE_HELP = ("gomoku's rule set: freestyle (five or more wins; the default), standard (exactly five) or renju "
              "(black's double three, double four and overline forbidden); the shipped network is the freestyle "
@@ -144,6 +153,9 @@ def analyse_main(argv: list[str]) -> int:
     parser.add_argument("--batch", type=int, default=32,
                         help="positions searched together, their leaves sharing network calls (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=threads_arg, default=1, metavar="N",
+                        help="search threads sharing each tree (default: %(default)s; more use more cores where "
+                             "the model runs; visits then vary from run to run)")
 
     def body(args) -> int:
         from ..core.mcts import MCTS
@@ -167,7 +179,7 @@ def analyse_main(argv: list[str]) -> int:
         from ..play.players import NO_MODEL, without_model_note
         if description == NO_MODEL:
             print(f"note: {without_model_note(game)}", file=sys.stderr, flush=True)
-        mcts = MCTS(evaluator, play_search_config(game), seed=args.seed)
+        mcts = MCTS(evaluator, play_search_config(game), seed=args.seed, threads=args.threads)
         sims = args.sims or LEVEL_SETTINGS[args.level].sims
         chunk = 1 if args.movetime else args.batch
         for i in range(0, len(texts), chunk):

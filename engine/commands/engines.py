@@ -6,6 +6,12 @@ loads on a background thread started once the handshake is answered.
 from __future__ import annotations
 
 MODEL_HELP = "model file (default: the shipped model, else rollout search); 'rollout' for rollout search"
+THREADS_HELP = "search threads sharing the tree (default: 1; more use more cores where the model runs)"
+
+
+def _add_threads(parser) -> None:
+    from .cli import threads_arg
+    parser.add_argument("--threads", type=threads_arg, default=1, metavar="N", help=THREADS_HELP)
 
 
 def _finish(rc: int, wait_s: float = 30.0) -> int:
@@ -61,10 +67,11 @@ def uci_main(argv: list[str]) -> int:
     add_rule_option(parser)
     parser.add_argument("--model", help=MODEL_HELP)
     parser.add_argument("--level", choices=LEVELS, help="initial level (default: strong)")
+    _add_threads(parser)
 
     def body(args) -> int:
         game = game_from_args(args.game, args.size, args.rule)
-        return _finish(serve(UCIEngine(game, _checked_model(args.model), args.level)))
+        return _finish(serve(UCIEngine(game, _checked_model(args.model), args.level, threads=args.threads)))
 
     return run_command(parser, argv, body)
 
@@ -77,10 +84,11 @@ def ucci_main(argv: list[str]) -> int:
     parser = ArgParser(prog="main.py ucci", description="Speak UCCI (xiangqi engines' protocol) on stdin/stdout.")
     parser.add_argument("--model", help=MODEL_HELP)
     parser.add_argument("--level", choices=LEVELS, help="initial level (default: strong)")
+    _add_threads(parser)
 
     def body(args) -> int:
         game = game_from_args("xiangqi")
-        return _finish(ucci_serve(UCCIEngine(game, _checked_model(args.model), args.level)))
+        return _finish(ucci_serve(UCCIEngine(game, _checked_model(args.model), args.level, threads=args.threads)))
 
     return run_command(parser, argv, body)
 
@@ -96,9 +104,11 @@ def pbrain_main(argv: list[str]) -> int:
     parser.add_argument("--size", type=int, default=15, help="the board size --model PATH plays (default 15)")
     parser.add_argument("--level", choices=LEVELS, help="budget when the manager sends no time or node limit "
                                                           "(default: strong)")
+    _add_threads(parser)
 
     def body(args) -> int:
-        return _finish(serve(GomocupBrain(_checked_model(args.model), args.level, model_size=args.size)))
+        return _finish(serve(GomocupBrain(_checked_model(args.model), args.level, model_size=args.size,
+                                          threads=args.threads)))
 
     return run_command(parser, argv, body)
 
@@ -109,8 +119,9 @@ def nboard_main(argv: list[str]) -> int:
     from ..protocols.nboard import NBoardEngine, serve
     parser = ArgParser(prog="main.py nboard", description="Speak the NBoard protocol (othello) on stdin/stdout.")
     parser.add_argument("--model", help=MODEL_HELP)
+    _add_threads(parser)
 
     def body(args) -> int:
-        return _finish(serve(NBoardEngine(_checked_model(args.model))))
+        return _finish(serve(NBoardEngine(_checked_model(args.model), threads=args.threads)))
 
     return run_command(parser, argv, body)

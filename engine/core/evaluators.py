@@ -21,6 +21,9 @@ class BatchNetEvaluator:
     (logits, values)); this turns its outputs into legal-move priors and counts the calls."""
 
     runtime = "?"
+    #: the network runtimes compute without the GIL, so several search threads overlap their
+    #: calls with each other's tree work (`MCTS` ``threads``)
+    releases_gil = True
     #: the input planes the network reads (None: all of the game's); fewer for a network
     #: trained on an earlier encoding (``Game.legacy_planes``)
     in_planes: int | None = None

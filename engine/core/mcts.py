@@ -829,15 +829,43 @@ def with_tactics(states, legal, priors, values, capture_scale: float, material_s
     return out_p, out_v
 
 
-class MCTS:
-    """Runs searches on batches of trees with one evaluator."""
+class LeafBatch:
+    """The leaves one round gathered for one evaluator call: their states, legal actions,
+    where they sit (tree index, node, path below the root) and each one's root heuristic."""
 
-    def __init__(self, evaluator, config: SearchConfig | None = None, seed: int | None = None):
+    def __init__(self, with_leads: bool):
+        self.states: list = []
+        self.legal: list = []
+        self.owners: list[tuple[int, int, list[int]]] = []
+        self.leads: list | None = [] if with_leads else None
+
+
+class MCTS:
+    """Runs searches on batches of trees with one evaluator.
+
+    ``threads`` above 1 runs a search on that many threads sharing the trees
+    (`engine.core.parallel`), for an evaluator whose work releases the GIL (``releases_gil``:
+    the network runtimes); any other evaluator searches on one thread, as does ``threads`` 1,
+    which is exactly the single-threaded search."""
+
+    def __init__(self, evaluator, config: SearchConfig | None = None, seed: int | None = None, threads: int = 1):
         self.evaluator = evaluator
         self.cfg = config or SearchConfig()
         self.rng = np.random.default_rng(seed)
         #: chooses the root's children instead of PUCT when set (`engine.core.gumbel.GumbelRule`)
         self.root_rule = None
+        self.threads = threads
+
+    @property
+    def threads(self) -> int:
+        """Search threads in use: the number asked for where the evaluator releases the GIL, else 1."""
+        return self._threads if getattr(self.evaluator, "releases_gil", False) else 1
+
+    @threads.setter
+    def threads(self, value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"threads must be a whole number of at least 1, not {value!r}")
+        self._threads = value
 
     def search(self, trees: list[Tree], visits: int | list[int], deadline: float | None = None,
                on_progress=None, should_stop=None, noise: bool = False, leaf_batch: int | None = None,
@@ -850,7 +878,6 @@ class MCTS:
         """
         cfg = self.cfg
         batch = leaf_batch or cfg.leaf_batch
-        vl = cfg.virtual_loss
         targets = visits if isinstance(visits, list) else [visits] * len(trees)
         for t in trees:
             t.draw_value = cfg.draw_value
@@ -863,6 +890,10 @@ class MCTS:
         lead = getattr(type(trees[0].states[0]), "heuristic", None) if trees else None
         root_leads = ([lead(t.states[0], 0) for t in trees] if cfg.tactics and cfg.material_scale > 0
                       and lead is not None else None)
+        if self.threads > 1 and active:
+            from .parallel import threaded_search
+            return threaded_search(self, trees, targets, active, root_leads, batch, deadline, on_progress,
+                                   should_stop, noise, max_rounds)
         sims = 0
         rounds = 0
         last_report = time.perf_counter()
@@ -870,55 +901,16 @@ class MCTS:
             if max_rounds is not None and rounds >= max_rounds:
                 break
             rounds += 1
-            states, legal, owners = [], [], []
-            leads = [] if root_leads is not None else None   # each leaf's root's heuristic
+            leaves = self.new_leaves(root_leads)
             for i in active:
                 t = trees[i]
                 want = min(batch, int(targets[i] - t.root_n)) if t.root_expanded else 1
-                for _ in range(max(want, 0)):
-                    kind, node, path = t.select_leaf(cfg)
-                    if kind == "terminal":
-                        v = float(t.n_term[node])
-                        if v == 0.0 and cfg.draw_value:
-                            t.backup(path, cfg.draw_value, int(t.n_owner[node]))
-                        else:
-                            t.backup(path, v, int(t.n_player[node]))
-                        sims += 1
-                        continue
-                    if kind == "collision":
-                        break
-                    t.apply_virtual_loss(path, vl)
-                    t.pending.add(node)
-                    st = t.states[node]
-                    states.append(st)
-                    legal.append(st.legal_actions())
-                    owners.append((i, node, path))
-                    if leads is not None:
-                        leads.append(root_leads[i])
-            if states:
-                priors, values = self.evaluator.evaluate(states, legal)
-                if cfg.policy_temperature != 1.0:
-                    priors = [tempered(p, cfg.policy_temperature) for p in priors]
-                if cfg.tactics:
-                    priors, values = with_tactics(states, legal, priors, values, cfg.capture_scale,
-                                                  cfg.material_scale, leads)
-                for (i, node, path), acts, pri, v in zip(owners, legal, priors, values):
-                    t = trees[i]
-                    t.pending.discard(node)
-                    t.expand(node, acts, pri)
-                    if node == 0 and cfg.tactics:
-                        t.restrict_root()
-                    if node == 0 and self.root_rule is not None and t.root_rule is None:
-                        self.root_rule.attach(t, float(v), int(targets[i]), self.rng)
-                    if node == 0 and noise and cfg.dirichlet_alpha and not t.noised:
-                        t.add_root_noise(cfg.dirichlet_alpha, cfg.dirichlet_eps, self.rng)
-                    t.backup(path, float(v), int(t.n_player[node]), vl)
-                sims += len(states)
+                sims += self.gather(trees, i, want, root_leads, leaves)
+            if leaves.states:
+                priors, values = self.evaluate(leaves)
+                sims += self.expand(trees, leaves, priors, values, targets, noise)
             if noise and cfg.dirichlet_alpha:
-                for i in active:
-                    t = trees[i]
-                    if t.root_expanded and not t.noised:
-                        t.add_root_noise(cfg.dirichlet_alpha, cfg.dirichlet_eps, self.rng)
+                self.noise_roots(trees, active)
             active = [i for i in active if trees[i].root_n < targets[i]]
             now = time.perf_counter()
             if deadline is not None and now >= deadline and all(trees[i].root_expanded for i in active):
@@ -929,3 +921,75 @@ class MCTS:
                 last_report = now
                 on_progress()
         return sims
+
+    # --- the phases of a round (`engine.core.parallel` runs them on several threads) ---
+    @staticmethod
+    def new_leaves(root_leads) -> LeafBatch:
+        """An empty batch of leaves, with room for their roots' heuristic where ``root_leads``."""
+        return LeafBatch(root_leads is not None)
+
+    def gather(self, trees: list[Tree], i: int, want: int, root_leads, leaves: LeafBatch) -> int:
+        """Walk ``trees[i]`` down to up to ``want`` leaves and add those to evaluate to
+        ``leaves`` (virtual loss on their paths, marked pending); finished and proven ones are
+        backed up at once. Stops at the first collision. Returns the simulations backed up."""
+        cfg = self.cfg
+        t = trees[i]
+        sims = 0
+        for _ in range(max(want, 0)):
+            kind, node, path = t.select_leaf(cfg)
+            if kind == "terminal":
+                v = float(t.n_term[node])
+                if v == 0.0 and cfg.draw_value:
+                    t.backup(path, cfg.draw_value, int(t.n_owner[node]))
+                else:
+                    t.backup(path, v, int(t.n_player[node]))
+                sims += 1
+                continue
+            if kind == "collision":
+                break
+            t.apply_virtual_loss(path, cfg.virtual_loss)
+            t.pending.add(node)
+            st = t.states[node]
+            leaves.states.append(st)
+            leaves.legal.append(st.legal_actions())
+            leaves.owners.append((i, node, path))
+            if leaves.leads is not None:
+                leaves.leads.append(root_leads[i])
+        return sims
+
+    def evaluate(self, leaves: LeafBatch):
+        """(priors, values) of the gathered leaves: the evaluator's, tempered and with the
+        game's tactics. Reads only the leaves' states, so it needs no lock on the trees."""
+        cfg = self.cfg
+        priors, values = self.evaluator.evaluate(leaves.states, leaves.legal)
+        if cfg.policy_temperature != 1.0:
+            priors = [tempered(p, cfg.policy_temperature) for p in priors]
+        if cfg.tactics:
+            priors, values = with_tactics(leaves.states, leaves.legal, priors, values, cfg.capture_scale,
+                                          cfg.material_scale, leaves.leads)
+        return priors, values
+
+    def expand(self, trees: list[Tree], leaves: LeafBatch, priors, values, targets, noise: bool) -> int:
+        """Expand the evaluated leaves and back their values up, taking their virtual loss
+        off. Returns the simulations backed up."""
+        cfg = self.cfg
+        for (i, node, path), acts, pri, v in zip(leaves.owners, leaves.legal, priors, values):
+            t = trees[i]
+            t.pending.discard(node)
+            t.expand(node, acts, pri)
+            if node == 0 and cfg.tactics:
+                t.restrict_root()
+            if node == 0 and self.root_rule is not None and t.root_rule is None:
+                self.root_rule.attach(t, float(v), int(targets[i]), self.rng)
+            if node == 0 and noise and cfg.dirichlet_alpha and not t.noised:
+                t.add_root_noise(cfg.dirichlet_alpha, cfg.dirichlet_eps, self.rng)
+            t.backup(path, float(v), int(t.n_player[node]), cfg.virtual_loss)
+        return len(leaves.states)
+
+    def noise_roots(self, trees: list[Tree], active: list[int]) -> None:
+        """Dirichlet noise on every expanded root of ``active`` that has none yet."""
+        cfg = self.cfg
+        for i in active:
+            t = trees[i]
+            if t.root_expanded and not t.noised:
+                t.add_root_noise(cfg.dirichlet_alpha, cfg.dirichlet_eps, self.rng)

@@ -11,9 +11,10 @@ from pathlib import Path
 import numpy as np
 
 from ..core.mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, reuse_tree, select_action
+from ..core.parallel import MAX_THREADS
 
-__all__ = ["LEVELS", "DEFAULT_LEVEL", "Level", "make_player", "load_evaluator", "play_leaf_batch", "play_search_config",
-           "play_symmetries", "with_symmetries",
+__all__ = ["LEVELS", "DEFAULT_LEVEL", "MAX_THREADS", "Level", "make_player", "parse_threads", "load_evaluator",
+           "play_leaf_batch", "play_search_config", "play_symmetries", "with_symmetries",
            "MCTSPlayer", "PolicyPlayer", "RandomPlayer", "SearchResult", "MoveStat"]
 
 
@@ -105,13 +106,15 @@ class MCTSPlayer:
 
     def __init__(self, game, evaluator, sims: int = 800, seconds: float | None = None, temperature: float = 0.0,
                  config: SearchConfig | None = None, seed: int | None = None, reuse: bool = True,
-                 temperature_plies: int | None = None):
+                 temperature_plies: int | None = None, threads: int = 1):
+        """``threads``: search threads sharing the tree (`MCTS`), used where the evaluator
+        releases the GIL (a network); 1 is the single-threaded search."""
         self.game = game
         self.temperature_plies = temperature_plies  # temperature only for the game's first plies (arena openings)
         self.sims = sims
         self.seconds = seconds
         self.temperature = temperature
-        self.mcts = MCTS(evaluator, config or SearchConfig(), seed)
+        self.mcts = MCTS(evaluator, config or SearchConfig(), seed, threads=threads)
         self.rng = np.random.default_rng(seed)
         self.reuse = reuse
         self.tree: Tree | None = None
@@ -201,14 +204,24 @@ def rollout_player(game, playouts: int, seed: int | None = None, seconds: float 
     return p
 
 
-def make_player(game, level: str = DEFAULT_LEVEL, model_path=None, seed: int | None = None):
-    """The AI at a named level, with the given model (None: the shipped one, else rollout search)."""
+def parse_threads(value) -> int:
+    """A thread count from a person (a command line, a protocol option, a settings file):
+    a whole number from 1 to `MAX_THREADS`; ValueError naming the bad value otherwise."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isdigit() or not 1 <= int(text) <= MAX_THREADS:
+        raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {value!r}")
+    return int(text)
+
+
+def make_player(game, level: str = DEFAULT_LEVEL, model_path=None, seed: int | None = None, threads: int = 1):
+    """The AI at a named level, with the given model (None: the shipped one, else rollout search),
+    searching on ``threads`` threads."""
     if level not in LEVEL_SETTINGS:
         raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
     lv = LEVEL_SETTINGS[level]
     evaluator, desc = load_evaluator(game, model_path)
     player = MCTSPlayer(game, evaluator, sims=lv.sims, seconds=lv.seconds, temperature=lv.temperature, seed=seed,
-                        config=play_search_config(game))
+                        config=play_search_config(game), threads=threads)
     player.name = f"{level} ({desc})"
     player.description = desc
     return player

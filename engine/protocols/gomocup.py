@@ -19,6 +19,7 @@ Coordinates are ``x,y``, zero-based, x the column from the left, y the row from 
   five, 4 renju (black's double three, double four and overline forbidden); 2 (continuous) is
   ignored and 8 (caro) answered with ``ERROR``. Every rule plays the shipped free-style network;
   a rule that arrives during a game applies to the stones already played.
+  ``thread_num`` (search threads sharing the tree, from the next move on; ``--threads``, default 1).
 - ``RESTART`` -> ``OK`` (empty board); ``TAKEBACK x,y`` -> ``OK`` (removes the last stone,
   which must be at x,y); ``END`` ends the process (also during a search); ``ABOUT`` ->
   ``name="ZeroBoard", version="...", author="..."`` (no country: the project has none).
@@ -49,8 +50,9 @@ class GomocupBrain:
     """The brain's state machine: ``handle_line(line, emit)`` processes one line."""
 
     def __init__(self, model_path=None, level: str | None = None, evaluator=None, seed: int | None = None,
-                 model_size: int = 15):
+                 model_size: int = 15, threads: int = 1):
         self.model_path = str(model_path) if model_path else ""
+        self.threads = threads
         self.level = level
         self._evaluator = evaluator
         self.seed = seed
@@ -147,7 +149,7 @@ class GomocupBrain:
         game = self._gomoku(size)
         if self.session is None or self.game.key != game.key:
             model = self.model_path or None
-            self.session = SearchSession(game, model, self.level, self._evaluator, self.seed)
+            self.session = SearchSession(game, model, self.level, self._evaluator, self.seed, self.threads)
         self.game = game
         self.state = game.initial_state()
         self.session.reset()
@@ -167,7 +169,7 @@ class GomocupBrain:
         state = game.initial_state()
         for action in self.state.moves:
             state = state.apply(action)
-        self.session = SearchSession(game, self.model_path or None, self.level, self._evaluator, self.seed)
+        self.session = SearchSession(game, self.model_path or None, self.level, self._evaluator, self.seed, self.threads)
         self.game, self.state = game, state
         self.session.start_loading()
 
@@ -323,6 +325,15 @@ class GomocupBrain:
                     return
                 from games.renju import rule_from_gomocup
                 self._set_rule(rule_from_gomocup(number), emit)
+        elif key == "thread_num":
+            from ..play.players import MAX_THREADS, parse_threads
+            try:
+                self.threads = parse_threads(value)
+            except ValueError:
+                emit(f"ERROR INFO thread_num needs a whole number from 1 to {MAX_THREADS}, not {one_line(value)[:40]!r}")
+                return
+            if self.session is not None:
+                self.session.set_threads(self.threads)
         elif key == "folder":
             self.info_folder = value
         # other keys (evaluate, ...) are for the manager's own use: ignored, as the protocol asks

@@ -102,10 +102,11 @@ def move_text(state, action: int) -> str:
 class NBoardEngine:
     """The NBoard state machine: ``handle_line(line, emit)``; `serve` runs it on stdin/stdout."""
 
-    def __init__(self, model_path=None, evaluator=None, seed: int | None = None, size: int = 8):
+    def __init__(self, model_path=None, evaluator=None, seed: int | None = None, size: int = 8, threads: int = 1):
+        """``threads``: search threads sharing the tree (NBoard has no command for it)."""
         from games.othello import Othello
         self.game = Othello(size)
-        self.session = SearchSession(self.game, model_path, "strong", evaluator, seed)
+        self.session = SearchSession(self.game, model_path, "strong", evaluator, seed, threads)
         self.state = self.game.initial_state()
         self.history = [self.state]
         self.depth = DEFAULT_DEPTH

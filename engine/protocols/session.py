@@ -20,12 +20,12 @@ class SearchSession:
     """
 
     def __init__(self, game, model_path=None, level: str | None = None, evaluator=None,
-                 seed: int | None = None):
+                 seed: int | None = None, threads: int = 1):
         from ..play.players import DEFAULT_LEVEL, LEVEL_SETTINGS, MCTSPlayer, play_search_config
         self.game = game
         self.level_settings = LEVEL_SETTINGS
         self.loader = EvaluatorLoader(game, model_path, evaluator)
-        self.player = MCTSPlayer(game, evaluator, seed=seed, config=play_search_config(game))
+        self.player = MCTSPlayer(game, evaluator, seed=seed, config=play_search_config(game), threads=threads)
         self.level = ""
         self.set_level(level or DEFAULT_LEVEL)
 
@@ -39,6 +39,17 @@ class SearchSession:
         self.level = name
         self.level_sims, self.level_seconds = lv.sims, lv.seconds
         self.player.temperature = lv.temperature
+
+    @property
+    def threads(self) -> int:
+        """Search threads asked for (a search uses one where the evaluator holds the GIL)."""
+        return self.player.mcts._threads
+
+    def set_threads(self, value) -> None:
+        """Search on ``value`` threads from the next search on (``value`` as a person typed it:
+        ValueError naming it when it is not a whole number from 1 to `MAX_THREADS`)."""
+        from ..play.players import parse_threads
+        self.player.mcts.threads = parse_threads(value)
 
     def start_loading(self) -> None:
         """Begin loading the evaluator in the background (once)."""

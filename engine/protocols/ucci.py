@@ -7,7 +7,8 @@ AI as an engine that xiangqi GUIs load (``python main.py ucci [--model PATH] [--
 - ``setoption NAME [VALUE]`` (UCCI's form; ``setoption name NAME value VALUE`` works too):
   ``usemillisec true|false`` (time unit of ``go time``: milliseconds, else seconds as UCCI
   says by default), ``hashsize MB`` (the search tree's memory budget), ``level NAME``,
-  ``model PATH``, ``newgame``; ``batch``, ``debug``, ``ponder``, ``bookfiles`` and other
+  ``model PATH``, ``threads N`` (search threads sharing the tree; ``--threads``, default 1),
+  ``newgame``; ``batch``, ``debug``, ``ponder``, ``bookfiles`` and other
   standard options are accepted and ignored.
 - ``position {fen FEN | startpos} [moves M ...]``: moves in ICCS coordinates (``h2e2``, ranks
   0..9 from red's side); ``banmoves M ...`` forbids moves in the current position (until the
@@ -30,10 +31,10 @@ from __future__ import annotations
 
 from .common import one_line, parse_int, principal_variation, value_to_cp
 from .session import clock_budget
-from .uci import DEFAULT_HASH_MB, HASH_MB_RANGE, UCIEngine, serve
+from .uci import DEFAULT_HASH_MB, HASH_MB_RANGE, MAX_THREADS, UCIEngine, serve
 
 #: standard UCCI options a GUI may set that change nothing here
-IGNORED_OPTIONS = ("batch", "debug", "ponder", "bookfiles", "egtbpaths", "evalapi", "threads",
+IGNORED_OPTIONS = ("batch", "debug", "ponder", "bookfiles", "egtbpaths", "evalapi",
                    "idle", "pruning", "knowledge", "randomness", "style", "promotion", "drawmoves",
                    "repetition", "selectivity", "loadbook", "clearhash")
 
@@ -72,6 +73,7 @@ class UCCIEngine(UCIEngine):
         emit(f"option hashsize type spin min {lo} max {hi} default {DEFAULT_HASH_MB}")
         emit(f"option level type combo var {' var '.join(self._level_settings)} default {self.level}")
         emit(f"option model type string default {self.model_path or '<empty>'}")
+        emit(f"option threads type spin min 1 max {MAX_THREADS} default {self.session.threads}")
         emit("option newgame type button")
         emit("ucciok")
 
@@ -114,7 +116,7 @@ class UCCIEngine(UCIEngine):
             self.use_millisec = value.lower() == "true"
         elif name == "hashsize":
             super()._cmd_setoption(["setoption", "name", "Hash", "value", value], emit)
-        elif name in ("level", "model"):
+        elif name in ("level", "model", "threads"):
             super()._cmd_setoption(["setoption", "name", name, "value", value], emit)
         elif name == "newgame":
             self.session.reset()
@@ -123,7 +125,7 @@ class UCCIEngine(UCIEngine):
             pass
         else:
             emit(f"info string error setoption: unknown option {name[:40]!r} "
-                 "(options: usemillisec, hashsize, level, model, newgame)")
+                 "(options: usemillisec, hashsize, level, model, threads, newgame)")
 
     def _parse_go(self, tokens, emit):
         """(sims, seconds, notes) for a UCCI ``go``, or None after reporting an error."""

@@ -15,7 +15,8 @@ command per line on stdin, replies on stdout, each line flushed.
   ``depth`` limits are ignored (MCTS has no depth); ``infinite`` runs until ``stop``.
 - ``stop``, ``quit``; ``setoption name Level value hard``, ``setoption name Model value PATH``,
   ``setoption name Hash value MB`` (the search tree's memory budget; a search stops growing
-  the tree at the node count that fits, from the game's measured bytes per node);
+  the tree at the node count that fits, from the game's measured bytes per node),
+  ``setoption name Threads value N`` (search threads sharing the tree; ``--threads``, default 1);
   ``d`` prints the board as ``info string`` lines.
 
 The handshake is answered at once: torch and the model load on a background thread that
@@ -44,6 +45,7 @@ import time
 
 
 from ..core.mcts import SearchResult
+from ..play.players import MAX_THREADS
 from .common import ROLLOUT, LineWriter, one_line, principal_variation, value_to_cp
 from .session import SearchSession
 
@@ -67,7 +69,7 @@ class UCIEngine:
     so that ``stop`` and ``isready`` are answered during a search."""
 
     def __init__(self, game, model_path=None, level: str | None = None, evaluator=None,
-                 node_cap: int | None = None, seed: int | None = None):
+                 node_cap: int | None = None, seed: int | None = None, threads: int = 1):
         """``node_cap`` fixes the most visits of one search; by default it follows ``Hash``.
         Without ``evaluator`` the model is loaded in the background once the handshake is
         answered (`SearchSession`), so ``uci`` is answered at once."""
@@ -75,7 +77,7 @@ class UCIEngine:
         self._fixed_cap = node_cap
         self.hash_mb = DEFAULT_HASH_MB
         self._bytes_per_node: int | None = None
-        self.session = SearchSession(game, model_path, level, evaluator, seed)
+        self.session = SearchSession(game, model_path, level, evaluator, seed, threads)
         self._level_settings = self.session.level_settings
         self.player = self.session.player
         self.state = game.initial_state()
@@ -156,6 +158,7 @@ class UCIEngine:
         emit(f"option name Level type combo default {self.level} {levels}")
         emit(f"option name Model type string default {self.model_path or '<empty>'}")
         emit(f"option name Hash type spin default {DEFAULT_HASH_MB} min {HASH_MB_RANGE[0]} max {HASH_MB_RANGE[1]}")
+        emit(f"option name Threads type spin default {self.session.threads} min 1 max {MAX_THREADS}")
         emit("uciok")
 
     def _cmd_isready(self, tokens, emit) -> None:
@@ -259,9 +262,15 @@ class UCIEngine:
                      f"not {value[:40]!r}")
                 return
             self.hash_mb = mb
+        elif name == "threads":
+            try:
+                self.session.set_threads(value)
+            except ValueError:
+                emit(f"info string error setoption: Threads must be a whole number from 1 to {MAX_THREADS}, "
+                     f"not {value[:40]!r}")
         else:
             emit(f"info string error setoption: unknown option {' '.join(tokens[2:vi])[:40]!r} "
-                 "(options: Level, Model, Hash)")
+                 "(options: Level, Model, Hash, Threads)")
 
     def _apply_level(self, name: str) -> None:
         self.session.set_level(name)

@@ -1,14 +1,29 @@
-"""Settings: language, sound, animations, colour-blind palette, window size."""
+"""Settings: language, sound, animations, colour-blind palette, window size, the AI's threads."""
 from __future__ import annotations
 
 import pygame
 
+from engine.core.parallel import default_threads, usable_cores
 from engine.core.paths import __version__, user_data_dir
 from gui import theme
 from gui.i18n import t
 from gui.scenes.base import Scene
 from gui.settings import WINDOW_PRESETS
 from gui.widgets import panel, segmented
+
+#: thread counts offered besides "automatic", at most this many (the largest ones and 1)
+THREAD_CHOICES = 5
+
+
+def thread_options(cores: int, automatic: int, saved: int) -> list[tuple[str, int]]:
+    """The AI threads row: automatic (0, every core but one: ``automatic`` threads), then 1, powers
+    of two below ``cores`` and ``cores`` itself (1 and the largest, `THREAD_CHOICES` in all), and
+    ``saved`` where a settings file asked for another number."""
+    counts = sorted({n for n in (1, 2, 4, 8, 16, 32, 64, 128) if n < cores} | {cores})
+    counts = counts[:1] + counts[1:][-(THREAD_CHOICES - 1):]
+    if saved > 0 and saved not in counts:
+        counts = sorted(counts + [saved])
+    return [(t("settings.threads_auto", n=automatic), 0)] + [(str(n), n) for n in counts]
 
 
 class SettingsScene(Scene):
@@ -32,6 +47,8 @@ class SettingsScene(Scene):
             ("settings.colorblind", on_off, s["colorblind"], self.app.set_colorblind),
             ("settings.window", [(p.replace("x", "×"), p) for p in WINDOW_PRESETS], s["window"], self.app.set_window),
             ("settings.fullscreen", on_off, s["fullscreen"], self.app.set_fullscreen),
+            ("settings.ai_threads", thread_options(usable_cores(), default_threads(), s["ai_threads"]),
+             s["ai_threads"], self.app.set_ai_threads),
         ]
         for key, options, value, setter in specs:
             rect = pygame.Rect(x, y, cw, 38)

@@ -1,5 +1,4 @@
-"""Put the shipped xiangqi network's balanced-opening matches with the material term (session
-34, `[play] material_scale = 8`) into models/xiangqi.json (from the project root).
+"""Put the shipped xiangqi network's balanced-opening matches with the material term (2026-11-28, `[play] material_scale = 8`) into models/xiangqi.json (from the project root).
 
 usage: python docs/runs/xiangqi-mat-s34/report.py [--write]
 

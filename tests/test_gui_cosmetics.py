@@ -11,14 +11,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 import pytest
 
-from test_gui_support import make_app, press
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    a = make_app(tmp_path, monkeypatch, ai_enabled=False)
-    yield a
-    a.shutdown()
+from test_gui_support import app, make_app, press  # app: the fixture
 
 
 @pytest.mark.parametrize("game_id", ["xiangqi", "gomoku"])

@@ -10,14 +10,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
 
-from test_gui_support import click_target, make_app
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    a = make_app(tmp_path, monkeypatch, ai_enabled=False)
-    yield a
-    a.shutdown()
+from test_gui_support import app, click_target, make_app  # app: the fixture
 
 
 def last_toast(app):

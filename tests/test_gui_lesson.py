@@ -12,7 +12,7 @@ import pytest
 
 from games import get_game
 from gui.review import Evaluation, better_move
-from test_gui_support import make_app
+from test_gui_support import app  # app: the fixture
 
 TTT = get_game("tictactoe")
 
@@ -37,13 +37,6 @@ def test_the_better_move_comes_with_both_win_rates_and_the_loss():
     assert lesson["quality"] == "blunder"
     states, grades = issue_game("b3")
     assert better_move(states, grades, 5) is None                        # a drawing move teaches nothing
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    a = make_app(tmp_path, monkeypatch, ai_enabled=False)
-    yield a
-    a.shutdown()
 
 
 def texts(app, monkeypatch, mouse=(-1, -1)):

@@ -15,16 +15,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 import pytest
 
-from test_gui_support import click, click_target, make_app, press
+from test_gui_support import app, click, click_target, press  # app: the fixture
 
 DATA = Path(__file__).parent / "data" / "records"
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    a = make_app(tmp_path, monkeypatch, ai_enabled=False)
-    yield a
-    a.shutdown()
 
 
 def games_folder(tmp_path) -> Path:

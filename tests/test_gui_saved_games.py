@@ -12,14 +12,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 import pytest
 
-from test_gui_support import button_named, click, click_target, make_app, press
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    a = make_app(tmp_path, monkeypatch, ai_enabled=False)
-    yield a
-    a.shutdown()
+from test_gui_support import app, button_named, click, click_target, press  # app: the fixture
 
 
 def test_loading_a_record_over_a_game_in_progress_asks_and_cancel_keeps_the_game(app, tmp_path):

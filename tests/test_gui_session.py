@@ -11,14 +11,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 import pytest
 
-from test_gui_support import button_named, click, click_target, make_app, press, run_until
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    a = make_app(tmp_path, monkeypatch, ai_enabled=False)
-    yield a
-    a.shutdown()
+from test_gui_support import app, button_named, click, click_target, make_app, press, run_until  # app: the fixture
 
 
 def started_game(app, moves=((1, 1),)):

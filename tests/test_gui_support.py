@@ -7,6 +7,8 @@ import os
 import time
 from dataclasses import dataclass, field
 
+import pytest
+
 
 @dataclass
 class Stat:
@@ -130,6 +132,15 @@ def make_app(tmp_path, monkeypatch, player="make_player", ai_enabled=True, size=
     from gui.app import App
     return App(size, headless=True, ai_enabled=ai_enabled, ai_factory=f"{SUPPORT}:{player}",
                trainer_factory=f"{SUPPORT}:FakeTrainer", strict=True)
+
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    """The app without its AI process (a test module that imports this name gets the fixture)."""
+    a = make_app(tmp_path, monkeypatch, ai_enabled=False)
+    yield a
+    a.shutdown()
 
 
 def click(app, pos, button=1):

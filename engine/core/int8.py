@@ -18,16 +18,14 @@ This module imports neither torch nor onnxruntime at import time.
 from __future__ import annotations
 
 import json
-import logging
 import os
-import tempfile
-import warnings
 from pathlib import Path
 
 import numpy as np
 
 from .logsetup import first_line, note
-from .onnxnet import HASH_KEY, OnnxUnavailable, cache_dir, check_session, file_sha256, is_shipped_model, session
+from .onnxnet import (HASH_KEY, OnnxUnavailable, cache_dir, check_session, file_sha256, is_shipped_model, run_quantizer,
+                      session)
 
 QUANT_KEY = "zeroboard_int8_static"
 QUANT_FORMAT = "1"   # bump when the quantization recipe changes, so cached files are rebuilt
@@ -71,22 +69,10 @@ def quantize_static_int8(model: bytes, planes: np.ndarray, keep_float: list[str]
     proto = onnx.load_from_string(model)
     keep = float_nodes(proto) if keep_float is None else list(keep_float)
     act = {"u8": QuantType.QUInt8, "s8": QuantType.QInt8}[activations]
-    root = logging.getLogger()
-    level = root.level
-    with tempfile.TemporaryDirectory() as d:
-        src, dst = Path(d) / "fp32.onnx", Path(d) / "int8.onnx"
-        src.write_bytes(model)
-        try:
-            root.setLevel(logging.ERROR)   # its advice to pre-process the model, on the root logger
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                quantize_static(str(src), str(dst), _Planes(proto.graph.input[0].name, planes),
-                                quant_format=QuantFormat.QDQ, per_channel=True, activation_type=act,
-                                weight_type=QuantType.QInt8, calibrate_method=CalibrationMethod.MinMax,
-                                nodes_to_exclude=keep)
-        finally:
-            root.setLevel(level)
-        out = onnx.load(str(dst))
+    out = onnx.load_from_string(run_quantizer(model, lambda src, dst: quantize_static(
+        src, dst, _Planes(proto.graph.input[0].name, planes), quant_format=QuantFormat.QDQ, per_channel=True,
+        activation_type=act, weight_type=QuantType.QInt8, calibrate_method=CalibrationMethod.MinMax,
+        nodes_to_exclude=keep)))
     recipe = {"format": QUANT_FORMAT, "activations": activations, "weights": "s8", "per_channel": True,
               "calibration_positions": len(planes), "float_nodes": len(keep)}
     del out.metadata_props[:]

@@ -71,11 +71,11 @@ def export_bytes(net, checkpoint_sha256: str = "", meta: dict | None = None) -> 
     return model.SerializeToString()
 
 
-def quantize_int8(model: bytes) -> bytes:
-    """Dynamic int8 quantization of a float32 model's weights (onnxruntime.quantization)."""
+def run_quantizer(model: bytes, quantize) -> bytes:
+    """The bytes ``quantize(src, dst)`` (one of onnxruntime.quantization's functions, which work on
+    files) makes of ``model``, through a temporary folder, its log and warnings kept quiet."""
     import logging
     import tempfile
-    from onnxruntime.quantization import QuantType, quantize_dynamic
     root = logging.getLogger()
     level = root.level
     with tempfile.TemporaryDirectory() as d:
@@ -85,10 +85,16 @@ def quantize_int8(model: bytes) -> bytes:
             root.setLevel(logging.ERROR)   # its advice to pre-process the model, on the root logger
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8)
+                quantize(str(src), str(dst))
         finally:
             root.setLevel(level)
         return dst.read_bytes()
+
+
+def quantize_int8(model: bytes) -> bytes:
+    """Dynamic int8 quantization of a float32 model's weights (onnxruntime.quantization)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    return run_quantizer(model, lambda src, dst: quantize_dynamic(src, dst, weight_type=QuantType.QInt8))
 
 
 def session(model, threads: int = 1):

@@ -11,6 +11,10 @@ game in its own notation (see `games.records.moves`)::
     # result: unfinished
     4435
 
+A game from a position set up by hand says how many of its first plies only place the
+setup's stones (``# setup: 3``: the game's history starts after them; games whose setup is a
+start position of their own, xiangqi's FEN and othello's ``setup`` text, need no such header).
+
 Every header is optional except ``game``; headers that cannot be read are reported with
 their line, never passed on.
 """
@@ -87,7 +91,9 @@ def _header_line(text: str, key: str) -> int | None:
 
 def _clean(meta: dict) -> dict:
     """The headers the app shows, checked: a malformed value is dropped, never passed on."""
-    out = {k: v for k, v in meta.items() if k not in ("game", "variant", "moves", "you", "result")}
+    out = {k: v for k, v in meta.items() if k not in ("game", "variant", "moves", "you", "result", "setup")}
+    if re.fullmatch(r"[0-9]{1,4}", meta.get("setup", ""), re.ASCII):
+        out["setup"] = meta["setup"]
     if re.fullmatch(r"[0-9]{1,6}", meta.get("moves", ""), re.ASCII):
         out["moves"] = meta["moves"]
     if meta.get("you") in ("first", "second"):
@@ -104,6 +110,9 @@ def read(text: str, hint=None) -> Record:
     record = moves.replay(body, game, first_line=first)
     clean = _clean(meta)
     clean["moves"] = str(len(record.state.moves))
+    if int(clean.get("setup", 0)) > len(record.state.moves):
+        raise RecordFormatError(f"the setup header counts {clean['setup']} plies, the game has "
+                                f"{len(record.state.moves)}", _header_line(text, "setup"))
     if record.state.is_terminal() or "result" not in clean:
         clean["result"] = record.meta["result"]
     return Record(record.state, clean, "zeroboard")

@@ -152,17 +152,27 @@ class PlayController(GameSession):
         if human is not None:
             self.human = human
         self._reset_history([self.game.initial_state()])
+        self.setup_plies = 0
         self.analysis_on = True
         self.selection = None
         self.events.append({"type": "new"})
 
-    def load(self, state) -> None:
-        """Continue from a loaded position (the game must be this controller's game)."""
+    def load(self, state, setup: int = 0) -> None:
+        """Continue from a loaded position (the game must be this controller's game). The game's
+        history starts after its first ``setup`` plies, which only place a hand-set position's
+        stones (see `games.base.Game.from_setup`)."""
         from gui.records import history_of
         self.cancel_ai()
         self._cancel_hint()
         self.cancel_analysis()
-        self._reset_history(history_of(state))
+        history = history_of(state)
+        setup = max(0, min(int(setup or 0), len(state.moves)))
+        if setup and len(history) == len(state.moves) + 1:
+            history = history[setup:]
+        else:
+            setup = 0
+        self._reset_history(history)
+        self.setup_plies = setup
         self.analysis_on = True
         self.selection = None
         if not state.is_terminal() and state.current_player != self.human:

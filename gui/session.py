@@ -58,6 +58,9 @@ class GameSession:
         self.notices: list[tuple[str, dict]] = []  # (i18n key, fields) for the scene to show
         self.events: list[dict] = []  # moves made, for sounds and animations
         self.resigned_by: int | None = None
+        #: plies of ``history[0].moves`` that only place a hand-set position's stones (the
+        #: board editor's setup in games where only the stones count; records keep it)
+        self.setup_plies = 0
         self._session_counter = itertools.count()
         self.session = self._new_session()
 

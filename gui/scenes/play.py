@@ -191,7 +191,8 @@ class PlayScene(Scene):
 
         def load():
             if state.game.key == self.c.game.key:
-                self.c.load(state)
+                setup = record.meta.get("setup", "")
+                self.c.load(state, int(setup) if str(setup).isdigit() else 0)
                 self.view.set_flipped(self._flip())
             else:
                 self.app.play_record(state, record.meta, self)
@@ -208,6 +209,12 @@ class PlayScene(Scene):
 
     def help(self):
         self.app.open_help(self.c.game.id, back=self)
+
+    def edit_board(self):
+        """The board editor, starting from the position on the board; it comes back here."""
+        from gui.scenes.editor import EditorScene
+        v = self.c.viewed
+        self.app.goto(EditorScene(self.app, self.c.game, v.board_array(), v.current_player, back_scene=self))
 
     def play_from_here(self):
         """Continue the game from the viewed earlier position, after a confirmation."""
@@ -260,7 +267,8 @@ class PlayScene(Scene):
                                        enabled=enabled, size=14))
         # stepping through the game: start, back, forward, newest
         nav_y = top - gap - 30
-        nw = (p.width - 3 * gap) // 4
+        ew = max(90, (p.width - 4 * gap) // 4)   # the board editor's button, after the four steps
+        nw = (p.width - 4 * gap - ew) // 4
         at = c.view_index
         last = len(c.history) - 1
         for i, (label, action, enabled, key) in enumerate((("«", c.go_start, at > 0, "Home"),
@@ -269,6 +277,8 @@ class PlayScene(Scene):
                                                            ("»", c.go_end, at < last, "End"))):
             self.buttons.append(Button(pygame.Rect(p.x + i * (nw + gap), nav_y, nw, 30), label, action,
                                        enabled=enabled, hint=key if nw >= 84 else "", size=15))
+        self.buttons.append(Button(pygame.Rect(p.right - ew, nav_y, ew, 30), t("play.edit"), self.edit_board,
+                                   hint="E" if ew >= 110 else "", size=13))
         self.buttons_top = nav_y
         extra = self.view.extra_actions(c.state) if c.human_to_move and not c.reviewing else []
         self.pass_rect = None
@@ -427,6 +437,8 @@ class PlayScene(Scene):
             self.toggle_policy()
         elif key == pygame.K_n:
             self.new_game()
+        elif key == pygame.K_e:
+            self.edit_board()
         elif key == pygame.K_SPACE:
             self.pass_move()
         elif key == pygame.K_SLASH and shift or key == pygame.K_QUESTION:

@@ -26,8 +26,9 @@ from __future__ import annotations
 import re
 
 from ..base import NotationError, SetupError, State
-from .base import (Record, RecordFormatError, clean_date, error_at, line_col, play_action, play_move, player_names,
-                   result_of, stated_result, who_is_who)
+from .base import (Record, RecordFormatError, analysis_comment, clean_date, error_at, keep_analysis, line_col,
+                   play_action, play_move, player_names, read_analysis_comment, result_of, stated_result,
+                   unpack_analysis, who_is_who)
 
 GAMES = {"4": "gomoku", "2": "othello"}
 _GM_OF = {v: k for k, v in GAMES.items()}
@@ -283,6 +284,7 @@ def read(text: str, hint=None) -> Record:
     game = _game_of(root, text, hint)
     state = _setup(game.initial_state(), root, text)
     count = setup = len(state.moves)
+    analysis = {}   # the app's analysis comments (C[]), by the ply of the node's position
     for node in nodes:
         for colour in ("B", "W"):
             for value, offset in node.props.get(colour, []):
@@ -297,6 +299,10 @@ def read(text: str, hint=None) -> Record:
                         raise RecordFormatError(f"move {count}: {'Black' if side == 0 else 'White'} plays, "
                                                 f"but it is {'Black' if side == 1 else 'White'}'s turn", *where)
                 state = _play(state, value, where, count)
+        for value, _ in node.props.get("C", []):
+            fields = read_analysis_comment(value)
+            if fields:
+                analysis[len(state.moves)] = fields
     meta = {"first_player": _first(root, "PB") or "", "second_player": _first(root, "PW") or ""}
     meta = {k: v for k, v in meta.items() if v}
     if _first(root, "EV"):
@@ -309,6 +315,7 @@ def read(text: str, hint=None) -> Record:
     meta["moves"] = str(len(state.moves))
     if setup:
         meta["setup"] = str(setup)
+    keep_analysis(meta, analysis)
     who_is_who(meta)
     return Record(state, meta, "sgf")
 
@@ -393,6 +400,14 @@ def write(state: State, meta: dict | None = None) -> str:
                 s = s.apply(a)
             head.append(f"PL[{'BW'[s.current_player]}]")
             actions = actions[setup:]
+    analysis = unpack_analysis(meta.get("analysis", ""))   # each position's, as a comment on its node
+    level = str(meta.get("analysis_level", ""))
+
+    def comment(ply):
+        if ply not in analysis:
+            return ""
+        return f"C[{_escape(analysis_comment(analysis[ply], level if ply == min(analysis) else ''))}]"
+    head.append(comment(len(s.moves)))
     moves = []
     for a in actions:
         colour = "BW"[s.current_player]
@@ -401,8 +416,8 @@ def write(state: State, meta: dict | None = None) -> str:
         else:
             row, col = divmod(a, game.size)
             point = chr(97 + col) + chr(97 + row)
-        moves.append(f";{colour}[{point}]")
         s = s.apply(a)
+        moves.append(f";{colour}[{point}]" + comment(len(s.moves)))
     lines = ["(;" + "".join(head)]
     for k in range(0, len(moves), 12):
         lines.append("".join(moves[k:k + 12]))

@@ -14,6 +14,8 @@ game in its own notation (see `games.records.moves`)::
 A game from a position set up by hand says how many of its first plies only place the
 setup's stones (``# setup: 3``: the game's history starts after them; games whose setup is a
 start position of their own, xiangqi's FEN and othello's ``setup`` text, need no such header).
+A game analysed by the app keeps it in ``# analysis:`` and ``# analysis_level:`` (see
+`games.records.base.unpack_analysis`).
 
 Every header is optional except ``game``; headers that cannot be read are reported with
 their line, never passed on.
@@ -29,6 +31,8 @@ from .base import Record, RecordFormatError
 HEADER = "# ZeroBoard game record"
 _KEY_RE = re.compile(r"[a-z_][a-z0-9_ -]{0,40}", re.ASCII)
 _MAX_HEADER_VALUE = 2000
+#: the analysis header holds every position's (about 60 characters each)
+_MAX_ANALYSIS = 200_000
 
 
 def sniff(text: str) -> bool:
@@ -53,7 +57,7 @@ def _parse(text: str) -> tuple[dict, str, int]:
             key, sep, value = s[1:].partition(":")
             key = key.strip().lower()
             if sep and _KEY_RE.fullmatch(key) and key not in meta:
-                meta[key] = value.strip()[:_MAX_HEADER_VALUE]
+                meta[key] = value.strip()[:_MAX_ANALYSIS if key == "analysis" else _MAX_HEADER_VALUE]
         elif s:
             body.append(s)
             first = first or number

@@ -253,6 +253,7 @@ class App:
                 "app": f"{APP_NAME} {__version__}"}
         if getattr(controller, "setup_plies", 0):
             meta["setup"] = str(controller.setup_plies)
+        meta.update(controller.analysis_meta())   # the analysis goes into the record: no search on reload
         try:
             path = save_record(controller.state, meta, folder, fmt, name)
         except OSError as e:
@@ -270,10 +271,14 @@ class App:
         if isinstance(c, PlayController) and c.game.key == state.game.key:
             c.level = level
             c.load(state, setup)
+            c.load_analysis(meta)
             scene.view.set_flipped(scene._flip())
         else:
             side = meta.get("you") if meta.get("you") in ("first", "second") else "first"
             self.start_play(state.game.id, side, level, state.game.variant, state=state, setup=setup)
+            new = getattr(self.scene, "c", None)
+            if isinstance(new, PlayController) and new.game.key == state.game.key and new.state == state:
+                new.load_analysis(meta)
 
     # --- settings with side effects -------------------------------------------------------
     def set_language(self, lang: str) -> None:

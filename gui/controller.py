@@ -17,6 +17,8 @@ from gui.session import GameSession, Thinking  # noqa: F401 (Thinking: part of t
 # process never imports the engine's players (and torch) just to list them
 LEVELS = ("beginner", "easy", "medium", "hard", "strong", "max")
 DEFAULT_LEVEL = "strong"
+#: the levels "Analyse game" offers, the quickest first (Enter picks it)
+ANALYSE_LEVELS = ("medium", "strong", "max")
 
 
 class PlayController(GameSession):

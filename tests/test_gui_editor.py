@@ -50,7 +50,7 @@ def click_cell(app, cell):
 
 def test_e_opens_the_editor_from_the_play_screen_and_help_lists_it(app_factory):
     from gui.scenes.help import SHORTCUTS
-    assert ("E", "keys.editor") in SHORTCUTS
+    assert ("E  ·  A", "keys.study") in SHORTCUTS
     app = app_factory(ai_enabled=False)
     ed = open_editor(app, "tictactoe")
     press(app, pygame.K_ESCAPE)

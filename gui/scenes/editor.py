@@ -14,7 +14,7 @@ from gui import theme
 from gui.boards import Overlays
 from gui.i18n import has, t
 from gui.scenes.base import Scene
-from gui.scenes.boardview import BoardView
+from gui.scenes.boardview import BoardView, board_and_panel
 from gui.scenes.home import game_name
 from gui.scenes.setup import side_name
 from gui.widgets import Button, panel
@@ -184,7 +184,6 @@ class EditorScene(Scene):
     # --- frame ------------------------------------------------------------------------
     def build(self, size):
         super().build(size)
-        from gui.scenes.play import board_and_panel
         self.board_rect, self.panel_rect = board_and_panel(size)
         p = self.panel_rect.inflate(-36, -36)
         small = size[1] < 700

@@ -12,7 +12,7 @@ from gui.controller import PlayController
 from gui.i18n import has, language, t
 from gui.record_errors import in_language
 from gui.scenes.base import Scene
-from gui.scenes.boardview import BoardView
+from gui.scenes.boardview import BoardView, board_and_panel, panel_width  # noqa: F401 (the scenes' layout)
 from gui.scenes.home import game_name
 from gui.scenes.loaddialog import LoadDialog
 from gui.scenes.setup import level_name, side_name
@@ -26,19 +26,6 @@ TITLE_HEIGHT = 18 + 52
 
 #: the side panel's hint table: its caption, three moves and the heatmap's key
 HINT_TABLE_HEIGHT = 18 + 3 * 18 + 22
-
-
-def panel_width(w: int) -> int:
-    return max(300, min(400, int(w * 0.3)))
-
-
-def board_and_panel(size, margin: int = 24) -> tuple[pygame.Rect, pygame.Rect]:
-    """The board area on the left and the side panel on the right of a window of ``size``."""
-    w, h = size
-    pw = panel_width(w)
-    panel_rect = pygame.Rect(w - margin - pw, margin, pw, h - 2 * margin)
-    board_rect = pygame.Rect(margin, margin, w - 3 * margin - pw, h - 2 * margin)
-    return board_rect, panel_rect
 
 
 def _two_lines(text: str, size: int, width: int) -> list[str]:
@@ -193,6 +180,7 @@ class PlayScene(Scene):
             if state.game.key == self.c.game.key:
                 setup = record.meta.get("setup", "")
                 self.c.load(state, int(setup) if str(setup).isdigit() else 0)
+                self.c.load_analysis(record.meta)
                 self.view.set_flipped(self._flip())
             else:
                 self.app.play_record(state, record.meta, self)
@@ -209,6 +197,25 @@ class PlayScene(Scene):
 
     def help(self):
         self.app.open_help(self.c.game.id, back=self)
+
+    def analyse_game(self):
+        """Analyse every position at a level the person picks (with the AI's progress and a Stop
+        button); a second press stops it."""
+        from gui.controller import ANALYSE_LEVELS
+        if self.c.cancel_full_analysis():
+            self.app.toast(t("play.analysis_stopped"))
+            return
+
+        def start(level):
+            self.confirm = None
+            self.c.analyse_game(level)
+
+        def cancel():
+            self.confirm = None
+        choices = [(level_name(lv), (lambda lv=lv: start(lv)), "primary" if i == 0 else "normal")
+                   for i, lv in enumerate(ANALYSE_LEVELS)]
+        self.confirm = ConfirmDialog(t("confirm.analyse_title"), t("confirm.analyse_text"),
+                                     choices + [(t("common.cancel"), cancel, "normal")])
 
     def edit_board(self):
         """The board editor, starting from the position on the board; it comes back here."""
@@ -267,8 +274,8 @@ class PlayScene(Scene):
                                        enabled=enabled, size=14))
         # stepping through the game: start, back, forward, newest
         nav_y = top - gap - 30
-        ew = max(90, (p.width - 4 * gap) // 4)   # the board editor's button, after the four steps
-        nw = (p.width - 4 * gap - ew) // 4
+        compact = size[1] < 700   # small windows: the study buttons share the steps' row
+        nw = (p.width - 3 * gap) // 4 if not compact else 24
         at = c.view_index
         last = len(c.history) - 1
         for i, (label, action, enabled, key) in enumerate((("«", c.go_start, at > 0, "Home"),
@@ -277,13 +284,28 @@ class PlayScene(Scene):
                                                            ("»", c.go_end, at < last, "End"))):
             self.buttons.append(Button(pygame.Rect(p.x + i * (nw + gap), nav_y, nw, 30), label, action,
                                        enabled=enabled, hint=key if nw >= 84 else "", size=15))
-        self.buttons.append(Button(pygame.Rect(p.right - ew, nav_y, ew, 30), t("play.edit"), self.edit_board,
-                                   hint="E" if ew >= 110 else "", size=13))
-        self.buttons_top = nav_y
+        # studying: the board editor and "Analyse game" (Stop while it runs), on a row of their
+        # own, or after the steps in a small window
+        study_y = nav_y if compact else nav_y - gap - 30
+        x0 = p.x + 4 * (nw + gap) if compact else p.x
+        half = (p.right - x0 - gap) // 2
+        short = ".short" if compact else ""
+        key = half >= 120
+        self.buttons.append(Button(pygame.Rect(x0, study_y, half, 30), t("play.edit" + short), self.edit_board,
+                                   hint="E" if key else "", size=13))
+        rect = pygame.Rect(x0 + half + gap, study_y, half, 30)
+        if c.full_analysis is not None:
+            done, total, _ = c.full_progress()
+            self.buttons.append(Button(rect, t("play.analysis_stop" + short, done=done, total=total),
+                                       self.analyse_game, kind="danger", hint="A" if key else "", size=13))
+        else:
+            self.buttons.append(Button(rect, t("play.analyse_game" + short), self.analyse_game,
+                                       hint="A" if key else "", size=13))
+        self.buttons_top = study_y
         extra = self.view.extra_actions(c.state) if c.human_to_move and not c.reviewing else []
         self.pass_rect = None
         if extra:
-            self.pass_rect = pygame.Rect(p.x, nav_y - bh - 12, p.width, bh + 4)
+            self.pass_rect = pygame.Rect(p.x, study_y - bh - 12, p.width, bh + 4)
             self.buttons.append(Button(self.pass_rect, t("play.pass_button"), self.pass_move, kind="primary",
                                        hint="Space"))
         status_y = p.y + 66
@@ -439,6 +461,8 @@ class PlayScene(Scene):
             self.new_game()
         elif key == pygame.K_e:
             self.edit_board()
+        elif key == pygame.K_a:
+            self.analyse_game()
         elif key == pygame.K_SPACE:
             self.pass_move()
         elif key == pygame.K_SLASH and shift or key == pygame.K_QUESTION:
@@ -675,6 +699,9 @@ class PlayScene(Scene):
             done, total = c.analysis_progress()
             caption = t("play.analysing", done=done, total=total) if c.analysing or (
                 done < total and c.analysis_on) else ""
+            if c.full_analysis is not None:
+                done, total, _ = c.full_progress()
+                caption = t("play.analysing_game", level=level_name(c.full_analysis["level"]), done=done, total=total)
             marks = {q["index"]: getattr(pal, q["quality"]) for q in c.qualities() if q["quality"] in QUALITY_MARKS}
             self.graph_rect = winrate_graph(surface, pal, pygame.Rect(p.x, y, p.width, gh), c.graph_values(),
                                             r.side_colors(pal), c.view_index, marks, caption,

@@ -272,34 +272,40 @@ class PlayScene(Scene):
             rect = pygame.Rect(p.x + col * (w3 + gap), top + r * (bh + gap), w3, bh)
             self.buttons.append(Button(rect, label, action, kind=kind, hint=key if w3 >= 110 else "",
                                        enabled=enabled, size=14))
-        # stepping through the game: start, back, forward, newest
+        # stepping through the game: start, back, forward, newest (a small window keeps back and
+        # forward, and Home and End, for the study buttons to share the row)
         nav_y = top - gap - 30
-        compact = size[1] < 700   # small windows: the study buttons share the steps' row
-        nw = (p.width - 3 * gap) // 4 if not compact else 24
+        compact = size[1] < 700
         at = c.view_index
         last = len(c.history) - 1
-        for i, (label, action, enabled, key) in enumerate((("«", c.go_start, at > 0, "Home"),
-                                                           ("←", c.step_back, at > 0, ""),
-                                                           ("→", c.step_forward, at < last, ""),
-                                                           ("»", c.go_end, at < last, "End"))):
+        steps = (("«", c.go_start, at > 0, "Home"), ("←", c.step_back, at > 0, ""),
+                 ("→", c.step_forward, at < last, ""), ("»", c.go_end, at < last, "End"))
+        if compact:
+            steps = steps[1:3]
+        nw = 34 if compact else (p.width - 3 * gap) // 4
+        for i, (label, action, enabled, key) in enumerate(steps):
             self.buttons.append(Button(pygame.Rect(p.x + i * (nw + gap), nav_y, nw, 30), label, action,
                                        enabled=enabled, hint=key if nw >= 84 else "", size=15))
         # studying: the board editor and "Analyse game" (Stop while it runs), on a row of their
         # own, or after the steps in a small window
         study_y = nav_y if compact else nav_y - gap - 30
-        x0 = p.x + 4 * (nw + gap) if compact else p.x
+        x0 = p.x + len(steps) * (nw + gap) if compact else p.x
         half = (p.right - x0 - gap) // 2
-        short = ".short" if compact else ""
         key = half >= 120
-        self.buttons.append(Button(pygame.Rect(x0, study_y, half, 30), t("play.edit" + short), self.edit_board,
-                                   hint="E" if key else "", size=13))
+
+        def fitting(*keys, **fields):   # the first label that fits the button
+            labels = [t(k, **fields) for k in keys]
+            return next((x for x in labels if theme.FONTS.size(x, 13)[0] <= half - 16), labels[-1])
+        self.buttons.append(Button(pygame.Rect(x0, study_y, half, 30), fitting("play.edit", "play.edit_short"),
+                                   self.edit_board, hint="E" if key else "", size=13))
         rect = pygame.Rect(x0 + half + gap, study_y, half, 30)
         if c.full_analysis is not None:
             done, total, _ = c.full_progress()
-            self.buttons.append(Button(rect, t("play.analysis_stop" + short, done=done, total=total),
+            self.buttons.append(Button(rect, fitting("play.analysis_stop", "play.analysis_stop_short", done=done,
+                                                     total=total),
                                        self.analyse_game, kind="danger", hint="A" if key else "", size=13))
         else:
-            self.buttons.append(Button(rect, t("play.analyse_game" + short), self.analyse_game,
+            self.buttons.append(Button(rect, fitting("play.analyse_game", "play.analyse_short"), self.analyse_game,
                                        hint="A" if key else "", size=13))
         self.buttons_top = study_y
         extra = self.view.extra_actions(c.state) if c.human_to_move and not c.reviewing else []

@@ -14,7 +14,8 @@ import os
 
 import numpy as np
 
-from .base import AlternatingState, Game, NotationError, SetupProblem, clip_text, count_problems, replay, split_move_list
+from .base import (AlternatingState, Game, NotationError, SetupProblem, clip_text, count_problems, replay,
+                   split_move_list)
 
 WIDTH = 7
 HEIGHT = 6

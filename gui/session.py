@@ -383,8 +383,9 @@ class GameSession:
         the start; else the viewed one first, then the newest unknown."""
         full = self.full_analysis
         if full is not None:
-            while full["todo"] and (full["todo"][0] >= len(self.history) or self.history[full["todo"][0]].is_terminal()):
-                full["todo"].pop(0)   # the game was taken back past it, or it is a finished position
+            todo = full["todo"]
+            while todo and (todo[0] >= len(self.history) or self.history[todo[0]].is_terminal()):
+                todo.pop(0)   # the game was taken back past it, or it is a finished position
             if full["todo"]:
                 return full["todo"][0]
             self.full_analysis = None

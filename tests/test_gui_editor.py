@@ -174,3 +174,32 @@ def test_othello_setup_with_white_to_move_autosaves_and_resumes(app_factory):
 def ed_label(key):
     from gui.i18n import t
     return t(key)
+
+
+def test_m_numbers_gomoku_stones_from_the_first_move_after_a_setup(app_factory, monkeypatch):
+    from games import get_game
+    from gui import theme
+    app = app_factory(ai_enabled=False)
+    app.start_play("gomoku", "first", "beginner")
+    c = app.scene.c
+    game = get_game("gomoku")
+    state = game.state_from_text("h8 i9 h9 i10")
+    c.load(state, setup=3)                      # three stones set up, then one move
+    app.step()
+    r = app.scene.view.renderer
+    drawn = []
+    real = theme.text
+    monkeypatch.setattr(theme, "text", lambda s, text, pos, *a, **k: drawn.append((text, pos)) or real(s, text, pos,
+                                                                                                    *a, **k))
+
+    def numbers():
+        drawn.clear()
+        app.invalidate()
+        app.step()
+        points = {tuple(r.grid.point(*r.action_cell(a))): a for a in state.moves}
+        return {points[tuple(pos)]: text for text, pos in drawn if tuple(pos) in points}
+    assert numbers() == {}                      # off by default
+    press(app, pygame.K_m)
+    assert numbers() == {state.moves[3]: "1"}   # the set-up stones stay plain
+    press(app, pygame.K_m)
+    assert numbers() == {}

@@ -53,6 +53,7 @@ class PlayScene(Scene):
         self.hovered_hint = None  # the hinted move under the mouse, its line drawn on the board
         self.result_dismissed = False  # a click on the board hides the result banner
         self._saved_moves = -1
+        self.move_numbers = False  # gomoku: each stone's move number (M)
 
     def _flip(self) -> bool:
         return bool(self.view_cls_flip() and self.c.human == 1)
@@ -469,6 +470,8 @@ class PlayScene(Scene):
             self.edit_board()
         elif key == pygame.K_a:
             self.analyse_game()
+        elif key == pygame.K_m and self.c.game.id == "gomoku":
+            self.move_numbers = not self.move_numbers
         elif key == pygame.K_SPACE:
             self.pass_move()
         elif key == pygame.K_SLASH and shift or key == pygame.K_QUESTION:
@@ -538,7 +541,8 @@ class PlayScene(Scene):
                       hints=[] if c.policy_map() or hovered is not None else c.hint_moves(), selection=c.selection,
                       hover=mouse if can_move and self.board_rect.collidepoint(mouse) else None,
                       lang=language(), game_over=state.is_terminal(),
-                      move_mark=getattr(pal, q) if q in QUALITY_MARKS else None)
+                      move_mark=getattr(pal, q) if q in QUALITY_MARKS else None,
+                      move_numbers=self.move_numbers, numbers_from=len(c.history[0].moves))
         self.view.draw(surface, self.board_rect, state, ov)
         lesson = self.lesson()
         if lesson is not None:   # the better move, on the position it was missed in

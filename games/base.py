@@ -46,7 +46,9 @@ Optional State hooks the engine uses when a game offers them:
 """
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -64,8 +66,31 @@ def clip_text(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+@dataclass(frozen=True)
+class SetupProblem:
+    """Why a position set up by hand cannot be played: ``code`` names the rule (the GUI says
+    it in the interface language from ``code`` and ``fields``), ``message`` says it in English."""
+    code: str
+    message: str
+    fields: dict = field(default_factory=dict)
+
+
+class SetupError(NotationError):
+    """A position set up by hand that no game reaches; ``problems`` says why."""
+
+    def __init__(self, problems: Sequence[SetupProblem]):
+        self.problems = list(problems)
+        super().__init__("; ".join(p.message for p in self.problems) or "the position cannot be played")
+
+
 class Game(ABC):
-    """Static description of one game variant."""
+    """Static description of one game variant.
+
+    A position set up by hand (the board editor) is checked and made by the game module's
+    ``validate_position(game, board, to_move)`` and ``position_from_setup(game, board,
+    to_move)``, reached through `Game.validate_position` and `Game.from_setup`; ``board`` is
+    laid out as `State.board_array` returns it.
+    """
 
     #: registry id, e.g. ``"connect4"``
     id: str = ""
@@ -125,6 +150,33 @@ class Game(ABC):
     @abstractmethod
     def state_from_text(self, text: str) -> "State":
         """Parse a whole position in the game's notation; raises NotationError."""
+
+    def _setup_module(self):
+        module = sys.modules.get(type(self).__module__)
+        if not hasattr(module, "validate_position") or not hasattr(module, "position_from_setup"):
+            raise NotImplementedError(f"{self.name} has no board editor")
+        return module
+
+    def validate_position(self, board, to_move: int) -> list[SetupProblem]:
+        """Every reason why the hand-made position ``board`` (as `State.board_array` lays it
+        out) with ``to_move`` to move cannot be played from; [] when it can."""
+        board = np.asarray(board, dtype=np.int8)
+        if board.shape != tuple(self.board_shape):
+            return [SetupProblem("shape", f"the board must be {self.board_shape[0]} x {self.board_shape[1]}",
+                                 {"rows": self.board_shape[0], "columns": self.board_shape[1]})]
+        if to_move not in (0, 1):
+            return [SetupProblem("side", "the side to move must be 0 or 1")]
+        return list(self._setup_module().validate_position(self, board, int(to_move)))
+
+    def from_setup(self, board, to_move: int) -> "State":
+        """The state of the hand-made position; `SetupError` when `validate_position` finds a
+        problem. Its ``moves`` are those the game module needs to reach it (none for a game
+        whose positions have their own start, like a xiangqi FEN; the stones in an order that
+        places them for games where only the stones count, see `placement_moves`)."""
+        problems = self.validate_position(board, to_move)
+        if problems:
+            raise SetupError(problems)
+        return self._setup_module().position_from_setup(self, np.asarray(board, dtype=np.int8), int(to_move))
 
     def symmetries(self) -> list[tuple[np.ndarray, np.ndarray]]:
         """The board symmetries as ``(cell_perm, action_perm)`` pairs, identity first.
@@ -321,3 +373,29 @@ def dihedral_symmetries(h: int, w: int, policy_planes: int, extra: int = 0,
                              [np.arange(policy_planes * h * w, policy_planes * h * w + extra)])
         out.append((cell, act))
     return out
+
+
+def count_problems(first: int, second: int, to_move: int, names: tuple[str, str], unit: str) -> list[SetupProblem]:
+    """The side to move a game where players alternate from an empty board allows: the first
+    player to move with as many pieces as the second, the second with one fewer."""
+    fields = {"first": first, "second": second, "unit": unit}
+    if to_move == 0 and first != second:
+        return [SetupProblem("count_first", f"{names[0]} moves first, so with {names[0]} to move both sides need "
+                             f"the same number of {unit}s ({first} and {second} now)", fields)]
+    if to_move == 1 and first != second + 1:
+        return [SetupProblem("count_second", f"{names[0]} moves first, so with {names[1]} to move {names[0]} needs "
+                             f"one {unit} more than {names[1]} ({first} and {second} now)", fields)]
+    return []
+
+
+def placement_moves(game: Game, first: Sequence[int], second: Sequence[int]) -> State | None:
+    """The position with the first player's pieces on ``first`` and the second's on ``second``
+    (actions), reached by placing them alternately; None when the rules refuse a placement or
+    the game ends before the last one (then no game of these rules reaches it this way)."""
+    state = game.initial_state()
+    order = [a for pair in zip(first, second) for a in pair] + list(first[len(second):])
+    for i, action in enumerate(order):
+        if state.is_terminal() or action not in state.legal_actions():
+            return None
+        state = state.apply(action)
+    return state

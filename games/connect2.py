@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Game, NotationError, State, clip_text, replay, split_move_list
+from .base import (Game, NotationError, SetupProblem, State, clip_text, count_problems, placement_moves, replay,
+                   split_move_list)
 
 N = 4
 
@@ -104,3 +105,26 @@ class Connect2(Game):
 
 
 GAME_CLASS = Connect2
+
+
+def validate_position(game: Connect2, board, to_move: int) -> list[SetupProblem]:
+    """Why the discs on ``board`` (one row: +1 the first player's, -1 the second's) with
+    ``to_move`` to move cannot be played from."""
+    cells = [int(v) for v in board.reshape(-1)]
+    first, second = cells.count(1), cells.count(-1)
+    problems = count_problems(first, second, to_move, ("first", "second"), "disc")
+    pairs = {cells[i] for i in range(N - 1) if cells[i] and cells[i] == cells[i + 1]}
+    if len(pairs) == 2:
+        problems.append(SetupProblem("both_won", "both sides have two side by side: no game reaches this"))
+    elif pairs:
+        side = 0 if 1 in pairs else 1
+        problems.append(SetupProblem("already_won", "that side has already won here", {"side": side}))
+    elif 0 not in cells:
+        problems.append(SetupProblem("board_full", "the board is full: the game is over"))
+    return problems
+
+
+def position_from_setup(game: Connect2, board, to_move: int) -> Connect2State:
+    """The position, reached by placing the discs alternately (only the discs count)."""
+    cells = [int(v) for v in board.reshape(-1)]
+    return placement_moves(game, [i for i, v in enumerate(cells) if v > 0], [i for i, v in enumerate(cells) if v < 0])

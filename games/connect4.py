@@ -14,7 +14,8 @@ import os
 
 import numpy as np
 
-from .base import AlternatingState, Game, NotationError, clip_text, replay, split_move_list
+from .base import (AlternatingState, Game, NotationError, SetupProblem, clip_text, count_problems, replay,
+                   split_move_list)
 
 WIDTH = 7
 HEIGHT = 6
@@ -310,6 +311,79 @@ class Connect4(Game):
         # pickles (for worker processes) refer to the registry instead of copying the object
         from . import game_from_key
         return (game_from_key, (self.key,))
+
+
+def _columns(board) -> list[list[int]]:
+    """Each column's cells from the bottom up (+1 Red, -1 Yellow, 0 empty) of a board laid
+    out as `Connect4State.board_array` (row 0 at the top)."""
+    return [[int(board[HEIGHT - 1 - r][c]) for r in range(HEIGHT)] for c in range(WIDTH)]
+
+
+def _drop_order(columns: list[list[int]]) -> list[int] | None:
+    """Columns to drop the discs in so that the colours alternate from Red's first (each
+    column's discs go in from the bottom up), or None when no order does."""
+    stacks = [[v for v in col if v] for col in columns]
+    total = sum(len(st) for st in stacks)
+    dead: set[tuple[int, ...]] = set()
+    order: list[int] = []
+
+    def search(heights: list[int]) -> bool:
+        ply = sum(heights)
+        if ply == total:
+            return True
+        key = tuple(heights)
+        if key in dead:
+            return False
+        colour = 1 if ply % 2 == 0 else -1
+        for c in range(WIDTH):
+            if heights[c] < len(stacks[c]) and stacks[c][heights[c]] == colour:
+                heights[c] += 1
+                order.append(c)
+                if search(heights):
+                    return True
+                order.pop()
+                heights[c] -= 1
+        dead.add(key)
+        return False
+
+    return order if search([0] * WIDTH) else None
+
+
+def validate_position(game: Connect4, board, to_move: int) -> list[SetupProblem]:
+    """Why the discs on ``board`` (+1 Red, -1 Yellow, row 0 at the top) with ``to_move`` to
+    move cannot be played from: a disc above an empty cell, counts that do not fit the side
+    to move, four in a row already, a full board, discs no order of drops stacks so."""
+    columns = _columns(board)
+    problems = []
+    for c, col in enumerate(columns):
+        if any(col[r] and not col[r - 1] for r in range(1, HEIGHT)):
+            problems.append(SetupProblem("floating", f"a disc floats in column {c + 1}: discs fall to the lowest "
+                                         "free cell", {"column": c + 1}))
+    flat = [v for col in columns for v in col]
+    red, yellow = flat.count(1), flat.count(-1)
+    problems += count_problems(red, yellow, to_move, ("Red", "Yellow"), "disc")
+    red_bits = sum(1 << (c * STRIDE + r) for c, col in enumerate(columns) for r, v in enumerate(col) if v > 0)
+    yellow_bits = sum(1 << (c * STRIDE + r) for c, col in enumerate(columns) for r, v in enumerate(col) if v < 0)
+    red_four, yellow_four = has_four(red_bits), has_four(yellow_bits)
+    if red_four and yellow_four:
+        problems.append(SetupProblem("both_won", "both sides have four in a row: no game reaches this"))
+    elif red_four or yellow_four:
+        problems.append(SetupProblem("already_won", f"{'Red' if red_four else 'Yellow'} has already won here",
+                                     {"side": 0 if red_four else 1}))
+    elif red + yellow == CELLS:
+        problems.append(SetupProblem("board_full", "the board is full: the game is over"))
+    if not problems and _drop_order(columns) is None:
+        problems.append(SetupProblem("unreachable", "no game reaches this: the discs cannot be dropped in turn "
+                                     "(Red first) to stack this way"))
+    return problems
+
+
+def position_from_setup(game: Connect4, board, to_move: int) -> Connect4State:
+    """The position, reached by dropping the discs in turn (the board alone decides the game)."""
+    state = game.initial_state()
+    for c in _drop_order(_columns(board)) or ():
+        state = state.apply(c)
+    return state
 
 
 GAME_CLASS = Connect4

@@ -799,3 +799,49 @@ def get_freestyle_key(size: int) -> str:
 
 
 GAME_CLASS = Gomoku
+
+
+# --- positions set up by hand (the board editor) ----------------------------------------------
+def _runs_of_five(board, sign: int) -> bool:
+    """Has ``sign``'s side five or more in a row on ``board`` (+1 black, -1 white)?"""
+    mine = np.asarray(board) == sign
+    n = mine.shape[0]
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r in range(n):
+            for c in range(n):
+                if all(0 <= r + k * dr < n and 0 <= c + k * dc < n and mine[r + k * dr, c + k * dc]
+                       for k in range(WIN_LENGTH)):
+                    return True
+    return False
+
+
+def validate_position(game: Gomoku, board, to_move: int) -> list:
+    """Why the stones on ``board`` (+1 black, -1 white, row 0 at the top) with ``to_move`` to
+    move cannot be played from: counts that do not fit the side to move (black moves first),
+    five in a row already, a full board, stones this game's rules refuse to place in turn."""
+    from .base import SetupProblem, count_problems
+    flat = np.asarray(board).reshape(-1)
+    blacks, whites = int((flat > 0).sum()), int((flat < 0).sum())
+    problems = count_problems(blacks, whites, to_move, ("Black", "White"), "stone")
+    black_five, white_five = _runs_of_five(board, 1), _runs_of_five(board, -1)
+    if black_five and white_five:
+        problems.append(SetupProblem("both_won", "both sides have five in a row: no game reaches this"))
+    elif black_five or white_five:
+        problems.append(SetupProblem("already_won", f"{'Black' if black_five else 'White'} has already won here",
+                                     {"side": 0 if black_five else 1}))
+    elif blacks + whites == game.cells:
+        problems.append(SetupProblem("board_full", "the board is full: the game is over"))
+    if not problems:
+        state = position_from_setup(game, board, to_move)
+        if state is None or state.is_terminal():
+            problems.append(SetupProblem("unreachable", "no game reaches this: these rules do not let the stones "
+                                         "be placed in turn"))
+    return problems
+
+
+def position_from_setup(game: Gomoku, board, to_move: int):
+    """The position, reached by placing the stones alternately, black first (only the stones
+    count; None when the rules refuse a placement)."""
+    from .base import placement_moves
+    flat = np.asarray(board).reshape(-1)
+    return placement_moves(game, np.flatnonzero(flat > 0).tolist(), np.flatnonzero(flat < 0).tolist())

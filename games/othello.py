@@ -7,7 +7,10 @@ legal action; the game ends when neither player can move. Most discs wins.
 
 Squares are written ``a1``..``h8`` (column letter, row number from the top) and
 the pass as ``pass``. A position is the transcript from the start, e.g.
-``f5d6c3d3c4``; spaces between moves are optional when reading.
+``f5d6c3d3c4``; spaces between moves are optional when reading. A position set up by hand
+(the board editor) is written ``setup`` and its board row by row from the top (``x`` black,
+``o`` white, ``-`` empty, rows separated by ``/``) and ``b`` or ``w`` to move, then
+``moves`` and the transcript from it: ``setup --------/.../-------- b moves f5d6``.
 Action = row * size + column (also the square's bit in the bitboards); the pass
 is action ``size * size``.
 """
@@ -18,7 +21,7 @@ import re
 
 import numpy as np
 
-from .base import Game, NotationError, State, clip_text, dihedral_symmetries, replay
+from .base import Game, NotationError, SetupProblem, State, clip_text, dihedral_symmetries, replay
 
 COLUMNS = "abcdefgh"
 PLAYER_NAMES = ("Black", "White")
@@ -211,10 +214,14 @@ def _last_square(game: "Othello", me: int, opp: int) -> int:
 class OthelloState(State):
     """An Othello position: the discs of the player to move and of the opponent, as bitboards."""
 
-    __slots__ = ("game", "_me", "_opp", "_player", "_moves", "_mask", "_legal")
+    __slots__ = ("game", "_me", "_opp", "_player", "_moves", "_mask", "_legal", "start")
 
-    def __init__(self, game: "Othello", me: int, opp: int, player: int = 0, moves: tuple[int, ...] = ()):
+    def __init__(self, game: "Othello", me: int, opp: int, player: int = 0, moves: tuple[int, ...] = (),
+                 start: tuple[int, int, int] | None = None):
         self.game = game
+        #: (black's discs, white's discs, player to move) of a position set up by hand that
+        #: the moves start from; None for the usual start
+        self.start = start
         self._me = me
         self._opp = opp
         self._player = player
@@ -264,11 +271,11 @@ class OthelloState(State):
     def apply(self, action: int) -> "OthelloState":
         g = self.game
         if action == g.pass_action:
-            return OthelloState(g, self._opp, self._me, 1 - self._player, self._moves + (action,))
+            return OthelloState(g, self._opp, self._me, 1 - self._player, self._moves + (action,), self.start)
         bit = 1 << action
         flipped = flips(self._me, self._opp, action, g.up_rays, g.down_rays)
         return OthelloState(g, self._opp ^ flipped, self._me | flipped | bit, 1 - self._player,
-                            self._moves + (action,))
+                            self._moves + (action,), self.start)
 
     def random_playout(self, rng, max_plies: int) -> tuple[bool, int | None]:
         """Play uniformly random legal moves from here on bitboards alone (no State objects):
@@ -394,7 +401,11 @@ class OthelloState(State):
 
     def to_text(self) -> str:
         name = self.game.square_name
-        return "".join(name(a) for a in self._moves)
+        moves = "".join(name(a) for a in self._moves)
+        if self.start is None:
+            return moves
+        head = self.game.setup_text(*self.start)
+        return head + " moves " + moves if moves else head
 
     def render(self) -> str:
         g = self.game
@@ -506,7 +517,32 @@ class Othello(Game):
         return OthelloState(self, black, white)
 
     def state_from_text(self, text: str) -> OthelloState:
+        head, _, moves = text.partition(" moves ")
+        if head.split()[:1] == ["setup"]:
+            return replay(self, _TOKEN_RE.findall(moves), start=self._read_setup(head))
         return replay(self, _TOKEN_RE.findall(text))
+
+    def setup_text(self, black: int, white: int, player: int) -> str:
+        """A position set up by hand as ``to_text`` writes it (see the module docstring)."""
+        rows = []
+        for r in range(self.size):
+            rows.append("".join("x" if black >> (r * self.size + c) & 1 else "o" if white >> (r * self.size + c) & 1
+                                else "-" for c in range(self.size)))
+        return "setup " + "/".join(rows) + (" b" if player == 0 else " w")
+
+    def _read_setup(self, text: str) -> OthelloState:
+        fields = text.split()
+        if len(fields) != 3 or fields[2] not in ("b", "w"):
+            raise NotationError(f"bad setup {clip_text(text)!r}: expected 'setup', the rows and b or w to move")
+        rows = fields[1].split("/")
+        if len(rows) != self.size or any(len(r) != self.size or set(r) - set("xo-") for r in rows):
+            raise NotationError(f"bad setup board {clip_text(fields[1])!r}: expected {self.size} rows of "
+                                f"{self.size} of x, o and -")
+        board = np.array([[{"x": 1, "o": -1, "-": 0}[ch] for ch in r] for r in rows], dtype=np.int8)
+        try:
+            return self.from_setup(board, 0 if fields[2] == "b" else 1)
+        except NotationError as e:
+            raise NotationError(f"bad setup: {e}") from None
 
     def symmetries(self):
         return dihedral_symmetries(self.size, self.size, 1, extra=1)
@@ -515,6 +551,52 @@ class Othello(Game):
         # pickles (for worker processes) refer to the registry instead of copying the object
         from . import game_from_key
         return (game_from_key, (self.key,))
+
+
+def validate_position(game: Othello, board, to_move: int) -> list[SetupProblem]:
+    """Why the discs on ``board`` (+1 black, -1 white, row 0 at the top) with ``to_move`` to
+    move cannot be played from: an empty centre square (the game starts with four discs there
+    and discs are never taken off), a disc out of touch with the others (each is placed next
+    to one), a game already over (neither side can move)."""
+    n = game.size
+    problems = []
+    h = n // 2
+    for r, c in ((h - 1, h - 1), (h - 1, h), (h, h - 1), (h, h)):
+        if not board[r][c]:
+            problems.append(SetupProblem("centre_empty", f"the centre square {game.square_name(r * n + c)} is empty: "
+                                         "othello starts with four discs there and never takes one off",
+                                         {"square": game.square_name(r * n + c)}))
+    occupied = {(r, c) for r in range(n) for c in range(n) if board[r][c]}
+    if occupied and not problems:
+        seen, todo = set(), [(h, h)]
+        while todo:
+            r, c = todo.pop()
+            if (r, c) in seen or (r, c) not in occupied:
+                continue
+            seen.add((r, c))
+            todo += [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
+        apart = sorted(occupied - seen)
+        if apart:
+            square = game.square_name(apart[0][0] * n + apart[0][1])
+            problems.append(SetupProblem("apart", f"the disc on {square} touches no other: every disc is placed "
+                                         "next to one", {"square": square}))
+    if not problems:
+        state = position_from_setup(game, board, to_move)
+        if state.is_terminal():
+            problems.append(SetupProblem("no_moves", "neither side can move: the game is over"))
+    return problems
+
+
+def position_from_setup(game: Othello, board, to_move: int) -> OthelloState:
+    """The position with its own start (``OthelloState.start``); the usual start is the game's."""
+    n = game.size
+    black = sum(1 << (r * n + c) for r in range(n) for c in range(n) if board[r][c] > 0)
+    white = sum(1 << (r * n + c) for r in range(n) for c in range(n) if board[r][c] < 0)
+    initial = game.initial_state()
+    if to_move == 0 and (black, white) == (initial._me, initial._opp):
+        return initial
+    me, opp = (black, white) if to_move == 0 else (white, black)
+    return OthelloState(game, me, opp, to_move, (), (black, white, to_move))
 
 
 GAME_CLASS = Othello

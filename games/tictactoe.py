@@ -11,7 +11,8 @@ import re
 
 import numpy as np
 
-from .base import AlternatingState, Game, NotationError, clip_text, dihedral_symmetries, replay, split_move_list
+from .base import (AlternatingState, Game, NotationError, SetupProblem, clip_text, count_problems, dihedral_symmetries,
+                   placement_moves, replay, split_move_list)
 
 N = 3
 CELLS = N * N
@@ -167,6 +168,33 @@ class TicTacToe(Game):
         # pickles (for worker processes) refer to the registry instead of copying the object
         from . import game_from_key
         return (game_from_key, (self.key,))
+
+
+def _stones(board) -> tuple[list[int], list[int]]:
+    flat = [int(v) for v in board.reshape(-1)]
+    return [a for a, v in enumerate(flat) if v > 0], [a for a, v in enumerate(flat) if v < 0]
+
+
+def validate_position(game: TicTacToe, board, to_move: int) -> list[SetupProblem]:
+    """Why X's and O's on ``board`` (+1 X, -1 O) with ``to_move`` to move cannot be played
+    from: counts that do not fit the side to move, a line already made, a full board."""
+    xs, os_ = _stones(board)
+    problems = count_problems(len(xs), len(os_), to_move, ("X", "O"), "mark")
+    x_line = any(completes_line(sum(1 << a for a in xs), a) for a in xs)
+    o_line = any(completes_line(sum(1 << a for a in os_), a) for a in os_)
+    if x_line and o_line:
+        problems.append(SetupProblem("both_won", "both sides have three in a row: no game reaches this"))
+    elif x_line or o_line:
+        problems.append(SetupProblem("already_won", f"{'X' if x_line else 'O'} has already won here",
+                                     {"side": 0 if x_line else 1}))
+    elif len(xs) + len(os_) == CELLS:
+        problems.append(SetupProblem("board_full", "the board is full: the game is over"))
+    return problems
+
+
+def position_from_setup(game: TicTacToe, board, to_move: int) -> TicTacToeState:
+    """The position, reached by placing the marks alternately (only the marks count)."""
+    return placement_moves(game, *_stones(board))
 
 
 GAME_CLASS = TicTacToe

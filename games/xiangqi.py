@@ -54,7 +54,7 @@ from array import array
 import numpy as np
 
 from . import native
-from .base import Game, NotationError, State, clip_text, replay, split_move_list
+from .base import Game, NotationError, SetupProblem, State, clip_text, replay, split_move_list
 from .xiangqi_moves import (ADVISOR, CANNON, CHARIOT, ELEPHANT, FILES, GENERAL, HORSE, NUM_SQUARES, RANKS, SIGN,
                             SOLDIER, attack_map, attacked, capture_gain, en_prise, general_square, has_legal_move,
                             legal_moves, may_give_check, perft_counts, pseudo_moves)
@@ -549,3 +549,75 @@ class Xiangqi(Game):
 
 
 GAME_CLASS = Xiangqi
+
+
+# --- positions set up by hand (the board editor) ----------------------------------------------
+_PIECE_WORDS = {GENERAL: "general", ADVISOR: "advisor", ELEPHANT: "elephant", HORSE: "horse", CHARIOT: "chariot",
+                CANNON: "cannon", SOLDIER: "soldier"}
+_SQUARE_RULES = {GENERAL: ("general_palace", "stays in its palace"),
+                 ADVISOR: ("advisor_square", "stays on the five points of its palace's diagonals"),
+                 ELEPHANT: ("elephant_square", "stays on its seven points on its own side of the river"),
+                 SOLDIER: ("soldier_behind", "never stands behind its starting rank, nor off its starting "
+                                             "files before the river")}
+
+
+def _squares(board) -> list[int]:
+    """``board`` (as `XiangqiState.board_array` lays it out: row 0 is rank 9) as the 90 piece
+    codes indexed by ``rank * 9 + file``."""
+    return [int(board[RANKS - 1 - rank][f]) for rank in range(RANKS) for f in range(FILES)]
+
+
+def validate_position(game: Xiangqi, board, to_move: int) -> list[SetupProblem]:
+    """Why the pieces on ``board`` with ``to_move`` to move cannot be played from: a missing
+    general, more pieces of a kind than a side has, a piece on a point it can never reach
+    (a general outside its palace, a soldier behind its start...), generals facing each
+    other, the side not to move in check, the side to move without a move (the game is over)."""
+    from .xiangqi_notation import _MAX_COUNT, _reachable
+    b = _squares(board)
+    problems = []
+    if any(abs(p) > SOLDIER for p in b):
+        return [SetupProblem("unknown_piece", "unknown piece code")]
+    for player in (0, 1):
+        side = _SIDE_NAMES[player]
+        counts = {k: 0 for k in _MAX_COUNT}
+        for p in b:
+            if p * SIGN[player] > 0:
+                counts[p * SIGN[player]] += 1
+        if counts[GENERAL] == 0:
+            problems.append(SetupProblem("no_general", f"{side} has no general", {"side": player}))
+        for kind, n in counts.items():
+            if n > _MAX_COUNT[kind]:
+                problems.append(SetupProblem("too_many", f"{side} has {n} {_PIECE_WORDS[kind]}s: at most "
+                                             f"{_MAX_COUNT[kind]}", {"side": player, "piece": kind, "count": n,
+                                                                     "most": _MAX_COUNT[kind]}))
+    for sq, p in enumerate(b):
+        if p and not _reachable(abs(p), 0 if p > 0 else 1, sq % FILES, sq // FILES):
+            code, rule = _SQUARE_RULES[abs(p)]
+            side = 0 if p > 0 else 1
+            problems.append(SetupProblem(code, f"the {_SIDE_NAMES[side].lower()} {_PIECE_WORDS[abs(p)]} on "
+                                         f"{square_name(sq)}: a {_PIECE_WORDS[abs(p)]} {rule}",
+                                         {"side": side, "piece": abs(p), "square": square_name(sq)}))
+    if problems:
+        return problems
+    red, black = general_square(b, 0), general_square(b, 1)
+    if red % FILES == black % FILES and not any(b[s] for s in range(red + FILES, black, FILES)):
+        return [SetupProblem("generals_face", "the two generals face each other on an open file")]
+    other = 1 - to_move
+    if attacked(b, general_square(b, other), SIGN[other]):
+        return [SetupProblem("not_to_move_in_check", f"{_SIDE_NAMES[other]} is in check but it is "
+                             f"{_SIDE_NAMES[to_move]}'s turn: the general would be taken",
+                             {"side": other, "mover": to_move})]
+    state = position_from_setup(game, board, to_move)
+    if not state.legal_actions():
+        code = "checkmated" if state.is_check() else "stalemated"
+        return [SetupProblem(code, f"{_SIDE_NAMES[to_move]} has no legal move ({code}): the game is over",
+                             {"side": to_move})]
+    return []
+
+
+def position_from_setup(game: Xiangqi, board, to_move: int) -> XiangqiState:
+    """The position as a FEN start (the game's own start when it is the usual one)."""
+    from .xiangqi_notation import board_to_fen
+    fen = board_to_fen(_squares(board), to_move)
+    start = game.initial_state()
+    return start if fen == start.fen() else XiangqiState.from_fen(game, fen)

@@ -61,6 +61,7 @@ def save(controller) -> bool:
     data = {"version": VERSION, "game": controller.game.id, "variant": dict(controller.game.variant),
             "position": state.to_text(), "human": int(controller.human), "level": controller.level,
             "side_choice": controller.side_choice, "moves": len(state.moves),
+            "setup": int(getattr(controller, "setup_plies", 0)),
             "date": time.strftime("%Y-%m-%d %H:%M:%S"), "time": time.time()}
     try:
         p = path(controller.game.key)
@@ -108,7 +109,8 @@ def _parse(data) -> dict | None:
         return {"state": state, "human": human, "level": str(data.get("level", "strong")),
                 "side_choice": str(data.get("side_choice", "first")), "moves": len(state.moves),
                 "game": data["game"], "variant": variant, "key": game.key, "date": str(data.get("date", ""))[:19],
-                "time": _number(data.get("time"))}
+                "time": _number(data.get("time")),
+                "setup": max(0, min(len(state.moves), int(_number(data.get("setup")))))}
     except Exception:  # unreadable, an old format, a game that changed its notation
         return None
 

@@ -17,6 +17,8 @@ from gui.session import GameSession, Thinking  # noqa: F401 (Thinking: part of t
 # process never imports the engine's players (and torch) just to list them
 LEVELS = ("beginner", "easy", "medium", "hard", "strong", "max")
 DEFAULT_LEVEL = "strong"
+#: the levels "Analyse game" offers, the quickest first (Enter picks it)
+ANALYSE_LEVELS = ("medium", "strong", "max")
 
 
 class PlayController(GameSession):
@@ -152,17 +154,27 @@ class PlayController(GameSession):
         if human is not None:
             self.human = human
         self._reset_history([self.game.initial_state()])
+        self.setup_plies = 0
         self.analysis_on = True
         self.selection = None
         self.events.append({"type": "new"})
 
-    def load(self, state) -> None:
-        """Continue from a loaded position (the game must be this controller's game)."""
+    def load(self, state, setup: int = 0) -> None:
+        """Continue from a loaded position (the game must be this controller's game). The game's
+        history starts after its first ``setup`` plies, which only place a hand-set position's
+        stones (see `games.base.Game.from_setup`)."""
         from gui.records import history_of
         self.cancel_ai()
         self._cancel_hint()
         self.cancel_analysis()
-        self._reset_history(history_of(state))
+        history = history_of(state)
+        setup = max(0, min(int(setup or 0), len(state.moves)))
+        if setup and len(history) == len(state.moves) + 1:
+            history = history[setup:]
+        else:
+            setup = 0
+        self._reset_history(history)
+        self.setup_plies = setup
         self.analysis_on = True
         self.selection = None
         if not state.is_terminal() and state.current_player != self.human:

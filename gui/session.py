@@ -54,10 +54,16 @@ class GameSession:
         self.analysis_on = True
         self.analysis = Thinking()
         self.analysis_at: int | None = None
+        #: "Analyse game": {"level", "todo" (history indices still to analyse, in order), "total"}
+        self.full_analysis: dict | None = None
+        self.analysis_level = ""   # the level "Analyse game" last used on this game (kept in its record)
         self.error = ""
         self.notices: list[tuple[str, dict]] = []  # (i18n key, fields) for the scene to show
         self.events: list[dict] = []  # moves made, for sounds and animations
         self.resigned_by: int | None = None
+        #: plies of ``history[0].moves`` that only place a hand-set position's stones (the
+        #: board editor's setup in games where only the stones count; records keep it)
+        self.setup_plies = 0
         self._session_counter = itertools.count()
         self.session = self._new_session()
 
@@ -141,6 +147,8 @@ class GameSession:
         self.redo_stack = []
         self.resigned_by = None
         self.error = ""
+        self.full_analysis = None
+        self.analysis_level = ""
         self.session = self._new_session()
 
     # --- looking at earlier positions --------------------------------------------
@@ -371,7 +379,17 @@ class GameSession:
         return self.analysis.rid is not None
 
     def _analysis_target(self) -> int | None:
-        """The position to analyse next: the viewed one first, then the newest unknown."""
+        """The position to analyse next: during "Analyse game" the next of its positions, from
+        the start; else the viewed one first, then the newest unknown."""
+        full = self.full_analysis
+        if full is not None:
+            todo = full["todo"]
+            while todo and (todo[0] >= len(self.history) or self.history[todo[0]].is_terminal()):
+                todo.pop(0)   # the game was taken back past it, or it is a finished position
+            if full["todo"]:
+                return full["todo"][0]
+            self.full_analysis = None
+            self.notices.append(("play.analysis_done", {}))
         order = [self.view_index] + list(range(len(self.history) - 1, -1, -1))
         for i in order:
             if self.grades[i] is None and not self.history[i].is_terminal():
@@ -383,26 +401,124 @@ class GameSession:
         if not self.analysis_on or not ai_idle or self.analysis.rid is not None or self.error:
             return
         if self.ai.status not in ("ready",):
+            if self.full_analysis is not None and self.ai.status == "stopped":
+                self.ai.start()   # "Analyse game" was asked for: the AI starts for it
+            elif self.full_analysis is not None and self.ai.status == "disabled":
+                self.full_analysis = None
+                self.notices.append(("play.analysis_failed", {"message": self.ai.message or "–"}))
             return
         i = self._analysis_target()
         if i is None:
             return
         state = self.history[i]
+        full = self.full_analysis
+        level = full["level"] if full is not None else self.ANALYSIS_LEVEL
         self.analysis = Thinking(started=time.monotonic())
         self.analysis_at = i
-        self.analysis.rid = self.ai.search(state, self.ANALYSIS_LEVEL, self.model_path_for(self.game),
-                                           f"{self.session}-analysis-{i}",
+        self.analysis.rid = self.ai.search(state, level, self.model_path_for(self.game),
+                                           f"{self.session}-analysis-{level}-{i}",
                                            lambda msg, s=state: self._on_analysis(msg, s))
 
     def _on_analysis(self, msg: dict, asked_state) -> None:
         kind = msg.get("type")
+        if kind == "progress":
+            self.analysis.fraction = max(0.0, min(1.0, float(msg.get("fraction", 0.0) or 0.0)))
         if kind == "result":
             self._record(asked_state, msg, "analysis")
+            full = self.full_analysis
+            index = self._index_of(asked_state)
+            if full is not None and index is not None and full["todo"] and full["todo"][0] == index:
+                e = self._evaluation(asked_state, msg.get("value"), msg.get("proven"), msg.get("top"), "analysis")
+                old = self.grades[index]
+                if e is not None and not (old is not None and old.proven0 is not None and e.proven0 is None):
+                    self.grades[index] = e   # the chosen level's verdict replaces the background one
+                full["todo"].pop(0)
         if kind in ("result", "error", "cancelled"):
             self.analysis = Thinking()
             self.analysis_at = None
             if kind == "error":  # not worth a message: analysis is a bonus; stop until the game changes
                 self.analysis_on = False
+                if self.full_analysis is not None:   # unless it was asked for
+                    self.full_analysis = None
+                    self.notices.append(("play.analysis_failed", {"message": msg.get("message", "")}))
+
+    # --- "Analyse game" -------------------------------------------------------------------
+    def analyse_game(self, level: str) -> None:
+        """Analyse every position of the game at ``level`` (a fresh search each, from the start),
+        replacing the background analysis' verdicts; `full_progress` says how far it is."""
+        self.cancel_analysis()
+        todo = [i for i, s in enumerate(self.history) if not s.is_terminal()]
+        self.full_analysis = {"level": level, "todo": todo, "total": len(todo)}
+        self.analysis_level = level
+        self.analysis_on = True
+
+    def cancel_full_analysis(self) -> bool:
+        """Stop "Analyse game" (what it found so far is kept); False when none was running."""
+        if self.full_analysis is None:
+            return False
+        self.full_analysis = None
+        self.cancel_analysis()
+        return True
+
+    def full_progress(self) -> tuple[int, int, float]:
+        """(positions done, positions in all, the current search's fraction) of "Analyse game"."""
+        full = self.full_analysis
+        if full is None:
+            return 0, 0, 0.0
+        return full["total"] - len(full["todo"]), full["total"], self.analysis.fraction
+
+    def analysis_meta(self) -> dict:
+        """The grades from analyses and proofs as a record's meta (``analysis``, and
+        ``analysis_level`` when "Analyse game" chose one; see `games.records.base`)."""
+        from games.records.base import pack_analysis
+        entries = {}
+        for state, e in zip(self.history, self.grades):
+            if e is None or e.source == "rules" or (e.source != "analysis" and e.proven0 is None):
+                continue
+            fields = {"v": repr(float(e.value0)), "n": str(int(e.sims))}
+            if e.best is not None:
+                try:
+                    fields["best"] = state.action_to_text(e.best)
+                except Exception:
+                    pass
+            if e.proven0 is not None:
+                fields["proven"] = str(int(e.proven0))
+            entries[len(state.moves)] = fields
+        packed = pack_analysis(entries)
+        out = {"analysis": packed} if packed else {}
+        if packed and getattr(self, "analysis_level", ""):
+            out["analysis_level"] = self.analysis_level
+        return out
+
+    def load_analysis(self, meta: dict) -> int:
+        """Take a record's stored analysis (meta ``analysis``) as the grades of its positions,
+        so a game analysed before is judged again without searching; returns how many."""
+        from games.base import NotationError
+        from games.records.base import unpack_analysis
+        entries = unpack_analysis(meta.get("analysis", ""))
+        base = len(self.history[0].moves)
+        n = 0
+        for ply, fields in entries.items():
+            i = ply - base
+            if not 0 <= i < len(self.history) or self.history[i].is_terminal():
+                continue
+            state = self.history[i]
+            best = None
+            if "best" in fields:
+                try:
+                    best = state.parse_action(fields["best"])
+                except (NotationError, ValueError):
+                    best = None
+            proven = float(fields["proven"]) if "proven" in fields else None
+            e = Evaluation(float(fields["v"]), proven, best, int(fields.get("n", 0)), "analysis")
+            self.grades[i] = e
+            if self.evals[i] is None:
+                self.evals[i] = e
+            n += 1
+        level = meta.get("analysis_level", "")
+        if n and isinstance(level, str) and level.isalpha():
+            self.analysis_level = level
+        return n
 
     def cancel_analysis(self) -> None:
         self.ai.cancel(self.analysis.rid)

@@ -135,3 +135,74 @@ def clean_date(text: str) -> str:
     parts = [m.group(1)] + [p.zfill(2) for p in (m.group(2), m.group(3)) if p and p.isdigit()]
     date = "-".join(parts)
     return date + (f" {m.group(4)}" if m.group(4) and len(parts) == 3 else "")
+
+
+# --- analysis kept in a record ------------------------------------------------------------------
+#: a record's analysis (meta ``analysis``): for each analysed position, its ply (moves from the
+#: game's start) and fields: ``v`` player 0's expected result (-1..1, written exactly), ``n``
+#: the search's visits, ``best`` its best move in the game's notation, ``proven`` an exact result;
+#: ``level`` (meta ``analysis_level``) the search level. SGF and PGN carry each position's
+#: fields in a comment ``ZeroBoard analysis v=... n=... best=...`` on its move; the text record
+#: carries the whole string in its ``# analysis:`` header.
+ANALYSIS_PREFIX = "ZeroBoard analysis"
+_ANALYSIS_COMMENT_RE = re.compile(re.escape(ANALYSIS_PREFIX) + r"((?:\s+[a-z]+=[^\s;{}\[\]]+)+)")
+_FIELD_RES = {"v": re.compile(r"[-+]?(?:[0-9]*\.[0-9]+|[0-9]+)(?:e-?[0-9]+)?", re.ASCII),
+              "n": re.compile(r"[0-9]{1,12}", re.ASCII),
+              "best": re.compile(r"[A-Za-z0-9+=.\-/]{1,24}", re.ASCII),
+              "proven": re.compile(r"[-+]?(?:1|0)(?:\.0)?", re.ASCII),
+              "level": re.compile(r"[a-z]{1,16}", re.ASCII)}
+
+
+def analysis_fields(text: str) -> dict[str, str]:
+    """The known, well-formed fields of ``v=... n=...`` text (the others are dropped)."""
+    out = {}
+    for part in text.split():
+        key, sep, value = part.partition("=")
+        rx = _FIELD_RES.get(key)
+        if sep and rx is not None and rx.fullmatch(value) and key not in out:
+            if key == "v" and not -1.0 <= float(value) <= 1.0:
+                continue
+            out[key] = value
+    return out if "v" in out else {}
+
+
+def unpack_analysis(packed: str) -> dict[int, dict[str, str]]:
+    """meta ``analysis`` as {ply: fields}; malformed entries are dropped."""
+    out = {}
+    for entry in str(packed or "").split(";"):
+        ply, _, rest = entry.strip().partition(" ")
+        if ply.isdigit() and len(ply) <= 6:
+            fields = analysis_fields(rest)
+            if fields:
+                out[int(ply)] = fields
+    return out
+
+
+def pack_analysis(entries: dict[int, dict[str, str]]) -> str:
+    """{ply: fields} as meta ``analysis`` (see `unpack_analysis`)."""
+    return ";".join(f"{ply} " + " ".join(f"{k}={v}" for k, v in fields.items() if k != "level")
+                    for ply, fields in sorted(entries.items()) if fields)
+
+
+def analysis_comment(fields: dict[str, str], level: str = "") -> str:
+    """A position's analysis as a record's comment."""
+    words = [f"{k}={v}" for k, v in fields.items() if k != "level"]
+    if level and _FIELD_RES["level"].fullmatch(level):
+        words.append(f"level={level}")
+    return ANALYSIS_PREFIX + " " + " ".join(words)
+
+
+def read_analysis_comment(comment: str) -> dict[str, str]:
+    """The analysis fields of a comment the app wrote ({} for any other comment)."""
+    m = _ANALYSIS_COMMENT_RE.search(comment or "")
+    return analysis_fields(m.group(1)) if m else {}
+
+
+def keep_analysis(meta: dict, found: dict[int, dict[str, str]]) -> None:
+    """Put the analysis a reader found in comments into ``meta``."""
+    level = next((f["level"] for f in found.values() if "level" in f), "")
+    packed = pack_analysis(found)
+    if packed:
+        meta["analysis"] = packed
+        if level:
+            meta["analysis_level"] = level

@@ -24,8 +24,9 @@ from __future__ import annotations
 import re
 
 from ..base import NotationError, State
-from .base import (Record, RecordFormatError, clean_date, error_at, line_col, play_move, player_names, result_of,
-                   stated_result, who_is_who)
+from .base import (Record, RecordFormatError, analysis_comment, clean_date, error_at, keep_analysis, line_col,
+                   play_move, player_names, read_analysis_comment, result_of, stated_result, unpack_analysis,
+                   who_is_who)
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
 #: "1." "1..." "12…" (a move number); not "33.4", a WXF soldier move
@@ -76,6 +77,13 @@ def write(state: State, meta: dict | None = None, notation: str = "iccs") -> str
     number = int(fields[5]) if len(fields) >= 6 and fields[5].isdigit() else 1
     s = state.game.state_from_text(fen)
     words: list[str] = []
+    analysis = unpack_analysis(meta.get("analysis", ""))   # each position's, in a comment after its move
+    level = str(meta.get("analysis_level", ""))
+
+    def comment(ply):
+        if ply in analysis:
+            words.append("{" + analysis_comment(analysis[ply], level if ply == min(analysis) else "") + "}")
+    comment(0)
     for i, a in enumerate(actions):
         mover = (player + i) % 2
         if notation == "iccs":
@@ -91,6 +99,7 @@ def write(state: State, meta: dict | None = None, notation: str = "iccs") -> str
         if mover == 1:
             number += 1
         s = s.apply(a)
+        comment(i + 1)
     words.append(token)
     body, line = [], ""
     for w in words:
@@ -117,6 +126,7 @@ def read(text: str, game=None) -> Record:
     tags: dict[str, str] = {}
     n = len(text)
     i = 0
+    first_comment = {}   # the app's analysis of the start position, before the first move
     # --- tag pairs ---
     while True:
         while i < n and text[i].isspace():
@@ -128,7 +138,9 @@ def read(text: str, game=None) -> Record:
             i = text.find("\n", i) if "\n" in text[i:] else n
             continue
         if i < n and text[i] == "{":
-            i = _skip_comment(text, i)
+            j = _skip_comment(text, i)
+            first_comment = read_analysis_comment(text[i + 1:j - 1]) or first_comment
+            i = j
             continue
         if i < n and text[i] == "[":
             m = _TAG_RE.match(text, i)
@@ -153,12 +165,17 @@ def read(text: str, game=None) -> Record:
     depth = 0          # inside how many variations
     count = 0
     result_token = None
+    analysis = {0: first_comment} if first_comment else {}   # the app's analysis comments, by ply
     while i < n:
         c = text[i]
         if c.isspace():
             i += 1
         elif c == "{":
-            i = _skip_comment(text, i)
+            j = _skip_comment(text, i)
+            fields = read_analysis_comment(text[i + 1:j - 1]) if not depth else {}
+            if fields:
+                analysis[len(state.moves)] = fields
+            i = j
         elif c == ";" or (c == "%" and (i == 0 or text[i - 1] == "\n")):
             j = text.find("\n", i)
             i = n if j < 0 else j
@@ -213,6 +230,7 @@ def read(text: str, game=None) -> Record:
     stated = _RESULTS.get((tags.get("result") or result_token or "*").strip())
     meta["result"] = stated_result(state, stated)
     meta["moves"] = str(len(state.moves))
+    keep_analysis(meta, analysis)
     who_is_who(meta)
     return Record(state, meta, "pgn")
 

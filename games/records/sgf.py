@@ -18,16 +18,20 @@ Read: the main line of the first game tree (variations are skipped), points as t
 or in the game's own notation (gomoku ``h8`` counts rows from the bottom, othello ``f5``
 from the top), a pass as ``[]``, ``[tt]``, ``[PA]`` or ``[pass]``, or left out (othello: a
 move by the side not to move when the other must pass); gomoku setup stones (AB/AW) are
-played as alternating moves; othello setup stones must be the usual start. Comments and
+played as alternating moves (meta ``setup``: how many, the plies the game's history starts
+after); othello setup stones and PL are the position the game starts from (a position set up
+by hand must pass `games.base.Game.validate_position`). Written: othello's start position as
+AB/AW and PL; a gomoku game's first ``setup`` plies (meta) as AB/AW. Comments and
 unknown properties are skipped; escapes (``\\]``) and soft line breaks are honoured.
 """
 from __future__ import annotations
 
 import re
 
-from ..base import NotationError, State
-from .base import (Record, RecordFormatError, clean_date, error_at, line_col, play_action, play_move, player_names,
-                   result_of, stated_result, who_is_who)
+from ..base import NotationError, SetupError, State
+from .base import (Record, RecordFormatError, analysis_comment, clean_date, error_at, keep_analysis, line_col,
+                   play_action, play_move, player_names, read_analysis_comment, result_of, stated_result,
+                   unpack_analysis, who_is_who)
 
 GAMES = {"4": "gomoku", "2": "othello"}
 _GM_OF = {v: k for k, v in GAMES.items()}
@@ -249,11 +253,17 @@ def _setup(state: State, root: _Node, text: str) -> State:
                     if a is None:
                         raise RecordFormatError(f"bad setup point [{v}]", *where)
                     got[divmod(a, game.size)] = sign
-            if (got != want).any():
-                raise RecordFormatError("the setup stones (AB/AW) are not othello's start position; "
-                                        "only games from the start position are read", *where)
-        pl = _first(root, "PL")
-        if pl and pl.upper() not in ("B", "1"):
+        pl = (_first(root, "PL") or "B").strip().upper()
+        if pl not in ("B", "W", "1", "2"):
+            raise RecordFormatError(f"PL[{pl}]: expected B or W", *where)
+        to_move = 0 if pl in ("B", "1") else 1
+        if (black or white) and ((got != want).any() or to_move != 0):
+            try:
+                return game.from_setup(got, to_move)
+            except SetupError as e:
+                raise RecordFormatError(f"the setup stones (AB/AW) and PL cannot be played from: {e}", *where) \
+                    from None
+        if to_move != 0:
             raise RecordFormatError(f"PL[{pl}]: othello starts with Black to play", *where)
         return state
     # gomoku: setup stones become alternating moves (the position is the same in any order)
@@ -298,7 +308,8 @@ def read(text: str, hint=None) -> Record:
     root = nodes[0]
     game = _game_of(root, text, hint)
     state = _setup(game.initial_state(), root, text)
-    count = len(state.moves)
+    count = setup = len(state.moves)
+    analysis = {}   # the app's analysis comments (C[]), by the ply of the node's position
     for node in nodes:
         for colour in ("B", "W"):
             for value, offset in node.props.get(colour, []):
@@ -313,6 +324,10 @@ def read(text: str, hint=None) -> Record:
                         raise RecordFormatError(f"move {count}: {'Black' if side == 0 else 'White'} plays, "
                                                 f"but it is {'Black' if side == 1 else 'White'}'s turn", *where)
                 state = _play(state, value, where, count)
+        for value, _ in node.props.get("C", []):
+            fields = read_analysis_comment(value)
+            if fields:
+                analysis[len(state.moves)] = fields
     meta = {"first_player": _first(root, "PB") or "", "second_player": _first(root, "PW") or ""}
     meta = {k: v for k, v in meta.items() if v}
     if _first(root, "EV"):
@@ -325,6 +340,9 @@ def read(text: str, hint=None) -> Record:
     raw = _first(root, "RE")
     meta["result"] = stated_result(state, _result(raw))
     meta["moves"] = str(len(state.moves))
+    if setup:
+        meta["setup"] = str(setup)
+    keep_analysis(meta, analysis)
     who_is_who(meta)
     return Record(state, meta, "sgf")
 
@@ -385,23 +403,50 @@ def write(state: State, meta: dict | None = None) -> str:
         head.append(f"RE[{'B' if winner == 'first' else 'W'}+{margin}]")
     elif winner == "draw":
         head.append("RE[0]")
-    if game.id == "othello":
-        start = game.initial_state().board_array()
-        names = [game.square_name(r * game.size + c) for r in range(game.size) for c in range(game.size)]
-        blacks = [names[i] for i, v in enumerate(start.reshape(-1)) if v > 0]
-        whites = [names[i] for i, v in enumerate(start.reshape(-1)) if v < 0]
-        head.append("AB" + "".join(f"[{p}]" for p in blacks) + "AW" + "".join(f"[{p}]" for p in whites) + "PL[B]")
-    moves = []
     s = game.initial_state()
-    for a in state.moves:
+    actions = list(state.moves)
+    if game.id == "othello":
+        start = getattr(state, "start", None)
+        if start is not None:   # a position set up by hand
+            s = game.state_from_text(game.setup_text(*start))
+        board = s.board_array()
+        names = [game.square_name(r * game.size + c) for r in range(game.size) for c in range(game.size)]
+        blacks = [names[i] for i, v in enumerate(board.reshape(-1)) if v > 0]
+        whites = [names[i] for i, v in enumerate(board.reshape(-1)) if v < 0]
+        head.append("AB" + "".join(f"[{p}]" for p in blacks) + "AW" + "".join(f"[{p}]" for p in whites)
+                    + f"PL[{'BW'[s.current_player]}]")
+    else:
+        setup = str(meta.get("setup", ""))
+        setup = min(int(setup), len(actions)) if setup.isdigit() else 0
+        if setup:   # a position set up by hand: its stones as setup stones
+            def point(a):
+                row, col = divmod(a, game.size)
+                return f"[{chr(97 + col)}{chr(97 + row)}]"
+            head.append("AB" + "".join(point(a) for a in actions[:setup:2]))
+            if setup > 1:
+                head.append("AW" + "".join(point(a) for a in actions[1:setup:2]))
+            for a in actions[:setup]:
+                s = s.apply(a)
+            head.append(f"PL[{'BW'[s.current_player]}]")
+            actions = actions[setup:]
+    analysis = unpack_analysis(meta.get("analysis", ""))   # each position's, as a comment on its node
+    level = str(meta.get("analysis_level", ""))
+
+    def comment(ply):
+        if ply not in analysis:
+            return ""
+        return f"C[{_escape(analysis_comment(analysis[ply], level if ply == min(analysis) else ''))}]"
+    head.append(comment(len(s.moves)))
+    moves = []
+    for a in actions:
         colour = "BW"[s.current_player]
         if game.id == "othello":
             point = "PA" if a == game.pass_action else game.square_name(a)
         else:
             row, col = divmod(a, game.size)
             point = chr(97 + col) + chr(97 + row)
-        moves.append(f";{colour}[{point}]")
         s = s.apply(a)
+        moves.append(f";{colour}[{point}]" + comment(len(s.moves)))
     lines = ["(;" + "".join(head)]
     for k in range(0, len(moves), 12):
         lines.append("".join(moves[k:k + 12]))

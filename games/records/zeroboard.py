@@ -11,6 +11,12 @@ game in its own notation (see `games.records.moves`)::
     # result: unfinished
     4435
 
+A game from a position set up by hand says how many of its first plies only place the
+setup's stones (``# setup: 3``: the game's history starts after them; games whose setup is a
+start position of their own, xiangqi's FEN and othello's ``setup`` text, need no such header).
+A game analysed by the app keeps it in ``# analysis:`` and ``# analysis_level:`` (see
+`games.records.base.unpack_analysis`).
+
 Every header is optional except ``game``; headers that cannot be read are reported with
 their line, never passed on.
 """
@@ -25,6 +31,8 @@ from .base import Record, RecordFormatError
 HEADER = "# ZeroBoard game record"
 _KEY_RE = re.compile(r"[a-z_][a-z0-9_ -]{0,40}", re.ASCII)
 _MAX_HEADER_VALUE = 2000
+#: the analysis header holds every position's (about 60 characters each)
+_MAX_ANALYSIS = 200_000
 
 
 def sniff(text: str) -> bool:
@@ -49,7 +57,7 @@ def _parse(text: str) -> tuple[dict, str, int]:
             key, sep, value = s[1:].partition(":")
             key = key.strip().lower()
             if sep and _KEY_RE.fullmatch(key) and key not in meta:
-                meta[key] = value.strip()[:_MAX_HEADER_VALUE]
+                meta[key] = value.strip()[:_MAX_ANALYSIS if key == "analysis" else _MAX_HEADER_VALUE]
         elif s:
             body.append(s)
             first = first or number
@@ -89,7 +97,9 @@ def _header_line(text: str, key: str) -> int | None:
 
 def _clean(meta: dict) -> dict:
     """The headers the app shows, checked: a malformed value is dropped, never passed on."""
-    out = {k: v for k, v in meta.items() if k not in ("game", "variant", "moves", "you", "result")}
+    out = {k: v for k, v in meta.items() if k not in ("game", "variant", "moves", "you", "result", "setup")}
+    if re.fullmatch(r"[0-9]{1,4}", meta.get("setup", ""), re.ASCII):
+        out["setup"] = meta["setup"]
     if re.fullmatch(r"[0-9]{1,6}", meta.get("moves", ""), re.ASCII):
         out["moves"] = meta["moves"]
     if meta.get("you") in ("first", "second"):
@@ -106,6 +116,9 @@ def read(text: str, hint=None) -> Record:
     record = moves.replay(body, game, first_line=first)
     clean = _clean(meta)
     clean["moves"] = str(len(record.state.moves))
+    if int(clean.get("setup", 0)) > len(record.state.moves):
+        raise RecordFormatError(f"the setup header counts {clean['setup']} plies, the game has "
+                                f"{len(record.state.moves)}", _header_line(text, "setup"))
     if record.state.is_terminal() or "result" not in clean:
         clean["result"] = record.meta["result"]
     return Record(record.state, clean, "zeroboard")

@@ -36,6 +36,8 @@ class Overlays:
     lang: str = "en"
     game_over: bool = False
     move_mark: tuple | None = None  # review: the last move's quality colour, drawn as a ring
+    move_numbers: bool = False  # each stone's move number (gomoku), counted from ``numbers_from`` plies
+    numbers_from: int = 0  # plies that are not the game's moves (a set-up position's stones): unnumbered
 
 
 class CellGrid:

@@ -153,12 +153,28 @@ class GomokuRenderer(BoardRenderer):
                         scale = 1.25 - 0.25 * ease_out(p)
                         alpha = int(120 + 135 * ease_out(p))
                     go_stone(surface, BLACK if v > 0 else WHITE, g.point(r, c), radius * scale, alpha)
+        if ov.move_numbers:
+            self.draw_move_numbers(surface, state, ov.numbers_from,
+                                   (226, 64, 52) if not ov.palette.colorblind else ov.palette.hint)
+
+    def draw_move_numbers(self, surface, state, first: int = 0, last_color=None) -> None:
+        """Each stone's move number, in the colour that reads on it, the last move's in
+        ``last_color`` (stones a set-up position placed, the first ``first`` plies, stay plain)."""
+        g = self.grid
+        size = max(8, int(g.gap * (0.42 if len(state.moves) < 100 else 0.34)))
+        for ply, action in enumerate(state.moves):
+            if ply < first or self.action_cell(action) is None:
+                continue
+            stone = BLACK if ply % 2 == 0 else WHITE
+            last = ply == len(state.moves) - 1 and last_color is not None
+            theme.text(surface, str(ply + 1 - first), g.point(*self.action_cell(action)), size,
+                       last_color if last else theme.readable_on(stone), bold=True, anchor="center")
 
     def draw_marks(self, surface, state, ov):
         g = self.grid
         board = state.board_array()
         cell = self.action_cell(ov.last_action)
-        if cell is not None:
+        if cell is not None and not ov.move_numbers:   # with numbers, the last one is red instead
             x, y = g.point(*cell)
             color = (226, 64, 52) if not ov.palette.colorblind else ov.palette.hint
             pygame.draw.circle(surface, color, (int(x), int(y)), max(3, int(g.gap * 0.12)))

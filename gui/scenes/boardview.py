@@ -9,6 +9,20 @@ from gui.boards import Overlays, renderer_class
 from gui.i18n import t
 
 
+def panel_width(w: int) -> int:
+    return max(300, min(400, int(w * 0.3)))
+
+
+def board_and_panel(size, margin: int = 24) -> tuple[pygame.Rect, pygame.Rect]:
+    """The board area on the left and the side panel on the right of a window of ``size``
+    (the play, demo and board editor scenes)."""
+    w, h = size
+    pw = panel_width(w)
+    panel_rect = pygame.Rect(w - margin - pw, margin, pw, h - 2 * margin)
+    board_rect = pygame.Rect(margin, margin, w - 3 * margin - pw, h - 2 * margin)
+    return board_rect, panel_rect
+
+
 class BoardView:
     def __init__(self, app, game, flipped: bool = False):
         self.app = app

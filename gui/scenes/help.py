@@ -14,8 +14,9 @@ TABS = ("rules", "keys", "about")
 #: (keys, i18n key of what they do), in the order of the sheet
 SHORTCUTS = (
     ("U  ·  Ctrl+Z", "keys.undo"), ("Y  ·  Ctrl+Shift+Z", "keys.redo"),
-    ("←  →", "keys.step"), ("Home  End", "keys.ends"), ("keys.click_move_keys", "keys.click_move"),
-    ("H", "keys.hints"), ("P", "keys.policy"), ("N", "keys.new"), ("Space", "keys.pass"), ("Ctrl+S  Ctrl+O", "keys.save_load"),
+    ("←  →  Home  End", "keys.step"), ("keys.click_move_keys", "keys.click_move"),
+    ("H", "keys.hints"), ("P", "keys.policy"), ("N", "keys.new"), ("E  ·  A", "keys.study"), ("Space", "keys.pass"),
+    ("Ctrl+S  Ctrl+O", "keys.save_load"),
     ("Ctrl+Shift+S", "keys.save_as"),
     ("Ctrl+C  Ctrl+V", "keys.copy_paste"),
     ("F1  ?", "keys.help"), ("Esc", "keys.back"), ("F11", "keys.fullscreen"),

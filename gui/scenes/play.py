@@ -12,7 +12,7 @@ from gui.controller import PlayController
 from gui.i18n import has, language, t
 from gui.record_errors import in_language
 from gui.scenes.base import Scene
-from gui.scenes.boardview import BoardView
+from gui.scenes.boardview import BoardView, board_and_panel, panel_width  # noqa: F401 (the scenes' layout)
 from gui.scenes.home import game_name
 from gui.scenes.loaddialog import LoadDialog
 from gui.scenes.setup import level_name, side_name
@@ -26,19 +26,6 @@ TITLE_HEIGHT = 18 + 52
 
 #: the side panel's hint table: its caption, three moves and the heatmap's key
 HINT_TABLE_HEIGHT = 18 + 3 * 18 + 22
-
-
-def panel_width(w: int) -> int:
-    return max(300, min(400, int(w * 0.3)))
-
-
-def board_and_panel(size, margin: int = 24) -> tuple[pygame.Rect, pygame.Rect]:
-    """The board area on the left and the side panel on the right of a window of ``size``."""
-    w, h = size
-    pw = panel_width(w)
-    panel_rect = pygame.Rect(w - margin - pw, margin, pw, h - 2 * margin)
-    board_rect = pygame.Rect(margin, margin, w - 3 * margin - pw, h - 2 * margin)
-    return board_rect, panel_rect
 
 
 def _two_lines(text: str, size: int, width: int) -> list[str]:
@@ -66,6 +53,7 @@ class PlayScene(Scene):
         self.hovered_hint = None  # the hinted move under the mouse, its line drawn on the board
         self.result_dismissed = False  # a click on the board hides the result banner
         self._saved_moves = -1
+        self.move_numbers = False  # gomoku: each stone's move number (M)
 
     def _flip(self) -> bool:
         return bool(self.view_cls_flip() and self.c.human == 1)
@@ -191,7 +179,9 @@ class PlayScene(Scene):
 
         def load():
             if state.game.key == self.c.game.key:
-                self.c.load(state)
+                setup = record.meta.get("setup", "")
+                self.c.load(state, int(setup) if str(setup).isdigit() else 0)
+                self.c.load_analysis(record.meta)
                 self.view.set_flipped(self._flip())
             else:
                 self.app.play_record(state, record.meta, self)
@@ -208,6 +198,31 @@ class PlayScene(Scene):
 
     def help(self):
         self.app.open_help(self.c.game.id, back=self)
+
+    def analyse_game(self):
+        """Analyse every position at a level the person picks (with the AI's progress and a Stop
+        button); a second press stops it."""
+        from gui.controller import ANALYSE_LEVELS
+        if self.c.cancel_full_analysis():
+            self.app.toast(t("play.analysis_stopped"))
+            return
+
+        def start(level):
+            self.confirm = None
+            self.c.analyse_game(level)
+
+        def cancel():
+            self.confirm = None
+        choices = [(level_name(lv), (lambda lv=lv: start(lv)), "primary" if i == 0 else "normal")
+                   for i, lv in enumerate(ANALYSE_LEVELS)]
+        self.confirm = ConfirmDialog(t("confirm.analyse_title"), t("confirm.analyse_text"),
+                                     choices + [(t("common.cancel"), cancel, "normal")])
+
+    def edit_board(self):
+        """The board editor, starting from the position on the board; it comes back here."""
+        from gui.scenes.editor import EditorScene
+        v = self.c.viewed
+        self.app.goto(EditorScene(self.app, self.c.game, v.board_array(), v.current_player, back_scene=self))
 
     def play_from_here(self):
         """Continue the game from the viewed earlier position, after a confirmation."""
@@ -258,22 +273,46 @@ class PlayScene(Scene):
             rect = pygame.Rect(p.x + col * (w3 + gap), top + r * (bh + gap), w3, bh)
             self.buttons.append(Button(rect, label, action, kind=kind, hint=key if w3 >= 110 else "",
                                        enabled=enabled, size=14))
-        # stepping through the game: start, back, forward, newest
+        # stepping through the game: start, back, forward, newest (a small window keeps back and
+        # forward, and Home and End, for the study buttons to share the row)
         nav_y = top - gap - 30
-        nw = (p.width - 3 * gap) // 4
+        compact = size[1] < 700
         at = c.view_index
         last = len(c.history) - 1
-        for i, (label, action, enabled, key) in enumerate((("«", c.go_start, at > 0, "Home"),
-                                                           ("←", c.step_back, at > 0, ""),
-                                                           ("→", c.step_forward, at < last, ""),
-                                                           ("»", c.go_end, at < last, "End"))):
+        steps = (("«", c.go_start, at > 0, "Home"), ("←", c.step_back, at > 0, ""),
+                 ("→", c.step_forward, at < last, ""), ("»", c.go_end, at < last, "End"))
+        if compact:
+            steps = steps[1:3]
+        nw = 34 if compact else (p.width - 3 * gap) // 4
+        for i, (label, action, enabled, key) in enumerate(steps):
             self.buttons.append(Button(pygame.Rect(p.x + i * (nw + gap), nav_y, nw, 30), label, action,
                                        enabled=enabled, hint=key if nw >= 84 else "", size=15))
-        self.buttons_top = nav_y
+        # studying: the board editor and "Analyse game" (Stop while it runs), on a row of their
+        # own, or after the steps in a small window
+        study_y = nav_y if compact else nav_y - gap - 30
+        x0 = p.x + len(steps) * (nw + gap) if compact else p.x
+        half = (p.right - x0 - gap) // 2
+        key = half >= 120
+
+        def fitting(*keys, **fields):   # the first label that fits the button
+            labels = [t(k, **fields) for k in keys]
+            return next((x for x in labels if theme.FONTS.size(x, 13)[0] <= half - 16), labels[-1])
+        self.buttons.append(Button(pygame.Rect(x0, study_y, half, 30), fitting("play.edit", "play.edit_short"),
+                                   self.edit_board, hint="E" if key else "", size=13))
+        rect = pygame.Rect(x0 + half + gap, study_y, half, 30)
+        if c.full_analysis is not None:
+            done, total, _ = c.full_progress()
+            self.buttons.append(Button(rect, fitting("play.analysis_stop", "play.analysis_stop_short", done=done,
+                                                     total=total),
+                                       self.analyse_game, kind="danger", hint="A" if key else "", size=13))
+        else:
+            self.buttons.append(Button(rect, fitting("play.analyse_game", "play.analyse_short"), self.analyse_game,
+                                       hint="A" if key else "", size=13))
+        self.buttons_top = study_y
         extra = self.view.extra_actions(c.state) if c.human_to_move and not c.reviewing else []
         self.pass_rect = None
         if extra:
-            self.pass_rect = pygame.Rect(p.x, nav_y - bh - 12, p.width, bh + 4)
+            self.pass_rect = pygame.Rect(p.x, study_y - bh - 12, p.width, bh + 4)
             self.buttons.append(Button(self.pass_rect, t("play.pass_button"), self.pass_move, kind="primary",
                                        hint="Space"))
         status_y = p.y + 66
@@ -427,6 +466,12 @@ class PlayScene(Scene):
             self.toggle_policy()
         elif key == pygame.K_n:
             self.new_game()
+        elif key == pygame.K_e:
+            self.edit_board()
+        elif key == pygame.K_a:
+            self.analyse_game()
+        elif key == pygame.K_m and self.c.game.id == "gomoku":
+            self.move_numbers = not self.move_numbers
         elif key == pygame.K_SPACE:
             self.pass_move()
         elif key == pygame.K_SLASH and shift or key == pygame.K_QUESTION:
@@ -496,7 +541,8 @@ class PlayScene(Scene):
                       hints=[] if c.policy_map() or hovered is not None else c.hint_moves(), selection=c.selection,
                       hover=mouse if can_move and self.board_rect.collidepoint(mouse) else None,
                       lang=language(), game_over=state.is_terminal(),
-                      move_mark=getattr(pal, q) if q in QUALITY_MARKS else None)
+                      move_mark=getattr(pal, q) if q in QUALITY_MARKS else None,
+                      move_numbers=self.move_numbers, numbers_from=len(c.history[0].moves))
         self.view.draw(surface, self.board_rect, state, ov)
         lesson = self.lesson()
         if lesson is not None:   # the better move, on the position it was missed in
@@ -663,6 +709,9 @@ class PlayScene(Scene):
             done, total = c.analysis_progress()
             caption = t("play.analysing", done=done, total=total) if c.analysing or (
                 done < total and c.analysis_on) else ""
+            if c.full_analysis is not None:
+                done, total, _ = c.full_progress()
+                caption = t("play.analysing_game", level=level_name(c.full_analysis["level"]), done=done, total=total)
             marks = {q["index"]: getattr(pal, q["quality"]) for q in c.qualities() if q["quality"] in QUALITY_MARKS}
             self.graph_rect = winrate_graph(surface, pal, pygame.Rect(p.x, y, p.width, gh), c.graph_values(),
                                             r.side_colors(pal), c.view_index, marks, caption,

@@ -608,4 +608,5 @@ def kept_measurements(path: Path, game_key: str) -> dict:
     return {k: old[k] for k in KEPT_KEYS if k in old}
 
 
-__all__ = ["SUITES", "KEPT_KEYS", "kept_measurements", "main", "best_moves", "play_batched_match", "read_labelled_positions", "EvaluationError"]
+__all__ = ["SUITES", "KEPT_KEYS", "kept_measurements", "main", "best_moves", "play_batched_match",
+           "read_labelled_positions", "EvaluationError"]

@@ -13,7 +13,8 @@ import numpy as np
 from ..core.mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, reuse_tree, select_action
 from ..core.parallel import MAX_THREADS
 
-__all__ = ["LEVELS", "DEFAULT_LEVEL", "MAX_THREADS", "Level", "level_visits", "strong_visits", "make_player", "parse_threads", "load_evaluator",
+__all__ = ["LEVELS", "DEFAULT_LEVEL", "MAX_THREADS", "Level", "level_visits", "strong_visits", "make_player",
+           "parse_threads", "load_evaluator",
            "play_leaf_batch", "play_search_config", "play_symmetries", "with_symmetries",
            "MCTSPlayer", "PolicyPlayer", "RandomPlayer", "SearchResult", "MoveStat"]
 
@@ -254,7 +255,8 @@ def make_player(game, level: str = DEFAULT_LEVEL, model_path=None, seed: int | N
         raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
     lv = LEVEL_SETTINGS[level]
     evaluator, desc = load_evaluator(game, model_path)
-    player = MCTSPlayer(game, evaluator, sims=level_visits(game, level), seconds=lv.seconds, temperature=lv.temperature, seed=seed,
+    player = MCTSPlayer(game, evaluator, sims=level_visits(game, level), seconds=lv.seconds,
+                        temperature=lv.temperature, seed=seed,
                         config=play_search_config(game), threads=threads)
     player.name = f"{level} ({desc})"
     player.description = desc

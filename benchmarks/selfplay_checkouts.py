@@ -7,7 +7,14 @@ ratio. For changes to a game's rules code or the search that should only make th
 (games can still differ where a change alters a search budget's cut-off).
 
     python benchmarks/selfplay_checkouts.py OLD_ROOT NEW_ROOT --game xiangqi [--model M.pt]
-        [--config C.toml] [--games 48] [--seeds 1 2 3]
+        [--config C.toml] [--games 48] [--seeds 1 2 3] [--runtime torch|trainer]
+
+``--runtime torch`` (the default) runs the network in torch (bfloat16 where the settings ask for
+it, else float32) in both checkouts, so only the rules and search code differ; ``--runtime
+trainer`` lets each checkout pick its runtime as its trainer's self-play workers do
+(`engine.training.workers.selfplay_evaluator`: the runtime measured on this machine), so the
+network's own changes (such as zeroed denormal weights) count too. The runtime each batch used
+is printed with it.
 
 2026-11-28 (xiangqi's mate-in-one test and capture search): see docs/performance.md, the self-play table.
 """
@@ -33,10 +40,15 @@ configure_threads(1)
 game = get_game({game!r})
 cfg = load_config(game, {config!r})
 net, _ = load_network({model!r} or shipped_model_path(game.key), game)
-evaluator = build_evaluator("torch-bf16" if cfg.selfplay.precision == "bf16" else "torch-fp32", net)
+if {runtime!r} == "trainer":
+    from engine.training.workers import selfplay_evaluator
+    evaluator, _ = selfplay_evaluator({model!r} or shipped_model_path(game.key), game, cfg.selfplay)
+else:
+    evaluator = build_evaluator("torch-bf16" if cfg.selfplay.precision == "bf16" else "torch-fp32", net)
 cpu = time.process_time()
 records, _ = play_games(game, evaluator, cfg.selfplay, {games}, seed={seed})
-print(json.dumps({{"positions": sum(len(r.planes) for r in records), "cpu_s": time.process_time() - cpu}}))
+print(json.dumps({{"positions": sum(len(r.planes) for r in records), "cpu_s": time.process_time() - cpu,
+                  "runtime": getattr(evaluator, "runtime", type(evaluator).__name__)}}))
 """
 
 
@@ -48,11 +60,14 @@ def main() -> int:
     ap.add_argument("--config", default=None, help="a run's config on top of the game's settings")
     ap.add_argument("--games", type=int, default=48, help="games a batch")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    ap.add_argument("--runtime", choices=("torch", "trainer"), default="torch",
+                    help="torch in both checkouts, or each checkout's trainer's choice")
     args = ap.parse_args()
     totals = {root: [0, 0.0] for root in args.roots}
     for seed in args.seeds:
         for root in args.roots:
             code = ONE_BATCH.format(root=str(Path(root).resolve()), game=args.game, games=args.games, seed=seed,
+                                    runtime=args.runtime,
                                     model=str(Path(args.model).resolve()) if args.model else "",
                                     config=str(Path(args.config).resolve()) if args.config else None)
             out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -126,3 +126,24 @@ def test_match_scores_keep_their_half_points():
     assert percent(18.5 / 20) == "92.5%"   # whole percents would round this to 92%
     assert percent(0.9) == "90%" and percent(1.0) == "100%" and percent(0.0) == "0%"
     assert percent(0.99) == "99%"
+
+
+def test_a_new_report_keeps_the_strong_visits_measured_apart(capsys, tmp_path, connect2_model):
+    """models/<game>.json carries strong_visits (benchmarks/strong_visits.py); writing a new
+    strength report over it must not drop them, nor take another game's."""
+    out_file = tmp_path / "connect2.json"
+    out_file.write_text(json.dumps({"game": "connect2", "strong_visits": 1234, "strong_visits_method": "m",
+                                    "sims": 1}), encoding="utf-8")
+    code, report, _ = run(capsys, "--game", "connect2", "--model", str(connect2_model), "--games", "2",
+                          "--out", str(out_file))
+    assert code == 0
+    written = json.loads(out_file.read_text(encoding="utf-8"))
+    assert written["strong_visits"] == 1234 and written["strong_visits_method"] == "m" and written["sims"] == 800
+    out_file.write_text(json.dumps({"game": "connect4", "strong_visits": 99}), encoding="utf-8")
+    assert run(capsys, "--game", "connect2", "--model", str(connect2_model), "--games", "2",
+               "--out", str(out_file))[0] == 0
+    assert "strong_visits" not in json.loads(out_file.read_text(encoding="utf-8"))
+    out_file.write_text("{ not json", encoding="utf-8")
+    assert run(capsys, "--game", "connect2", "--model", str(connect2_model), "--games", "2",
+               "--out", str(out_file))[0] == 0
+    assert json.loads(out_file.read_text(encoding="utf-8"))["game"] == "connect2"

@@ -159,7 +159,7 @@ def analyse_main(argv: list[str]) -> int:
 
     def body(args) -> int:
         from ..core.mcts import MCTS
-        from ..play.players import LEVEL_SETTINGS, play_search_config
+        from ..play.players import level_visits, play_search_config
         for name in ("sims", "movetime", "top", "batch"):
             value = getattr(args, name)
             if value is not None and value <= 0:
@@ -180,7 +180,7 @@ def analyse_main(argv: list[str]) -> int:
         if description == NO_MODEL:
             print(f"note: {without_model_note(game)}", file=sys.stderr, flush=True)
         mcts = MCTS(evaluator, play_search_config(game), seed=args.seed, threads=args.threads)
-        sims = args.sims or LEVEL_SETTINGS[args.level].sims
+        sims = args.sims or level_visits(game, args.level)
         chunk = 1 if args.movetime else args.batch
         for i in range(0, len(texts), chunk):
             analyse_chunk(game, mcts, texts[i:i + chunk], sims, args.movetime, args.top)

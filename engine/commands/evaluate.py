@@ -575,6 +575,8 @@ def main(argv: list[str]) -> int:
                   "workers": args.workers,
                   "started": started,
                   "wall_seconds": round(time.perf_counter() - t0, 1), "results": results, "summary": summary}
+        if args.out:
+            report.update(kept_measurements(Path(args.out), game.key))
         text = json_text(report, indent=2, ensure_ascii=False)
         print(text, flush=True)
         if args.out:
@@ -588,4 +590,23 @@ def main(argv: list[str]) -> int:
     return run_command(parser, argv, body)
 
 
-__all__ = ["SUITES", "main", "best_moves", "play_batched_match", "read_labelled_positions", "EvaluationError"]
+#: entries of a models/<game>.json measured apart from the strength suite (benchmarks/strong_visits.py),
+#: which a new report written over the file keeps
+KEPT_KEYS = ("strong_visits", "strong_visits_method")
+
+
+def kept_measurements(path: Path, game_key: str) -> dict:
+    """The `KEPT_KEYS` entries of the report already at ``path`` when it is one of ``game_key``'s
+    (nothing when it is missing, unreadable or another game's)."""
+    from ..core.safefile import UnreadableFile, read_json
+    try:
+        old = read_json(path, "model_report")
+    except (UnreadableFile, OSError):
+        return {}
+    if not isinstance(old, dict) or old.get("game") != game_key:
+        return {}
+    return {k: old[k] for k in KEPT_KEYS if k in old}
+
+
+__all__ = ["SUITES", "KEPT_KEYS", "kept_measurements", "main", "best_moves", "play_batched_match",
+           "read_labelled_positions", "EvaluationError"]

@@ -38,6 +38,7 @@ LIMITS = {
     "export": 512 << 20,         # an ONNX export of a model
     "positions": 64 << 20,       # a positions file given to analyse
     "config": 1 << 20,           # a settings file (TOML) given with --config
+    "model_report": 1 << 20,     # models/<game>.json beside a shipped model: a few kB
     "log": 0,                    # appended to, never read (APPENDED_FILES)
 }
 

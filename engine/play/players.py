@@ -13,7 +13,8 @@ import numpy as np
 from ..core.mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, reuse_tree, select_action
 from ..core.parallel import MAX_THREADS
 
-__all__ = ["LEVELS", "DEFAULT_LEVEL", "MAX_THREADS", "Level", "make_player", "parse_threads", "load_evaluator",
+__all__ = ["LEVELS", "DEFAULT_LEVEL", "MAX_THREADS", "Level", "level_visits", "strong_visits", "make_player",
+           "parse_threads", "load_evaluator",
            "play_leaf_batch", "play_search_config", "play_symmetries", "with_symmetries",
            "MCTSPlayer", "PolicyPlayer", "RandomPlayer", "SearchResult", "MoveStat"]
 
@@ -27,7 +28,9 @@ class Level:
 
 
 #: from a beginner that makes human-like mistakes (few visits, moves sampled in proportion
-#: to them) to the maximum; "strong" is the default and answers within about a second
+#: to them) to the maximum; "strong" is the default and answers within about a second: its
+#: visits are the game's measured `strong_visits` where models/<game>.json records them (800
+#: is the fallback, and what the strength reports were measured at)
 _LEVELS = (
     Level("beginner", 12, 0.5, 1.0),
     Level("easy", 40, 0.5, 0.5),
@@ -39,6 +42,38 @@ _LEVELS = (
 LEVELS = tuple(l.name for l in _LEVELS)
 LEVEL_SETTINGS = {l.name: l for l in _LEVELS}
 DEFAULT_LEVEL = "strong"
+#: the most visits a models/<game>.json may give the strong level (the max level's budget)
+MAX_STRONG_VISITS = LEVEL_SETTINGS["max"].sims
+
+_strong_visits: dict[str, int] = {}
+
+
+def strong_visits(game) -> int:
+    """The strong level's visits for ``game``: ``strong_visits`` of the shipped models/<game>.json
+    (of the game's network for a rule variant), how many visits its search reaches in about a
+    second on an idle 2-core machine; the level's 800 where the file, the entry or its value is
+    missing or not a whole number from 1 to `MAX_STRONG_VISITS`. Read once per game."""
+    from ..core.paths import models_dir
+    from ..core.safefile import UnreadableFile, read_json
+    key = game.key
+    if key not in _strong_visits:
+        found = LEVEL_SETTINGS["strong"].sims
+        for name in dict.fromkeys((game.key, getattr(game, "network_key", game.key))):
+            try:
+                data = read_json(models_dir() / f"{name}.json", "model_report")
+            except (UnreadableFile, OSError):
+                continue
+            value = data.get("strong_visits") if isinstance(data, dict) else None
+            if type(value) is int and 1 <= value <= MAX_STRONG_VISITS:
+                found = value
+            break
+        _strong_visits[key] = found
+    return _strong_visits[key]
+
+
+def level_visits(game, level: str) -> int:
+    """The visit budget of ``level`` (a name of `LEVELS`) for ``game``."""
+    return strong_visits(game) if level == "strong" else LEVEL_SETTINGS[level].sims
 
 
 #: how a player built without a network describes itself (`load_evaluator`)
@@ -220,7 +255,8 @@ def make_player(game, level: str = DEFAULT_LEVEL, model_path=None, seed: int | N
         raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
     lv = LEVEL_SETTINGS[level]
     evaluator, desc = load_evaluator(game, model_path)
-    player = MCTSPlayer(game, evaluator, sims=lv.sims, seconds=lv.seconds, temperature=lv.temperature, seed=seed,
+    player = MCTSPlayer(game, evaluator, sims=level_visits(game, level), seconds=lv.seconds,
+                        temperature=lv.temperature, seed=seed,
                         config=play_search_config(game), threads=threads)
     player.name = f"{level} ({desc})"
     player.description = desc

@@ -3,7 +3,7 @@ othello AI as an engine NBoard loads (``python main.py nboard [--model PATH|roll
 
 - ``nboard 2`` (or 1) -> ``set myname ZeroBoard`` at once (the model loads afterwards).
 - ``set depth N``: fixed work per move, 100 x N visits (MCTS has no depth: depth 8 is the
-  "strong" level's 800 visits), no time cap. ``set contempt N`` is accepted and ignored.
+  800 visits the strength reports were measured at), no time cap. ``set contempt N`` is accepted and ignored.
 - ``set game GGF``: the position at the end of the GGF game record (``BO[8 ... *]`` start
   board and side to move, ``B[d3]``/``W[c5/1.2/0.3]`` moves, ``PA`` the pass).
 - ``move MV[/EVAL/TIME]`` (``MV`` alone in version 1): play a move on the stored position.

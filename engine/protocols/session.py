@@ -35,9 +35,10 @@ class SearchSession:
 
     def set_level(self, name: str) -> None:
         """Use level ``name``'s visits, time cap and temperature (KeyError when unknown)."""
+        from ..play.players import level_visits
         lv = self.level_settings[name]
         self.level = name
-        self.level_sims, self.level_seconds = lv.sims, lv.seconds
+        self.level_sims, self.level_seconds = level_visits(self.game, name), lv.seconds
         self.player.temperature = lv.temperature
 
     @property

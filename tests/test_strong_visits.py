@@ -1,0 +1,77 @@
+"""The strong level's visits come from models/<game>.json (`strong_visits`, measured by
+benchmarks/strong_visits.py), with 800 where the file or the value is missing or bad."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.core import paths
+from engine.play import players
+from engine.play.players import LEVEL_SETTINGS, MAX_STRONG_VISITS, level_visits, make_player, strong_visits
+from games import get_game
+
+MEASURED_GAMES = ("connect4", "othello", "gomoku", "xiangqi")
+
+
+@pytest.fixture
+def models(tmp_path, monkeypatch):
+    """An empty models folder (no network: the players search with rollouts) and no cached figure."""
+    monkeypatch.setattr(paths, "models_dir", lambda: tmp_path)
+    monkeypatch.setattr(players, "_strong_visits", {})
+    return tmp_path
+
+
+@pytest.mark.parametrize("gid", MEASURED_GAMES)
+def test_shipped_report_records_strong_visits(gid):
+    data = json.loads((paths.models_dir() / f"{gid}.json").read_text(encoding="utf-8"))
+    value = data.get("strong_visits")
+    assert type(value) is int and 1 <= value <= MAX_STRONG_VISITS, value
+    assert data.get("strong_visits_method"), "the figure says how it was measured"
+
+
+@pytest.mark.parametrize("gid", MEASURED_GAMES)
+def test_shipped_strong_level_uses_the_figure(gid, monkeypatch):
+    monkeypatch.setattr(players, "_strong_visits", {})
+    game = get_game(gid)
+    recorded = json.loads((paths.models_dir() / f"{gid}.json").read_text(encoding="utf-8"))["strong_visits"]
+    assert strong_visits(game) == level_visits(game, "strong") == recorded
+
+
+def test_strong_level_plays_the_recorded_visits(models):
+    (models / "connect4.json").write_text(json.dumps({"game": "connect4", "strong_visits": 321}), encoding="utf-8")
+    game = get_game("connect4")
+    assert make_player(game, "strong", seed=1).sims == 321
+    assert make_player(game, "hard", seed=1).sims == LEVEL_SETTINGS["hard"].sims   # only strong reads it
+    from engine.protocols.session import SearchSession
+    assert SearchSession(game, level="strong").level_sims == 321
+
+
+def test_rule_variant_reads_its_network_figure(models):
+    from games import game_from_key
+    (models / "gomoku.json").write_text(json.dumps({"strong_visits": 432}), encoding="utf-8")
+    renju = game_from_key("gomoku-renju")
+    assert renju.key != "gomoku" and renju.network_key == "gomoku"
+    assert strong_visits(renju) == strong_visits(get_game("gomoku")) == 432
+
+
+@pytest.mark.parametrize("content", [
+    None,                                   # no file
+    {"game": "connect4"},                   # no entry
+    {"strong_visits": "900"}, {"strong_visits": 0}, {"strong_visits": -5}, {"strong_visits": 1.5},
+    {"strong_visits": True}, {"strong_visits": None}, {"strong_visits": MAX_STRONG_VISITS + 1},
+    {"strong_visits": 10 ** 30}, [1, 2], "not json {", b"\xff\xfe", "folder",
+])
+def test_bad_or_missing_figure_falls_back_to_800(models, content):
+    path = models / "connect4.json"
+    if content == "folder":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    elif isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    elif content is not None:
+        path.write_text(json.dumps(content), encoding="utf-8")
+    game = get_game("connect4")
+    assert strong_visits(game) == 800
+    assert make_player(game, "strong", seed=1).sims == 800

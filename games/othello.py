@@ -220,13 +220,13 @@ class SolveBudgetExceeded(Exception):
     """A margin solve (`solve_margin`) visited more positions than it was allowed."""
 
 
-def solve_margin(game: "Othello", me: int, opp: int, budget: int = 200_000) -> int:
+def solve_margin(game: "Othello", me: int, opp: int, budget: int | list = 200_000) -> int:
     """The final disc margin for the side to move (its discs minus the opponent's when the
     game ends, empty squares counting for nobody) with perfect play by both, each playing
     for the largest margin. An alpha-beta search over the whole range (fewest replies first,
     bounds of the larger positions kept for this call); raises `SolveBudgetExceeded` past
-    ``budget`` positions."""
-    counter = [budget]
+    ``budget`` positions (a one-item list: a budget shared with other calls, counted down)."""
+    counter = budget if isinstance(budget, list) else [budget]
     table: dict[tuple[int, int], tuple[int, int]] = {}
     empties = (game.full ^ (me | opp)).bit_count()
     return _margin(game, me, opp, -game.cells, game.cells, empties, False, table, counter)
@@ -413,6 +413,26 @@ class OthelloState(State):
             return solve_margin(g, self._me, self._opp, budget)
         except SolveBudgetExceeded:
             return None
+
+    def exact_move_margins(self, budget: int = 200_000) -> dict[int, int] | None:
+        """With `MARGIN_EMPTIES` empty squares or fewer, each legal move's final disc margin
+        for the side to move with perfect play after it (`solve_margin`; a pass too); None
+        otherwise, for a finished game, or past ``budget`` positions for them all."""
+        g = self.game
+        if (g.full ^ (self._me | self._opp)).bit_count() > MARGIN_EMPTIES or self.is_terminal():
+            return None
+        counter = [budget]
+        out = {}
+        try:
+            for a in self._legal_tuple():
+                child = self.apply(a)
+                if child.is_terminal():   # the mover's discs are the child's opponent's
+                    out[a] = child._opp.bit_count() - child._me.bit_count()
+                else:
+                    out[a] = -solve_margin(g, child._me, child._opp, counter)
+        except SolveBudgetExceeded:
+            return None
+        return out
 
     def is_terminal(self) -> bool:
         return not self._legal_tuple()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from engine.play.solver import Readout, exact_readout
+from engine.play.solver import Readout, exact_readout, readout_covers
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +31,8 @@ class ExactReadouts:
         return state.game.key, state.key()
 
     def get(self, state) -> Readout | None:
+        if not readout_covers(state):
+            return None
         key = self._key(state)
         with self._lock:
             if key in self._done:

@@ -110,3 +110,28 @@ def test_no_readout_where_no_solver_reaches(app, monkeypatch, english):
     c = load(app, "othello", "f5d6c3")
     assert c.readout is None
     assert not any("discs" in s for s in drawn_texts(app, monkeypatch))
+
+
+def test_games_no_solver_covers_start_no_work(app):
+    from gui.readouts import ExactReadouts
+    asked = []
+    readouts = ExactReadouts(solve=lambda s: asked.append(s))
+    assert readouts.get(get_game("gomoku").initial_state()) is None
+    assert readouts.get(get_game("xiangqi").initial_state()) is None
+    readouts.wait()
+    assert asked == [] and readouts._thread is None
+    assert readouts.get(get_game("tictactoe").initial_state()) is None   # being worked out
+    readouts.wait()
+    assert len(asked) == 1
+
+
+def test_a_failing_solve_leaves_no_readout_and_no_crash(app):
+    from gui.readouts import ExactReadouts
+
+    def broken(state):
+        raise ValueError("a damaged table")
+    readouts = ExactReadouts(solve=broken)
+    state = get_game("connect4").state_from_text(C4_LOST)
+    readouts.get(state)
+    readouts.wait()
+    assert readouts.get(state) is None and readouts._thread is not None and not readouts._thread.is_alive()

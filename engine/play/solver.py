@@ -69,8 +69,9 @@ def reachable_states(game):
 
 #: games small enough for `DistanceSolver` to solve from any position (ids)
 FULLY_SOLVED = ("tictactoe", "connect2")
-#: positions one solve of a readout may visit (connect4's distance, othello's margin)
-READOUT_BUDGET = 300_000
+#: positions one readout may visit (connect4's distance, othello's margins): about 1.7 s of plain Python for
+#: othello, less for connect4 (docs/studying-games.md)
+READOUT_BUDGET = 200_000
 
 
 class DistanceSolver:
@@ -129,11 +130,16 @@ class Readout:
         return (self.plies + 1) // 2
 
 
+def readout_covers(state) -> bool:
+    """Whether `exact_readout` may know anything of ``state``'s game (a cheap test, no solve)."""
+    return state.game.id in FULLY_SOLVED or hasattr(state, "proven_distance") or hasattr(state, "exact_move_margins")
+
+
 def exact_readout(state, budget: int = READOUT_BUDGET) -> Readout | None:
     """The exact readout of a position where a solver covers it: tic-tac-toe and connect2
     anywhere, Connect Four within its solver's empty cells (`proven_distance`), othello
-    within `MARGIN_EMPTIES` (`exact_margin`, and each legal move's); None elsewhere, for a
-    finished game, or when a solve passes ``budget`` positions."""
+    within `MARGIN_EMPTIES` (`exact_move_margins`: each legal move's, the best of them the
+    position's); None elsewhere, for a finished game, or when a solve passes ``budget`` positions."""
     if state.is_terminal():
         return None
     game = state.game
@@ -145,24 +151,9 @@ def exact_readout(state, budget: int = READOUT_BUDGET) -> Readout | None:
     if distance is not None:
         found = distance(budget)
         return None if found is None else Readout(found[0], found[1] if found[0] else None)
-    margin = getattr(state, "exact_margin", None)
-    if margin is not None:
-        total = margin(budget)
-        if total is None:
-            return None
-        moves = {}
-        me = state.current_player
-        for a in state.legal_actions():
-            child = state.apply(a)
-            m = _final_margin(child) if child.is_terminal() else child.exact_margin(budget)
-            if m is None:
-                return Readout(margin=total)   # a move's solve passed the budget: the total alone
-            moves[a] = m if child.current_player == me else -m
-        return Readout(margin=total, moves=moves)
+    margins = getattr(state, "exact_move_margins", None)
+    if margins is not None:
+        moves = margins(budget)
+        return None if not moves else Readout(margin=max(moves.values()), moves=moves)
     return None
 
-
-def _final_margin(state) -> int:
-    discs = state.discs()
-    p = state.current_player
-    return discs[p] - discs[1 - p]

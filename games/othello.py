@@ -402,18 +402,6 @@ class OthelloState(State):
                 return 1.0
         return None
 
-    def exact_margin(self, budget: int = 200_000) -> int | None:
-        """With `MARGIN_EMPTIES` empty squares or fewer, the final disc margin for the side to
-        move with perfect play (`solve_margin`); None otherwise, for a finished game, or past
-        ``budget`` positions."""
-        g = self.game
-        if (g.full ^ (self._me | self._opp)).bit_count() > MARGIN_EMPTIES or self.is_terminal():
-            return None
-        try:
-            return solve_margin(g, self._me, self._opp, budget)
-        except SolveBudgetExceeded:
-            return None
-
     def exact_move_margins(self, budget: int = 200_000) -> dict[int, int] | None:
         """With `MARGIN_EMPTIES` empty squares or fewer, each legal move's final disc margin
         for the side to move with perfect play after it (`solve_margin`; a pass too); None

@@ -135,3 +135,15 @@ def test_a_failing_solve_leaves_no_readout_and_no_crash(app):
     readouts.get(state)
     readouts.wait()
     assert readouts.get(state) is None and readouts._thread is not None and not readouts._thread.is_alive()
+
+
+def test_at_1024_by_640_the_caption_is_shortened_not_cut(tmp_path, monkeypatch, english):
+    from test_gui_support import make_app
+    small = make_app(tmp_path, monkeypatch, ai_enabled=False, size=(1024, 640))
+    try:
+        load(small, "connect4", C4_LOST)
+        drawn = drawn_texts(small, monkeypatch)
+        assert "Yellow wins in 5 moves (proven)" in drawn
+        assert not any(s.startswith("Yellow wins") and s.endswith("…") for s in drawn)
+    finally:
+        small.shutdown()

@@ -115,32 +115,36 @@ def evaluation(surface, pal, rect, value0, colors, labels, proven0=None, lesson=
     then a certainty, not an estimate. ``lesson`` (text, colour), the review's word on the move
     that led here, takes the caption's place."""
     caption = proven_caption(proven0, labels, readout, mover)
+    if caption is not None and theme.fit_text(caption, 13, rect.width, True) != caption:
+        caption = proven_caption(proven0, labels, readout, mover, short=True)   # a narrow panel
     if lesson is not None:
         theme.text(surface, theme.fit_text(lesson[0], 13, rect.width, True), (rect.x, rect.y), 13, lesson[1], bold=True)
     elif caption is None:
         theme.text(surface, t("play.evaluation"), (rect.x, rect.y), 13, pal.text_faint)
     else:
-        theme.text(surface, theme.fit_text(caption, 13, rect.width), (rect.x, rect.y), 13, pal.text, bold=True)
+        theme.text(surface, theme.fit_text(caption, 13, rect.width, True), (rect.x, rect.y), 13, pal.text, bold=True)
     p0 = None if value0 is None else (value0 + 1) / 2
     winrate_bar(surface, pal, (rect.x, rect.y + 20, rect.width, 22), p0, colors, labels)
 
 
-def proven_caption(proven0, labels, readout=None, mover: int = 0) -> str | None:
+def proven_caption(proven0, labels, readout=None, mover: int = 0, short: bool = False) -> str | None:
     """The proven result in words: with a solver's readout, how far the win is ("Red wins in 4
     moves", counting the winner's own moves, its winning move included) or othello's final
-    disc margin ("Black +6 discs"); else the search's proof; None when nothing is proven."""
+    disc margin ("Black +6 discs"); else the search's proof; None when nothing is proven.
+    ``short``: without "with best play", for a narrow panel."""
+    tail = "_short" if short else ""
     if readout is not None and readout.margin is not None:
         if readout.margin == 0:
             return t("play.proven_draw")
         side = labels[mover if readout.margin > 0 else 1 - mover]
         n = abs(readout.margin)
-        return t("play.proven_margin_one", side=side) if n == 1 else t("play.proven_margin", side=side, n=n)
+        return t("play.proven_margin_one" + tail, side=side) if n == 1 else t("play.proven_margin" + tail, side=side, n=n)
     if readout is not None and readout.result is not None:
         if readout.result == 0:
             return t("play.proven_draw")
         side = labels[mover if readout.result > 0 else 1 - mover]
         n = readout.winner_moves()
-        return t("play.proven_win_next", side=side) if n == 1 else t("play.proven_win_in", side=side, n=n)
+        return t("play.proven_win_next", side=side) if n == 1 else t("play.proven_win_in" + tail, side=side, n=n)
     if proven0 is None:
         return None
     return t("play.proven_draw") if proven0 == 0 else t("play.proven_win", side=labels[0 if proven0 > 0 else 1])

@@ -211,6 +211,79 @@ def _last_square(game: "Othello", me: int, opp: int) -> int:
     return _sign(me.bit_count() - opp.bit_count())
 
 
+#: positions with at most this many empty squares get their exact final disc margin
+#: (`solve_margin`) for the study panel; see docs/studying-games.md for its cost
+MARGIN_EMPTIES = 10
+
+
+class SolveBudgetExceeded(Exception):
+    """A margin solve (`solve_margin`) visited more positions than it was allowed."""
+
+
+def solve_margin(game: "Othello", me: int, opp: int, budget: int | list = 200_000) -> int:
+    """The final disc margin for the side to move (its discs minus the opponent's when the
+    game ends, empty squares counting for nobody) with perfect play by both, each playing
+    for the largest margin. An alpha-beta search over the whole range (fewest replies first,
+    bounds of the larger positions kept for this call); raises `SolveBudgetExceeded` past
+    ``budget`` positions (a one-item list: a budget shared with other calls, counted down)."""
+    counter = budget if isinstance(budget, list) else [budget]
+    table: dict[tuple[int, int], tuple[int, int]] = {}
+    empties = (game.full ^ (me | opp)).bit_count()
+    return _margin(game, me, opp, -game.cells, game.cells, empties, False, table, counter)
+
+
+def _margin(game, me: int, opp: int, alpha: int, beta: int, empties: int, passed: bool, table, counter) -> int:
+    counter[0] -= 1
+    if counter[0] < 0:
+        raise SolveBudgetExceeded
+    full = game.full
+    mask = move_mask(me, opp, full, game.shifts)
+    if not mask:
+        if passed or not move_mask(opp, me, full, game.shifts):
+            return me.bit_count() - opp.bit_count()
+        return -_margin(game, opp, me, -beta, -alpha, empties, True, table, counter)
+    up, down = game.up_rays, game.down_rays
+    key = None
+    if empties >= _ORDER_EMPTIES:
+        key = (me, opp)
+        bounds = table.get(key)
+        if bounds is not None:
+            lo, hi = bounds
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            alpha, beta = max(alpha, lo), min(beta, hi)
+    first_alpha, first_beta = alpha, beta
+    children = []
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        f = flips(me, opp, bit.bit_length() - 1, up, down)
+        new_me, new_opp = opp ^ f, me | f | bit
+        order = move_mask(new_me, new_opp, full, game.shifts).bit_count() if key is not None else 0
+        children.append((order - (4 if bit & game.corners else 0), new_me, new_opp))
+    if key is not None:
+        children.sort(key=_first)
+    best = -game.cells - 1
+    for _, new_me, new_opp in children:
+        v = -_margin(game, new_me, new_opp, -beta, -alpha, empties - 1, False, table, counter)
+        if v > best:
+            best = v
+            if v >= beta:
+                break
+            if v > alpha:
+                alpha = v
+    if key is not None:
+        if best <= first_alpha:
+            table[key] = (-game.cells, best)
+        elif best >= first_beta:
+            table[key] = (best, game.cells)
+        else:
+            table[key] = (best, best)
+    return best
+
+
 class OthelloState(State):
     """An Othello position: the discs of the player to move and of the opponent, as bitboards."""
 
@@ -328,6 +401,26 @@ class OthelloState(State):
             if fills and (me | flipped | bit).bit_count() * 2 > g.cells:
                 return 1.0
         return None
+
+    def exact_move_margins(self, budget: int = 200_000) -> dict[int, int] | None:
+        """With `MARGIN_EMPTIES` empty squares or fewer, each legal move's final disc margin
+        for the side to move with perfect play after it (`solve_margin`; a pass too); None
+        otherwise, for a finished game, or past ``budget`` positions for them all."""
+        g = self.game
+        if (g.full ^ (self._me | self._opp)).bit_count() > MARGIN_EMPTIES or self.is_terminal():
+            return None
+        counter = [budget]
+        out = {}
+        try:
+            for a in self._legal_tuple():
+                child = self.apply(a)
+                if child.is_terminal():   # the mover's discs are the child's opponent's
+                    out[a] = child._opp.bit_count() - child._me.bit_count()
+                else:
+                    out[a] = -solve_margin(g, child._me, child._opp, counter)
+        except SolveBudgetExceeded:
+            return None
+        return out
 
     def is_terminal(self) -> bool:
         return not self._legal_tuple()

@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass, field
 
 from gui.ai_client import AIClient
+from gui.readouts import ExactReadouts
 from gui.review import Evaluation, final_evaluation, move_qualities
 
 AI_MIN_SHOW_SECONDS = 0.35  # an instant reply still shows for a moment, so the move is seen
@@ -58,6 +59,7 @@ class GameSession:
         self.full_analysis: dict | None = None
         self.analysis_level = ""   # the level "Analyse game" last used on this game (kept in its record)
         self.error = ""
+        self.readouts = ExactReadouts()
         self.notices: list[tuple[str, dict]] = []  # (i18n key, fields) for the scene to show
         self.events: list[dict] = []  # moves made, for sounds and animations
         self.resigned_by: int | None = None
@@ -237,6 +239,13 @@ class GameSession:
     def proven0(self) -> float | None:
         e = self.evaluation_at(self.view_index)
         return None if e is None else e.proven0
+
+    @property
+    def readout(self):
+        """The exact readout of the viewed position once worked out (`gui.readouts`): a solved
+        win's or loss's distance, othello's final disc margin; None otherwise."""
+        viewed = self.viewed
+        return None if viewed.is_terminal() else self.readouts.get(viewed)
 
     def graph_values(self) -> list[float | None]:
         """Player 0's win rate (0..1) after each move 0..n, None where nothing is known yet."""

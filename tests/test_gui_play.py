@@ -279,7 +279,7 @@ def test_a_proven_result_is_named_above_the_evaluation_bar(app_factory, monkeypa
     shown = []
     real = play_scene.evaluation
 
-    def spy(surface, pal, rect, value0, colors, labels, proven0=None, lesson=None):
+    def spy(surface, pal, rect, value0, colors, labels, proven0=None, lesson=None, **readout):
         shown.append(proven0)
         real(surface, pal, rect, value0, colors, labels, proven0)
     monkeypatch.setattr(play_scene, "evaluation", spy)

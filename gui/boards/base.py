@@ -38,6 +38,9 @@ class Overlays:
     move_mark: tuple | None = None  # review: the last move's quality colour, drawn as a ring
     move_numbers: bool = False  # each stone's move number (gomoku), counted from ``numbers_from`` plies
     numbers_from: int = 0  # plies that are not the game's moves (a set-up position's stones): unnumbered
+    #: each legal move's exact final disc margin for the person (othello's solved endgame, hints
+    #: on): drawn on every legal move in place of the hints' win rates
+    move_scores: dict = field(default_factory=dict)
 
 
 class CellGrid:
@@ -240,6 +243,9 @@ class BoardRenderer:
         number as the side panel's hint table; the best move brighter)."""
         r = min(self.hint_radius(), 30)
         size = max(9, int(r * 0.62))
+        if ov.move_scores:
+            self._draw_move_scores(surface, state, ov, r, size)
+            return
         for i, h in enumerate(reversed(ov.hints[:5])):
             best = i == min(5, len(ov.hints)) - 1
             pos = self.anchor(state, h.get("action"))
@@ -251,6 +257,22 @@ class BoardRenderer:
             theme.disc(surface, theme.shade(color, 1.45) if best else color, pos, r, width=2)
             label = hint_label(h)
             theme.text(surface, label, pos, size, (12, 18, 26) if best else (236, 242, 248), bold=True,
+                       anchor="center")
+
+    def _draw_move_scores(self, surface, state, ov: Overlays, r: float, size: int) -> None:
+        """Every legal move's exact disc margin ("+6"), the best ones bright, the others in the
+        hint colour; a losing move's badge darker."""
+        best = max(ov.move_scores.values())
+        for action, margin in ov.move_scores.items():
+            pos = self.anchor(state, action)
+            if pos is None:
+                continue
+            top = margin == best
+            color = ov.palette.hint if margin >= 0 or top else theme.shade(ov.palette.hint, 0.55)
+            theme.alpha_disc(surface, (10, 14, 20), (pos[0], pos[1] + 2), r, 90)
+            theme.alpha_disc(surface, color, pos, r, 235 if top else 150)
+            theme.disc(surface, theme.shade(color, 1.45) if top else color, pos, r, width=2)
+            theme.text(surface, margin_text(margin), pos, size, (12, 18, 26) if top else (236, 242, 248), bold=True,
                        anchor="center")
 
     def move_origin(self, state, action):
@@ -269,6 +291,11 @@ class BoardRenderer:
     def thumbnail(self, surface, rect, state, palette: Palette = DEFAULT_PALETTE) -> None:
         """A small picture of ``state`` for the home cards."""
         self.draw(surface, rect, state, Overlays(palette=palette))
+
+
+def margin_text(margin: int) -> str:
+    """A disc margin with its sign ("+6", "−2", "0")."""
+    return f"+{margin}" if margin > 0 else f"−{-margin}" if margin < 0 else "0"
 
 
 def hint_label(hint: dict) -> str:

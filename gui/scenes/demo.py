@@ -193,7 +193,7 @@ class DemoScene(Scene):
         y += 70
         labels = (side_name(c.game.id, 0), side_name(c.game.id, 1))
         evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels,
-                   c.proven0)
+                   c.proven0, readout=c.readout, mover=c.viewed.current_player)
         y += 54
         self.graph_rect = pygame.Rect(0, 0, 0, 0)
         if self.list_bottom - y > 56 + 70:  # the win-rate graph, from the two AIs' own searches

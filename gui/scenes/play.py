@@ -537,8 +537,10 @@ class PlayScene(Scene):
         # the hinted move under the mouse (its badge, or its row in the panel drawn last frame):
         # its line replaces the badges, whose numbers it would cover
         hovered = None if c.reviewing else self.view.hint_at(c.state, c.hint_moves(), mouse, self.hint_rows)
+        scores = self.move_scores() if not c.policy_map() and hovered is None else {}
         ov = Overlays(palette=pal, last_action=c.last_action(), before=c.before_last(), show_legal=can_move,
                       hints=[] if c.policy_map() or hovered is not None else c.hint_moves(), selection=c.selection,
+                      move_scores=scores,
                       hover=mouse if can_move and self.board_rect.collidepoint(mouse) else None,
                       lang=language(), game_over=state.is_terminal(),
                       move_mark=getattr(pal, q) if q in QUALITY_MARKS else None,
@@ -561,6 +563,15 @@ class PlayScene(Scene):
             self.dialog.draw(surface)
         if self.confirm is not None:
             self.confirm.draw(surface, pal, mouse)
+
+    def move_scores(self) -> dict:
+        """Each legal move's exact final disc margin for the person, with hints on in a solved
+        othello endgame (the readout's); empty otherwise."""
+        c = self.c
+        if not c.hints_on or not c.human_to_move or c.reviewing:
+            return {}
+        readout = c.readout
+        return dict(readout.moves) if readout is not None else {}
 
     def lesson(self) -> dict | None:
         """What the review says of the move that led to the viewed position, when it gave
@@ -695,7 +706,7 @@ class PlayScene(Scene):
             lesson = self.lesson()
             said = (self.lesson_text(lesson), getattr(pal, lesson["quality"])) if lesson else None
             evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels,
-                       c.proven0, said)
+                       c.proven0, said, readout=c.readout, mover=c.viewed.current_player)
         y += 54
         bottom = (self.pass_rect.y if self.pass_rect else self.buttons_top) - 10
         # the win-rate graph over the whole game, with the analysis' progress
@@ -720,7 +731,7 @@ class PlayScene(Scene):
         self.hint_rows = []
         if hints and bottom - y >= table + 60:  # the move list keeps room for two rows
             y = hint_table(surface, pal, p, y, hints, c.state, c.show_policy, self.hint_rows,
-                           self.hovered_hint)
+                           self.hovered_hint, self.move_scores())
         if bottom - y > 40:
             theme.text(surface, t("play.moves"), (p.x, y), 13, pal.text_faint)
             first = c.history[0].current_player if c.history else 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pygame
 
 from gui import theme
+from gui.boards.base import margin_text
 from gui.i18n import has, language, t
 from gui.widgets import progress_bar, spinner, winrate_bar
 
@@ -106,20 +107,47 @@ def thinking_block(surface, pal, rect, app, thinking, ai_status: str, label: str
                    (rect.x, rect.y + 50), 13, pal.text_faint)
 
 
-def evaluation(surface, pal, rect, value0, colors, labels, proven0=None, lesson=None) -> None:
+def evaluation(surface, pal, rect, value0, colors, labels, proven0=None, lesson=None, readout=None,
+               mover: int = 0) -> None:
     """The win-rate bar under a small caption; ``value0`` is player 0's value (-1..1) or None.
-    Once the search has proved the result (``proven0``: +1, 0 or -1 for player 0) the caption
-    says so: a 100% bar is then a certainty, not an estimate. ``lesson`` (text, colour), the
-    review's word on the move that led here, takes the caption's place."""
+    Once the search has proved the result (``proven0``: +1, 0 or -1 for player 0), or a solver
+    has (``readout``, for ``mover``, the player to move), the caption says so: a 100% bar is
+    then a certainty, not an estimate. ``lesson`` (text, colour), the review's word on the move
+    that led here, takes the caption's place."""
+    caption = proven_caption(proven0, labels, readout, mover)
+    if caption is not None and theme.fit_text(caption, 13, rect.width, True) != caption:
+        caption = proven_caption(proven0, labels, readout, mover, short=True)   # a narrow panel
     if lesson is not None:
         theme.text(surface, theme.fit_text(lesson[0], 13, rect.width, True), (rect.x, rect.y), 13, lesson[1], bold=True)
-    elif proven0 is None:
+    elif caption is None:
         theme.text(surface, t("play.evaluation"), (rect.x, rect.y), 13, pal.text_faint)
     else:
-        caption = t("play.proven_draw") if proven0 == 0 else t("play.proven_win", side=labels[0 if proven0 > 0 else 1])
-        theme.text(surface, theme.fit_text(caption, 13, rect.width), (rect.x, rect.y), 13, pal.text, bold=True)
+        theme.text(surface, theme.fit_text(caption, 13, rect.width, True), (rect.x, rect.y), 13, pal.text, bold=True)
     p0 = None if value0 is None else (value0 + 1) / 2
     winrate_bar(surface, pal, (rect.x, rect.y + 20, rect.width, 22), p0, colors, labels)
+
+
+def proven_caption(proven0, labels, readout=None, mover: int = 0, short: bool = False) -> str | None:
+    """The proven result in words: with a solver's readout, how far the win is ("Red wins in 4
+    moves", counting the winner's own moves, its winning move included) or othello's final
+    disc margin ("Black +6 discs"); else the search's proof; None when nothing is proven.
+    ``short``: without "with best play", for a narrow panel."""
+    tail = "_short" if short else ""
+    if readout is not None and readout.margin is not None:
+        if readout.margin == 0:
+            return t("play.proven_draw")
+        side = labels[mover if readout.margin > 0 else 1 - mover]
+        n = abs(readout.margin)
+        return t("play.proven_margin_one" + tail, side=side) if n == 1 else t("play.proven_margin" + tail, side=side, n=n)
+    if readout is not None and readout.result is not None:
+        if readout.result == 0:
+            return t("play.proven_draw")
+        side = labels[mover if readout.result > 0 else 1 - mover]
+        n = readout.winner_moves()
+        return t("play.proven_win_next", side=side) if n == 1 else t("play.proven_win_in" + tail, side=side, n=n)
+    if proven0 is None:
+        return None
+    return t("play.proven_draw") if proven0 == 0 else t("play.proven_win", side=labels[0 if proven0 > 0 else 1])
 
 
 def reason_text(reason: str | None) -> str:
@@ -131,11 +159,14 @@ def reason_text(reason: str | None) -> str:
     return reason if text == key else text
 
 
-def hint_table(surface, pal, p, y, hints, state, policy_on: bool, rows: list, hovered=None) -> int:
+def hint_table(surface, pal, p, y, hints, state, policy_on: bool, rows: list, hovered=None, margins=None) -> int:
     """The hint's top moves under a caption: notation, the win rate each keeps for the person,
-    and visits; ``rows`` gets each row's (rectangle, action) for hovering; the ``hovered`` move
-    (whose line is on the board) is highlighted. Returns the y below."""
-    theme.text(surface, theme.fit_text(t("play.hint_table"), 13, p.width), (p.x, y), 13, pal.text_faint)
+    and visits; with ``margins`` (othello's solved endgame: each move's exact final disc margin
+    for the person) the margin first, then the win rate. ``rows`` gets each row's (rectangle,
+    action) for hovering; the ``hovered`` move (whose line is on the board) is highlighted.
+    Returns the y below."""
+    caption = t("play.hint_table_margin") if margins else t("play.hint_table")
+    theme.text(surface, theme.fit_text(caption, 13, p.width), (p.x, y), 13, pal.text_faint)
     y += 18
     for i, h in enumerate(hints[:3]):
         row = pygame.Rect(p.x, y - 1, p.width, 18)
@@ -147,8 +178,12 @@ def hint_table(surface, pal, p, y, hints, state, policy_on: bool, rows: list, ho
         except Exception:
             name = str(h.get("action"))
         win = h.get("winrate")
-        line = t("play.hint_row", move=name, win="–" if win is None else f"{round(100 * win)}%",
-                 visits=f"{h.get('visits', 0):,}")
+        win = "–" if win is None else f"{round(100 * win)}%"
+        if margins:
+            m = margins.get(h.get("action"))
+            line = t("play.hint_row_margin", move=name, win=win, margin="–" if m is None else margin_text(m))
+        else:
+            line = t("play.hint_row", move=name, win=win, visits=f"{h.get('visits', 0):,}")
         theme.text(surface, theme.fit_text(f"{i + 1}. {line}", 14, p.width), (p.x + 4, y), 14,
                    pal.hint if i == 0 else pal.text_dim)
         y += 18

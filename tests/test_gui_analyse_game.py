@@ -11,21 +11,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 import pytest
 
-from test_gui_support import make_app, press, run_until
-
-
-@pytest.fixture
-def app_factory(tmp_path, monkeypatch):
-    apps = []
-
-    def make(**kw):
-        app = make_app(tmp_path, monkeypatch, **kw)
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.shutdown()
+from test_gui_support import app_factory, press, run_until
 
 
 def loaded_game(app, game_id, moves):

@@ -12,21 +12,7 @@ import numpy as np
 import pygame
 import pytest
 
-from test_gui_support import button_named, click, make_app, press, run_until
-
-
-@pytest.fixture
-def app_factory(tmp_path, monkeypatch):
-    apps = []
-
-    def make(**kw):
-        app = make_app(tmp_path, monkeypatch, **kw)
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.shutdown()
+from test_gui_support import app_factory, button_named, click, press, run_until
 
 
 def open_editor(app, game_id):

@@ -11,10 +11,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
 
-from test_gui_support import app  # noqa: F401  (the fixture)
+from test_gui_support import app, texts_drawn  # app: the fixture
 
 from games import get_game
-from gui import theme
 from gui.i18n import language, set_language, t
 from gui.scenes.setup import side_name
 
@@ -43,50 +42,37 @@ def load(app, game_id, text):
     return c
 
 
-def drawn_texts(app, monkeypatch):
-    drawn = []
-    real = theme.text
-
-    def spy(surface, text, *args, **kwargs):
-        drawn.append(text)
-        return real(surface, text, *args, **kwargs)
-    monkeypatch.setattr(theme, "text", spy)
-    app.step()
-    monkeypatch.setattr(theme, "text", real)
-    return drawn
-
-
 def test_a_solved_connect4_position_says_who_wins_in_how_many_moves(app, monkeypatch, english):
     c = load(app, "connect4", C4_LOST)
     assert c.state.proven_distance() == (-1, 10)
-    drawn = drawn_texts(app, monkeypatch)
+    drawn = texts_drawn(app, monkeypatch)
     assert "Yellow wins in 5 moves with best play (proven)" in drawn
     set_language("zh")
-    drawn = drawn_texts(app, monkeypatch)
+    drawn = texts_drawn(app, monkeypatch)
     assert t("play.proven_win_in", side=side_name("connect4", 1), n=5) in drawn
     assert "5步必胜" in t("play.proven_win_in", side="黄方", n=5)
 
 
 def test_the_issue_tictactoe_position_reads_as_a_draw_and_a3_as_os_win_in_two(app, monkeypatch, english):
     load(app, "tictactoe", "b2 a1 a2 c2")
-    assert "A draw with best play (proven)" in drawn_texts(app, monkeypatch)
+    assert "A draw with best play (proven)" in texts_drawn(app, monkeypatch)
     app.scene.c.load(get_game("tictactoe").state_from_text("b2 a1 a2 c2 a3"))
     app.scene.c.human = 1
     app.step()
     app.scene.c.readouts.wait()
-    assert "O wins in 2 moves with best play (proven)" in drawn_texts(app, monkeypatch)
+    assert "O wins in 2 moves with best play (proven)" in texts_drawn(app, monkeypatch)
 
 
 def test_a_win_with_the_next_move_is_said_so(app, monkeypatch, english):
     load(app, "connect4", "112233")
-    assert "Red wins with the next move (proven)" in drawn_texts(app, monkeypatch)
+    assert "Red wins with the next move (proven)" in texts_drawn(app, monkeypatch)
 
 
 def test_othellos_last_empties_show_the_final_disc_margin(app, monkeypatch, english):
     load(app, "othello", OTHELLO_END)
-    assert "Black +32 discs with best play (proven)" in drawn_texts(app, monkeypatch)
+    assert "Black +32 discs with best play (proven)" in texts_drawn(app, monkeypatch)
     set_language("zh")
-    assert "双方走最佳着法时黑棋终局多32子" in drawn_texts(app, monkeypatch)
+    assert "双方走最佳着法时黑棋终局多32子" in texts_drawn(app, monkeypatch)
 
 
 def test_with_hints_every_legal_othello_move_shows_its_exact_margin(app, monkeypatch, english):
@@ -94,7 +80,7 @@ def test_with_hints_every_legal_othello_move_shows_its_exact_margin(app, monkeyp
     c.hints_on = True
     c.hint_for = c.state
     c.hint.top = [{"action": 1, "visits": 40, "q": 0.9, "prior": 0.5}, {"action": 5, "visits": 10, "q": 0.2, "prior": 0.2}]
-    drawn = drawn_texts(app, monkeypatch)
+    drawn = texts_drawn(app, monkeypatch)
     margins = c.readout.moves
     assert sorted(margins) == c.state.legal_actions()
     for m in set(margins.values()):
@@ -103,13 +89,13 @@ def test_with_hints_every_legal_othello_move_shows_its_exact_margin(app, monkeyp
     assert "Best moves: final disc margin (exact) · win rate" in drawn
     assert any(s.startswith("1. b1") and "+32 · 95%" in s for s in drawn)   # the list: margin, then win rate
     c.hints_on = False
-    assert not any(s == "+10" for s in drawn_texts(app, monkeypatch))
+    assert not any(s == "+10" for s in texts_drawn(app, monkeypatch))
 
 
 def test_no_readout_where_no_solver_reaches(app, monkeypatch, english):
     c = load(app, "othello", "f5d6c3")
     assert c.readout is None
-    assert not any("discs" in s for s in drawn_texts(app, monkeypatch))
+    assert not any("discs" in s for s in texts_drawn(app, monkeypatch))
 
 
 def test_games_no_solver_covers_start_no_work(app):
@@ -142,7 +128,7 @@ def test_at_1024_by_640_the_caption_is_shortened_not_cut(tmp_path, monkeypatch, 
     small = make_app(tmp_path, monkeypatch, ai_enabled=False, size=(1024, 640))
     try:
         load(small, "connect4", C4_LOST)
-        drawn = drawn_texts(small, monkeypatch)
+        drawn = texts_drawn(small, monkeypatch)
         assert "Yellow wins in 5 moves (proven)" in drawn
         assert not any(s.startswith("Yellow wins") and s.endswith("…") for s in drawn)
     finally:

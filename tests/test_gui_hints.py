@@ -11,7 +11,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 import pytest
 
-from test_gui_support import make_app
+from test_gui_support import make_app, texts_drawn
 
 
 @pytest.fixture
@@ -38,26 +38,11 @@ def with_hints(app, game_id, top):
     return c
 
 
-def texts_drawn(monkeypatch, app, mouse=(-1, -1)):
-    from gui import theme
-    drawn = []
-    real = theme.text
-
-    def spy(surface, text, *args, **kwargs):
-        drawn.append(text)
-        return real(surface, text, *args, **kwargs)
-    monkeypatch.setattr(theme, "text", spy)
-    app._mouse = mouse
-    app.step()
-    monkeypatch.setattr(theme, "text", real)
-    return drawn
-
-
 def test_the_boards_badge_shows_the_win_rate_the_panel_lists(app_at, monkeypatch):
     app = app_at()
     top = [{"action": 4, "visits": 0, "q": -0.5, "prior": 0.5}, {"action": 0, "visits": 30, "q": -0.5, "prior": 0.2}]
     c = with_hints(app, "tictactoe", top)
-    drawn = texts_drawn(monkeypatch, app)
+    drawn = texts_drawn(app, monkeypatch, mouse=(-1, -1))
     assert "25%" in drawn and "0%" not in drawn           # the win rate, not the visit share
     assert "–" in drawn                                    # a move never tried has no win rate
     assert any("25%" in t_ and "·" in t_ for t_ in drawn)  # the panel's row, same number
@@ -81,8 +66,8 @@ def test_a_hovered_line_replaces_the_badges_and_shows_the_moving_xiangqi_piece(a
     r = app.scene.view.renderer
     assert r.move_origin(state, cannon) == r.grid.point(7, 7)     # the cannon's point, h2
     badge = r.anchor(state, cannon)
-    drawn = texts_drawn(monkeypatch, app, mouse=(int(badge[0]), int(badge[1])))
+    drawn = texts_drawn(app, monkeypatch, mouse=(int(badge[0]), int(badge[1])))
     assert app.scene.hovered_hint == cannon
     assert "60%" not in drawn and "1" in drawn and "2" in drawn   # the line's numbers, no badge under them
-    drawn = texts_drawn(monkeypatch, app, mouse=(5, 5))
+    drawn = texts_drawn(app, monkeypatch, mouse=(5, 5))
     assert "60%" in drawn                                          # the badge is back

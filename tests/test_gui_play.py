@@ -13,23 +13,9 @@ import time
 import pygame
 import pytest
 
-from test_gui_support import button_named, click, click_target, make_app, press, run_until
+from test_gui_support import app_factory, button_named, click, click_target, press, run_until
 
 HAVE_ENGINE = importlib.util.find_spec("engine.play.players") is not None
-
-
-@pytest.fixture
-def app_factory(tmp_path, monkeypatch):
-    apps = []
-
-    def make(**kw):
-        app = make_app(tmp_path, monkeypatch, **kw)
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.shutdown()
 
 
 def test_a_tictactoe_game_against_the_ai_can_be_finished_by_clicks(app_factory, monkeypatch):

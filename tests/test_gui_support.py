@@ -135,6 +135,38 @@ def make_app(tmp_path, monkeypatch, player="make_player", ai_enabled=True, size=
 
 
 
+def texts_drawn(app, monkeypatch, mouse=None) -> list[str]:
+    """Every text one frame of ``app`` draws (with the mouse at ``mouse`` when given)."""
+    from gui import theme
+    drawn = []
+    real = theme.text
+
+    def spy(surface, text, *args, **kwargs):
+        drawn.append(text)
+        return real(surface, text, *args, **kwargs)
+    monkeypatch.setattr(theme, "text", spy)
+    if mouse is not None:
+        app._mouse = mouse
+    app.step()
+    monkeypatch.setattr(theme, "text", real)
+    return drawn
+
+
+@pytest.fixture
+def app_factory(tmp_path, monkeypatch):
+    """make(**make_app's options) -> an app, any number of them, all shut down afterwards."""
+    apps = []
+
+    def make(**kw):
+        app = make_app(tmp_path, monkeypatch, **kw)
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        app.shutdown()
+
+
 @pytest.fixture
 def app(tmp_path, monkeypatch):
     """The app without its AI process (a test module that imports this name gets the fixture)."""

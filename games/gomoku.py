@@ -302,18 +302,28 @@ class GomokuState(AlternatingState):
             player ^= 1
         return not empties, None
 
+    #: whether `proven_value` also looks for a victory by continuous fours (free-style's rules)
+    proves_vcf = True
+
+    def _unstoppable(self, threats: int) -> bool:
+        """Whether the side to move cannot take every one of the opponent's five points
+        ``threats`` (one stone blocks one)."""
+        return threats.bit_count() >= 2
+
     def proven_value(self) -> float | None:
-        """1.0 when the side to move makes five at once, or wins by continuous fours (`vcf`);
-        -1.0 when it cannot make five but the opponent has two or more points to make five
-        (one stone blocks only one); None otherwise."""
+        """1.0 when the side to move makes five at once, or wins by continuous fours (`vcf`,
+        where `proves_vcf`); -1.0 when it cannot make five but cannot stop the opponent's
+        (`_unstoppable`); None otherwise."""
         if self._winner is not None:
             return None
         empty = self.game.full ^ (self._black | self._white)
         me = len(self._moves) & 1
         if self._wins[me] & empty:
             return 1.0
-        if (self._wins[1 - me] & empty).bit_count() >= 2:
+        if self._unstoppable(self._wins[1 - me] & empty):
             return -1.0
+        if not self.proves_vcf:
+            return None
         stones = (self._black, self._white)
         found = _vcf(self.game, stones[me], stones[1 - me], self._wins[me], self._wins[1 - me], empty,
                      VCF_DEPTH, [VCF_BUDGET])
@@ -327,7 +337,7 @@ class GomokuState(AlternatingState):
         me = len(self._moves) & 1
         if self._wins[me] & empty:
             return 1
-        return 2 if (self._wins[1 - me] & empty).bit_count() >= 2 else 3
+        return 2 if self._unstoppable(self._wins[1 - me] & empty) else 3
 
     def tactical_priors(self) -> list[tuple[int, float]]:
         """The points where the side to move makes a four, or where the opponent would make one
@@ -598,25 +608,11 @@ class RuledGomokuState(GomokuState):
             raise NotationError(f"point {self.game.point_name(action)} is forbidden for black under renju "
                                 f"({why.replace('-', ' ')})")
 
-    def proven_value(self) -> float | None:
-        """1.0 when the side to move makes five at once; -1.0 when it cannot but the opponent
-        has a point to make five that it cannot take: two or more such points, or (renju) one
-        that is forbidden to black; None otherwise (no VCF under these rules)."""
-        if self._winner is not None:
-            return None
-        empty = self.game.full ^ (self._black | self._white)
-        me = len(self._moves) & 1
-        if self._wins[me] & empty:
-            return 1.0
-        threats = self._wins[1 - me] & empty
-        if threats.bit_count() >= 2 or threats & self.forbidden_mask():
-            return -1.0
-        return None
+    proves_vcf = False   # no VCF under these rules
 
-    def proven_plies(self) -> int:
-        """1 when the side to move makes five at once, else 2 (`proven_value`)."""
-        empty = self.game.full ^ (self._black | self._white)
-        return 1 if self._wins[len(self._moves) & 1] & empty else 2
+    def _unstoppable(self, threats: int) -> bool:
+        """Two or more five points, or (renju) one that is forbidden to black."""
+        return super()._unstoppable(threats) or bool(threats & self.forbidden_mask())
 
     def tactical_priors(self) -> list[tuple[int, float]]:
         """As free-style's, without the points black may not play."""

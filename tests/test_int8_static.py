@@ -12,8 +12,9 @@ import torch
 
 from engine.core import int8, onnxnet, runtime
 from engine.core.checkpoint import save_checkpoint
-from engine.core.network import NetConfig, PolicyValueNet, inference_copy
+from engine.core.network import inference_copy
 from games import get_game
+from test_runtime import trained_looking_net
 
 
 @pytest.fixture(autouse=True)
@@ -22,25 +23,11 @@ def own_home(tmp_path, monkeypatch):
     monkeypatch.delenv("ZEROBOARD_RUNTIME", raising=False)
 
 
-def tiny_net(game, seed: int) -> PolicyValueNet:
-    torch.manual_seed(seed)
-    net = PolicyValueNet(NetConfig.for_game(game, blocks=1, channels=16))
-    for m in net.modules():
-        if isinstance(m, torch.nn.Linear):
-            with torch.no_grad():
-                m.weight.normal_(0, 0.2)
-        if isinstance(m, torch.nn.BatchNorm2d):
-            with torch.no_grad():
-                m.running_mean.uniform_(-0.5, 0.5)
-                m.running_var.uniform_(0.3, 3.0)
-    return net.eval()
-
-
 @pytest.fixture
 def checkpoint(tmp_path):
     game = get_game("connect4")
     path = tmp_path / "models" / "c4.pt"
-    save_checkpoint(path, tiny_net(game, 1), game, generation=3)
+    save_checkpoint(path, trained_looking_net(game, 1), game, generation=3)
     return game, path
 
 
@@ -58,7 +45,7 @@ def clear_first_choices(game, evaluator, count: int, margin: float = 0.1) -> lis
 
 def test_the_inference_copy_zeroes_denormal_weights_without_changing_an_output():
     game = get_game("othello")
-    net = tiny_net(game, 2)
+    net = trained_looking_net(game, 2)
     with torch.no_grad():
         w = net.tower[0].conv1.weight
         w.view(-1)[::3] = 1e-40   # a third of a convolution's weights denormal, as decay leaves them
@@ -73,7 +60,7 @@ def test_the_inference_copy_zeroes_denormal_weights_without_changing_an_output()
 
 def test_the_quantized_session_loads_is_int8_and_plays_the_float_networks_first_moves():
     game = get_game("connect4")
-    net = tiny_net(game, 4)
+    net = trained_looking_net(game, 4)
     model = onnxnet.export_bytes(net, "a" * 64, {"game_key": game.key})
     fp32 = onnxnet.OrtEvaluator(onnxnet.session(model))
     quantized = int8.quantize_for(model, game, fp32, count=128)
@@ -109,7 +96,7 @@ def test_the_quantized_copy_is_cached_beside_the_export_and_rebuilt_when_the_che
     assert int8.load_cached(path, game) is not None
     int8.load_or_build(path, game, lambda: pytest.fail("exported again"), digest)
     # a new checkpoint in the same file: the old copy carries the old hash, so it is rebuilt
-    new_net = tiny_net(game, 9)
+    new_net = trained_looking_net(game, 9)
     save_checkpoint(path, new_net, game, generation=4)
     assert int8.load_cached(path, game) is None
     monkeypatch.setattr(int8, "quantize_for", real)
@@ -137,7 +124,7 @@ def test_a_float_export_is_not_taken_for_a_quantized_copy(checkpoint):
 def perturbed_session(net, game, digest: str):
     """A "quantized" session that is really the float network with its policy and value
     layers scrambled: fast in the mocked timing, and far from the float outputs."""
-    bad = tiny_net(game, 1)
+    bad = trained_looking_net(game, 1)
     bad.load_state_dict(net.state_dict())
     with torch.no_grad():
         for m in (bad.value_fc[0], bad.value_fc[2]):
@@ -148,7 +135,7 @@ def perturbed_session(net, game, digest: str):
 
 def test_the_runtime_choice_rejects_static_int8_that_fails_the_accuracy_bar(monkeypatch):
     game = get_game("connect4")
-    net = tiny_net(game, 5)
+    net = trained_looking_net(game, 5)
     cfg = net.cfg.to_dict()
     monkeypatch.setattr(runtime, "ACCURACY_POSITIONS", 200)
     monkeypatch.setattr(runtime, "time_runtimes", lambda evs, planes, *a, **k:
@@ -171,7 +158,7 @@ def test_the_runtime_choice_rejects_static_int8_that_fails_the_accuracy_bar(monk
 def test_static_int8_is_not_taken_or_checked_where_it_is_slower(monkeypatch):
     """A processor without fast integer kernels: int8 measures slower, and the float runtime stays."""
     game = get_game("connect4")
-    net = tiny_net(game, 6)
+    net = trained_looking_net(game, 6)
     monkeypatch.setattr(runtime, "time_runtimes", lambda evs, planes, *a, **k:
                         {"torch-fp32": 1.0, "ort-fp32": 2.0, runtime.INT8_STATIC: 1.5})
     monkeypatch.setattr(runtime, "accurate_enough", lambda *a, **k: pytest.fail("checked"))
@@ -183,7 +170,7 @@ def test_static_int8_is_not_taken_or_checked_where_it_is_slower(monkeypatch):
 
 def test_a_quantization_failure_leaves_the_float_runtimes(monkeypatch, capsys):
     game = get_game("connect4")
-    net = tiny_net(game, 7)
+    net = trained_looking_net(game, 7)
 
     def broken():
         raise RuntimeError("calibration broke")

@@ -11,15 +11,7 @@ import pytest
 
 from games import GAME_IDS, get_game
 from games.records import RecordFormatError, formats_for, read_record, write_record
-
-
-def random_game(game, rng, plies):
-    s = game.initial_state()
-    for _ in range(plies):
-        if s.is_terminal():
-            break
-        s = s.apply(rng.choice(s.legal_actions()))
-    return s
+from test_records import random_game
 
 
 def games_to_write(game_id):

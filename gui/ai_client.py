@@ -25,6 +25,10 @@ RENEW_AFTER_SECONDS = 300.0
 #: silence (no reply, no heartbeat) while a search waits that makes the watchdog restart the AI;
 #: the worker sends a heartbeat every second, so this only trips on a process that stopped working
 WATCHDOG_SECONDS = 45.0
+#: the most one gap between two polls adds to that silence: a window, or a whole machine, that did
+#: not run for a while did not watch the AI either, and the AI's quiet then is not held against it
+#: (a paused virtual machine once woke the test's window before the AI and tripped the watchdog)
+POLL_GAP_CAP = 0.5
 
 
 class AIClient:
@@ -36,8 +40,8 @@ class AIClient:
         self.enabled = enabled
         self.watchdog_seconds = watchdog_seconds
         self.watchdog_restarts = 0  # processes the watchdog ended, since the app started
-        self._last_heard = 0.0  # monotonic time of the process's last message
-        self._waiting_since = 0.0  # when the oldest unanswered request was sent
+        self._silence = 0.0  # seconds the window polled, with a search waiting, and heard nothing
+        self._last_poll = 0.0  # monotonic time of the last poll
         self._answered = 0  # searches answered since the process started
         self.status = "stopped"  # stopped | starting | ready | dead | disabled
         self.message = ""  # why the AI is unavailable, for the person to read
@@ -72,7 +76,8 @@ class AIClient:
             self._process = None
             return
         self.status = "starting"
-        self.started_at = self._last_heard = time.monotonic()
+        self.started_at = time.monotonic()
+        self._silence = 0.0
         self._answered = 0
 
     def close(self, timeout: float = 0.6) -> None:
@@ -125,7 +130,7 @@ class AIClient:
                 return None
         rid = next(self._ids)
         if not self._callbacks:
-            self._waiting_since = time.monotonic()
+            self._silence = 0.0
         self._callbacks[rid] = callback
         try:
             self._requests.put({"type": "search", "id": rid, "game_id": state.game.id,
@@ -152,7 +157,11 @@ class AIClient:
         Returns how many messages arrived (the window redraws only when something did)."""
         if self._replies is None:
             return 0
+        now = time.monotonic()
+        gap = min(now - self._last_poll, POLL_GAP_CAP) if self._last_poll else 0.0
+        self._last_poll = now
         taken = 0
+        heard = False
         for _ in range(max_messages):
             try:
                 msg = self._replies.get_nowait()
@@ -162,7 +171,7 @@ class AIClient:
                 break
             except Exception:  # a reply that cannot be unpickled
                 continue
-            self._last_heard = time.monotonic()
+            heard = True
             if not isinstance(msg, dict):
                 taken += 1
                 continue
@@ -184,14 +193,16 @@ class AIClient:
                 continue
             if kind in ("result", "error", "cancelled"):
                 self._callbacks.pop(rid, None)
-                if self._callbacks:
-                    self._waiting_since = time.monotonic()
             if kind == "result":
                 self._answered += 1
             try:
                 cb(msg)
             except Exception as e:  # a controller bug must not kill the frame loop
                 self.message = f"internal error handling the AI's reply: {e}"
+        if heard or not self._callbacks:
+            self._silence = 0.0
+        else:
+            self._silence += gap
         self._renew_budget()
         if self._process is not None and not self._process.is_alive():
             code = self._process.exitcode
@@ -204,8 +215,9 @@ class AIClient:
         return taken
 
     def _silent_for(self) -> float:
-        """Seconds without a word from the process since the oldest waiting request was sent."""
-        return time.monotonic() - max(self._last_heard, self._waiting_since)
+        """Seconds without a word from the process while a search waited, counted over the window's
+        own polls (each gap at most POLL_GAP_CAP), so that only time the window was awake counts."""
+        return self._silence
 
     def _renew_budget(self) -> None:
         """A process that has answered well for a while has earned the restarts back."""

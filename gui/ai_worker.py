@@ -35,6 +35,12 @@ from collections import deque
 
 DEFAULT_FACTORY = "engine.play.players:make_player"
 PROGRESS_INTERVAL = 0.1  # seconds between progress replies
+#: seconds between looks at the request pipe during a search. Each look is a system call that lets
+#: go of the GIL for a moment and takes it straight back; done on every call of should_stop (every
+#: millisecond or so), it kept the heartbeat and the reply queue's feeder thread from ever getting
+#: the GIL, and the window heard nothing for 10 s (CPython counts the quick re-take as a switch, so
+#: a waiting thread never asks for the GIL to be handed over)
+REQUEST_CHECK_INTERVAL = 0.02
 MAX_PLAYERS = 6  # players (with their networks) kept loaded for quick reuse
 HEARTBEAT_INTERVAL = 1.0  # seconds between heartbeats, the window's watchdog listens for them
 #: a loop that has not moved for this long sends no heartbeat (the window then restarts the worker)
@@ -224,9 +230,13 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
 
         stop = {"flag": False}
         last_progress = [0.0]
+        last_check = [0.0]
 
         def should_stop() -> bool:
-            alive[0] = time.monotonic()
+            now = alive[0] = time.monotonic()
+            if stop["flag"] or now - last_check[0] < REQUEST_CHECK_INTERVAL:
+                return stop["flag"]
+            last_check[0] = now
             while True:
                 try:
                     other = requests.get_nowait()

@@ -102,13 +102,54 @@ def test_a_long_search_that_keeps_working_is_not_mistaken_for_a_frozen_one(clien
     # while a training run and a compiler shared the cores); the search runs well past it
     ai = client("make_player", watchdog_seconds=10.0)
     assert ask(ai, "beginner")["type"] == "result"
-    replies = []
-    rid = ai.search(get_game("tictactoe").initial_state(), "max", None, "s", replies.append)
-    end = time.monotonic() + 16.0
+    replies, heard_at = [], []
+
+    def heard(msg):
+        replies.append(msg)
+        heard_at.append(time.monotonic())
+    start = time.monotonic()
+    rid = ai.search(get_game("tictactoe").initial_state(), "max", None, "s", heard)
+    end = start + 16.0
     while time.monotonic() < end:
         ai.poll()
         time.sleep(0.05)
     errors = [r for r in replies if r.get("type") == "error"]
     assert not errors and ai.watchdog_restarts == 0, (errors, ai.watchdog_restarts)
     assert any(r.get("type") == "progress" for r in replies), "the search reported its progress"
+    # progress comes every 0.1 s; a busy search once kept its reply thread off the GIL for 10 s
+    gaps = [b - a for a, b in zip([start] + heard_at, heard_at + [end])]
+    assert max(gaps) < 3.0, f"the window heard nothing for {max(gaps):.1f} s"
+    ai.cancel(rid)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGCONT"), reason="SIGSTOP/SIGCONT (POSIX)")
+def test_a_window_that_did_not_run_itself_does_not_blame_the_ai_for_that_time(client):
+    # a paused machine (a suspended virtual machine, a laptop lid) stops the window and the AI
+    # alike; when it wakes, the window may poll before the AI has sent a word, and the quiet it
+    # slept through must not count as the AI's silence
+    ai = client("make_player", watchdog_seconds=2.0)
+    assert ask(ai, "beginner")["type"] == "result"
+    worker = ai._process
+    replies = []
+    rid = ai.search(get_game("tictactoe").initial_state(), "max", None, "s", replies.append)
+    deadline = time.monotonic() + WAIT_S
+    while not any(r.get("type") == "progress" for r in replies) and time.monotonic() < deadline:
+        ai.poll()
+        time.sleep(0.02)
+    os.kill(worker.pid, signal.SIGSTOP)  # the AI stops first, the window a moment later
+    try:
+        for _ in range(6):  # what the AI sent before it stopped is read
+            ai.poll()
+            time.sleep(0.05)
+        time.sleep(4.0)  # the window does not run either: twice the watchdog's limit
+        os.kill(worker.pid, signal.SIGCONT)
+        end = time.monotonic() + 1.5  # both run again; the window polls at once
+        while time.monotonic() < end:
+            ai.poll()
+            time.sleep(0.02)
+    finally:
+        os.kill(worker.pid, signal.SIGCONT)
+    errors = [r for r in replies if r.get("type") == "error"]
+    assert not errors and ai.watchdog_restarts == 0, (errors, ai.watchdog_restarts)
+    assert ai._process is worker and worker.is_alive()
     ai.cancel(rid)

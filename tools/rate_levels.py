@@ -1,0 +1,201 @@
+"""Rate the app's AI levels on each game's outside reference ladder and write them into
+models/<game>.json under "levels" (see docs/levels.md, "How the levels are rated").
+
+    PYTHONPATH=. python tools/rate_levels.py --game xiangqi [--out-dir DIR] [--games 20] [--write]
+
+Every match is one `main.py arena` run (balanced openings, players swapping colours) whose JSON
+summary and games are kept in OUT-DIR; a match already there is not played again, so a stopped
+run resumes where it stopped. The ladder's rungs first play their neighbours (to place the
+unanchored rungs on the scale), then each level plays --games games against the rung nearest
+its current estimate, in blocks, moving up or down a rung when a block is lopsided. All games
+are then fitted together (engine.play.ratings: Bradley–Terry with the ladder's anchors fixed,
+95% intervals) and, with --write, the levels' ratings go into models/<game>.json.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.commands.specs import find_fairy_stockfish  # noqa: E402
+from engine.play.players import LEVELS  # noqa: E402
+from engine.play.ratings import Pairing, fit  # noqa: E402
+
+RAPFI = os.environ.get("RAPFI", "/tmp/refengines/rapfi/build/pbrain-rapfi")
+EGAROUCID = os.environ.get("EGAROUCID", "/tmp/refengines/egaroucid/nboard-egaroucid-web")
+
+
+def ladder(game: str) -> dict:
+    """The reference rungs of ``game`` (weakest first), the anchors that name the scale, the
+    balanced-opening plies and a first guess for the weakest level."""
+    if game == "xiangqi":
+        fsf = find_fairy_stockfish() or "fairy-stockfish"
+        elo = [1350, 1600, 1850, 2100]
+        rungs = ([f"uci:{fsf}@nodes1000?Skill Level={s}" for s in (-20, -10, 0)]
+                 + [f"uci:{fsf}@nodes1000?UCI_LimitStrength=true&UCI_Elo={e}" for e in elo]
+                 + [f"uci:{fsf}@depth{d}" for d in (1, 2)])
+        anchors = {f"uci:{fsf}@nodes1000?UCI_LimitStrength=true&UCI_Elo={e}": float(e) for e in elo}
+        return {"rungs": rungs, "anchors": anchors, "openings": 2,
+                "scale": "the Fairy-Stockfish scale (its UCI_Elo settings at 1000 nodes a move)"}
+    if game == "gomoku":
+        nodes = [30, 100, 300, 1000, 3000, 10000]
+        rungs = [f"gomocup:{RAPFI}@nodes{n}" for n in nodes]
+        return {"rungs": rungs, "anchors": {f"gomocup:{RAPFI}@nodes1000": 1500.0}, "openings": 2,
+                "scale": "the Rapfi scale (Rapfi's classical evaluation; 1000 nodes a move = 1500)"}
+    if game == "othello":
+        levels = [1, 2, 3, 5, 7, 9]
+        rungs = [f"nboard:{EGAROUCID} {lv}@depth{lv}" for lv in levels]
+        return {"rungs": rungs, "anchors": {f"nboard:{EGAROUCID} 5@depth5": 1500.0}, "openings": 4,
+                "scale": "the Egaroucid scale (its web engine's levels, book off; level 5 = 1500)"}
+    if game == "connect4":
+        playouts = [25, 100, 400, 1600, 6400]
+        rungs = ["random"] + [f"rollout:{n}" for n in playouts]
+        return {"rungs": rungs, "anchors": {"rollout:400": 1000.0}, "openings": 2,
+                "scale": "ZeroBoard's Connect Four scale (random-playout search with 400 playouts = 1000)"}
+    raise SystemExit(f"no reference ladder for {game!r}; rated games: xiangqi, gomoku, othello, connect4")
+
+
+def _slug(spec: str) -> str:
+    keep = "".join(c if c.isalnum() or c in "-_." else "_" for c in spec.split("/")[-1])
+    return keep[:80]
+
+
+class Matches:
+    """The matches of one rating run, kept as files in ``folder`` (a match is played once)."""
+
+    def __init__(self, game: str, folder: Path, rule: str | None, dry: bool = False):
+        self.game, self.folder, self.rule, self.dry = game, folder, rule, dry
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def path(self, a: str, b: str, block: int) -> Path:
+        return self.folder / f"{_slug(a)}__vs__{_slug(b)}__{block}.json"
+
+    def play(self, a: str, b: str, games: int, openings: int, block: int, seed: int) -> dict | None:
+        out = self.path(a, b, block)
+        if out.is_file():
+            return json.loads(out.read_text())
+        if self.dry:
+            print(f"would play {games} games: {a} vs {b}", file=sys.stderr)
+            return None
+        cmd = [sys.executable, str(ROOT / "main.py"), "arena", "--game", self.game, "--a", a, "--b", b,
+               "--games", str(games), "--balanced-openings", str(openings), "--seed", str(seed), "--quiet",
+               "--games-out", str(out.with_suffix(".games.jsonl"))]
+        if self.rule:
+            cmd += ["--rule", self.rule]
+        print("playing:", " ".join(shlex.quote(c) for c in cmd[2:]), file=sys.stderr, flush=True)
+        done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"arena failed ({done.returncode}): {done.stderr.strip()[-800:]}")
+        summary = json.loads(done.stdout.strip().splitlines()[-1])
+        tmp = out.with_suffix(".tmp")
+        tmp.write_text(json.dumps(summary) + "\n")
+        tmp.replace(out)
+        print(f"  {a} vs {b}: {summary['wins']}-{summary['draws']}-{summary['losses']}", file=sys.stderr, flush=True)
+        return summary
+
+    def pairings(self) -> list[Pairing]:
+        out = []
+        for f in sorted(self.folder.glob("*.json")):
+            s = json.loads(f.read_text())
+            out.append(Pairing(s["a"], s["b"], s["wins"], s["draws"], s["losses"]))
+        return out
+
+
+def nearest_rung(rungs: list[str], ratings: dict, target: float) -> int:
+    rated = [(abs(ratings[r].rating - target), i) for i, r in enumerate(rungs) if r in ratings]
+    return min(rated)[1] if rated else 0
+
+
+def run(args) -> dict:
+    spec = ladder(args.game)
+    rungs, anchors = spec["rungs"], spec["anchors"]
+    matches = Matches(args.game, Path(args.out_dir), args.rule, dry=args.dry_run)
+    seed = args.seed
+    # 1. the rungs against their neighbours
+    for i in range(len(rungs) - 1):
+        seed += 1
+        matches.play(rungs[i], rungs[i + 1], args.rung_games, spec["openings"], 0, seed)
+    # 2. each level in blocks against the rung nearest its estimate
+    estimate = None
+    for level in LEVELS:
+        if args.levels and level not in args.levels:
+            continue
+        player = f"level:{level}"
+        played = 0
+        block = 0
+        while played < args.games:
+            ratings = _fit(matches.pairings(), anchors)
+            current = ratings.get(player)
+            guess = current.rating if current else (estimate if estimate is not None
+                                                    else ratings[rungs[0]].rating if rungs[0] in ratings else 1000.0)
+            rung = rungs[nearest_rung(rungs, ratings, guess)]
+            seed += 1
+            got = matches.play(player, rung, args.block, spec["openings"], block, seed)
+            if got is None:
+                break
+            played += got["games"]
+            block += 1
+        ratings = _fit(matches.pairings(), anchors)
+        if player in ratings:
+            estimate = ratings[player].rating + 100.0
+    ratings = _fit(matches.pairings(), anchors)
+    report = {"game": args.game, "scale": spec["scale"], "anchors": anchors,
+              "players": {k: {"rating": round(v.rating), "low": round(v.low), "high": round(v.high), "games": v.games}
+                          for k, v in sorted(ratings.items(), key=lambda kv: kv[1].rating)}}
+    return report
+
+
+def _fit(pairings, anchors):
+    if not pairings:
+        return {}
+    try:
+        return fit(pairings, anchors)
+    except ValueError:
+        return {}
+
+
+def write_levels(game: str, report: dict, model_json: Path) -> dict:
+    data = json.loads(model_json.read_text()) if model_json.is_file() else {}
+    levels = {}
+    for level in LEVELS:
+        r = report["players"].get(f"level:{level}")
+        if r:
+            levels[level] = {**r, "reference": report["scale"]}
+    data["levels"] = levels
+    tmp = model_json.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    tmp.replace(model_json)
+    return levels
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", required=True, choices=["xiangqi", "gomoku", "othello", "connect4"])
+    ap.add_argument("--rule", default=None, help="gomoku's rule set (default freestyle)")
+    ap.add_argument("--out-dir", default=None, help="where the matches are kept (default docs/runs/level-ratings/GAME)")
+    ap.add_argument("--games", type=int, default=20, help="games per level (default 20)")
+    ap.add_argument("--block", type=int, default=10, help="games per match block (even; default 10)")
+    ap.add_argument("--rung-games", type=int, default=20, help="games between neighbouring rungs (default 20)")
+    ap.add_argument("--levels", nargs="*", help="rate only these levels")
+    ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--write", action="store_true", help="write the levels into models/GAME.json")
+    ap.add_argument("--dry-run", action="store_true", help="say which matches would be played")
+    args = ap.parse_args(argv)
+    args.out_dir = args.out_dir or str(ROOT / "docs" / "runs" / "level-ratings" / args.game)
+    report = run(args)
+    print(json.dumps(report, indent=1))
+    if args.write and not args.dry_run:
+        levels = write_levels(args.game, report, ROOT / "models" / f"{args.game}.json")
+        print(json.dumps({"written": levels}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -6,9 +6,9 @@ models/<game>.json under "levels" (see docs/levels.md, "How the levels are rated
 Every match is one `main.py arena` run (balanced openings, players swapping colours) whose JSON
 summary and games are kept in OUT-DIR; a match already there is not played again, so a stopped
 run resumes where it stopped. The ladder's rungs first play their neighbours (to place the
-unanchored rungs on the scale), then each level plays --games games against the rung nearest
-its current estimate, in blocks, moving up or down a rung when a block is lopsided. All games
-are then fitted together (engine.play.ratings: Bradley–Terry with the ladder's anchors fixed,
+unanchored rungs on the scale), then each level, weakest first, plays --games games against the
+rung or already rated level nearest its current estimate, in blocks, moving up or down a rung when a block is lopsided. All games
+are then fitted together (engine.play.bradley_terry: Bradley–Terry with the ladder's anchors fixed,
 95% intervals) and, with --write, the levels' ratings go into models/<game>.json.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.commands.specs import find_fairy_stockfish  # noqa: E402
 from engine.play.players import LEVELS  # noqa: E402
-from engine.play.ratings import Pairing, fit  # noqa: E402
+from engine.play.bradley_terry import Pairing, fit  # noqa: E402
 
 RAPFI = os.environ.get("RAPFI", "/tmp/refengines/rapfi/build/pbrain-rapfi")
 EGAROUCID = os.environ.get("EGAROUCID", "/tmp/refengines/egaroucid/nboard-egaroucid-web")
@@ -135,7 +135,10 @@ def run(args) -> dict:
             current = ratings.get(player)
             guess = current.rating if current else (estimate if estimate is not None
                                                     else ratings[rungs[0]].rating if rungs[0] in ratings else 1000.0)
-            rung = rungs[nearest_rung(rungs, ratings, guess)]
+            # the opponents: the ladder's rungs and the levels rated before this one (the upper
+            # levels of a game whose AI outgrows its ladder are placed through the levels below)
+            pool = rungs + [f"level:{lv}" for lv in LEVELS[:LEVELS.index(level)]]
+            rung = pool[nearest_rung(pool, ratings, guess)]
             seed += 1
             got = matches.play(player, rung, args.block, spec["openings"], block, seed)
             if got is None:

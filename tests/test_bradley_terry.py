@@ -1,4 +1,4 @@
-"""The rating fit behind the levels' ratings (engine.play.ratings): it recovers known ratings from
+"""The rating fit behind the levels' ratings (engine.play.bradley_terry): it recovers known ratings from
 simulated games within its intervals, keeps anchors fixed, stays finite for a player that won
 every game, and refuses players that no games connect to an anchor."""
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.play.ratings import Pairing, expected_score, fit
+from engine.play.bradley_terry import Pairing, expected_score, fit
 
 
 def simulate(truth: dict[str, float], pairs: list[tuple[str, str]], games: int, rng) -> list[Pairing]:

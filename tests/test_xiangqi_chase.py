@@ -49,7 +49,7 @@ def verdict(state) -> tuple[int | None, str]:
 
 
 # Red's chariot follows Black's horse between c7 and b9: c3 attacks c7, b3 attacks b9.
-HORSE_CHASE = ("5k3/9/2n6/9/9/9/R8/9/9/4K4 w", ("a3c3",), ("c7b9", "c3b3", "b9c7", "b3c3"))
+HORSE_CHASE = ("4k4/4a4/2n6/9/9/9/R8/9/9/3K5 w", ("a3c3",), ("c7b9", "c3b3", "b9c7", "b3c3"))
 
 
 def test_a_chariot_chasing_an_unprotected_horse_loses():
@@ -122,10 +122,9 @@ def test_perpetual_check_loses_even_against_a_perpetual_chase():
     assert perpetual_chasers(s.board, moves, BLACK, lambda b, p: ref.legal_moves(list(b), p)) == (False, True)
 
 
-def test_a_horse_chasing_two_pieces_in_turn_does_not_chase_perpetually():
-    # WXF rule 32: Red's chariot attacks the c7 horse from c3 and, after the horse hops to b9 and
-    # a black cannon stands on b7 in its way, the cannon from b3... here simply: the chariot chases
-    # the horse on c7 and a second, unprotected horse on b5 in turn, never one piece every time
+def test_a_chariot_chasing_two_pieces_in_turn_does_not_chase_perpetually():
+    # WXF rule 32: Red's chariot attacks the c7 horse from c3 and the unprotected b5 horse from b3
+    # while the first one hops to e8 and back: never one piece with every move, so a draw
     s = repeat("5k3/9/2n6/9/1n7/9/R8/9/9/4K4 w", ("a3c3",), ("c7e8", "c3b3", "e8c7", "b3c3"))
     assert verdict(s) == (None, "repetition")
     assert verdict(repeat(*HORSE_CHASE)) == (BLACK, "perpetual chase")
@@ -146,3 +145,29 @@ def test_the_chase_result_goes_into_the_records():
     assert '[Result "0-1"]' in text and text.rstrip().endswith("0-1")
     back = load_bytes(text.encode(), GAME, "chase.pgn").state
     assert back.moves == s.moves and verdict(back) == (BLACK, "perpetual chase")
+
+
+def test_the_search_scores_a_move_that_completes_a_perpetual_chase_as_lost():
+    from engine.core.evaluators import UniformEvaluator
+    from engine.core.mcts import MCTS, SearchConfig, Tree
+    final = repeat(*HORSE_CHASE)
+    before = GAME.state_from_text(final.to_text().rsplit(" ", 1)[0])   # Red to play b3c3 once more
+    chase = before.parse_action("b3c3")
+    tree = Tree(before)
+    MCTS(UniformEvaluator(), SearchConfig(), seed=0).search([tree], 200)
+    stats = {m.action: m for m in tree.stats()}
+    assert stats[chase].visits >= 1 and stats[chase].q == -1.0   # the rules' verdict: a lost game
+    assert tree.stats(limit=1)[0].action != chase
+
+
+def test_the_engines_have_no_move_once_a_perpetual_chase_ended_the_game():
+    from engine.core.evaluators import UniformEvaluator
+    from engine.protocols.uci import UCIEngine
+    from engine.protocols.ucci import UCCIEngine
+    final = repeat(*HORSE_CHASE)
+    ucci = UCCIEngine(GAME, evaluator=UniformEvaluator(), seed=0)
+    assert ucci.handle_line("position fen " + final.to_text()) == []
+    assert ucci.handle_line("go nodes 10") == ["nobestmove"]
+    uci = UCIEngine(GAME, evaluator=UniformEvaluator(), seed=0)
+    uci.handle_line("position fen " + final.to_text())
+    assert uci.handle_line("go nodes 10")[-1] == "bestmove (none)"

@@ -71,7 +71,7 @@ def test_a_cannon_chasing_a_protected_chariot_loses():
     assert verdict(s) == (BLACK, "perpetual chase")
 
 
-def test_a_black_horse_chasing_a_protected_red_chariot_loses_for_black():
+def test_a_horse_chasing_a_protected_chariot_loses_whichever_side_chases():
     # a horse is worth less than a chariot, so the e4/e7 chariot's guard on e9 does not help; here
     # Red's horse chases from c3 and d5, and the side that chases loses whichever colour it is
     s = repeat("3kr4/9/9/9/3N5/4r4/9/9/9/5K3 w", (), ("d5c3", "e4e7", "c3d5", "e7e4"))

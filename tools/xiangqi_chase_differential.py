@@ -2,8 +2,9 @@
 
     PYTHONPATH=. python tools/xiangqi_chase_differential.py ENGINE [--cycles 1000] [--seed 1] [--show 5]
 
-ENGINE is a Fairy-Stockfish built with its AXF chasing rules (releases from 2022 on; the
-Debian package 11.1 predates them and judges chases as draws). For each random sparse position
+ENGINE is a Fairy-Stockfish built with its AXF chasing rules (built from its source of
+2026-07-23, commit c19b5f6: ``make build ARCH=x86-64 largeboards=yes`` in ``src/``; the Debian
+package 11.1 predates them and judges chases as draws). For each random sparse position
 a random four-ply cycle of quiet moves is played twice (Red, Black, Red back, Black back), so
 that the start occurs for the third time with the eighth move; the moves lean towards ones that
 attack something, so that chases are common. Our verdict is the state's (`winner`,

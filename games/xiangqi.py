@@ -13,10 +13,14 @@ is illegal. A side with no legal move loses (checkmate and stalemate alike).
 Draw and repetition rules (checked after every move, in this order):
 1. a side to move without a legal move loses;
 2. when a position (board and side to move) occurs for the third time since the
-   last capture, look at the moves played since its first occurrence: if every move
-   of one side gave check and not every move of the other did, the side giving
-   perpetual check loses; otherwise (both sides always checked, or neither did) the
-   game is drawn;
+   last capture, look at the moves played since its first occurrence (the Asian / WXF
+   rules, as `games.xiangqi_chase` reads them): if every move of one side gave check
+   and not every move of the other did, the side giving perpetual check loses (even
+   against a perpetual chase); if both always checked, the game is drawn; otherwise,
+   if one side chased one and the same piece with every move (attacked it anew where
+   it could win it: unprotected, or attacked by a cheaper piece) and the other side did
+   not, the chasing side loses ("perpetual chase"); else (a mutual chase, or no
+   chase) the game is drawn;
 3. after 120 plies (half-moves) in a row without a capture the game is drawn.
 When the game is over `legal_actions()` is empty; `end_reason()` names the rule.
 `max_game_length` (400 plies) is a cap for the engine's buffers and self-play; the
@@ -55,6 +59,7 @@ import numpy as np
 
 from . import native
 from .base import Game, NotationError, SetupProblem, State, clip_text, replay, split_move_list
+from .xiangqi_chase import perpetual_chasers
 from .xiangqi_moves import (ADVISOR, CANNON, CHARIOT, ELEPHANT, FILES, GENERAL, HORSE, NUM_SQUARES, RANKS, SIGN,
                             SOLDIER, attack_map, attacked, capture_gain, en_prise, general_square, has_legal_move,
                             legal_moves, may_give_check, perft_counts, pseudo_moves)
@@ -189,9 +194,15 @@ class XiangqiState(State):
         return self._result
 
     def _judge(self) -> tuple[bool, int | None, str | None]:
+        result = (_core.outcome(self.board, self._player, self._check, self._clock, self._history, self._checks)
+                  if _core is not None else self._judge_by_checks())
+        if result[2] == "repetition":   # only a repeated position pays for the chase rule
+            return self._judge_chases() or result
+        return result
+
+    def _judge_by_checks(self) -> tuple[bool, int | None, str | None]:
+        """`_judge` without the chase rule (what the compiled core's ``outcome`` decides)."""
         me = self._player
-        if _core is not None:
-            return _core.outcome(self.board, me, self._check, self._clock, self._history, self._checks)
         if not self._legal_moves():
             return True, 1 - me, "checkmate" if self._check else "stalemate"
         hist = self._history
@@ -208,6 +219,23 @@ class XiangqiState(State):
         if self._clock >= NO_CAPTURE_LIMIT:
             return True, None, "no capture in 120 plies"
         return False, None, None
+
+    def _judge_chases(self) -> tuple[bool, int | None, str | None] | None:
+        """At a repetition that no perpetual check decides: the side that chased one piece with
+        every move since the position's first occurrence loses, unless the other side did too
+        (`games.xiangqi_chase`); None when the draw stands."""
+        hist = self._history
+        first, last = hist.index(self._hash), len(hist) - 1
+        if all(self._checks[first + 1:last + 1]):   # both sides always checked: a draw
+            return None
+        me = self._player
+        cycle = self._moves[len(self._moves) - (last - first):]
+        moves = [_MOVE_OF[(me + i) % 2][a] for i, a in enumerate(cycle)]
+        moves_of = _core.legal_moves if _core is not None else (lambda b, p: legal_moves(list(b), p))
+        chasers = perpetual_chasers(self.board, moves, me, moves_of)
+        if chasers[me] == chasers[1 - me]:
+            return None
+        return True, (1 - me if chasers[me] else me), "perpetual chase"
 
     def legal_actions(self) -> list[int]:
         if self._legal is None:
@@ -252,8 +280,8 @@ class XiangqiState(State):
         return self._outcome()[1]
 
     def end_reason(self) -> str | None:
-        """Why the game ended: "checkmate", "stalemate", "perpetual check", "repetition",
-        "no capture in 120 plies"; None while it goes on."""
+        """Why the game ended: "checkmate", "stalemate", "perpetual check", "perpetual chase",
+        "repetition", "no capture in 120 plies"; None while it goes on."""
         return self._outcome()[2]
 
     def proven_value(self) -> float | None:

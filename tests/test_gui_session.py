@@ -182,6 +182,26 @@ def test_the_result_says_why_and_othello_gives_the_score(app):
         raise AssertionError("no random 6x6 game ended the other way")
 
 
+def test_a_xiangqi_game_lost_by_perpetual_chase_ends_so_in_the_app_and_its_record(app, tmp_path):
+    from games import get_game
+    from gui.records import load_record
+    from gui.scenes.sidepanel import reason_text
+    g = get_game("xiangqi")
+    # Red's chariot chases Black's unprotected horse between c7 and b9; the person (Red) makes the
+    # move that repeats the position a third time
+    before = g.state_from_text("4k4/4a4/2n6/9/9/9/R8/9/9/3K5 w moves a3c3 c7b9 c3b3 b9c7 b3c3 c7b9 c3b3 b9c7")
+    app.start_play("xiangqi", "first", "strong")
+    c = app.scene.c
+    c.load(before)
+    assert not c.over and c.play(before.parse_action("b3c3"))
+    assert c.over and c.winner() == 1 and c.end_reason() == "perpetual chase"
+    assert app.scene.result_detail() == reason_text("perpetual chase") == "perpetual chase loses"
+    path = app.save_game(c, tmp_path)
+    state, meta = load_record(path, g)
+    assert meta["result"] == "second" and '[Result "0-1"]' in path.read_text(encoding="utf-8")
+    assert state.winner() == 1 and state.end_reason() == "perpetual chase"
+
+
 def test_the_position_goes_to_the_clipboard_and_comes_back(app):
     c = started_game(app, moves=((1, 1),))
     copied = c.state

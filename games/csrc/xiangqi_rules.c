@@ -581,8 +581,9 @@ int xq_capture_gain(int8_t *b, int player, int depth, long budget, int *first)
     return gain;
 }
 
-/* games.xiangqi.XiangqiState._judge: no legal move loses; a third occurrence since the last
- * capture loses for the side that gave every check, else draws; then the 120-ply rule */
+/* games.xiangqi.XiangqiState._judge_by_checks: no legal move loses; a third occurrence since the
+ * last capture loses for the side that gave every check, else draws (the Python rules then apply
+ * the chase rule to that draw, games.xiangqi_chase); then the 120-ply rule */
 int xq_outcome(int8_t *b, int player, int check, int clock, const uint64_t *hashes, const uint8_t *checks,
                int len, int *winner)
 {

@@ -3,8 +3,12 @@
 SWAP2BOARD (and the client's), and records that keep the opening."""
 from __future__ import annotations
 
+import os
 import random
 import re
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
 
@@ -13,6 +17,7 @@ from engine.play.swap2 import Verdict
 from games import get_game
 from games.records import read_record, write_record
 from games.swap2 import CHOOSE3, CHOOSE5, PLACE2, PLACE3, PLAYING, Swap2, Swap2Error
+from test_gui_support import app_factory  # noqa: F401 (a fixture)
 
 RULES = ("freestyle", "standard", "renju")
 
@@ -315,3 +320,30 @@ def test_the_client_and_our_brain_run_a_swap2_exchange_over_pipes():
         assert (kind, len(sixth)) in (("black", 0), ("white", 1))
         assert p.choose(five).action in five.legal_actions()   # the game goes on with BOARD
         assert "> SWAP2BOARD" in p.process.transcript
+
+
+# --- in the app -----------------------------------------------------------------------------------
+
+def test_the_app_runs_a_swap2_opening_with_the_ai_process_and_the_persons_buttons(app_factory):
+    import pygame
+    from test_gui_support import click, run_until
+    from gui.opening import Swap2PlayController
+    from gui.scenes.setup import SetupScene
+    app = app_factory()
+    setup = SetupScene(app, "gomoku")
+    app.goto(setup)
+    app.step()
+    assert "Swap2" in [b.label for b in app.scene.buttons]
+    setup.opening, setup.side, setup.level = "swap2", "second", "beginner"
+    setup.start()
+    c = app.scene.c
+    assert isinstance(c, Swap2PlayController) and c.seat == 1
+    # the AI process judges its candidate openings, places one, and the person is asked
+    assert run_until(app, lambda: app.scene.confirm is not None)
+    assert len(c.state.moves) == 3 and c.person_choices == ("white", "black", "two")
+    black = [b for b in app.scene.confirm.buttons if b.label == "Play black"][0]
+    click(app, black.rect.center)
+    assert not c.in_opening and c.human == 0 and c.opening.summary() == "swap2 black"
+    # white (the AI) plays the fourth stone, then it is the person's move as black
+    assert run_until(app, lambda: len(c.state.moves) == 4 and c.human_to_move)
+    assert app.scene.confirm is None

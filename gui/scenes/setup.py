@@ -93,7 +93,7 @@ class SetupScene(Scene):
         x0 = self.card.x + 28
         inner = self.card.width - 56
         labels = [t(k) for k in ("setup.mode", "setup.game", "setup.board", "setup.board_rule", "setup.you_play",
-                                 "setup.level", "setup.opening")]
+                                 "setup.level", "setup.opening_side")]
         labels += [side_name(self.game_id, 0), side_name(self.game_id, 1)]
         label_w = min(inner // 4, max(theme.FONTS.size(s, 16)[0] for s in labels) + 32)
         cx = x0 + label_w
@@ -126,15 +126,20 @@ class SetupScene(Scene):
                                       self.variant_index, lambda i: setattr(self, "variant_index", i), size=15)
         levels = [(level_name(lv), lv) for lv in LEVELS]
         swap2 = self.mode == "play" and self.game_id == "gomoku" and self.opening == "swap2"
-        if self.mode == "play" and self.game_id == "gomoku":
-            self.buttons += segmented(row("setup.opening"), [(t("setup.opening_free"), "free"), ("Swap2", "swap2")],
-                                      self.opening, lambda o: setattr(self, "opening", o), size=15)
         if self.mode == "play":
             # under Swap2 the person picks a seat (first: places the opening), the colours come later
             sides = [(t("setup.first") if swap2 else side_name(self.game_id, 0), "first"),
                      (t("setup.second") if swap2 else side_name(self.game_id, 1), "second"),
                      (t("setup.random"), "random")]
-            self.buttons += segmented(row("setup.you_play"), sides, self.side, self._set_side, size=15)
+            side_row = row("setup.opening_side" if self.game_id == "gomoku" else "setup.you_play")
+            if self.game_id == "gomoku":   # the opening rule shares the side's row: no taller card
+                split = int(side_row.width * 0.36)
+                opening = pygame.Rect(side_row.x, side_row.y, split, side_row.height)
+                side_row = pygame.Rect(side_row.x + split + 10, side_row.y, side_row.width - split - 10,
+                                       side_row.height)
+                self.buttons += segmented(opening, [(t("setup.opening_free"), "free"), ("Swap2", "swap2")],
+                                          self.opening, lambda o: setattr(self, "opening", o), size=15)
+            self.buttons += segmented(side_row, sides, self.side, self._set_side, size=15)
             self.buttons += segmented(row("setup.level"), levels, self.level, self._set_level, gap=4, size=13)
         else:
             for i in (0, 1):

@@ -1,17 +1,19 @@
 """CPU time per visit of the gomoku search under renju with the threat proofs (VCF/VCT) on and off.
 
-    PYTHONPATH=. python benchmarks/gomoku_rule_threats_speed.py [--rule renju] [--positions 30] [--visits 200]
+    PYTHONPATH=. python benchmarks/gomoku_rule_threats_speed.py [--rule renju] [--positions 30]
+        [--visits 200] [--seed 1]
 
 The same with ``--rule freestyle`` (or standard) measures that rule's proofs the same way.
 
-Positions: seeded random games under the rule near the centre (legal moves only), the position after
-12-40 plies, not over and not won in one. Each is searched afresh by the medium level's player
-(its shipped model, one thread, ``--visits`` visits, no time cap) once with the proofs on (as
-the game ships) and once with them off (``proven_value`` without its VCF, no ``vct``,
-``winning_action`` or ``deep_proven_value``: under renju and standard, the code before 2026-11-28), taking turns position by
-position, the order alternating, so that other load falls on both alike. Prints one JSON line:
-the CPU time (time.process_time) per visit of each, summed over the positions, their ratio, the
-median of the per-position ratios, and the positions either search proved (they stop early).
+Positions: seeded random games under the rule near the centre (legal moves only), the
+position after 12-40 plies, not over and not won in one. Each is searched afresh by the medium
+level's player (its shipped model, one thread, ``--visits`` visits, no time cap) once with the
+proofs on (as the game ships) and once with them off (``proven_value`` without its VCF, no
+``vct``, ``winning_action`` or ``deep_proven_value``: under renju and standard, the code before
+2026-11-28), taking turns position by position, the order alternating, so that other load falls
+on both alike. Prints one JSON line: the CPU time (time.process_time) per visit of each, summed
+over the positions, their ratio, the median of the per-position ratios, and the positions
+either search proved (they stop early).
 """
 from __future__ import annotations
 
@@ -100,7 +102,8 @@ def main() -> int:
     print(json.dumps({"rule": args.rule, "visits": args.visits, "date": time.strftime("%Y-%m-%d", time.gmtime()),
                       "positions": len(rows), "timed": len(timed),
                       "proved_on": sum(r[True][2] for r in rows), "proved_off": sum(r[False][2] for r in rows),
-                      "cpu_ms_per_visit_on": round(per[True] * 1e3, 3), "cpu_ms_per_visit_off": round(per[False] * 1e3, 3),
+                      "cpu_ms_per_visit_on": round(per[True] * 1e3, 3),
+                      "cpu_ms_per_visit_off": round(per[False] * 1e3, 3),
                       "ratio_on_off": round(per[True] / per[False], 3),
                       "median_position_ratio": round(statistics.median(ratios), 3) if ratios else None,
                       "load_before": [round(x, 2) for x in load],

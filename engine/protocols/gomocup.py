@@ -22,10 +22,11 @@ Coordinates are ``x,y``, zero-based, x the column from the left, y the row from 
   ``thread_num`` (search threads sharing the tree, from the next move on; ``--threads``, default 1).
 - ``SWAP2BOARD`` ... ``DONE`` (Gomocup's Swap2 extension, sent between ``START`` and ``BOARD``):
   the opening stones so far, one ``x,y`` a line in the order played (black, white, black, white,
-  black; ``x,y,who`` as in BOARD is taken too, the ``who`` ignored). No stones: we place the first three, answered ``x,y x,y x,y``. Three: we choose,
-  answered ``SWAP`` (we take black), ``x,y`` (we stay white and this is the fourth stone) or
-  ``x,y x,y`` (the fourth and fifth stones: the opponent chooses). Five: ``SWAP`` (we take black)
-  or ``x,y`` (we take white: the sixth stone). The choices are the AI's (`engine.play.swap2`),
+  black; ``x,y,who`` as in BOARD is taken too, the ``who`` ignored). No stones: we place the
+  first three, answered ``x,y x,y x,y``. Three: we choose, answered ``SWAP`` (we take black),
+  ``x,y`` (we stay white and this is the fourth stone) or ``x,y x,y`` (the fourth and fifth
+  stones: the opponent chooses). Five: ``SWAP`` (we take black) or ``x,y`` (we take white: the
+  sixth stone). The choices are the AI's (`engine.play.swap2`),
   judged by searches sharing one move's budget; a ``DEBUG`` line gives their values.
 - ``RESTART`` -> ``OK`` (empty board); ``TAKEBACK x,y`` -> ``OK`` (removes the last stone,
   which must be at x,y); ``END`` ends the process (also during a search); ``ABOUT`` ->

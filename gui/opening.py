@@ -72,9 +72,11 @@ class Swap2PlayController(PlayController):
             self.human = colour if self.person_places else 1 - colour
 
     def analysis_meta(self) -> dict:
-        """As a plain game's, with the opening (records keep it: ``swap2 two black``)."""
+        """As a plain game's, with the opening once a choice is made (records keep it:
+        ``swap2 two black``)."""
         out = dict(super().analysis_meta())
-        out["opening"] = self.opening.summary()
+        if self.opening.choices:
+            out["opening"] = self.opening.summary()
         return out
 
     # --- the person's part --------------------------------------------------------------
@@ -110,6 +112,13 @@ class Swap2PlayController(PlayController):
                                       for i in range(len(self.history) - 1)):
             return False
         return super().undo()
+
+    def load(self, state, setup: int = 0) -> None:
+        """A loaded position is played on as a plain game: no exchange, the person's colour kept."""
+        super().load(state, setup)
+        self.cancel_ai()
+        self.opening = Swap2(self.state, PLAYING, self.seat if self.human == 0 else 1 - self.seat)
+        self.verdicts, self.judging = {}, None
 
     def new_game(self, human: int | None = None) -> None:
         """A new exchange; ``human`` (0 or 1) is the person's seat this time."""

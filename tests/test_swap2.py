@@ -237,6 +237,10 @@ def test_a_swap2_game_plays_through_with_the_ai_choosing(value, choice):
     undone = c.undo()
     assert len(c.state.moves) >= c.opening.opening_stones, undone
     play_through(c, ai)
+    c.load(c.game.state_from_text("e5 d4"))      # a position loaded into the game: played on plainly
+    assert not c.in_opening and "opening" not in c.analysis_meta() and c.human == 0
+    c.new_game(1)
+    assert c.in_opening and c.seat == 1 and len(c.state.moves) == 0
 
 
 def test_records_keep_the_opening_and_who_took_which_colour():

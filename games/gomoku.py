@@ -84,7 +84,46 @@ def _bits(board: int):
         board ^= low
 
 
-def _vcf(game: "Gomoku", a: int, d: int, a_wins: int, d_wins: int, empty: int, depth: int,
+class ThreatRules:
+    """What the threat searches (`_vct`, `_defend`, `_threats`) need of a rule set, with one side
+    attacking: where a new stone gives the attacker (``win_a``) or the defender (``win_d``) a point
+    to make five (``(stones, empty, action) -> bitboard``: the points on the stone's lines; the
+    searches only ask when that side has no other empty five point), and, under renju, which of
+    black's moves are forbidden (``bad_a``/``bad_d``: ``(black, white, action) -> bool``, None for a
+    side with no forbidden points) and which of black's open-four threats no white stone can turn
+    into a forbidden point (``safe_a``, see `renju.stable_open_four`).
+
+    A side's moves only ever change its own five points, so both kinds of answer follow the rule:
+    exactly five for black under renju and for both sides under standard (`renju.exact_new_wins`),
+    five or more otherwise; a five point is never forbidden (five wins whatever else it makes)."""
+
+    __slots__ = ("game", "win_a", "win_d", "bad_a", "bad_d", "safe_a")
+
+    def __init__(self, game: "Gomoku", attacker: int):
+        self.game = game
+        windows, geo = game.windows, game.geometry
+
+        def five_or_more(stones: int, empty: int, action: int) -> int:
+            return winning_points(stones, empty, windows[action])
+
+        def exactly_five(stones: int, empty: int, action: int) -> int:
+            return renju.exact_new_wins(stones, empty, geo, action)
+
+        def forbidden(black: int, white: int, action: int) -> bool:
+            return renju.forbidden_kind(black, white, action, geo) is not None
+
+        def safe(black: int, white: int, action: int) -> bool:
+            return renju.stable_open_four(black, white, action, geo)
+
+        wins = [exactly_five if exact else five_or_more for exact in game.exact_five]
+        self.win_a, self.win_d = wins[attacker], wins[1 - attacker]
+        renju_black = (game.rule == "renju", False)
+        self.bad_a = forbidden if renju_black[attacker] else None
+        self.bad_d = forbidden if renju_black[1 - attacker] else None
+        self.safe_a = safe if renju_black[attacker] else None
+
+
+def _vcf(rules: ThreatRules, a: int, d: int, a_wins: int, d_wins: int, empty: int, depth: int,
          budget: list[int]) -> int | None:
     """A victory by continuous fours for ``a`` (to move) against ``d``: the bit of its first
     move, or None. Every attacker move makes a four, so the defender's reply is forced (the
@@ -92,7 +131,7 @@ def _vcf(game: "Gomoku", a: int, d: int, a_wins: int, d_wins: int, empty: int, d
     when a forced block leaves it five. A defender's four must be blocked first, and only by
     a move that is itself a four. `_vct` with no threes; ``budget[0]`` counts down the moves
     tried, at most ``depth`` fours on a line."""
-    return _vct(game, a, d, a_wins, d_wins, empty, 0, depth, budget)
+    return _vct(rules, a, d, a_wins, d_wins, empty, 0, depth, budget)
 
 
 def _env_budget(name: str, default: int) -> int:
@@ -122,113 +161,141 @@ DEFENCE_BUDGET = _env_budget("ZEROBOARD_GOMOKU_DEFENCE_BUDGET", 0)
 DEFENCE_TOTAL = 60000
 
 
-def _vct(game: "Gomoku", a: int, d: int, a_wins: int, d_wins: int, empty: int, threes: int, fours: int,
+def _vct(rules: ThreatRules, a: int, d: int, a_wins: int, d_wins: int, empty: int, threes: int, fours: int,
          budget: list[int]) -> int | None:
     """A victory by continuous threats for ``a`` (to move) against ``d``: the bit of its first
     move, or None. Each attacker move makes a four (the defender's reply is forced) or a three:
     a move after which the attacker threatens to leave two points to make five (an open four,
     or two fours at once). Every defence of a three is then refuted in turn (`_defend`), so a
     line it returns is a proof. At most ``threes`` threes and ``fours`` fours on a line;
-    ``budget[0]`` counts down the moves tried, and when it runs out nothing is reported."""
+    ``budget[0]`` counts down the moves tried, and when it runs out nothing is reported.
+    Under renju (`ThreatRules`) black's forbidden points are neither its threats nor its blocks:
+    a white four whose block is forbidden to black wins."""
     if a_wins & empty:
         return a_wins & empty & -(a_wins & empty)
     forced = d_wins & empty
-    windows = game.windows
+    game = rules.game
+    win_a, bad_a = rules.win_a, rules.bad_a
     if forced:   # the attacker must stop the defender's five, and its threats must survive that
         if forced & (forced - 1):
             return None  # two defender fives: no single move answers both
         budget[0] -= 1
         if budget[0] < 0:
             return None
+        at = forced.bit_length() - 1
+        if bad_a is not None and bad_a(a, d, at):
+            return None  # black may not block there
         e2 = empty ^ forced
         a2 = a | forced
-        a_new = winning_points(a2, e2, windows[forced.bit_length() - 1])
+        a_new = win_a(a2, e2, at)
         if a_new & (a_new - 1):
             return forced
-        replies = 0 if a_new or threes <= 0 else _threats(game, a2, d, e2, game.full)
-        if (a_new or (replies and threes > 0)) and _defend(game, a2, d, a_wins | a_new, d_wins, e2, replies,
+        replies = 0 if a_new or threes <= 0 else _threats(rules, a2, d, e2, game.full)
+        if (a_new or (replies and threes > 0)) and _defend(rules, a2, d, a_wins | a_new, d_wins, e2, replies,
                                                            threes - (0 if a_new else 1), fours - 1, budget):
             return forced
         return None
     four_moves = game.four_points(a, d, empty) if fours > 0 else 0
     three_moves = game.three_points(a, d, empty) & ~four_moves if threes > 0 else 0
+    bad_d = rules.bad_d
     for p in _bits(four_moves):
         budget[0] -= 1
         if budget[0] < 0:
             return None
         e2 = empty ^ p
         a2 = a | p
-        new = winning_points(a2, e2, windows[p.bit_length() - 1])
-        if not new:
+        at = p.bit_length() - 1
+        new = win_a(a2, e2, at)
+        if not new or (bad_a is not None and bad_a(a, d, at)):
             continue
         if new & (new - 1):
             return p  # two points to make five: the defender stops one
+        block = new.bit_length() - 1
+        if bad_d is not None and bad_d(d, a2, block):
+            return p  # black may not stop this five
         e3 = e2 ^ new
         d2 = d | new
-        d_wins2 = d_wins | winning_points(d2, e3, windows[new.bit_length() - 1])
-        if _vct(game, a2, d2, a_wins | new, d_wins2, e3, threes, fours - 1, budget) is not None:
+        d_wins2 = d_wins | rules.win_d(d2, e3, block)
+        if _vct(rules, a2, d2, a_wins | new, d_wins2, e3, threes, fours - 1, budget) is not None:
             return p
     for p in _bits(three_moves):
         budget[0] -= 1
         if budget[0] < 0:
             return None
+        at = p.bit_length() - 1
+        if bad_a is not None and bad_a(a, d, at):
+            continue
         e2 = empty ^ p
         a2 = a | p
-        replies = _threats(game, a2, d, e2, game.lines[p.bit_length() - 1])
-        if replies and _defend(game, a2, d, a_wins, d_wins, e2, replies, threes - 1, fours, budget):
+        replies = _threats(rules, a2, d, e2, game.lines[at])
+        if replies and _defend(rules, a2, d, a_wins, d_wins, e2, replies, threes - 1, fours, budget):
             return p
     return None
 
 
-def _threats(game: "Gomoku", a: int, d: int, empty: int, near: int) -> int:
+def _threats(rules: ThreatRules, a: int, d: int, empty: int, near: int) -> int:
     """The attacker's moves among ``near`` that would leave it two points to make five,
-    together with those points: where a defender must play to stop them (0: no threat)."""
+    together with those points: where a defender must play to stop them (0: no threat).
+    Under renju only black's threats that no defender stone can make forbidden count."""
     out = 0
-    for q in _bits(game.four_points(a, d, empty) & near):
-        w = winning_points(a | q, empty ^ q, game.windows[q.bit_length() - 1])
-        if w & (w - 1):
+    safe = rules.safe_a
+    for q in _bits(rules.game.four_points(a, d, empty) & near):
+        at = q.bit_length() - 1
+        w = rules.win_a(a | q, empty ^ q, at)
+        if w & (w - 1) and (safe is None or safe(a, d, at)):
             out |= q | w
     return out
 
 
-def _defend(game: "Gomoku", a: int, d: int, a_wins: int, d_wins: int, empty: int, replies: int, threes: int,
+def _defend(rules: ThreatRules, a: int, d: int, a_wins: int, d_wins: int, empty: int, replies: int, threes: int,
             fours: int, budget: list[int]) -> bool:
     """True when the attacker ``a`` still wins by continuous threats with the defender ``d`` to
     move, facing a five to stop (``a_wins``) or the threats whose points are ``replies``.
     Any other defender move that makes no four leaves a threat standing and loses: the
     attacker makes it, and with two points to make five against none, wins. So the defender's
-    candidates are ``replies`` and its own fours; after such a four and the attacker's forced
-    block the threats are worked out again on the whole board."""
+    candidates are ``replies`` and its own fours (less black's forbidden points under renju);
+    after such a four and the attacker's forced block the threats are worked out again on the
+    whole board."""
     if d_wins & empty:
         return False  # the defender makes five
-    windows = game.windows
+    bad_a, bad_d = rules.bad_a, rules.bad_d
     pending = a_wins & empty
     if pending:
         if pending & (pending - 1):
             return True
+        at = pending.bit_length() - 1
+        if bad_d is not None and bad_d(d, a, at):
+            return True  # black may not stop this five
         d2 = d | pending
         e2 = empty ^ pending
-        new = winning_points(d2, e2, windows[pending.bit_length() - 1])
-        return _vct(game, a, d2, a_wins, d_wins | new, e2, threes, fours, budget) is not None
+        new = rules.win_d(d2, e2, at)
+        return _vct(rules, a, d2, a_wins, d_wins | new, e2, threes, fours, budget) is not None
     if not replies:
         return False
+    game = rules.game
     for r in _bits(replies | game.four_points(d, a, empty)):
         budget[0] -= 1
         if budget[0] < 0:
             return False
+        at = r.bit_length() - 1
+        if bad_d is not None and bad_d(d, a, at):
+            continue  # not a move black may make
         e2 = empty ^ r
         d2 = d | r
-        new = winning_points(d2, e2, windows[r.bit_length() - 1])
+        new = rules.win_d(d2, e2, at)
         if new & (new - 1):
             return False  # the defender's own open four
         if new:   # a four: the attacker must block it, then the defender moves again
+            block = new.bit_length() - 1
+            if bad_a is not None and bad_a(a, d2, block):
+                return False  # black may not block it
             e3 = e2 ^ new
             a3 = a | new
-            a_new = winning_points(a3, e3, windows[new.bit_length() - 1])
-            if not _defend(game, a3, d2, a_wins | a_new, d_wins | new, e3, _threats(game, a3, d2, e3, game.full),
+            a_new = rules.win_a(a3, e3, block)
+            if not _defend(rules, a3, d2, a_wins | a_new, d_wins | new, e3, _threats(rules, a3, d2, e3, game.full),
                            threes, fours, budget):
                 return False
-        elif _vct(game, a, d2, a_wins, d_wins, e2, threes, fours, budget) is None:
+        elif _vct(rules, a, d2, a_wins, d_wins, e2, threes, fours, budget) is None:
             return False
     return True
 
@@ -325,8 +392,8 @@ class GomokuState(AlternatingState):
         if not self.proves_vcf:
             return None
         stones = (self._black, self._white)
-        found = _vcf(self.game, stones[me], stones[1 - me], self._wins[me], self._wins[1 - me], empty,
-                     VCF_DEPTH, [VCF_BUDGET])
+        found = _vcf(self.game.threat_rules[me], stones[me], stones[1 - me], self._wins[me], self._wins[1 - me],
+                     empty, VCF_DEPTH, [VCF_BUDGET])
         return 1.0 if found is not None else None
 
     def proven_plies(self) -> int:
@@ -366,7 +433,8 @@ class GomokuState(AlternatingState):
         me = len(self._moves) & 1
         stones = (self._black, self._white)
         empty = self.game.full ^ (self._black | self._white)
-        bit = _vcf(self.game, stones[me], stones[1 - me], self._wins[me], self._wins[1 - me], empty, depth, [budget])
+        bit = _vcf(self.game.threat_rules[me], stones[me], stones[1 - me], self._wins[me], self._wins[1 - me],
+                   empty, depth, [budget])
         return None if bit is None else bit.bit_length() - 1
 
     def vct(self, threes: int = VCT_THREES, budget: int = 600) -> int | None:
@@ -385,7 +453,7 @@ class GomokuState(AlternatingState):
         stones = (self._black, self._white)
         empty = self.game.full ^ (self._black | self._white)
         for most in range(threes + 1):   # fours alone first, then one more three at a time
-            bit = _vct(self.game, stones[attacker], stones[1 - attacker], self._wins[attacker],
+            bit = _vct(self.game.threat_rules[attacker], stones[attacker], stones[1 - attacker], self._wins[attacker],
                        self._wins[1 - attacker], empty, most, 2 * VCF_DEPTH, spent)
             if bit is not None:
                 return bit
@@ -524,9 +592,9 @@ class RuledGomokuState(GomokuState):
     (`forbidden_points`) are worked out once per position, when first asked, and are never
     among black's legal moves; a position where black has no other empty point is a draw.
 
-    The victory-by-continuous-threats proofs (VCF, VCT, threat-space defence) assume free-style
-    fives and free moves, so they are off under these rules: only the win in one and the two
-    fives the mover cannot both stop are proven (both follow the rule's winning points)."""
+    The victory-by-continuous-threats proofs (VCF, VCT, threat-space defence) follow the rule
+    (`ThreatRules`): a four is a move that leaves a point to make the rule's five, and under
+    renju black's forbidden points are neither its threats nor its blocks."""
 
     __slots__ = ("_forbidden",)
 
@@ -608,8 +676,6 @@ class RuledGomokuState(GomokuState):
             raise NotationError(f"point {self.game.point_name(action)} is forbidden for black under renju "
                                 f"({why.replace('-', ' ')})")
 
-    proves_vcf = False   # no VCF under these rules
-
     def _unstoppable(self, threats: int) -> bool:
         """Two or more five points, or (renju) one that is forbidden to black."""
         return super()._unstoppable(threats) or bool(threats & self.forbidden_mask())
@@ -619,20 +685,9 @@ class RuledGomokuState(GomokuState):
         allowed = ~self.forbidden_mask()
         return [(a, share) for a, share in super().tactical_priors() if allowed >> a & 1]
 
-    def vcf(self, depth: int = VCF_DEPTH, budget: int = VCF_BUDGET) -> int | None:
-        return None
-
-    def vct(self, threes: int = VCT_THREES, budget: int = 600) -> int | None:
-        return None
-
-    def threat_defence(self) -> tuple[list[int], list[int]] | None:
-        return None
-
-    def winning_action(self) -> int | None:
-        return None
-
-    def deep_proven_value(self) -> float | None:
-        return None
+    def defence_candidates(self) -> int:
+        """As free-style's, without the points black may not play."""
+        return super().defence_candidates() & ~self.forbidden_mask()
 
 
 class Gomoku(Game):
@@ -649,14 +704,14 @@ class Gomoku(Game):
 
     @property
     def proofs(self) -> str:
-        if self.rule != "freestyle":
-            return "a win in one; two fives against the mover (no VCF/VCT under this rule)"
         vct = (f"; at the root and its moves, a victory by continuous threats (open threes and fours, "
                f"up to {VCT_THREES} threes deep, {VCT_BUDGET} moves tried)") if VCT_BUDGET else ""
         if VCT_BUDGET and DEFENCE_BUDGET:
             vct += (f"; at the root, the opponent's threats answered (up to {DEFENCE_THREES} threes deep, "
                     f"{DEFENCE_BUDGET} moves tried per move)")
-        return (f"a win in one; two threats against the mover; a victory by continuous fours "
+        fives = {"freestyle": "", "standard": " (exactly five)",
+                 "renju": " (black: exactly five, its forbidden points neither threats nor blocks)"}[self.rule]
+        return (f"a win in one; two threats against the mover; a victory by continuous fours{fives} "
                 f"(up to {VCF_DEPTH} fours deep, {VCF_BUDGET} attacker moves tried)" + vct)
     policy_planes = 1
 
@@ -678,6 +733,8 @@ class Gomoku(Game):
         self.lines = tuple(sum_masks(w) for w in self.windows)
         self._segments = self._segment_starts()
         self.geometry = renju.RuleGeometry(size) if self.rule != "freestyle" else None
+        #: the threat searches' view of the rule, black attacking and white attacking
+        self.threat_rules = (ThreatRules(self, 0), ThreatRules(self, 1))
         if self.rule != "freestyle":
             self.name = f"Gomoku ({self.rule})"
 

@@ -179,6 +179,24 @@ def update_exact_wins(wins: int, stones: int, empty: int, geo: RuleGeometry, act
     return wins
 
 
+def exact_new_wins(stones: int, empty: int, geo: RuleGeometry, action: int) -> int:
+    """The empty points on the lines through ``action`` (a stone of ``stones``) where one more of
+    ``stones`` makes exactly five: the five points the stone made, when ``stones`` had none
+    before (the threat searches' question, `games.gomoku.ThreatRules`)."""
+    found = 0
+    for mask, d in geo.windows6[action]:
+        if (stones & mask).bit_count() < 4:
+            continue   # a five point needs four stones on the line already
+        window = ((mask, d),)
+        cand = empty & mask
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            if exact_five_through(stones | low, window):
+                found |= low
+    return found
+
+
 # --- renju's forbidden points ---------------------------------------------------------------
 
 def forbidden_candidates(black: int, empty: int, geo: RuleGeometry) -> int:
@@ -324,3 +342,25 @@ def forbidden_points(black: int, white: int, geo: RuleGeometry) -> int:
         if forbidden_kind(black, white, low.bit_length() - 1, geo) is not None:
             out |= low
     return out
+
+
+def stable_open_four(black: int, white: int, point: int, geo: RuleGeometry) -> bool:
+    """Whether black may play the empty ``point`` now and whatever white stones are added: no
+    overline, at most one four, and at most one line where the stone could make a three (a
+    straight-four point, with or without a four on that line). White stones only take away
+    black's fours and threes, but they can make a three real (its completing point stops being
+    forbidden, or its four is blocked), so a move with two possible threes may become a double
+    three; the threat search (`games.gomoku._threats`) counts only black's threats that cannot."""
+    b = black | (1 << point)
+    fours = threes = 0
+    for near, cells in geo.rays[point]:
+        if (black & near).bit_count() < 2:
+            continue
+        run, line_fours, straight = _analyse(*_line_bits(b, white, cells))
+        if run == 5:
+            return True
+        if run >= 6:
+            return False
+        fours += line_fours
+        threes += bool(straight)
+    return fours < 2 and threes < 2

@@ -190,7 +190,7 @@ class App:
         self.overlay = QuestionOverlay(self, title, text, choices)
 
     def start_play(self, game_id: str, side: str = "first", level: str = "strong", variant: dict | None = None,
-                   state=None, resumed: bool = False, setup: int = 0) -> None:
+                   state=None, resumed: bool = False, setup: int = 0, opening: str | None = None) -> None:
         """A game against the AI (from ``state`` when given). When an unfinished game of the
         same game is saved and this is not it, the person first chooses: resume that one,
         start this one (the saved one is discarded), or cancel."""
@@ -202,19 +202,24 @@ class App:
 
             def replace():
                 autosave.clear(game.key)
-                self._start_play(game, side, level, state, setup)
+                self._start_play(game, side, level, state, setup, opening)
             self.ask(t("confirm.saved_title"),
                      t("confirm.saved_text", game=game_name(game_id), n=saved["moves"]),
                      [(t("home.resume"), lambda: self.resume_game(saved), "primary"),
                       (t("confirm.saved_replace"), replace, "danger"),
                       (t("common.cancel"), lambda: None, "normal")])
             return
-        self._start_play(game, side, level, state, setup)
+        self._start_play(game, side, level, state, setup, opening)
 
-    def _start_play(self, game, side: str, level: str, state=None, setup: int = 0) -> None:
+    def _start_play(self, game, side: str, level: str, state=None, setup: int = 0, opening: str | None = None) -> None:
         from gui.scenes.play import PlayScene
-        c = PlayController(self.ai, game, pick_side(side), level, self.model_path_for,
-                           hints_on=self.settings["hints"], side_choice=side)
+        if opening == "swap2" and game.id == "gomoku" and state is None:
+            from gui.opening import Swap2PlayController   # side: the person's seat (first places the opening)
+            c = Swap2PlayController(self.ai, game, pick_side(side), level, self.model_path_for,
+                                    hints_on=self.settings["hints"], side_choice=side)
+        else:
+            c = PlayController(self.ai, game, pick_side(side), level, self.model_path_for,
+                               hints_on=self.settings["hints"], side_choice=side)
         if state is not None:
             c.load(state, setup)
         self.goto(PlayScene(self, c))

@@ -303,15 +303,14 @@ def test_gomocup_rule_numbers():
             renju.rule_from_gomocup(bad)
 
 
-def test_threat_proofs_are_off_under_renju_and_standard():
+def test_threat_proofs_follow_renju_and_standard():
     for rule in ("standard", "renju"):
         g = get_game("gomoku", rule=rule)
-        # black has an open three on row 8: free-style would find a VCT here
+        # black has an open three on row 8 and white nothing: a victory by threats for black
         s = g.state_from_text("g8 a1 h8 a3 i8 a5")
-        assert s.vct() is None and s.vcf() is None and s.winning_action() is None
-        assert s.deep_proven_value() is None and s.threat_defence() is None
-    s = get_game("gomoku").state_from_text("g8 a1 h8 a3 i8 a5")
-    assert s.vct() is not None
+        assert s.vct() is not None and s.winning_action() == s.vct() and s.deep_proven_value() == 1.0
+        assert s.vcf() is not None and s.proven_value() == 1.0   # the open four it makes
+        assert "VCF" not in g.proofs and "continuous fours" in g.proofs
 
 
 def test_tactical_priors_leave_out_forbidden_points():

@@ -20,6 +20,14 @@ Coordinates are ``x,y``, zero-based, x the column from the left, y the row from 
   ignored and 8 (caro) answered with ``ERROR``. Every rule plays the shipped free-style network;
   a rule that arrives during a game applies to the stones already played.
   ``thread_num`` (search threads sharing the tree, from the next move on; ``--threads``, default 1).
+- ``SWAP2BOARD`` ... ``DONE`` (Gomocup's Swap2 extension, sent between ``START`` and ``BOARD``):
+  the opening stones so far, one ``x,y`` a line in the order played (black, white, black, white,
+  black; ``x,y,who`` as in BOARD is taken too, the ``who`` ignored). No stones: we place the
+  first three, answered ``x,y x,y x,y``. Three: we choose, answered ``SWAP`` (we take black),
+  ``x,y`` (we stay white and this is the fourth stone) or ``x,y x,y`` (the fourth and fifth
+  stones: the opponent chooses). Five: ``SWAP`` (we take black) or ``x,y`` (we take white: the
+  sixth stone). The choices are the AI's (`engine.play.swap2`),
+  judged by searches sharing one move's budget; a ``DEBUG`` line gives their values.
 - ``RESTART`` -> ``OK`` (empty board); ``TAKEBACK x,y`` -> ``OK`` (removes the last stone,
   which must be at x,y); ``END`` ends the process (also during a search); ``ABOUT`` ->
   ``name="ZeroBoard", version="...", author="..."`` (no country: the project has none).
@@ -63,7 +71,8 @@ class GomocupBrain:
         self.me = 0              # our player index (0 moves first)
         self.info: dict[str, int] = {}
         self.rule = "freestyle"  # INFO rule
-        self.board_lines: list[str] | None = None  # collecting BOARD ... DONE
+        self.board_lines: list[str] | None = None  # collecting BOARD (or SWAP2BOARD) ... DONE
+        self.block = "BOARD"     # which of the two is being collected
         self.ended = threading.Event()  # set by the reader as soon as END arrives (stops a search)
         self.quit_requested = False     # set when END is processed
 
@@ -96,7 +105,7 @@ class GomocupBrain:
         if self.board_lines is not None:
             if line.upper() == "DONE":
                 lines, self.board_lines = self.board_lines, None
-                self._cmd_board_done(lines, emit)
+                (self._cmd_board_done if self.block == "BOARD" else self._cmd_swap2_done)(lines, emit)
                 return
             if line.partition(" ")[0].upper() not in _COMMANDS:
                 if line:
@@ -104,7 +113,7 @@ class GomocupBrain:
                 return
             # a command (END above all) is never a stone: the position is dropped, the command obeyed
             self.board_lines = None
-            emit("ERROR BOARD ended without DONE; the position was not taken")
+            emit(f"ERROR {self.block} ended without DONE; the position was not taken")
         if not line:
             return
         word, _, rest = line.partition(" ")
@@ -113,6 +122,7 @@ class GomocupBrain:
             "START": self._cmd_start, "RECTSTART": self._cmd_rectstart, "RESTART": self._cmd_restart,
             "BEGIN": self._cmd_begin, "TURN": self._cmd_turn, "BOARD": self._cmd_board, "PLAY": self._cmd_play,
             "INFO": self._cmd_info, "TAKEBACK": self._cmd_takeback, "END": self._cmd_end, "ABOUT": self._cmd_about,
+            "SWAP2BOARD": self._cmd_swap2board,
         }.get(cmd)
         if handler is None:
             emit(f"UNKNOWN command {one_line(word)[:40]!r}")
@@ -247,7 +257,80 @@ class GomocupBrain:
     def _cmd_board(self, rest, emit) -> None:
         if not self._started(emit):
             return
-        self.board_lines = []
+        self.board_lines, self.block = [], "BOARD"
+
+    def _cmd_swap2board(self, rest, emit) -> None:
+        if not self._started(emit):
+            return
+        self.board_lines, self.block = [], "SWAP2BOARD"
+
+    def _cmd_swap2_done(self, lines: list[str], emit) -> None:
+        """Place the first three stones, or choose after three or five (see the module docstring)."""
+        from ..play import swap2
+        stones = []
+        for line in lines:
+            field = _FIELD.match(line)   # x,y as Gomocup's page shows it, or x,y,who as BOARD's (Rapfi's client)
+            action = self._point(f"{field.group(1)},{field.group(2)}" if field else line, emit, "SWAP2BOARD")
+            if action is None:
+                return
+            if action in stones:
+                emit(f"ERROR SWAP2BOARD: {line.strip()} is given twice")
+                return
+            stones.append(action)
+        if len(stones) not in (0, 3, 5):
+            emit(f"ERROR SWAP2BOARD needs 0, 3 or 5 stones, not {len(stones)}")
+            return
+        state = self.game.initial_state()
+        try:
+            for action in stones:
+                state = state.play(action)
+        except ValueError as e:
+            emit(f"ERROR SWAP2BOARD: {one_line(e)}")
+            return
+        self.session.reset()
+        calls = {0: len(swap2.candidate_openings(self.game)), 3: 2, 5: 1}[len(stones)]
+        judge, seen = self._judge(max(calls, 1))
+        if not stones:
+            try:
+                actions, _ = swap2.propose_opening(self.game, judge, self._rng())
+            except ValueError as e:
+                emit(f"ERROR {one_line(e)}")
+                return
+            for action in actions:
+                state = state.apply(action)
+            self.state, self.me = state, 0
+        else:
+            choice, actions = (swap2.choose_after_three if len(stones) == 3 else swap2.choose_after_five)(state, judge)
+            for action in actions:
+                state = state.apply(action)
+            self.state = state
+            # SWAP: we take black; one stone: we took white; two: the opponent chooses (we stay second)
+            self.me = 0 if choice == "black" else 1
+        if self.ended.is_set():
+            return
+        emit("DEBUG swap2 values for white to move: " + " ".join(f"{v:+.3f}" for v in seen))
+        emit("SWAP" if not actions else " ".join(self._text(a) for a in actions))
+
+    def _judge(self, calls: int):
+        """(a judge for `engine.play.swap2`: a search with 1/``calls`` of this move's budget, the
+        list its values go to)."""
+        from ..play.swap2 import verdict_of
+        self.session.ensure_ready()
+        sims, seconds = self.budget()
+        sims = max(sims // calls, 1)
+        seconds = None if seconds is None else max(seconds / calls, 0.02)
+        seen: list[float] = []
+
+        def judge(state):
+            self.session.reset()
+            verdict = verdict_of(self.session.search(state, sims, seconds, should_stop=self.ended.is_set))
+            seen.append(verdict.value if state.current_player == 1 else -verdict.value)
+            return verdict
+        return judge, seen
+
+    def _rng(self):
+        import random
+        return random.Random(self.seed)
 
     def _cmd_board_done(self, lines: list[str], emit) -> None:
         own, theirs = [], []
@@ -398,7 +481,7 @@ class GomocupBrain:
 
 #: the commands a brain obeys (a line inside BOARD ... DONE that starts with one ends the list)
 _COMMANDS = frozenset({"START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "PLAY", "INFO", "TAKEBACK", "END",
-                       "ABOUT"})
+                       "ABOUT", "SWAP2BOARD"})
 
 
 def serve(brain: GomocupBrain, stdin=None, stdout=None) -> int:

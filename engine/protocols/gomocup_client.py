@@ -7,6 +7,10 @@ The client sends ``START size`` and waits for ``OK``, then the ``INFO`` lines (t
 A brain's move that the rule forbids (black's, under renju) ends the game with an EngineError. A move is ``BEGIN`` on the empty board,
 ``TURN x,y`` when the brain knows the position but the opponent's last move, else the whole
 position as ``BOARD`` ... ``DONE``; the brain answers ``x,y`` (zero-based, y from the top).
+`GomocupBrainPlayer.swap2` asks the brain its part of a Swap2 opening with Gomocup's
+``SWAP2BOARD`` ... ``DONE`` (after a fresh ``START``), as `engine.protocols.gomocup` answers it;
+the stones go as ``x,y,who`` lines like BOARD's (Gomocup's page shows ``x,y``; Rapfi reads the
+``who`` and refuses lines without it; our brain takes both).
 ``MESSAGE``/``DEBUG``/``SUGGEST`` lines are skipped; ``ERROR`` and ``UNKNOWN`` end the game
 with an EngineError that quotes them.
 """
@@ -111,6 +115,51 @@ class GomocupBrainPlayer(ProcessPlayer):
             for i, a in enumerate(moves):
                 p.send(f"{self._point(a)},{1 if i % 2 == mover else 2}")
             p.send("DONE")
+
+    def swap2(self, state) -> tuple[str, list[int]]:
+        """The brain's Swap2 step on ``state`` (the opening stones so far: 0, 3 or 5):
+        ``("place", [3 stones])`` on the empty board; after three ``("black", [])`` (it answered
+        ``SWAP``), ``("white", [4th])`` or ``("two", [4th, 5th])``; after five ``("black", [])`` or
+        ``("white", [6th])``. EngineError for a reply that does not fit (wrong count, a point
+        taken or illegal). The brain is sent the whole board on its next move."""
+        from games.base import NotationError
+        moves = tuple(state.moves)
+        if len(moves) not in (0, 3, 5):
+            raise EngineError(f"a Swap2 step comes after 0, 3 or 5 stones, not {len(moves)}")
+        p = self.process
+        p.drain()
+        try:
+            self._start()
+        except BrainRefused:   # Rapfi, right after a Swap2 answer, takes START's size for a command: once more
+            self._start()
+        self.known = None
+        p.send("SWAP2BOARD")
+        for i, a in enumerate(moves):   # with BOARD's "who" (1 own): Rapfi reads it, plain x,y it refuses
+            p.send(f"{self._point(a)},{1 if i % 2 == len(moves) % 2 else 2}")
+        p.send("DONE")
+        reply = self._reply(NODE_MODE_TURN_MS / 1000.0 if "nodes" in self.work
+                            else 10 * self.work.get("movetime", 1000) / 1000.0 + self.timeout)
+        if reply.strip().upper() == "SWAP" and moves:
+            return "black", []
+        points = reply.split()
+        want = {0: (3,), 3: (1, 2), 5: (1,)}[len(moves)]
+        if len(points) not in want:
+            raise EngineError(f"brain {self.engine_name!r} answered {reply!r} to SWAP2BOARD with "
+                              f"{len(moves)} stones")
+        actions, s = [], state
+        for text in points:
+            m = _MOVE_RE.match(text)
+            x, y = (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
+            n = self.game.size
+            try:
+                if not (0 <= x < n and 0 <= y < n):
+                    raise NotationError(f"{text!r} is not a point of the {n}x{n} board")
+                s = s.play(y * n + x)
+            except NotationError as e:
+                raise EngineError(f"brain {self.engine_name!r} answered {reply!r} to SWAP2BOARD: {e}") from None
+            actions.append(y * n + x)
+        kind = "place" if not moves else "white" if len(actions) == 1 else "two"
+        return kind, actions
 
     def choose(self, state, on_progress=None, should_stop=None) -> SearchResult:
         from games.base import NotationError

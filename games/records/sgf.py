@@ -7,7 +7,11 @@ top-left, ``hh`` the centre of 15x15)::
     ;B[hh];W[ii];B[hi]...)
 
 with ``RU[standard]`` or ``RU[renju]`` after ``SZ`` for those rule sets (read back: the name,
-or a Gomocup rule number, 0 freestyle, 1 standard, 4 renju; none or another: freestyle);
+or a Gomocup rule number, 0 freestyle, 1 standard, 4 renju; none or another: freestyle), and a
+Swap2 opening (meta ``opening``, `games.swap2.Swap2.summary`) in FF[4]'s opening property:
+``ON[swap2 two black]`` (the opening stones are the first three or five moves; PB and PW name
+who took which colour). An ON that is not such a summary, or does not fit the moves, is kept
+out of the meta (other programs write an opening's name there);
 
 and for othello as Edax writes it (the start position as setup stones, points in othello's
 own notation ``f5``, a pass as ``PA``)::
@@ -205,6 +209,17 @@ def _rule(raw: str | None) -> str | None:
     return None
 
 
+def _opening(game, state, raw: str | None) -> str | None:
+    """The Swap2 summary of ON when it is one and fits the game's moves, else None."""
+    if game.id != "gomoku" or not raw or not raw.strip().lower().startswith("swap2"):
+        return None
+    from ..swap2 import Swap2, Swap2Error
+    try:
+        return Swap2.replay(game, state.moves, raw).summary()
+    except (Swap2Error, ValueError):
+        return None
+
+
 def _point(game, value: str) -> int | None:
     """The action of a two-letter SGF point, or None when ``value`` is not two letters."""
     if len(value) == 2 and value.isascii() and value.isalpha():
@@ -337,6 +352,9 @@ def read(text: str, hint=None) -> Record:
     date = clean_date(_first(root, "DT") or "")
     if date:
         meta["date"] = date
+    opening = _opening(game, state, _first(root, "ON"))
+    if opening:
+        meta["opening"] = opening
     raw = _first(root, "RE")
     meta["result"] = stated_result(state, _result(raw))
     meta["moves"] = str(len(state.moves))
@@ -384,6 +402,8 @@ def write(state: State, meta: dict | None = None) -> str:
     head.append(f"SZ[{game.size}]")
     if getattr(game, "rule", "freestyle") != "freestyle":
         head.append(f"RU[{game.rule}]")
+    if game.id == "gomoku" and str(meta.get("opening", "")).startswith("swap2"):
+        head.append(f"ON[{_escape(' '.join(str(meta['opening']).split()))}]")
     if first:
         head.append(f"PB[{_escape(first)}]")
     if second:

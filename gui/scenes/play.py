@@ -37,6 +37,32 @@ def _two_lines(text: str, size: int, width: int) -> list[str]:
     return lines
 
 
+class PanelDialog(ConfirmDialog):
+    """A question drawn over the side panel (``area()``), its buttons two a row, so the board
+    stays in sight: the Swap2 choice is made looking at the stones."""
+
+    def __init__(self, area, title, text, choices):
+        super().__init__(title, text, choices)
+        self.area = area
+
+    def build(self, size) -> None:
+        area = pygame.Rect(self.area())
+        if area.width < 200:
+            super().build(size)
+            return
+        width = area.width - 12
+        self.lines = theme.wrap_text(self.text, 15, width - 48)
+        rows = (len(self.choices) + 1) // 2
+        self.rect = pygame.Rect(0, 0, width, 84 + 21 * len(self.lines) + rows * 48)
+        self.rect.center = area.center
+        bw = (width - 48 - 10) // 2
+        top = self.rect.y + 72 + 21 * len(self.lines)
+        self.buttons = []
+        for i, (label, action, kind) in enumerate(self.choices):
+            rect = pygame.Rect(self.rect.x + 24 + (i % 2) * (bw + 10), top + (i // 2) * 48, bw, 40)
+            self.buttons.append(Button(rect, label, action, kind=kind, size=15))
+
+
 class PlayScene(Scene):
     def __init__(self, app, controller: PlayController):
         super().__init__(app)
@@ -54,6 +80,7 @@ class PlayScene(Scene):
         self.result_dismissed = False  # a click on the board hides the result banner
         self._saved_moves = -1
         self.move_numbers = False  # gomoku: each stone's move number (M)
+        self.swap2_asked = None   # the position whose Swap2 choice was last asked
 
     def _flip(self) -> bool:
         return bool(self.view_cls_flip() and self.c.human == 1)
@@ -89,6 +116,7 @@ class PlayScene(Scene):
 
     def _new_game(self):
         from gui.controller import pick_side
+        self.swap2_asked = None
         self.c.new_game(pick_side(self.c.side_choice))
         self.view.set_flipped(self._flip())
         autosave.clear(self.c.game.key)
@@ -384,6 +412,9 @@ class PlayScene(Scene):
         if target is None:
             return
         c = self.c
+        if getattr(c, "person_choices", ()):
+            self.swap2_asked = None   # the Swap2 choice is due: ask it again
+            return
         if not c.can_play_here:
             if c.reviewing or not c.over:
                 self.app.toast(t("play.not_your_turn") if not c.reviewing else t("play.review_not_your_turn"))
@@ -485,6 +516,7 @@ class PlayScene(Scene):
 
     def update(self, dt):
         self.c.update()
+        self._ask_swap2()
         self.view.take_events(self.c, lambda p: side_name(self.c.game.id, p))
         for key, fields in self.c.notices:
             self.app.toast(t(key, **fields), error=key.endswith("failed"))
@@ -492,8 +524,32 @@ class PlayScene(Scene):
         self.view.update(dt)
         self._autosave()
 
+    def _ask_swap2(self):
+        """The person's Swap2 choice (`gui.opening`), asked once per position: "Later" closes it,
+        a click on the board asks again."""
+        choices = getattr(self.c, "person_choices", ())
+        if not choices or self.confirm is not None or self.swap2_asked is self.c.state:
+            return
+        self.swap2_asked = self.c.state
+
+        def pick(choice):
+            self.confirm = None
+            self.c.choose(choice)
+            self.view.set_flipped(self._flip())
+
+        def later():
+            self.confirm = None
+        buttons = [(t(f"swap2.{ch}"), (lambda ch=ch: pick(ch)), "primary" if i == 0 else "normal")
+                   for i, ch in enumerate(choices)]
+        text = t("swap2.choose3_text" if len(choices) == 3 else "swap2.choose5_text")
+        self.confirm = PanelDialog(lambda: self.panel_rect, t("swap2.choose_title"), text,
+                                       buttons + [(t("swap2.later"), later, "normal")])
+        self.confirm.build(self.size)
+
     def _autosave(self):
         """Keep the game on disk after each move, so it can be resumed after closing the app."""
+        if getattr(self.c, "in_opening", False):
+            return   # a Swap2 exchange in progress is not resumable: the game is saved once it is settled
         n = len(self.c.history)
         if n == self._saved_moves:
             return
@@ -656,6 +712,8 @@ class PlayScene(Scene):
             theme.text(surface, theme.fit_text(game_name(c.game.id), 22, p.width, True), (p.x, y), 22, pal.text,
                        bold=True)
             sub = t("play.subtitle", side=side_name(c.game.id, c.human), level=level_name(c.level))
+            if getattr(c, "in_opening", False):   # Swap2: a seat, not yet a colour
+                sub = t("swap2.subtitle_first" if c.seat == 0 else "swap2.subtitle_second", level=level_name(c.level))
             theme.text(surface, theme.fit_text(sub, 14, p.width), (p.x, y + 32), 14, pal.text_dim)
         y += 66
         # status: whose turn, the AI's progress, the result or a problem
@@ -694,6 +752,9 @@ class PlayScene(Scene):
             check = in_check(c.state)
             key = "play.your_move_pass" if self.view.extra_actions(c.state) else (
                 "play.check" if check else "play.your_move")
+            if getattr(c, "in_opening", False):   # Swap2: the stones to place, or the choice to make
+                key = ("swap2.choose_title" if c.person_choices else
+                       "swap2.place3" if len(c.state.moves) < 3 else "swap2.place2")
             theme.text(surface, theme.fit_text(t(key), 18, p.width - 34, True), (p.x + 34, y + 14), 18,
                        pal.bad if check else pal.text, bold=True, anchor="midleft")
             sub = t("play.select_target") if c.selection is not None else (

@@ -38,6 +38,7 @@ class SetupScene(Scene):
         self.demo_levels = [lv if lv in LEVELS else "strong" for lv in s["demo_levels"]]
         self.variant_index = 0
         self.rule = "freestyle"   # gomoku's rule set (games.renju)
+        self.opening = "free"     # gomoku's opening rule: "free" or "swap2" (games.swap2)
         self.rows: list[tuple[str, pygame.Rect]] = []
 
     def variants(self):
@@ -77,7 +78,9 @@ class SetupScene(Scene):
     def start(self):
         self.app.settings.set("last_game", self.game_id)
         if self.mode == "play":
-            self.app.start_play(self.game_id, self.side, self.level, self.variant())
+            swap2 = self.game_id == "gomoku" and self.opening == "swap2"
+            self.app.start_play(self.game_id, self.side, self.level, self.variant(),
+                                opening="swap2" if swap2 else None)
         else:
             self.app.start_demo(self.game_id, tuple(self.demo_levels), self.variant())
 
@@ -90,7 +93,7 @@ class SetupScene(Scene):
         x0 = self.card.x + 28
         inner = self.card.width - 56
         labels = [t(k) for k in ("setup.mode", "setup.game", "setup.board", "setup.board_rule", "setup.you_play",
-                                 "setup.level")]
+                                 "setup.level", "setup.opening_side")]
         labels += [side_name(self.game_id, 0), side_name(self.game_id, 1)]
         label_w = min(inner // 4, max(theme.FONTS.size(s, 16)[0] for s in labels) + 32)
         cx = x0 + label_w
@@ -122,10 +125,21 @@ class SetupScene(Scene):
             self.buttons += segmented(board, [(lbl, i) for i, (lbl, _) in enumerate(variants)],
                                       self.variant_index, lambda i: setattr(self, "variant_index", i), size=15)
         levels = [(level_name(lv), lv) for lv in LEVELS]
+        swap2 = self.mode == "play" and self.game_id == "gomoku" and self.opening == "swap2"
         if self.mode == "play":
-            sides = [(side_name(self.game_id, 0), "first"), (side_name(self.game_id, 1), "second"),
+            # under Swap2 the person picks a seat (first: places the opening), the colours come later
+            sides = [(t("setup.first") if swap2 else side_name(self.game_id, 0), "first"),
+                     (t("setup.second") if swap2 else side_name(self.game_id, 1), "second"),
                      (t("setup.random"), "random")]
-            self.buttons += segmented(row("setup.you_play"), sides, self.side, self._set_side, size=15)
+            side_row = row("setup.opening_side" if self.game_id == "gomoku" else "setup.you_play")
+            if self.game_id == "gomoku":   # the opening rule shares the side's row: no taller card
+                split = int(side_row.width * 0.36)
+                opening = pygame.Rect(side_row.x, side_row.y, split, side_row.height)
+                side_row = pygame.Rect(side_row.x + split + 10, side_row.y, side_row.width - split - 10,
+                                       side_row.height)
+                self.buttons += segmented(opening, [(t("setup.opening_free"), "free"), ("Swap2", "swap2")],
+                                          self.opening, lambda o: setattr(self, "opening", o), size=15)
+            self.buttons += segmented(side_row, sides, self.side, self._set_side, size=15)
             self.buttons += segmented(row("setup.level"), levels, self.level, self._set_level, gap=4, size=13)
         else:
             for i in (0, 1):
@@ -166,8 +180,10 @@ class SetupScene(Scene):
             note = t("setup.demo_note")
         model = self.app.model_label(self.game_id, self.variant())
         lines = theme.wrap_text(note, 15, self.card.width - 56)[:3]
-        if self.game_id == "gomoku":   # what the rule set means, in a line
+        if self.game_id == "gomoku":   # what the rule set (and Swap2) means, a line each
             lines = theme.wrap_text(t(f"rule.{self.rule}.note"), 15, self.card.width - 56)[:1] + lines[:1]
+            if self.mode == "play" and self.opening == "swap2":
+                lines = lines[:1] + theme.wrap_text(t("swap2.note"), 15, self.card.width - 56)[:1]
         for i, line in enumerate(lines + [model]):
             theme.text(surface, line, (self.card.x + 28, self.note_y + 4 + i * 22), 15,
                        pal.text_faint if i == 0 or line == model else pal.text_faint)

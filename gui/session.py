@@ -8,6 +8,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
+from games.records.tree import GameTree, Node
 from gui.ai_client import AIClient
 from gui.readouts import ExactReadouts
 from gui.review import Evaluation, final_evaluation, move_qualities
@@ -36,6 +37,13 @@ class GameSession:
     rules' verdict from any search, which no estimate replaces. The person may look at any
     earlier position (``cursor``) while the game goes on; ``cursor`` None means the view
     follows the newest position.
+
+    The game is a tree of moves (``tree``, `games.records.tree.GameTree`): ``history`` is one
+    line of it, the one on the board (``line`` holds its nodes), and the lists above are that
+    line's; each node keeps its position's evaluation and grade while another line is shown.
+    A move played in an earlier position (after looking back or undo) starts a new line and
+    keeps the old one as a variation; the line the game goes on in becomes the main line (a
+    record's moves), so the game saved is the one played, with what was tried beside it.
     """
 
     ANALYSIS_LEVEL = "medium"  # the background pass that evaluates positions no search has seen
@@ -47,7 +55,6 @@ class GameSession:
         self.evals: list[Evaluation | None] = [None]
         self.grades: list[Evaluation | None] = [None]
         self.cursor: int | None = None
-        self.redo_stack: list[tuple] = []  # (state, evaluation, grade) taken back by undo, next first
         self.model_path_for = model_path_for or (lambda game: None)
         self.thinking = Thinking()
         self.thinking_at: int | None = None  # the history index the AI is searching
@@ -66,6 +73,10 @@ class GameSession:
         #: plies of ``history[0].moves`` that only place a hand-set position's stones (the
         #: board editor's setup in games where only the stones count; records keep it)
         self.setup_plies = 0
+        self.tree = GameTree(self.history[0])
+        self.line: list[Node] = [self.tree.root]
+        self._redo: list[Node] = []        # the line undo took back, next first
+        self.tree_version = 0              # counts changes to the tree (for autosave and caches)
         self._session_counter = itertools.count()
         self.session = self._new_session()
 
@@ -126,27 +137,42 @@ class GameSession:
 
     def _push(self, action: int, by_ai: bool) -> None:
         before = self.state
-        after = before.apply(action)
-        kept = kept_grade = None
-        if self.redo_stack and self.redo_stack[0][0].moves[-1:] == (action,):
-            _, kept, kept_grade = self.redo_stack.pop(0)  # the same move again: what we knew of it still holds
+        parent = self._sync()[-1]
+        if self._redo and self._redo[0].parent is parent and self._redo[0].action == action:
+            node = self._redo.pop(0)      # the same move again: what we knew of it still holds
         else:
-            self.redo_stack = []
+            self._redo = []
+            node = parent.child(action)   # a line tried before: so does what we knew of it
+        if node is None:
+            node = self.tree.add(parent, action, before.apply(action))
+        self.tree.promote(node)           # the game goes on here: the old line stays as a variation
+        self.tree_version += 1
+        after = node.state
         self.history.append(after)
-        self.evals.append(final_evaluation(after) or kept)
-        self.grades.append(final_evaluation(after) or kept_grade)
+        self.line.append(node)
+        self.evals.append(final_evaluation(after) or node.data.get("eval"))
+        self.grades.append(final_evaluation(after) or node.data.get("grade"))
         self.events.append({"type": "move", "before": before, "after": after, "action": action,
                             "player": before.current_player, "by_ai": by_ai,
                             "shown": self.cursor is None})
         if after.is_terminal():
             self.events.append({"type": "end", "winner": after.winner()})
 
-    def _reset_history(self, states) -> None:
-        self.history = list(states)
+    def _reset_history(self, states, tree: GameTree | None = None) -> None:
+        """A new game: the line ``states``, in ``tree`` when given (its nodes are those states)."""
+        states = list(states)
+        end = tree.find(s.moves[-1] for s in states[1:]) if tree is not None else None
+        if end is None or tree.root.state.key() != states[0].key():
+            tree = GameTree.from_line(states)
+            end = tree.main_line()[-1]
+        self.tree = tree
+        self.line = tree.path_to(end)
+        self.history = [n.state for n in self.line]
         self.evals = [final_evaluation(s) for s in self.history]
         self.grades = list(self.evals)
         self.cursor = None
-        self.redo_stack = []
+        self._redo = []
+        self.tree_version += 1
         self.resigned_by = None
         self.error = ""
         self.full_analysis = None
@@ -190,6 +216,14 @@ class GameSession:
     def go_end(self) -> bool:
         return self.go_to(len(self.history) - 1)
 
+    @property
+    def redo_stack(self) -> list[tuple]:
+        """(state, evaluation, grade) of the moves undo took back, the next first."""
+        if not self._redo or not self.line or self._redo[0].parent is not self.line[-1] \
+                or len(self.line) != len(self.history):
+            return []
+        return [(n.state, n.data.get("eval"), n.data.get("grade")) for n in self._redo]
+
     def moves_after_view(self) -> int:
         """How many moves of the game come after the viewed position (replaced by playing on from it)."""
         return len(self.history) - 1 - self.view_index
@@ -202,15 +236,168 @@ class GameSession:
             return
         self.cancel_ai()
         self.cancel_analysis()
-        self.redo_stack = list(zip(self.history[i + 1:], self.evals[i + 1:], self.grades[i + 1:])) + self.redo_stack
+        line = self._sync()
+        kept = self._redo if self._redo and self._redo[0].parent is line[-1] else []
+        self._redo = line[i + 1:] + kept   # the moves taken back stay in the tree, and for redo
         del self.history[i + 1:]
         del self.evals[i + 1:]
         del self.grades[i + 1:]
+        del self.line[i + 1:]
         self.cursor = None
         self.resigned_by = None
         self.error = ""
         self.session = self._new_session()  # the AI's tree no longer matches the game
         self.events.append({"type": "undo"})
+
+    # --- the game tree: variations -------------------------------------------------------
+    def _sync(self) -> list[Node]:
+        """The tree's nodes of ``history`` (made to match it, should the lists have been changed
+        directly), with the line's evaluations and grades kept in them."""
+        h = self.history
+        if not self.line or self.line[0].state is not h[0]:
+            if self.tree.root.state is not h[0]:
+                self.tree = GameTree(h[0])
+                self._redo = []
+            self.line = [self.tree.root]
+        line = self.line
+        for k in range(1, len(h)):
+            if k < len(line) and line[k].state is h[k]:
+                continue
+            del line[k:]
+            state = h[k]
+            action = state.moves[-1]
+            node = line[-1].child(action)
+            if node is None:
+                node = self.tree.add(line[-1], action, state)
+                self.tree_version += 1
+            node.state = state
+            line.append(node)
+        del line[len(h):]
+        for node, e, g in zip(line, self.evals, self.grades):
+            node.data["eval"], node.data["grade"] = e, g
+        return line
+
+    def _show_line(self, nodes: list[Node], index: int) -> None:
+        """Put the line ``nodes`` on the board, looking at its position ``index``; the game goes
+        on from its end (a search for the old end is cancelled)."""
+        old = self._sync()
+        old[-1].data["resigned_by"] = self.resigned_by
+        self.cancel_ai()
+        self.cancel_analysis()
+        self.full_analysis = None
+        self.history = [n.state for n in nodes]
+        self.evals = [n.data.get("eval") or final_evaluation(n.state) for n in nodes]
+        self.grades = [n.data.get("grade") or final_evaluation(n.state) for n in nodes]
+        self.line = list(nodes)
+        self._redo = []
+        self.resigned_by = nodes[-1].data.get("resigned_by")
+        self.error = ""
+        self.pending_move = None
+        self.session = self._new_session()   # the AI's tree no longer matches the game
+        self.cursor = None if index >= len(nodes) - 1 else max(0, index)
+        self.events.append({"type": "view"})
+
+    @property
+    def viewed_node(self) -> Node:
+        return self._sync()[self.view_index]
+
+    def go_to_node(self, node: Node) -> bool:
+        """Show the position of ``node`` (a move of any line in the tree): within the line on
+        the board, as `go_to`; in a variation, that variation becomes the line on the board."""
+        line = self._sync()
+        for i, n in enumerate(line):
+            if n is node:
+                return self.go_to(i)
+        path = self.tree.path_to(node)
+        if path[0] is not self.tree.root:
+            return False   # a node deleted meanwhile
+        self._show_line(self.tree.line_through(node), len(path) - 1)
+        return True
+
+    def switch_variation(self, step: int) -> bool:
+        """Show the next (``step`` 1) or previous (-1) move played instead of the viewed one
+        (or, where the viewed move has none, instead of the move after it); False when none."""
+        line = self._sync()
+        i = self.view_index
+        for k in (i, i + 1):
+            if 0 < k < len(line):
+                other = self.tree.sibling(line[k], step)
+                if other is not None:
+                    return self.go_to_node(other)
+        return False
+
+    def variation_count(self) -> int:
+        """How many moves were played instead of the viewed one (or the next), for the panel."""
+        line = self._sync()
+        for k in (self.view_index, self.view_index + 1):
+            if 0 < k < len(line) and len(line[k].parent.children) > 1:
+                return len(line[k].parent.children)
+        return 0
+
+    def promote_view(self) -> bool:
+        """Make the line through the viewed move the main line; False when it already is."""
+        changed = self.tree.promote(self._sync()[self.view_index])
+        if changed:
+            self.tree_version += 1
+        return changed
+
+    def deletion_size(self) -> int:
+        """How many moves deleting the viewed move (`delete_view`) would discard (0: none to delete)."""
+        i = self.view_index
+        return 0 if i == 0 else self.tree.size(self._sync()[i])
+
+    def delete_view(self) -> int:
+        """Delete the viewed move and every move after it in all lines (the board shows the
+        position before it, on its main line); returns how many moves went (0: none, at the start)."""
+        line = self._sync()
+        i = self.view_index
+        if i == 0:
+            return 0
+        node, parent = line[i], line[i - 1]
+        n = self.tree.delete(node)
+        self._show_line(self.tree.line_through(parent), i - 1)
+        self.tree_version += 1
+        return n
+
+    def comment_at(self, index: int) -> str:
+        """The comment on the move that led to position ``index`` of the line (on the start)."""
+        line = self._sync()
+        return line[index].comment if 0 <= index < len(line) else ""
+
+    def set_comment(self, text: str) -> None:
+        """Keep ``text`` as the comment on the viewed move (one paragraph, at most 2000 characters)."""
+        self._sync()[self.view_index].comment = " ".join(str(text).split())[:2000]
+        self.tree_version += 1
+
+    def variations_at(self, lang: str, limit: int = 8) -> dict[int, list[list[tuple[Node, str]]]]:
+        """The moves played instead of each move of the line on the board, for the move list:
+        {index of the move replaced (len(history): after the last move, the moves undo took
+        back): [variation: [(node, move text)] along its main line, at most ``limit`` moves]}."""
+        line = self._sync()
+        out: dict[int, list] = {}
+
+        def text(n):
+            before = n.parent.state
+            try:
+                return before.action_to_display(n.action, lang)
+            except Exception:
+                return str(n.action)
+        for k, node in enumerate(line):
+            others = [c for c in node.children if k + 1 >= len(line) or c is not line[k + 1]]
+            for start in others:
+                moves, n = [], start
+                while n is not None and len(moves) < limit:
+                    moves.append((n, text(n)))
+                    n = n.children[0] if n.children else None
+                if n is not None:
+                    moves.append((n, "…"))
+                out.setdefault(k + 1, []).append(moves)
+        return out
+
+    def record_line(self) -> tuple:
+        """(the main line's last position, the tree): the game as its record keeps it."""
+        self._sync()
+        return self.tree.main_line()[-1].state, self.tree
 
     # --- evaluations -----------------------------------------------------------
     def evaluation_at(self, index: int) -> Evaluation | None:
@@ -481,7 +668,9 @@ class GameSession:
         ``analysis_level`` when "Analyse game" chose one; see `games.records.base`)."""
         from games.records.base import pack_analysis
         entries = {}
-        for state, e in zip(self.history, self.grades):
+        self._sync()
+        for node in self.tree.main_line():   # the record's moves are the main line
+            state, e = node.state, node.data.get("grade")
             if e is None or e.source == "rules" or (e.source != "analysis" and e.proven0 is None):
                 continue
             fields = {"v": repr(float(e.value0)), "n": str(int(e.sims))}

@@ -42,6 +42,9 @@ class PlayController(GameSession):
     def human_to_move(self) -> bool:
         return not self.over and self.state.current_player == self.human
 
+    def _waits(self) -> bool:
+        return self.waiting and not self.over and self.state.current_player != self.human
+
     @property
     def can_play_here(self) -> bool:
         """A click on the board may play a move: the person's turn in the newest position, or
@@ -56,10 +59,11 @@ class PlayController(GameSession):
             self.selection = None
         if not self.error and not self.over:
             if self.state.current_player != self.human:
-                if self.thinking.rid is None and self.pending_move is None:
-                    self._ask_ai(self.level)
-                return
-            if self.hints_on and self.hint_for is not self.state and self.hint.rid is None:
+                if not self.waiting:   # a line opened from the move list waits for the person
+                    if self.thinking.rid is None and self.pending_move is None:
+                        self._ask_ai(self.level)
+                    return
+            elif self.hints_on and self.hint_for is not self.state and self.hint.rid is None:
                 self._ask_hint()
         self.update_analysis(ai_idle=not self.ai_thinking and self.hint.rid is None)
 
@@ -134,6 +138,7 @@ class PlayController(GameSession):
         self.resigned_by = None
         self.error = ""
         self.selection = None
+        self.waiting = False
         self.session = self._new_session()
         self.events.append({"type": "undo"})
         return True

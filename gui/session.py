@@ -77,6 +77,9 @@ class GameSession:
         self.line: list[Node] = [self.tree.root]
         self._redo: list[Node] = []        # the line undo took back, next first
         self.tree_version = 0              # counts changes to the tree (for autosave and caches)
+        #: the line on the board was opened from the move list: looking is not playing, so the
+        #: AI does not play on at its end until the person plays or asks to go on from there
+        self.waiting = False
         self._session_counter = itertools.count()
         self.session = self._new_session()
 
@@ -147,6 +150,7 @@ class GameSession:
             node = self.tree.add(parent, action, before.apply(action))
         self.tree.promote(node)           # the game goes on here: the old line stays as a variation
         self.tree_version += 1
+        self.waiting = False
         after = node.state
         self.history.append(after)
         self.line.append(node)
@@ -172,6 +176,7 @@ class GameSession:
         self.grades = list(self.evals)
         self.cursor = None
         self._redo = []
+        self.waiting = False
         self.tree_version += 1
         self.resigned_by = None
         self.error = ""
@@ -192,7 +197,11 @@ class GameSession:
     @property
     def reviewing(self) -> bool:
         """An earlier position is on the board (the game itself is not changed by looking)."""
-        return self.cursor is not None
+        return self.cursor is not None or self._waits()
+
+    def _waits(self) -> bool:
+        """The end of a line opened from the move list waits for the person (see ``waiting``)."""
+        return False
 
     def go_to(self, index: int) -> bool:
         """Show the position after ``index`` moves (clamped); the newest one follows the game again."""
@@ -231,6 +240,7 @@ class GameSession:
     def truncate_to_view(self) -> None:
         """Make the viewed position the newest: the later moves go to the redo stack."""
         i = self.view_index
+        self.waiting = False
         if i == len(self.history) - 1:
             self.cursor = None
             return
@@ -295,6 +305,7 @@ class GameSession:
         self.pending_move = None
         self.session = self._new_session()   # the AI's tree no longer matches the game
         self.cursor = None if index >= len(nodes) - 1 else max(0, index)
+        self.waiting = True
         self.events.append({"type": "view"})
 
     @property

@@ -203,3 +203,20 @@ def test_in_the_window_a_right_click_offers_to_promote_and_delete_asks_first(app
     assert app.scene.confirm is not None and c.tree.count == before
     press(app, pygame.K_ESCAPE)
     assert c.tree.count == before
+
+
+def test_opening_a_line_that_ends_on_the_ais_turn_does_not_make_the_ai_play_in_it(ttt):
+    c, ai = ttt
+    play_game(c, ai, [4, 0, 8])                           # the old line ends with the AI to move
+    c.update()
+    [(rid, _)] = ai.open(c.level)
+    c.undo()                                              # its search is cancelled
+    assert c.play(6)
+    ai_move(c, ai, 2)
+    c.go_to_node(c.tree.find((4, 0, 8)))
+    c.update()
+    assert not ai.open(c.level) and c.reviewing           # looking is not playing
+    assert [n.action for n in c.tree.main_line()] == [None, 4, 0, 6, 2]
+    assert c.continue_from_view()                         # "Play from here": now the AI answers
+    ai_move(c, ai, 2)
+    assert c.state.moves == (4, 0, 8, 2)

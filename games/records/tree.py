@@ -301,7 +301,7 @@ def join_rav(words: list[str], width: int = 0) -> str:
     lines, line = [], ""
     glue = False
     for w in words:
-        if line and width and len(line) + 1 + len(w) > width and w != ")":
+        if line and width and len(line) + 1 + len(w) > width and w != ")" and not glue:
             lines.append(line)
             line = w
         elif not line:

@@ -256,8 +256,7 @@ class PlayScene(Scene):
     def play_from_here(self):
         """Continue the game from the viewed earlier position (the later moves stay in the tree:
         redo or the move list brings them back, so nothing is asked)."""
-        if self.c.moves_after_view():
-            self.c.continue_from_view()
+        self.c.continue_from_view()
 
     # --- variations -------------------------------------------------------------------
     def switch_variation(self, step: int) -> None:

@@ -197,9 +197,9 @@ def test_in_the_window_a_right_click_offers_to_promote_and_delete_asks_first(app
     box = next(r for r, item in app.scene.moves.items if item is old)
     click(app, box.center, button=3)
     labels = [choice[0] for choice in app.scene.confirm.choices]
-    assert labels[:2] == ["Make main line", "Delete from here"]
+    assert labels == ["Make main line", "Comment", "Delete from here", "Cancel"]
     before = c.tree.count
-    app.scene.confirm.choices[1][1]()                    # delete: asks before discarding moves
+    app.scene.confirm.choices[2][1]()                    # delete: asks before discarding moves
     assert app.scene.confirm is not None and c.tree.count == before
     press(app, pygame.K_ESCAPE)
     assert c.tree.count == before
@@ -220,3 +220,23 @@ def test_opening_a_line_that_ends_on_the_ais_turn_does_not_make_the_ai_play_in_i
     assert c.continue_from_view()                         # "Play from here": now the AI answers
     ai_move(c, ai, 2)
     assert c.state.moves == (4, 0, 8, 2)
+
+
+def test_in_the_window_k_writes_a_comment_on_the_viewed_move_and_it_is_saved(app, tmp_path):
+    from gui.records import load_game
+    app.start_play("tictactoe", "first", "beginner")
+    c = app.scene.c
+    c.analysis_on = False
+    click_target(app, (1, 1))
+    c._push(0, by_ai=True)
+    press(app, pygame.K_LEFT)
+    press(app, pygame.K_k)
+    app.step([pygame.event.Event(pygame.TEXTINPUT, text="k"),      # the key that opened the box
+              pygame.event.Event(pygame.TEXTINPUT, text="centre!x")])
+    press(app, pygame.K_BACKSPACE)
+    press(app, pygame.K_RETURN)
+    assert app.scene.confirm is None and c.comment_at(1) == "centre!"
+    app.step()
+    assert c.comment_at(c.view_index) == "centre!"
+    record = load_game(app.save_game(c, tmp_path))
+    assert record.tree.find((4,)).comment == "centre!"

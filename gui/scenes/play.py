@@ -18,7 +18,7 @@ from gui.scenes.loaddialog import LoadDialog
 from gui.scenes.setup import level_name, side_name
 from gui.scenes.sidepanel import MoveList, evaluation, hint_table, in_check, result_detail, thinking_block
 from gui.review import better_move, summary_counts
-from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, panel, spinner, winrate_graph
+from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, TextDialog, panel, spinner, winrate_graph
 
 
 #: the side panel's title and subtitle, which messages leave visible
@@ -275,6 +275,21 @@ class PlayScene(Scene):
             self.ask(t("confirm.delete_title"), t("confirm.delete_text", n=n), t("play.delete_line"),
                      lambda: self.app.toast(t("play.deleted", n=self.c.delete_view())))
 
+    def edit_comment(self, opened_by: str = "") -> None:
+        """Write or change the comment on the viewed move (kept in the game's records)."""
+        c = self.c
+
+        def save():
+            self.confirm = None
+            c.set_comment(box.value)
+
+        def cancel():
+            self.confirm = None
+        box = TextDialog(t("play.comment_title"), t("play.comment_text"), c.comment_at(c.view_index),
+                         [(t("play.comment_save"), save, "primary"), (t("common.cancel"), cancel, "normal")],
+                         opened_by=opened_by)
+        self.confirm = box
+
     def variation_menu(self, target) -> None:
         """A right click on a move of the list: show it, and offer to make its line the main
         line or to delete it."""
@@ -295,6 +310,7 @@ class PlayScene(Scene):
             return run
         if any(not n.is_main for n in c.tree.path_to(node)):
             choices.append((t("play.promote"), pick(self.promote_variation), "primary"))
+        choices.append((t("play.comment"), pick(self.edit_comment), "normal"))
         choices.append((t("play.delete_line"), pick(self.delete_variation), "danger"))
         choices.append((t("common.cancel"), pick(lambda: None), "normal"))
         texts = c.move_texts(language())
@@ -548,6 +564,8 @@ class PlayScene(Scene):
             self.switch_variation(1)
         elif key == pygame.K_DELETE:
             self.delete_variation()
+        elif key == pygame.K_k:
+            self.edit_comment(opened_by="k")
         elif key == pygame.K_h:
             self.hint()
         elif key == pygame.K_p:

@@ -197,7 +197,7 @@ def test_in_the_window_a_right_click_offers_to_promote_and_delete_asks_first(app
     box = next(r for r, item in app.scene.moves.items if item is old)
     click(app, box.center, button=3)
     labels = [choice[0] for choice in app.scene.confirm.choices]
-    assert labels == ["Make main line", "Comment", "Delete from here", "Cancel"]
+    assert labels == ["Main line", "Comment", "Delete", "Cancel"]
     before = c.tree.count
     app.scene.confirm.choices[2][1]()                    # delete: asks before discarding moves
     assert app.scene.confirm is not None and c.tree.count == before

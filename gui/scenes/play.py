@@ -308,7 +308,8 @@ class PlayScene(Scene):
                 self.confirm = None
                 action()
             return run
-        if any(not n.is_main for n in c.tree.path_to(node)):
+        in_variation = any(not n.is_main for n in c.tree.path_to(node))
+        if in_variation:
             choices.append((t("play.promote"), pick(self.promote_variation), "primary"))
         choices.append((t("play.comment"), pick(self.edit_comment), "normal"))
         choices.append((t("play.delete_line"), pick(self.delete_variation), "danger"))
@@ -316,7 +317,8 @@ class PlayScene(Scene):
         texts = c.move_texts(language())
         move = texts[c.view_index - 1] if c.view_index - 1 < len(texts) else ""
         self.confirm = ConfirmDialog(t("play.variation_title", n=c.view_index, move=move),
-                                     t("play.variation_text", n=c.deletion_size()), choices)
+                                     t("play.variation_text" if in_variation else "play.move_text",
+                                       n=c.deletion_size()), choices)
 
     def ask(self, title: str, text: str, yes: str, action) -> None:
         def do():

@@ -48,6 +48,8 @@ def test_a_different_move_after_undo_keeps_the_old_line(ttt):
     c, ai = ttt
     play_game(c, ai, [4, 0, 8, 2])
     c.undo()
+    [[(taken_back, text), _]] = c.variations_at("en")[len(c.history)]   # shown after the last move
+    assert taken_back.state.moves == (4, 0, 8) and text == "c3"
     assert c.play(6)
     assert not c.redo()
     assert lines(c) == [(4, 0, 6), (4, 0, 8, 2)]

@@ -26,6 +26,9 @@ VERSION = 1
 _KEY_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,40}", re.ASCII)
 #: at most this many slots are read (one per game and variant in practice)
 MAX_SLOTS = 24
+#: the variations kept in a slot, as move text: far below the slot's size limit (safefile's
+#: ``LIMITS["autosave"]``), so a game with many variations never makes its slot unreadable
+MAX_TREE_CHARS = 400_000
 
 
 def folder() -> Path:
@@ -61,7 +64,12 @@ def _tree_text(controller) -> str:
     tree = getattr(controller, "tree", None)
     if tree is None or tree.plain:
         return ""
-    return join_rav(write_rav(tree.root, lambda n, _: n.parent.state.action_to_text(n.action)))
+    text = join_rav(write_rav(tree.root, lambda n, _: n.parent.state.action_to_text(n.action)))
+    if len(text) > MAX_TREE_CHARS:   # the slot must stay readable: the game is kept, its variations not
+        logging.getLogger("zeroboard.autosave").warning("the game's variations (%d characters) are too many to "
+                                                        "autosave; its main line is saved", len(text))
+        return ""
+    return text
 
 
 def save(controller) -> bool:
@@ -133,7 +141,7 @@ def _parse_tree(text, state, setup: int):
     game resumes without its variations rather than not at all."""
     from games.records import RecordFormatError
     from games.records.tree import line_of, read_rav
-    if not isinstance(text, str) or not text or len(text) > 500_000:
+    if not isinstance(text, str) or not text or len(text) > MAX_TREE_CHARS:
         return None
     line = line_of(state)
     if len(line) != len(state.moves) + 1 - len(line[0].moves):

@@ -9,6 +9,7 @@ unreadable with its reason instead of hiding the others.
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import re
 import stat
@@ -113,7 +114,13 @@ def save_record(state, meta: dict | None = None, folder: Path | None = None, fmt
     game = state.game
     f = default_format(game.id) if fmt is None else FORMATS[fmt]
     meta = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), **(meta or {})}
-    text = write_record(state, f.id, meta, tree=tree)
+    try:
+        text = write_record(state, f.id, meta, tree=tree)
+    except ValueError:   # a tree that is not this game's (a bug): the game itself is still saved
+        if tree is None:
+            raise
+        logging.getLogger("zeroboard.records").warning("the variations of %s could not be written", game.key)
+        text = write_record(state, f.id, meta)
     stem = clean_name(name or "") or default_name(game)
     if stem.lower().endswith(f.extension):
         stem = stem[:-len(f.extension)] or default_name(game)

@@ -15,9 +15,10 @@ Written::
 
 The movetext is ICCS (``H2-E2``, XQ Wizard's spelling), WXF (``C2.5``) or Chinese
 (``炮二平五``). Read: any of the three (and ``h2e2``), move numbers attached or not
-(``1.炮二平五``), comments (``{...}`` and ``;`` to the end of the line), variations
-(``(...)``, skipped), NAGs (``$1``) and ``!``/``?`` marks; the result token ends the game.
-Only the first game of a file is read.
+(``1.炮二平五``), comments (``{...}``, kept; ``;`` to the end of the line, skipped),
+variations (``(...)``, RAV, kept with their comments in the record's ``tree``, see
+`games.records.tree`; written the same way when a tree is given), NAGs (``$1``) and
+``!``/``?`` marks; the result token ends the game. Only the first game of a file is read.
 """
 from __future__ import annotations
 

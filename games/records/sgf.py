@@ -18,15 +18,19 @@ own notation ``f5``, a pass as ``PA``)::
 
     (;GM[2]FF[4]CA[UTF-8]SZ[8]AB[e4][d5]AW[d4][e5]PL[B]RE[B+12];B[f5];W[d6];...;W[PA];B[h8])
 
-Read: the main line of the first game tree (variations are skipped), points as two letters
+Read: the first game tree, its main line (the first branch at every fork) as the record's
+game and, when it has variations or comments (C[]), all of it as the record's ``tree``
+(`games.records.tree`; nesting and size bounded, a bad move in a variation is an error naming
+it); points as two letters
 or in the game's own notation (gomoku ``h8`` counts rows from the bottom, othello ``f5``
 from the top), a pass as ``[]``, ``[tt]``, ``[PA]`` or ``[pass]``, or left out (othello: a
 move by the side not to move when the other must pass); gomoku setup stones (AB/AW) are
 played as alternating moves (meta ``setup``: how many, the plies the game's history starts
 after); othello setup stones and PL are the position the game starts from (a position set up
 by hand must pass `games.base.Game.validate_position`). Written: othello's start position as
-AB/AW and PL; a gomoku game's first ``setup`` plies (meta) as AB/AW. Comments and
-unknown properties are skipped; escapes (``\\]``) and soft line breaks are honoured.
+AB/AW and PL; a gomoku game's first ``setup`` plies (meta) as AB/AW; with a ``tree``, its
+variations as nested ``(;...)`` branches and its comments as C[]. Unknown properties are
+skipped; escapes (``\\]``) and soft line breaks are honoured.
 """
 from __future__ import annotations
 

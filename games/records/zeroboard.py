@@ -16,6 +16,9 @@ setup's stones (``# setup: 3``: the game's history starts after them; games whos
 start position of their own, xiangqi's FEN and othello's ``setup`` text, need no such header).
 A game analysed by the app keeps it in ``# analysis:`` and ``# analysis_level:`` (see
 `games.records.base.unpack_analysis`).
+A game with variations or comments keeps them in ``# tree:``: the whole game from its start
+as move text with variations in parentheses and comments in braces (``b2 a1 (c3 {why}) c1``,
+see `games.records.tree`); its main line must be the record's moves.
 
 Every header is optional except ``game``; headers that cannot be read are reported with
 their line, never passed on.

@@ -128,7 +128,8 @@ def _parse(data) -> dict | None:
         if human not in (0, 1):
             return None
         setup = max(0, min(len(state.moves), int(_number(data.get("setup")))))
-        return {"state": state, "tree": _parse_tree(data.get("tree"), state, setup), "human": human, "level": str(data.get("level", "strong")),
+        return {"state": state, "tree": _parse_tree(data.get("tree"), state, setup), "human": human,
+                "level": str(data.get("level", "strong")),
                 "side_choice": str(data.get("side_choice", "first")), "moves": len(state.moves),
                 "game": data["game"], "variant": variant, "key": game.key, "date": str(data.get("date", ""))[:19],
                 "time": _number(data.get("time")), "setup": setup}

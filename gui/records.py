@@ -28,8 +28,8 @@ from gui.i18n import language, t
 from gui.record_errors import in_language
 
 __all__ = ["HEADER", "MAX_RECORD_BYTES", "EXTENSIONS", "RecordError", "RecordInfo", "result_text", "summary",
-           "games_dir", "save_record", "load_record", "load_game", "list_records", "list_folder", "read_info", "read_file",
-           "history_of", "name_hint", "default_name", "clean_name", "verify"]
+           "games_dir", "save_record", "load_record", "load_game", "list_records", "list_folder", "read_info",
+           "read_file", "history_of", "name_hint", "default_name", "clean_name", "verify"]
 #: at most this many directory entries are looked at when a folder is listed
 MAX_ENTRIES = 5000
 

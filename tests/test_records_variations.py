@@ -108,7 +108,8 @@ def test_the_apps_analysis_and_a_persons_comment_on_one_move_both_load_back():
 
 
 @pytest.mark.parametrize("text, problem", [
-    ("(;GM[4]SZ[15];B[hh](;W[ii];B[jj])(;W[ij];B[zz]))", "line 1, column 42: in a variation: move 3: point \\[zz\\] is off"),
+    ("(;GM[4]SZ[15];B[hh](;W[ii];B[jj])(;W[ij];B[zz]))",
+     "line 1, column 42: in a variation: move 3: point \\[zz\\] is off"),
     ("(;GM[4]SZ[15];B[hh](;W[ii];B[jj])(;B[ij]))", "in a variation: move 2: Black plays, but it is White's turn"),
     ("(;GM[4]SZ[15];B[hh](;W[ii]", "never closed"),
     ('[Game "Chinese Chess"]\n\n1. H2-E2 (1. H2-I4) H9-G7 *', "line 3, column 14: in a variation: move 1"),

@@ -190,7 +190,7 @@ class App:
         self.overlay = QuestionOverlay(self, title, text, choices)
 
     def start_play(self, game_id: str, side: str = "first", level: str = "strong", variant: dict | None = None,
-                   state=None, resumed: bool = False, setup: int = 0, opening: str | None = None) -> None:
+                   state=None, resumed: bool = False, setup: int = 0, opening: str | None = None, tree=None) -> None:
         """A game against the AI (from ``state`` when given). When an unfinished game of the
         same game is saved and this is not it, the person first chooses: resume that one,
         start this one (the saved one is discarded), or cancel."""
@@ -202,16 +202,16 @@ class App:
 
             def replace():
                 autosave.clear(game.key)
-                self._start_play(game, side, level, state, setup, opening)
+                self._start_play(game, side, level, state, setup, opening, tree)
             self.ask(t("confirm.saved_title"),
                      t("confirm.saved_text", game=game_name(game_id), n=saved["moves"]),
                      [(t("home.resume"), lambda: self.resume_game(saved), "primary"),
                       (t("confirm.saved_replace"), replace, "danger"),
                       (t("common.cancel"), lambda: None, "normal")])
             return
-        self._start_play(game, side, level, state, setup, opening)
+        self._start_play(game, side, level, state, setup, opening, tree)
 
-    def _start_play(self, game, side: str, level: str, state=None, setup: int = 0, opening: str | None = None) -> None:
+    def _start_play(self, game, side: str, level: str, state=None, setup: int = 0, opening: str | None = None, tree=None) -> None:
         from gui.scenes.play import PlayScene
         if opening == "swap2" and game.id == "gomoku" and state is None:
             from gui.opening import Swap2PlayController   # side: the person's seat (first places the opening)
@@ -221,14 +221,14 @@ class App:
             c = PlayController(self.ai, game, pick_side(side), level, self.model_path_for,
                                hints_on=self.settings["hints"], side_choice=side)
         if state is not None:
-            c.load(state, setup)
+            c.load(state, setup, tree)
         self.goto(PlayScene(self, c))
 
     def resume_game(self, saved: dict) -> None:
         """Continue the autosaved game (see `gui.autosave.load`) with the person's side and level."""
         level = saved["level"] if saved.get("level") in LEVELS else self.settings["level"]
         self.start_play(saved["game"], saved.get("side_choice", "first"), level, saved.get("variant"),
-                        state=saved["state"], resumed=True, setup=saved.get("setup", 0))
+                        state=saved["state"], resumed=True, setup=saved.get("setup", 0), tree=saved.get("tree"))
         c = self.scene.c
         c.human = saved["human"]
         self.scene.view.set_flipped(self.scene._flip())
@@ -255,35 +255,40 @@ class App:
         game and the time)."""
         from gui.records import save_record
         from gui.records import result_text
+        state, tree = controller.record_line()   # the main line, with the variations and comments beside it
+        if state is controller.state:
+            result = result_text(controller.over, controller.winner(), controller.resigned_by is not None)
+        else:
+            result = result_text(state.is_terminal(), state.winner())
         meta = {"you": "first" if controller.human == 0 else "second", "level": controller.level,
-                "moves": len(controller.state.moves),
-                "result": result_text(controller.over, controller.winner(), controller.resigned_by is not None),
+                "moves": len(state.moves), "result": result,
                 "app": f"{APP_NAME} {__version__}"}
         if getattr(controller, "setup_plies", 0):
             meta["setup"] = str(controller.setup_plies)
         meta.update(controller.analysis_meta())   # the analysis goes into the record: no search on reload
         try:
-            path = save_record(controller.state, meta, folder, fmt, name)
+            path = save_record(state, meta, folder, fmt, name, tree=tree)
         except OSError as e:
             self.toast(t("play.save_failed", message=str(e)), error=True)
             return None
         self.toast(t("play.saved", name=path.name))
         return path
 
-    def play_record(self, state, meta: dict, scene=None) -> None:
+    def play_record(self, state, meta: dict, scene=None, tree=None) -> None:
         """Show a loaded or pasted game in the play scene (switching game if needed), with the
-        person on the side the record says they played, against the level it names."""
+        person on the side the record says they played, against the level it names; ``tree``:
+        the record's variations and comments (`games.records.Record.tree`)."""
         level = meta.get("level") if meta.get("level") in LEVELS else self.settings["level"]
         setup = int(meta["setup"]) if str(meta.get("setup", "")).isdigit() else 0
         c = getattr(scene, "c", None)
         if isinstance(c, PlayController) and c.game.key == state.game.key:
             c.level = level
-            c.load(state, setup)
+            c.load(state, setup, tree)
             c.load_analysis(meta)
             scene.view.set_flipped(scene._flip())
         else:
             side = meta.get("you") if meta.get("you") in ("first", "second") else "first"
-            self.start_play(state.game.id, side, level, state.game.variant, state=state, setup=setup)
+            self.start_play(state.game.id, side, level, state.game.variant, state=state, setup=setup, tree=tree)
             new = getattr(self.scene, "c", None)
             if isinstance(new, PlayController) and new.game.key == state.game.key and new.state == state:
                 new.load_analysis(meta)

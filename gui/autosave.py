@@ -26,6 +26,9 @@ VERSION = 1
 _KEY_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,40}", re.ASCII)
 #: at most this many slots are read (one per game and variant in practice)
 MAX_SLOTS = 24
+#: the variations kept in a slot, as move text: far below the slot's size limit (safefile's
+#: ``LIMITS["autosave"]``), so a game with many variations never makes its slot unreadable
+MAX_TREE_CHARS = 400_000
 
 
 def folder() -> Path:
@@ -54,15 +57,33 @@ def _write(p: Path, data: dict) -> bool:
         return False
 
 
+def _tree_text(controller) -> str:
+    """The controller's game tree as move text (`games.records.tree.write_rav`), "" when it is
+    a single line without comments."""
+    from games.records.tree import join_rav, write_rav
+    tree = getattr(controller, "tree", None)
+    if tree is None or tree.plain:
+        return ""
+    text = join_rav(write_rav(tree.root, lambda n, _: n.parent.state.action_to_text(n.action)))
+    if len(text) > MAX_TREE_CHARS:   # the slot must stay readable: the game is kept, its variations not
+        logging.getLogger("zeroboard.autosave").warning("the game's variations (%d characters) are too many to "
+                                                        "autosave; its main line is saved", len(text))
+        return ""
+    return text
+
+
 def save(controller) -> bool:
-    """Write the controller's game (moves, the person's side, the AI level) into its game's
-    slot; False on failure."""
+    """Write the controller's game (moves, the person's side, the AI level, and its variations
+    and comments, ``tree``) into its game's slot; False on failure."""
     state = controller.state
     data = {"version": VERSION, "game": controller.game.id, "variant": dict(controller.game.variant),
             "position": state.to_text(), "human": int(controller.human), "level": controller.level,
             "side_choice": controller.side_choice, "moves": len(state.moves),
             "setup": int(getattr(controller, "setup_plies", 0)),
             "date": time.strftime("%Y-%m-%d %H:%M:%S"), "time": time.time()}
+    tree = _tree_text(controller)
+    if tree:
+        data["tree"] = tree
     try:
         p = path(controller.game.key)
     except ValueError:
@@ -106,13 +127,36 @@ def _parse(data) -> dict | None:
         human = int(data.get("human", 0))
         if human not in (0, 1):
             return None
-        return {"state": state, "human": human, "level": str(data.get("level", "strong")),
+        setup = max(0, min(len(state.moves), int(_number(data.get("setup")))))
+        return {"state": state, "tree": _parse_tree(data.get("tree"), state, setup), "human": human,
+                "level": str(data.get("level", "strong")),
                 "side_choice": str(data.get("side_choice", "first")), "moves": len(state.moves),
                 "game": data["game"], "variant": variant, "key": game.key, "date": str(data.get("date", ""))[:19],
-                "time": _number(data.get("time")),
-                "setup": max(0, min(len(state.moves), int(_number(data.get("setup")))))}
+                "time": _number(data.get("time")), "setup": setup}
     except Exception:  # unreadable, an old format, a game that changed its notation
         return None
+
+
+def _parse_tree(text, state, setup: int):
+    """The saved game tree (see `_tree_text`) when it holds ``state``'s line, else None: the
+    game resumes without its variations rather than not at all."""
+    from games.records import RecordFormatError
+    from games.records.tree import line_of, read_rav
+    if not isinstance(text, str) or not text or len(text) > MAX_TREE_CHARS:
+        return None
+    line = line_of(state)
+    if len(line) != len(state.moves) + 1 - len(line[0].moves):
+        return None
+    start = line[min(setup, len(line) - 1)]
+    try:
+        tree = read_rav(text, start)
+    except (RecordFormatError, RecursionError, ValueError):
+        logging.getLogger("zeroboard.autosave").warning("the saved game's variations cannot be read; resumed "
+                                                        "without them")
+        return None
+    if tree.find(state.moves[len(start.moves):]) is None:
+        return None
+    return tree
 
 
 def _migrate() -> None:

@@ -42,6 +42,9 @@ class PlayController(GameSession):
     def human_to_move(self) -> bool:
         return not self.over and self.state.current_player == self.human
 
+    def _waits(self) -> bool:
+        return self.waiting and not self.over and self.state.current_player != self.human
+
     @property
     def can_play_here(self) -> bool:
         """A click on the board may play a move: the person's turn in the newest position, or
@@ -56,10 +59,11 @@ class PlayController(GameSession):
             self.selection = None
         if not self.error and not self.over:
             if self.state.current_player != self.human:
-                if self.thinking.rid is None and self.pending_move is None:
-                    self._ask_ai(self.level)
-                return
-            if self.hints_on and self.hint_for is not self.state and self.hint.rid is None:
+                if not self.waiting:   # a line opened from the move list waits for the person
+                    if self.thinking.rid is None and self.pending_move is None:
+                        self._ask_ai(self.level)
+                    return
+            elif self.hints_on and self.hint_for is not self.state and self.hint.rid is None:
                 self._ask_hint()
         self.update_analysis(ai_idle=not self.ai_thinking and self.hint.rid is None)
 
@@ -76,8 +80,9 @@ class PlayController(GameSession):
         return True
 
     def play_from_view(self, action: int) -> bool:
-        """Play on from the viewed earlier position: the later moves are replaced (they stay
-        on the redo stack until a different move is made). False when the move is not legal there."""
+        """Play on from the viewed earlier position: a new line, the main line from now on; the
+        later moves stay in the tree as a variation (and for redo, when the move is the same).
+        False when the move is not legal there."""
         v = self.viewed
         if v.is_terminal() or v.current_player != self.human or action not in v.legal_actions():
             return False
@@ -118,16 +123,22 @@ class PlayController(GameSession):
         self._cancel_hint()
         self.cancel_analysis()
         self.cursor = None
-        while self.redo_stack:
-            state, evaluation, grade = self.redo_stack.pop(0)
+        self._sync()
+        while self._redo:
+            node = self._redo.pop(0)
+            state = node.state
+            self.tree.promote(node)   # the game goes on in the line taken back
             self.history.append(state)
-            self.evals.append(evaluation)
-            self.grades.append(grade)
+            self.line.append(node)
+            self.evals.append(node.data.get("eval"))
+            self.grades.append(node.data.get("grade"))
             if state.is_terminal() or state.current_player == self.human:
                 break
+        self.tree_version += 1
         self.resigned_by = None
         self.error = ""
         self.selection = None
+        self.waiting = False
         self.session = self._new_session()
         self.events.append({"type": "undo"})
         return True
@@ -159,10 +170,12 @@ class PlayController(GameSession):
         self.selection = None
         self.events.append({"type": "new"})
 
-    def load(self, state, setup: int = 0) -> None:
+    def load(self, state, setup: int = 0, tree=None) -> None:
         """Continue from a loaded position (the game must be this controller's game). The game's
         history starts after its first ``setup`` plies, which only place a hand-set position's
-        stones (see `games.base.Game.from_setup`)."""
+        stones (see `games.base.Game.from_setup`). ``tree`` (`games.records.tree.GameTree`, a
+        record's or an autosave's) brings the game's variations and comments: ``state`` is the
+        end of one of its lines, the one shown."""
         from gui.records import history_of
         self.cancel_ai()
         self._cancel_hint()
@@ -173,7 +186,7 @@ class PlayController(GameSession):
             history = history[setup:]
         else:
             setup = 0
-        self._reset_history(history)
+        self._reset_history(history, _rooted(tree, history[0]))
         self.setup_plies = setup
         self.analysis_on = True
         self.selection = None
@@ -316,6 +329,16 @@ class DemoController(GameSession):
         self.steps = 0
         self.next_move_at = time.monotonic() + 0.5
         self.events.append({"type": "new"})
+
+
+def _rooted(tree, start):
+    """``tree`` from the position ``start`` on (a record's tree starts before a hand-set
+    position's stones), or None when ``start`` is not on it."""
+    if tree is None:
+        return None
+    base = len(tree.root.state.moves)
+    node = tree.find(start.moves[base:]) if start.moves[:base] == tree.root.state.moves else None
+    return None if node is None else tree.reroot(node)
 
 
 def pick_side(choice: str, rng=random) -> int:

@@ -9,6 +9,7 @@ unreadable with its reason instead of hiding the others.
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import re
 import stat
@@ -27,8 +28,8 @@ from gui.i18n import language, t
 from gui.record_errors import in_language
 
 __all__ = ["HEADER", "MAX_RECORD_BYTES", "EXTENSIONS", "RecordError", "RecordInfo", "result_text", "summary",
-           "games_dir", "save_record", "load_record", "list_records", "list_folder", "read_info", "read_file",
-           "history_of", "name_hint", "default_name", "clean_name", "verify"]
+           "games_dir", "save_record", "load_record", "load_game", "list_records", "list_folder", "read_info",
+           "read_file", "history_of", "name_hint", "default_name", "clean_name", "verify"]
 #: at most this many directory entries are looked at when a folder is listed
 MAX_ENTRIES = 5000
 
@@ -103,15 +104,23 @@ def clean_name(name: str, limit: int = 80) -> str:
 
 
 def save_record(state, meta: dict | None = None, folder: Path | None = None, fmt: str | None = None,
-                name: str | None = None) -> Path:
+                name: str | None = None, tree=None) -> Path:
     """Write ``state`` as a new record (in the game's exchange format unless ``fmt`` names
     another) named ``name`` (default: `default_name`; the format's extension is added when
-    missing) and return its path. An existing file is never replaced: "-2", "-3"... is added."""
+    missing) and return its path; ``tree`` (a `games.records.tree.GameTree` whose main line is
+    ``state``) adds its variations and comments. An existing file is never replaced: "-2",
+    "-3"... is added."""
     folder = Path(folder or games_dir())
     game = state.game
     f = default_format(game.id) if fmt is None else FORMATS[fmt]
     meta = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), **(meta or {})}
-    text = write_record(state, f.id, meta)
+    try:
+        text = write_record(state, f.id, meta, tree=tree)
+    except ValueError:   # a tree that is not this game's (a bug): the game itself is still saved
+        if tree is None:
+            raise
+        logging.getLogger("zeroboard.records").warning("the variations of %s could not be written", game.key)
+        text = write_record(state, f.id, meta)
     stem = clean_name(name or "") or default_name(game)
     if stem.lower().endswith(f.extension):
         stem = stem[:-len(f.extension)] or default_name(game)
@@ -171,6 +180,12 @@ def load_record(path: Path, game=None):
     games whose notation reads the same text, after the game the file's name names."""
     record = _read(Path(path), game)
     return record.state, record.meta
+
+
+def load_game(path: Path, game=None):
+    """The whole `games.records.Record` of a file (with its variations and comments in
+    ``tree``), read as `load_record` reads it; RecordError with the reason."""
+    return _read(Path(path), game)
 
 
 #: read_info's answers by (path, size, modification time): a folder listed again is not replayed again
@@ -305,15 +320,5 @@ def list_records(folder: Path | None = None, limit: int = 500) -> list[RecordInf
 
 def history_of(state) -> list:
     """The states from the start to ``state`` when they can be rebuilt, else just ``[state]``."""
-    try:
-        text = state.to_text()   # a position set up from a FEN replays from that FEN
-        start = state.game.state_from_text(text.split(" moves ", 1)[0]) if " moves " in text \
-            else state.game.initial_state()
-        states = [start]
-        for a in state.moves:
-            states.append(states[-1].apply(a))
-        if states[-1].key() == state.key():
-            return states
-    except Exception:
-        pass
-    return [state]
+    from games.records.tree import line_of
+    return line_of(state)

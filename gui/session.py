@@ -8,7 +8,9 @@ import os
 import time
 from dataclasses import dataclass, field
 
+from games.records.tree import GameTree, Node
 from gui.ai_client import AIClient
+from gui.variations import GameTreeLines
 from gui.readouts import ExactReadouts
 from gui.review import Evaluation, final_evaluation, move_qualities
 
@@ -26,7 +28,7 @@ class Thinking:
     sims: int = 0
 
 
-class GameSession:
+class GameSession(GameTreeLines):
     """A game's history plus the AI requests made on it; base of the play and demo controllers.
 
     ``history[i]`` is the position after i moves and ``evals[i]`` what a search found out
@@ -36,6 +38,13 @@ class GameSession:
     rules' verdict from any search, which no estimate replaces. The person may look at any
     earlier position (``cursor``) while the game goes on; ``cursor`` None means the view
     follows the newest position.
+
+    The game is a tree of moves (``tree``, `games.records.tree.GameTree`): ``history`` is one
+    line of it, the one on the board (``line`` holds its nodes), and the lists above are that
+    line's; each node keeps its position's evaluation and grade while another line is shown.
+    A move played in an earlier position (after looking back or undo) starts a new line and
+    keeps the old one as a variation; the line the game goes on in becomes the main line (a
+    record's moves), so the game saved is the one played, with what was tried beside it.
     """
 
     ANALYSIS_LEVEL = "medium"  # the background pass that evaluates positions no search has seen
@@ -47,7 +56,6 @@ class GameSession:
         self.evals: list[Evaluation | None] = [None]
         self.grades: list[Evaluation | None] = [None]
         self.cursor: int | None = None
-        self.redo_stack: list[tuple] = []  # (state, evaluation, grade) taken back by undo, next first
         self.model_path_for = model_path_for or (lambda game: None)
         self.thinking = Thinking()
         self.thinking_at: int | None = None  # the history index the AI is searching
@@ -66,6 +74,13 @@ class GameSession:
         #: plies of ``history[0].moves`` that only place a hand-set position's stones (the
         #: board editor's setup in games where only the stones count; records keep it)
         self.setup_plies = 0
+        self.tree = GameTree(self.history[0])
+        self.line: list[Node] = [self.tree.root]
+        self._redo: list[Node] = []        # the line undo took back, next first
+        self.tree_version = 0              # counts changes to the tree (for autosave and caches)
+        #: the line on the board was opened from the move list: looking is not playing, so the
+        #: AI does not play on at its end until the person plays or asks to go on from there
+        self.waiting = False
         self._session_counter = itertools.count()
         self.session = self._new_session()
 
@@ -126,27 +141,44 @@ class GameSession:
 
     def _push(self, action: int, by_ai: bool) -> None:
         before = self.state
-        after = before.apply(action)
-        kept = kept_grade = None
-        if self.redo_stack and self.redo_stack[0][0].moves[-1:] == (action,):
-            _, kept, kept_grade = self.redo_stack.pop(0)  # the same move again: what we knew of it still holds
+        parent = self._sync()[-1]
+        if self._redo and self._redo[0].parent is parent and self._redo[0].action == action:
+            node = self._redo.pop(0)      # the same move again: what we knew of it still holds
         else:
-            self.redo_stack = []
+            self._redo = []
+            node = parent.child(action)   # a line tried before: so does what we knew of it
+        if node is None:
+            node = self.tree.add(parent, action, before.apply(action))
+        self.tree.promote(node)           # the game goes on here: the old line stays as a variation
+        self.tree_version += 1
+        self.waiting = False
+        after = node.state
         self.history.append(after)
-        self.evals.append(final_evaluation(after) or kept)
-        self.grades.append(final_evaluation(after) or kept_grade)
+        self.line.append(node)
+        self.evals.append(final_evaluation(after) or node.data.get("eval"))
+        self.grades.append(final_evaluation(after) or node.data.get("grade"))
         self.events.append({"type": "move", "before": before, "after": after, "action": action,
                             "player": before.current_player, "by_ai": by_ai,
                             "shown": self.cursor is None})
         if after.is_terminal():
             self.events.append({"type": "end", "winner": after.winner()})
 
-    def _reset_history(self, states) -> None:
-        self.history = list(states)
+    def _reset_history(self, states, tree: GameTree | None = None) -> None:
+        """A new game: the line ``states``, in ``tree`` when given (its nodes are those states)."""
+        states = list(states)
+        end = tree.find(s.moves[-1] for s in states[1:]) if tree is not None else None
+        if end is None or tree.root.state.key() != states[0].key():
+            tree = GameTree.from_line(states)
+            end = tree.main_line()[-1]
+        self.tree = tree
+        self.line = tree.path_to(end)
+        self.history = [n.state for n in self.line]
         self.evals = [final_evaluation(s) for s in self.history]
         self.grades = list(self.evals)
         self.cursor = None
-        self.redo_stack = []
+        self._redo = []
+        self.waiting = False
+        self.tree_version += 1
         self.resigned_by = None
         self.error = ""
         self.full_analysis = None
@@ -166,7 +198,11 @@ class GameSession:
     @property
     def reviewing(self) -> bool:
         """An earlier position is on the board (the game itself is not changed by looking)."""
-        return self.cursor is not None
+        return self.cursor is not None or self._waits()
+
+    def _waits(self) -> bool:
+        """The end of a line opened from the move list waits for the person (see ``waiting``)."""
+        return False
 
     def go_to(self, index: int) -> bool:
         """Show the position after ``index`` moves (clamped); the newest one follows the game again."""
@@ -190,6 +226,14 @@ class GameSession:
     def go_end(self) -> bool:
         return self.go_to(len(self.history) - 1)
 
+    @property
+    def redo_stack(self) -> list[tuple]:
+        """(state, evaluation, grade) of the moves undo took back, the next first."""
+        if not self._redo or not self.line or self._redo[0].parent is not self.line[-1] \
+                or len(self.line) != len(self.history):
+            return []
+        return [(n.state, n.data.get("eval"), n.data.get("grade")) for n in self._redo]
+
     def moves_after_view(self) -> int:
         """How many moves of the game come after the viewed position (replaced by playing on from it)."""
         return len(self.history) - 1 - self.view_index
@@ -197,15 +241,19 @@ class GameSession:
     def truncate_to_view(self) -> None:
         """Make the viewed position the newest: the later moves go to the redo stack."""
         i = self.view_index
+        self.waiting = False
         if i == len(self.history) - 1:
             self.cursor = None
             return
         self.cancel_ai()
         self.cancel_analysis()
-        self.redo_stack = list(zip(self.history[i + 1:], self.evals[i + 1:], self.grades[i + 1:])) + self.redo_stack
+        line = self._sync()
+        kept = self._redo if self._redo and self._redo[0].parent is line[-1] else []
+        self._redo = line[i + 1:] + kept   # the moves taken back stay in the tree, and for redo
         del self.history[i + 1:]
         del self.evals[i + 1:]
         del self.grades[i + 1:]
+        del self.line[i + 1:]
         self.cursor = None
         self.resigned_by = None
         self.error = ""
@@ -481,7 +529,9 @@ class GameSession:
         ``analysis_level`` when "Analyse game" chose one; see `games.records.base`)."""
         from games.records.base import pack_analysis
         entries = {}
-        for state, e in zip(self.history, self.grades):
+        self._sync()
+        for node in self.tree.main_line():   # the record's moves are the main line
+            state, e = node.state, node.data.get("grade")
             if e is None or e.source == "rules" or (e.source != "analysis" and e.proven0 is None):
                 continue
             fields = {"v": repr(float(e.value0)), "n": str(int(e.sims))}

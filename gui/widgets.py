@@ -352,3 +352,47 @@ def line_chart(surface, pal: Palette, rect, values: list, color, title: str, fmt
     pygame.draw.lines(surface, color, False, xy, 2)
     theme.text(surface, fmt.format(hi), (plot.x, plot.y - 2), 11, pal.text_faint, anchor="bottomleft")
     theme.text(surface, fmt.format(lo), (plot.x, plot.bottom + 2), 11, pal.text_faint, anchor="topleft")
+
+
+class TextDialog(ConfirmDialog):
+    """A `ConfirmDialog` with a one-paragraph text box under its text: typed characters go
+    into ``value`` (at most ``limit``), Backspace takes one back; Enter picks the first choice."""
+
+    BOX = 40
+
+    def __init__(self, title: str, text: str, value: str, choices, limit: int = 500, opened_by: str = ""):
+        super().__init__(title, text, choices)
+        self.value = str(value)[:limit]
+        self.limit = limit
+        self.opened_by = opened_by   # the key that opened the dialog: its character is not typed
+
+    def build(self, size) -> None:
+        super().build(size)
+        self.rect.height += self.BOX + 12
+        self.rect.center = (size[0] // 2, size[1] // 2)
+        for b in self.buttons:
+            b.rect.bottom = self.rect.bottom - 24
+        self.box = pygame.Rect(self.rect.x + 24, self.rect.y + 60 + 21 * len(self.lines) + 6,
+                               self.rect.width - 48, self.BOX)
+
+    def handle_event(self, ev) -> None:
+        if ev.type == pygame.TEXTINPUT:
+            if self.opened_by and ev.text.lower() == self.opened_by:
+                self.opened_by = ""
+                return
+            self.opened_by = ""
+            kept = "".join(ch for ch in ev.text if ch.isprintable())
+            self.value = (self.value + kept)[:self.limit]
+        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_BACKSPACE:
+            self.value = self.value[:-1]
+        else:
+            super().handle_event(ev)
+
+    def draw(self, surface, pal: Palette, mouse) -> None:
+        super().draw(surface, pal, mouse)
+        theme.rounded_rect(surface, pal.bg2, self.box, 8)
+        theme.rounded_rect(surface, pal.accent, self.box, 8, 1)
+        shown = self.value + "|"
+        while len(shown) > 1 and theme.FONTS.size(shown, 15)[0] > self.box.width - 20:
+            shown = shown[1:]   # the end of a long text stays in sight, where the typing is
+        theme.text(surface, shown, (self.box.x + 10, self.box.centery), 15, pal.text, anchor="midleft")

@@ -23,7 +23,7 @@ from ..base import Game, State
 from . import moves, pgn, psq, sgf, zeroboard
 from .base import MAX_RECORD_BYTES, Record, RecordFormatError
 
-__all__ = ["FORMATS", "DEFAULT_FORMAT", "EXTENSIONS", "MAX_RECORD_BYTES", "Format", "Record", "RecordFormatError",
+__all__ = ["TREE_FORMATS", "FORMATS", "DEFAULT_FORMAT", "EXTENSIONS", "MAX_RECORD_BYTES", "Format", "Record", "RecordFormatError",
            "decode", "default_format", "formats_for", "load_bytes", "peek_record", "read_record", "write_record"]
 
 
@@ -56,6 +56,8 @@ FORMATS: dict[str, Format] = {f.id: f for f in (
 #: keep neither, so those games are saved as the app's text record, whose last line is that string
 DEFAULT_FORMAT = {"xiangqi": "pgn", "gomoku": "sgf", "othello": "sgf",
                   "connect4": "zeroboard", "connect2": "zeroboard", "tictactoe": "zeroboard"}
+#: the formats that keep variations and comments (the others keep the main line)
+TREE_FORMATS = ("sgf", "pgn", "zeroboard")
 #: file extensions the app lists and opens
 EXTENSIONS = (".txt", ".pgn", ".sgf", ".psq")
 _BY_EXTENSION = {".pgn": "pgn", ".sgf": "sgf", ".psq": "psq"}
@@ -130,10 +132,14 @@ def peek_record(text: str, game: Game | None = None, name: str = "") -> tuple[Ga
 
 def write_record(state: State, fmt: str | None = None, meta: dict | None = None, **options) -> str:
     """``state`` (with its moves from the start) as a record in format ``fmt`` (default: the
-    game's `DEFAULT_FORMAT`). ``meta`` uses the keys described in `games.records.base`."""
+    game's `DEFAULT_FORMAT`). ``meta`` uses the keys described in `games.records.base`; the
+    option ``tree`` (a `games.records.tree.GameTree` whose main line is ``state``) adds its
+    variations and comments in the formats that hold them (`TREE_FORMATS`)."""
     f = FORMATS[fmt] if fmt else default_format(state.game.id)
     if state.game.id not in f.games:
         raise ValueError(f"{f.name} records cannot hold {state.game.name}")
+    if f.id not in TREE_FORMATS:
+        options.pop("tree", None)   # a plain move list keeps the main line only
     return f.write(state, meta or {}, **options)
 
 

@@ -43,6 +43,9 @@ class Record:
     state: State
     meta: dict[str, str] = field(default_factory=dict)
     format: str = ""
+    #: the game as a tree (`games.records.tree.GameTree`) when the record holds variations or
+    #: comments; its main line ends in ``state``
+    tree: object = None
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:
@@ -196,6 +199,11 @@ def read_analysis_comment(comment: str) -> dict[str, str]:
     """The analysis fields of a comment the app wrote ({} for any other comment)."""
     m = _ANALYSIS_COMMENT_RE.search(comment or "")
     return analysis_fields(m.group(1)) if m else {}
+
+
+def strip_analysis_comment(comment: str) -> str:
+    """A comment without the analysis the app wrote into it (what a person wrote, if anything)."""
+    return _ANALYSIS_COMMENT_RE.sub("", comment or "").strip()
 
 
 def keep_analysis(meta: dict, found: dict[int, dict[str, str]]) -> None:

@@ -15,9 +15,10 @@ Written::
 
 The movetext is ICCS (``H2-E2``, XQ Wizard's spelling), WXF (``C2.5``) or Chinese
 (``炮二平五``). Read: any of the three (and ``h2e2``), move numbers attached or not
-(``1.炮二平五``), comments (``{...}`` and ``;`` to the end of the line), variations
-(``(...)``, skipped), NAGs (``$1``) and ``!``/``?`` marks; the result token ends the game.
-Only the first game of a file is read.
+(``1.炮二平五``), comments (``{...}``, kept; ``;`` to the end of the line, skipped),
+variations (``(...)``, RAV, kept with their comments in the record's ``tree``, see
+`games.records.tree`; written the same way when a tree is given), NAGs (``$1``) and
+``!``/``?`` marks; the result token ends the game. Only the first game of a file is read.
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ import re
 from ..base import NotationError, State
 from .base import (Record, RecordFormatError, analysis_comment, clean_date, error_at, keep_analysis, line_col,
                    play_move, player_names, read_analysis_comment, result_of, stated_result, unpack_analysis,
-                   who_is_who)
+                   strip_analysis_comment, who_is_who)
+from .tree import GameTree, TreeBuilder, clean_comment, join_rav, node_at, write_rav
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
 #: "1." "1..." "12…" (a move number); not "33.4", a WXF soldier move
@@ -50,8 +52,9 @@ def _split_fen(state: State) -> tuple[str, list[int]]:
     return fen, list(state.moves)
 
 
-def write(state: State, meta: dict | None = None, notation: str = "iccs") -> str:
-    """A xiangqi game as PGN with ``notation`` movetext ("iccs", "wxf" or "chinese")."""
+def write(state: State, meta: dict | None = None, notation: str = "iccs", tree: GameTree | None = None) -> str:
+    """A xiangqi game as PGN with ``notation`` movetext ("iccs", "wxf" or "chinese"); with
+    ``tree`` (whose main line is the game), its variations ``(...)`` and comments ``{...}`` too."""
     meta = dict(meta or {})
     if state.game.id != "xiangqi":
         raise ValueError("PGN records are written for xiangqi only")
@@ -74,6 +77,12 @@ def write(state: State, meta: dict | None = None, notation: str = "iccs") -> str
     lines.append(tag("Format", {"iccs": "ICCS", "wxf": "WXF", "chinese": "Chinese"}[notation]))
     fields = fen.split()
     player = 1 if fields[1] == "b" else 0
+
+    def move_text(before, a):
+        if notation == "iccs":
+            t = before.action_to_text(a).upper()
+            return f"{t[:2]}-{t[2:]}"
+        return before.action_to_display(a, "en" if notation == "wxf" else "zh")
     number = int(fields[5]) if len(fields) >= 6 and fields[5].isdigit() else 1
     s = state.game.state_from_text(fen)
     words: list[str] = []
@@ -83,33 +92,42 @@ def write(state: State, meta: dict | None = None, notation: str = "iccs") -> str
     def comment(ply):
         if ply in analysis:
             words.append("{" + analysis_comment(analysis[ply], level if ply == min(analysis) else "") + "}")
-    comment(0)
-    for i, a in enumerate(actions):
-        mover = (player + i) % 2
-        if notation == "iccs":
-            t = s.action_to_text(a).upper()
-            move = f"{t[:2]}-{t[2:]}"
-        else:
-            move = s.action_to_display(a, "en" if notation == "wxf" else "zh")
-        if mover == 0:
-            move = f"{number}. {move}"       # a move number stays on the line of its move
-        elif i == 0:
-            move = f"{number}... {move}"
-        words.append(move)
-        if mover == 1:
-            number += 1
-        s = s.apply(a)
-        comment(i + 1)
+    node = node_at(tree, state, s)
+    if node is None:
+        comment(0)
+        for i, a in enumerate(actions):
+            mover = (player + i) % 2
+            move = move_text(s, a)
+            if mover == 0:
+                move = f"{number}. {move}"       # a move number stays on the line of its move
+            elif i == 0:
+                move = f"{number}... {move}"
+            words.append(move)
+            if mover == 1:
+                number += 1
+            s = s.apply(a)
+            comment(i + 1)
+    else:
+        main = {id(n) for n in tree.main_line(node)}
+        base = len(node.state.moves)
+
+        def move_word(n, after_break):
+            ply = len(n.state.moves) - base     # 1 for the first move
+            k = number + (player + ply - 1) // 2
+            move = move_text(n.parent.state, n.action)
+            if (player + ply - 1) % 2 == 0:
+                return f"{k}. {move}"
+            return f"{k}... {move}" if after_break or n.parent is node else move
+
+        def comment_of(n):
+            ply = len(n.state.moves)
+            parts = [clean_comment(n.comment)] if n.comment.strip() else []
+            if ply in analysis and id(n) in main:
+                parts.append(analysis_comment(analysis[ply], level if ply == min(analysis) else ""))
+            return " ".join(parts)
+        words += write_rav(node, move_word, comment_of)
     words.append(token)
-    body, line = [], ""
-    for w in words:
-        if line and len(line) + 1 + len(w) > 79:
-            body.append(line)
-            line = w
-        else:
-            line = f"{line} {w}" if line else w
-    body.append(line)
-    return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"
+    return "\n".join(lines) + "\n\n" + join_rav(words, 79) + "\n"
 
 
 def _skip_comment(text: str, i: int) -> int:
@@ -127,6 +145,7 @@ def read(text: str, game=None) -> Record:
     n = len(text)
     i = 0
     first_comment = {}   # the app's analysis of the start position, before the first move
+    root_comment = ""    # what else is said before the first move
     # --- tag pairs ---
     while True:
         while i < n and text[i].isspace():
@@ -139,7 +158,11 @@ def read(text: str, game=None) -> Record:
             continue
         if i < n and text[i] == "{":
             j = _skip_comment(text, i)
-            first_comment = read_analysis_comment(text[i + 1:j - 1]) or first_comment
+            body = text[i + 1:j - 1]
+            fields = read_analysis_comment(body)
+            first_comment = fields or first_comment
+            rest = " ".join((strip_analysis_comment(body) if fields else body).split())
+            root_comment = f"{root_comment} {rest}".strip() if rest else root_comment
             i = j
             continue
         if i < n and text[i] == "[":
@@ -162,8 +185,9 @@ def read(text: str, game=None) -> Record:
     except Exception as e:
         raise RecordFormatError(f"bad FEN tag ({type(e).__name__})", *_tag_line(text, "fen")) from None
     # --- movetext ---
-    depth = 0          # inside how many variations
-    count = 0
+    tree = GameTree(state)
+    tree.root.comment = root_comment
+    build = TreeBuilder(tree)
     result_token = None
     analysis = {0: first_comment} if first_comment else {}   # the app's analysis comments, by ply
     while i < n:
@@ -172,23 +196,23 @@ def read(text: str, game=None) -> Record:
             i += 1
         elif c == "{":
             j = _skip_comment(text, i)
-            fields = read_analysis_comment(text[i + 1:j - 1]) if not depth else {}
-            if fields:
-                analysis[len(state.moves)] = fields
+            body = text[i + 1:j - 1]
+            fields = read_analysis_comment(body)
+            if fields and not build.depth:
+                analysis[len(build.node.state.moves)] = fields
+            build.comment(strip_analysis_comment(body) if fields else body)
             i = j
         elif c == ";" or (c == "%" and (i == 0 or text[i - 1] == "\n")):
             j = text.find("\n", i)
             i = n if j < 0 else j
         elif c == "(":
-            depth += 1
+            build.open(line_col(text, i))
             i += 1
         elif c == ")":
-            if depth == 0:
-                raise error_at(text, i, "')' closes no variation")
-            depth -= 1
+            build.close(line_col(text, i))
             i += 1
         elif c == "[":
-            if depth:
+            if build.depth:
                 raise error_at(text, i, "a variation '(' is never closed")
             break  # the next game's tags
         elif c == "]":
@@ -205,20 +229,19 @@ def read(text: str, game=None) -> Record:
             word = text[i:j]
             start = i
             i = j
-            if depth:
-                continue
             if word.startswith("$"):
                 continue
             if word in _RESULTS:
+                if build.depth:
+                    continue       # a result inside a variation says nothing about the game
                 result_token = word
                 break
             move = word.rstrip("!?#")
             if not move:
                 continue
-            count += 1
-            state = play_move(state, move, line_col(text, start), count)
-    if depth:
-        raise RecordFormatError("a variation '(' is never closed", *line_col(text, n))
+            build.move(move, line_col(text, start))
+    build.finish(line_col(text, n))
+    state = tree.main_line()[-1].state
     meta = {"first_player": tags.get("red", tags.get("white", "")),
             "second_player": tags.get("black", "")}
     meta = {k: v for k, v in meta.items() if v and v != "?"}
@@ -232,7 +255,7 @@ def read(text: str, game=None) -> Record:
     meta["moves"] = str(len(state.moves))
     keep_analysis(meta, analysis)
     who_is_who(meta)
-    return Record(state, meta, "pgn")
+    return Record(state, meta, "pgn", None if tree.plain else tree)
 
 
 def _tag_line(text: str, name: str) -> tuple[int | None, None]:

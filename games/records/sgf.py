@@ -18,15 +18,19 @@ own notation ``f5``, a pass as ``PA``)::
 
     (;GM[2]FF[4]CA[UTF-8]SZ[8]AB[e4][d5]AW[d4][e5]PL[B]RE[B+12];B[f5];W[d6];...;W[PA];B[h8])
 
-Read: the main line of the first game tree (variations are skipped), points as two letters
+Read: the first game tree, its main line (the first branch at every fork) as the record's
+game and, when it has variations or comments (C[]), all of it as the record's ``tree``
+(`games.records.tree`; nesting and size bounded, a bad move in a variation is an error naming
+it); points as two letters
 or in the game's own notation (gomoku ``h8`` counts rows from the bottom, othello ``f5``
 from the top), a pass as ``[]``, ``[tt]``, ``[PA]`` or ``[pass]``, or left out (othello: a
 move by the side not to move when the other must pass); gomoku setup stones (AB/AW) are
 played as alternating moves (meta ``setup``: how many, the plies the game's history starts
 after); othello setup stones and PL are the position the game starts from (a position set up
 by hand must pass `games.base.Game.validate_position`). Written: othello's start position as
-AB/AW and PL; a gomoku game's first ``setup`` plies (meta) as AB/AW. Comments and
-unknown properties are skipped; escapes (``\\]``) and soft line breaks are honoured.
+AB/AW and PL; a gomoku game's first ``setup`` plies (meta) as AB/AW; with a ``tree``, its
+variations as nested ``(;...)`` branches and its comments as C[]. Unknown properties are
+skipped; escapes (``\\]``) and soft line breaks are honoured.
 """
 from __future__ import annotations
 
@@ -35,7 +39,8 @@ import re
 from ..base import NotationError, SetupError, State
 from .base import (Record, RecordFormatError, analysis_comment, clean_date, error_at, keep_analysis, line_col,
                    play_action, play_move, player_names, read_analysis_comment, result_of, stated_result,
-                   unpack_analysis, who_is_who)
+                   strip_analysis_comment, unpack_analysis, who_is_who)
+from .tree import MAX_NESTING, MAX_NODES, GameTree, Node, node_at
 
 GAMES = {"4": "gomoku", "2": "othello"}
 _GM_OF = {v: k for k, v in GAMES.items()}
@@ -49,24 +54,38 @@ def sniff(text: str) -> bool:
 
 # --- the syntax ---------------------------------------------------------------------------
 class _Node:
-    __slots__ = ("props", "offset")
+    __slots__ = ("props", "offset", "children")
 
     def __init__(self, offset: int):
         self.props: dict[str, list[tuple[str, int]]] = {}
         self.offset = offset
+        self.children: list[_Node] = []
 
 
 def _parse_main_line(text: str) -> list[_Node]:
     """The nodes of the first game tree's main line (first child at every fork)."""
+    node = _parse_tree(text)
+    nodes = [node]
+    while node.children:
+        node = node.children[0]
+        nodes.append(node)
+    return nodes
+
+
+def _parse_tree(text: str) -> _Node:
+    """The root node of the first game tree, with its variations as children (each node's
+    first child is the main line); variations nested deeper than `MAX_NESTING` are refused."""
     n = len(text)
     i = 0
     while i < n and text[i].isspace():
         i += 1
     if i >= n or text[i] != "(":
         raise error_at(text, i, "an SGF record starts with '('")
-    depth, main_depth, in_main = 0, 1, True
-    nodes: list[_Node] = []
-    node: _Node | None = None
+    stack: list[_Node | None] = []   # the node each open '(' hangs its sequence from
+    root: _Node | None = None
+    node: _Node | None = None        # the last node read: the next ';' follows it
+    prop_node: _Node | None = None   # the node properties go to (None right after a parenthesis)
+    count = 0
     while True:
         while i < n and text[i].isspace():
             i += 1
@@ -74,33 +93,36 @@ def _parse_main_line(text: str) -> list[_Node]:
             raise error_at(text, n, "the game tree is never closed (a ')' is missing)")
         c = text[i]
         if c == "(":
-            depth += 1
-            if depth > 1 and in_main:
-                if depth == main_depth + 1:
-                    main_depth = depth      # the main line goes on in the first variation
-                else:
-                    in_main = False
-            node = None
+            if len(stack) > MAX_NESTING:
+                raise error_at(text, i, f"variations nested more than {MAX_NESTING} deep")
+            stack.append(node)
+            prop_node = None
             i += 1
             if not (i < n and (text[i] == ";" or text[i].isspace())) and i < n and text[i] not in "()":
                 raise error_at(text, i, "expected ';' to start a node")
         elif c == ")":
-            if depth == main_depth:
-                in_main = False             # the main line ends with this tree
-            depth -= 1
+            node = stack.pop()
+            prop_node = None
             i += 1
-            node = None
-            if depth == 0:
-                if not nodes:
+            if not stack:
+                if root is None:
                     raise error_at(text, i - 1, "the game tree has no node")
-                return nodes
+                return root
         elif c == ";":
-            node = _Node(i)
-            if in_main and depth == main_depth:
-                nodes.append(node)
+            count += 1
+            if count > MAX_NODES:
+                raise error_at(text, i, f"more than {MAX_NODES} nodes")
+            new = _Node(i)
+            if node is None:
+                if root is not None:
+                    raise error_at(text, i, "a second root node (a variation must start with '(')")
+                root = new
+            else:
+                node.children.append(new)
+            node = prop_node = new
             i += 1
         elif c.isalpha() and c.isascii():
-            if node is None:
+            if prop_node is None:
                 raise error_at(text, i, "a property outside a node (';' missing)")
             j = i
             while j < n and text[j].isascii() and text[j].isalpha():
@@ -120,7 +142,7 @@ def _parse_main_line(text: str) -> list[_Node]:
                 values.append((value, i))
             if not values:
                 raise error_at(text, start, f"property {ident} has no value")
-            node.props.setdefault(ident, []).extend((v, start) for v, _ in values)
+            prop_node.props.setdefault(ident, []).extend((v, start) for v, _ in values)
         else:
             raise error_at(text, i, f"unexpected {c!r}")
 
@@ -317,32 +339,53 @@ def _result(raw: str | None) -> str | None:
     return None
 
 
-def read(text: str, hint=None) -> Record:
-    """The main line of the first game in an SGF text; raises RecordFormatError naming the line."""
-    nodes = _parse_main_line(text)
-    root = nodes[0]
-    game = _game_of(root, text, hint)
-    state = _setup(game.initial_state(), root, text)
-    count = setup = len(state.moves)
-    analysis = {}   # the app's analysis comments (C[]), by the ply of the node's position
-    for node in nodes:
-        for colour in ("B", "W"):
-            for value, offset in node.props.get(colour, []):
-                where = line_col(text, offset)
-                count += 1
-                side = "BW".index(colour)
+def _moves(snode: _Node, gnode: Node, tree: GameTree, text: str, variation: bool) -> Node:
+    """The game node after the moves (B, W) of the SGF node ``snode``, played from ``gnode``."""
+    state = gnode.state
+    game = state.game
+    for colour in ("B", "W"):
+        for value, offset in snode.props.get(colour, []):
+            where = line_col(text, offset)
+            side = "BW".index(colour)
+            try:
                 if side != state.current_player and not state.is_terminal():
                     if game.id == "othello" and state.legal_actions() == [game.pass_action]:
-                        state = state.apply(game.pass_action)   # a pass the record leaves out
-                        count += 1
+                        gnode = tree.add(gnode, game.pass_action)   # a pass the record leaves out
+                        state = gnode.state
                     else:
-                        raise RecordFormatError(f"move {count}: {'Black' if side == 0 else 'White'} plays, "
-                                                f"but it is {'Black' if side == 1 else 'White'}'s turn", *where)
-                state = _play(state, value, where, count)
-        for value, _ in node.props.get("C", []):
+                        raise RecordFormatError(f"move {len(state.moves) + 1}: {'Black' if side == 0 else 'White'} "
+                                                f"plays, but it is {'Black' if side == 1 else 'White'}'s turn", *where)
+                state = _play(state, value, where, len(state.moves) + 1)
+            except RecordFormatError as e:
+                if variation:
+                    raise RecordFormatError("in a variation: " + e.reason, e.line, e.column) from None
+                raise
+            gnode = tree.add(gnode, state.moves[-1], state)
+    return gnode
+
+
+def read(text: str, hint=None) -> Record:
+    """The first game in an SGF text, its main line as the record's state and, when it has
+    variations or comments, all of it as the record's tree; raises RecordFormatError naming the line."""
+    root = _parse_tree(text)
+    game = _game_of(root, text, hint)
+    start = _setup(game.initial_state(), root, text)
+    setup = len(start.moves)
+    tree = GameTree.from_line(_setup_line(start))
+    analysis = {}   # the app's analysis comments (C[]), by the ply of the node's position
+    work = [(root, tree.main_line()[-1], True)]
+    while work:
+        snode, gnode, main = work.pop()
+        gnode = _moves(snode, gnode, tree, text, not main)
+        for value, _ in snode.props.get("C", []):
             fields = read_analysis_comment(value)
-            if fields:
-                analysis[len(state.moves)] = fields
+            if fields and main:
+                analysis[len(gnode.state.moves)] = fields
+            rest = strip_analysis_comment(value) if fields else value.strip()
+            if rest:
+                gnode.comment = f"{gnode.comment}\n{rest}" if gnode.comment else rest
+        work.extend((child, gnode, main and k == 0) for k, child in reversed(list(enumerate(snode.children))))
+    state = tree.main_line()[-1].state
     meta = {"first_player": _first(root, "PB") or "", "second_player": _first(root, "PW") or ""}
     meta = {k: v for k, v in meta.items() if v}
     if _first(root, "EV"):
@@ -362,7 +405,15 @@ def read(text: str, hint=None) -> Record:
         meta["setup"] = str(setup)
     keep_analysis(meta, analysis)
     who_is_who(meta)
-    return Record(state, meta, "sgf")
+    return Record(state, meta, "sgf", None if tree.plain else tree)
+
+
+def _setup_line(start: State) -> list[State]:
+    """The positions from the game's start to ``start`` (gomoku's setup stones played one by one)."""
+    line = [start.game.initial_state()] if start.moves else [start]
+    for a in start.moves:
+        line.append(line[-1].apply(a))
+    return line
 
 
 def peek(text: str, hint=None):
@@ -389,8 +440,9 @@ def _escape(text: str) -> str:
     return str(text).replace("\\", "\\\\").replace("]", "\\]")
 
 
-def write(state: State, meta: dict | None = None) -> str:
-    """A gomoku or othello game as SGF."""
+def write(state: State, meta: dict | None = None, tree: GameTree | None = None) -> str:
+    """A gomoku or othello game as SGF; with ``tree`` (whose main line is the game, see
+    `games.records.tree.node_at`), its variations and comments too."""
     meta = dict(meta or {})
     game = state.game
     if game.id not in _GM_OF:
@@ -456,18 +508,67 @@ def write(state: State, meta: dict | None = None) -> str:
         if ply not in analysis:
             return ""
         return f"C[{_escape(analysis_comment(analysis[ply], level if ply == min(analysis) else ''))}]"
-    head.append(comment(len(s.moves)))
-    moves = []
-    for a in actions:
-        colour = "BW"[s.current_player]
+    node = node_at(tree, state, s)
+    main = {id(n) for n in tree.main_line(node)} if node is not None else set()
+
+    def point_of(before, a):
         if game.id == "othello":
-            point = "PA" if a == game.pass_action else game.square_name(a)
-        else:
-            row, col = divmod(a, game.size)
-            point = chr(97 + col) + chr(97 + row)
-        s = s.apply(a)
-        moves.append(f";{colour}[{point}]" + comment(len(s.moves)))
+            return "PA" if a == game.pass_action else game.square_name(a)
+        row, col = divmod(a, game.size)
+        return chr(97 + col) + chr(97 + row)
+
+    def node_text(n):   # a game node's move and comments
+        before = n.parent.state
+        text = f";{'BW'[before.current_player]}[{point_of(before, n.action)}]"
+        return text + comment_of(n)
+
+    def comment_of(n):
+        ply = len(n.state.moves)
+        words = [n.comment.strip()] if n.comment.strip() else []
+        if ply in analysis and (not main or id(n) in main):
+            words.append(analysis_comment(analysis[ply], level if ply == min(analysis) else ''))
+        return f"C[{_escape(chr(10).join(words))}]" if words else ""
+    if node is None:
+        head.append(comment(len(s.moves)))
+        moves = []
+        for a in actions:
+            colour = "BW"[s.current_player]
+            point = point_of(s, a)
+            s = s.apply(a)
+            moves.append(f";{colour}[{point}]" + comment(len(s.moves)))
+    else:
+        head.append(comment_of(node))
+        moves = _branches(node, node_text)
     lines = ["(;" + "".join(head)]
-    for k in range(0, len(moves), 12):
-        lines.append("".join(moves[k:k + 12]))
+    row, count = "", 0
+    for word in moves:
+        row += word
+        count += word.startswith(";")
+        if count == 12:
+            lines.append(row)
+            row, count = "", 0
+    if row:
+        lines.append(row)
     return "\n".join(lines) + ")\n"
+
+
+def _branches(node: Node, node_text) -> list[str]:
+    """The words of everything after ``node``: each move's node, and at a fork every choice in
+    its own parentheses (the main line's first), as SGF nests variations."""
+    words: list[str] = []
+    work: list = [node]
+    while work:
+        item = work.pop()
+        if isinstance(item, str):
+            words.append(item)
+            continue
+        n = item
+        while len(n.children) == 1:
+            n = n.children[0]
+            words.append(node_text(n))
+        if len(n.children) > 1:
+            todo: list = []
+            for child in n.children:
+                todo += ["(", node_text(child), child, ")"]
+            work.extend(reversed(todo))
+    return words

@@ -18,7 +18,7 @@ from gui.scenes.loaddialog import LoadDialog
 from gui.scenes.setup import level_name, side_name
 from gui.scenes.sidepanel import MoveList, evaluation, hint_table, in_check, result_detail, thinking_block
 from gui.review import better_move, summary_counts
-from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, panel, spinner, winrate_graph
+from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, TextDialog, panel, spinner, winrate_graph
 
 
 #: the side panel's title and subtitle, which messages leave visible
@@ -156,16 +156,17 @@ class PlayScene(Scene):
         asks first."""
         from pathlib import Path
 
-        from gui.records import RecordError, load_record
+        from gui.records import RecordError, load_game
         self.dialog = None
         try:
-            state, meta = load_record(Path(path), self.c.game)
+            record = load_game(Path(path), self.c.game)
         except RecordError as e:
             self.app.toast(t("play.load_failed", message=str(e)), error=True)
             return
+        state, meta = record.state, record.meta
 
         def load():
-            self.app.play_record(state, meta, self)
+            self.app.play_record(state, meta, self, record.tree)
             self.app.toast(t("play.loaded", name=Path(path).name))
         if self.c.in_progress and state.game.key == self.c.game.key:
             self.ask(t("confirm.load_title"), t("confirm.load_text"), t("play.load"), load)
@@ -208,11 +209,11 @@ class PlayScene(Scene):
         def load():
             if state.game.key == self.c.game.key:
                 setup = record.meta.get("setup", "")
-                self.c.load(state, int(setup) if str(setup).isdigit() else 0)
+                self.c.load(state, int(setup) if str(setup).isdigit() else 0, record.tree)
                 self.c.load_analysis(record.meta)
                 self.view.set_flipped(self._flip())
             else:
-                self.app.play_record(state, record.meta, self)
+                self.app.play_record(state, record.meta, self, record.tree)
                 self.app.toast(t("play.pasted", game=game_name(state.game.id)))
         if self.c.in_progress:
             self.ask(t("confirm.new_title"), t("confirm.new_text"), t("play.paste"), load)
@@ -253,11 +254,71 @@ class PlayScene(Scene):
         self.app.goto(EditorScene(self.app, self.c.game, v.board_array(), v.current_player, back_scene=self))
 
     def play_from_here(self):
-        """Continue the game from the viewed earlier position, after a confirmation."""
-        n = self.c.moves_after_view()
+        """Continue the game from the viewed earlier position (the later moves stay in the tree:
+        redo or the move list brings them back, so nothing is asked)."""
+        self.c.continue_from_view()
+
+    # --- variations -------------------------------------------------------------------
+    def switch_variation(self, step: int) -> None:
+        if not self.c.switch_variation(step):
+            self.app.toast(t("play.no_variation"))
+
+    def promote_variation(self) -> None:
+        if self.c.promote_view():
+            self.app.toast(t("play.promoted"))
+
+    def delete_variation(self) -> None:
+        """Delete the viewed move and what follows it in every line, after a confirmation
+        (moves are discarded)."""
+        n = self.c.deletion_size()
         if n:
-            self.ask(t("confirm.branch_title"), t("confirm.branch_text", n=n), t("play.play_here"),
-                     self.c.continue_from_view)
+            self.ask(t("confirm.delete_title"), t("confirm.delete_text", n=n), t("play.delete_line"),
+                     lambda: self.app.toast(t("play.deleted", n=self.c.delete_view())))
+
+    def edit_comment(self, opened_by: str = "") -> None:
+        """Write or change the comment on the viewed move (kept in the game's records)."""
+        c = self.c
+
+        def save():
+            self.confirm = None
+            c.set_comment(box.value)
+
+        def cancel():
+            self.confirm = None
+        box = TextDialog(t("play.comment_title"), t("play.comment_text"), c.comment_at(c.view_index),
+                         [(t("play.comment_save"), save, "primary"), (t("common.cancel"), cancel, "normal")],
+                         opened_by=opened_by)
+        self.confirm = box
+
+    def variation_menu(self, target) -> None:
+        """A right click on a move of the list: show it, and offer to make its line the main
+        line or to delete it."""
+        if isinstance(target, int):
+            self.c.go_to(target)
+        else:
+            self.c.go_to_node(target)
+        c = self.c
+        if c.view_index == 0:
+            return
+        node = c.viewed_node
+        choices = []
+
+        def pick(action):
+            def run():
+                self.confirm = None
+                action()
+            return run
+        in_variation = any(not n.is_main for n in c.tree.path_to(node))
+        if in_variation:
+            choices.append((t("play.promote"), pick(self.promote_variation), "primary"))
+        choices.append((t("play.comment"), pick(self.edit_comment), "normal"))
+        choices.append((t("play.delete_line"), pick(self.delete_variation), "danger"))
+        choices.append((t("common.cancel"), pick(lambda: None), "normal"))
+        texts = c.move_texts(language())
+        move = texts[c.view_index - 1] if c.view_index - 1 < len(texts) else ""
+        self.confirm = ConfirmDialog(t("play.variation_title", n=c.view_index, move=move),
+                                     t("play.variation_text" if in_variation else "play.move_text",
+                                       n=c.deletion_size()), choices)
 
     def ask(self, title: str, text: str, yes: str, action) -> None:
         def do():
@@ -392,14 +453,22 @@ class PlayScene(Scene):
         if self.dialog is not None:
             self.dialog.handle_event(ev)
             return
+        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 3:
+            target = self.moves.hit(ev.pos)
+            if target is not None:
+                self.variation_menu(target)
+            return
         super().handle_event(ev)
 
     def on_click(self, pos):
         if super_hit(self, pos):
             return
         index = self.moves.hit(pos)
-        if index is not None:
+        if isinstance(index, int):
             self.c.go_to(index)
+            return
+        if index is not None:   # a move of a variation: its line comes on the board
+            self.c.go_to_node(index)
             return
         if self.graph_rect.width and self.graph_rect.inflate(0, 12).collidepoint(pos):
             n = len(self.c.history)
@@ -423,9 +492,7 @@ class PlayScene(Scene):
         action, selection = self.view.renderer.click(viewed, target, c.selection)
         if action is not None:
             if c.reviewing:
-                n = c.moves_after_view()
-                self.ask(t("confirm.branch_title"), t("confirm.branch_text", n=n), t("play.play_here"),
-                         lambda a=action: c.play_from_view(a))
+                c.play_from_view(action)   # a new line; the old one stays as a variation
             else:
                 c.play(action)
         else:
@@ -479,6 +546,8 @@ class PlayScene(Scene):
             self.load()
         elif key == pygame.K_c and ctrl:
             self.copy_position()
+        elif key == pygame.K_UP and ctrl:
+            self.promote_variation()
         elif key == pygame.K_v and ctrl:
             self.paste_position()
         elif ctrl:
@@ -491,6 +560,14 @@ class PlayScene(Scene):
             self.c.go_start()
         elif key == pygame.K_END:
             self.c.go_end()
+        elif key == pygame.K_UP:
+            self.switch_variation(-1)
+        elif key == pygame.K_DOWN:
+            self.switch_variation(1)
+        elif key == pygame.K_DELETE:
+            self.delete_variation()
+        elif key == pygame.K_k:
+            self.edit_comment(opened_by="k")
         elif key == pygame.K_h:
             self.hint()
         elif key == pygame.K_p:
@@ -550,7 +627,7 @@ class PlayScene(Scene):
         """Keep the game on disk after each move, so it can be resumed after closing the app."""
         if getattr(self.c, "in_opening", False):
             return   # a Swap2 exchange in progress is not resumable: the game is saved once it is settled
-        n = len(self.c.history)
+        n = (len(self.c.history), self.c.tree_version)   # a move, or a variation kept, promoted, deleted
         if n == self._saved_moves:
             return
         self._saved_moves = n
@@ -794,11 +871,22 @@ class PlayScene(Scene):
             y = hint_table(surface, pal, p, y, hints, c.state, c.show_policy, self.hint_rows,
                            self.hovered_hint, self.move_scores())
         if bottom - y > 40:
-            theme.text(surface, t("play.moves"), (p.x, y), 13, pal.text_faint)
+            caption = t("play.moves")
+            tried = c.variation_count()
+            if tried:
+                caption += " · " + t("play.variations", n=tried)
+            theme.text(surface, theme.fit_text(caption, 13, p.width), (p.x, y), 13, pal.text_faint)
+            comment = c.comment_at(c.view_index)
+            if comment and bottom - y > 120:   # what the record says of the viewed move
+                for line in _two_lines(comment, 13, p.width):
+                    y += 18
+                    theme.text(surface, line, (p.x, y), 13, pal.text)
             first = c.history[0].current_player if c.history else 0
             qualities = {q["index"]: q["quality"] for q in c.qualities() if q["quality"] in QUALITY_MARKS}
+            notes = {i for i, n in enumerate(c.line) if n.comment}
             self.moves.draw(surface, pal, pygame.Rect(p.x, y + 20, p.width, bottom - y - 20),
-                            c.move_texts(language()), first, c.view_index, qualities)
+                            c.move_texts(language()), first, c.view_index, qualities,
+                            c.variations_at(language()), notes)
 
 def super_hit(scene, pos) -> bool:
     from gui.widgets import hit_buttons

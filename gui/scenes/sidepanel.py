@@ -11,14 +11,17 @@ from gui.widgets import progress_bar, spinner, winrate_bar
 
 class MoveList:
     """The game's moves in numbered pairs; a click on a move shows the position after it.
-    Follows the newest move unless scrolled back; keeps the viewed move in sight."""
+    The moves played instead of a move (variations) follow its row, indented and in
+    parentheses, each move clickable. Follows the newest move unless scrolled back; keeps the
+    viewed move in sight."""
 
     ROW = 24
 
     def __init__(self):
         self.scroll = 0  # rows scrolled up from the bottom
         self.rect = pygame.Rect(0, 0, 0, 0)
-        self.items: list[tuple[pygame.Rect, int]] = []  # (where a move is drawn, its history index)
+        #: (where a move is drawn, its history index, or the tree node of a variation's move)
+        self.items: list[tuple[pygame.Rect, object]] = []
         self._shown_current = None
 
     def wheel(self, dy: int, pos) -> bool:
@@ -27,22 +30,26 @@ class MoveList:
         self.scroll = max(0, self.scroll + dy)
         return True
 
-    def hit(self, pos) -> int | None:
-        """The history index of the move under ``pos`` (the position after it), or None."""
+    def hit(self, pos):
+        """What is under ``pos``: the history index of a move of the line (the position after
+        it), a variation's move (its `games.records.tree.Node`), or None."""
         for r, index in self.items:
             if r.collidepoint(pos):
                 return index
         return None
 
     def draw(self, surface, pal, rect, texts: list[str], first_player: int = 0, current: int | None = None,
-             qualities: dict | None = None) -> None:
+             qualities: dict | None = None, variations: dict | None = None, notes=()) -> None:
         """``current``: the history index on the board (None: the newest); ``qualities``:
-        {history index: inaccuracy|mistake|blunder} to colour and mark."""
+        {history index: inaccuracy|mistake|blunder} to colour and mark; ``variations``: {history
+        index of the move replaced: [[(node, move text)...]...]} (see
+        `gui.session.GameSession.variations_at`); ``notes``: the history indices of moves with a comment."""
         from gui.widgets import QUALITY_MARKS
         self.rect = pygame.Rect(rect)
         self.items = []
         theme.rounded_rect(surface, pal.bg2, rect, 10)
-        if not texts:
+        variations = variations or {}
+        if not texts and not variations:
             theme.text(surface, t("play.no_moves"), (rect.x + 14, rect.y + 12), 14, pal.text_faint)
             return
         current = len(texts) if current is None else current
@@ -50,12 +57,24 @@ class MoveList:
         # pair moves: (number, first player's move, second player's move)
         items = ([None] + texts) if first_player == 1 else list(texts)
         offset = 1 if first_player == 1 else 0  # items[k] is move k + 1 - offset
-        rows = [(i // 2 + 1, i) for i in range(0, len(items), 2)]
+        rows: list[tuple] = []   # ("pair", number, items index) or ("var", history index, moves)
+        row_of_pair = []
+        for i in range(0, max(len(items), 1 if variations else 0), 2):
+            row_of_pair.append(len(rows))
+            if i < len(items):
+                rows.append(("pair", i // 2 + 1, i))
+            for k in (i + 1 - offset, i + 2 - offset):   # the variations of the row's moves
+                for moves in variations.get(k, []) if k >= 1 else []:
+                    rows.append(("var", k, moves))
+        last = len(texts) + 1   # the moves undo took back, after the last move
+        if last not in (k for r in rows if r[0] == "var" for k in [r[1]]):
+            for moves in variations.get(last, []):
+                rows.append(("var", last, moves))
         visible = max(1, (rect.height - 12) // self.ROW)
         if current != self._shown_current:  # the view moved: bring its row into sight
             self._shown_current = current
-            if current > 0:
-                row = (current - 1 + offset) // 2
+            if current > 0 and row_of_pair:
+                row = row_of_pair[min(len(row_of_pair) - 1, (current - 1 + offset) // 2)]
                 end = len(rows) - self.scroll
                 if row >= end:
                     self.scroll = max(0, len(rows) - row - 1)
@@ -68,8 +87,12 @@ class MoveList:
         size = 15
         clip = surface.get_clip()
         surface.set_clip(rect)
-        for k, (n, i) in enumerate(rows[start:end]):
+        for k, row in enumerate(rows[start:end]):
             y = rect.y + 8 + k * self.ROW
+            if row[0] == "var":
+                self._draw_variation(surface, pal, rect, y, row[1], row[2], offset)
+                continue
+            _, n, i = row
             theme.text(surface, f"{n}.", (rect.x + 40, y), size, pal.text_faint, anchor="topright")
             for j in (0, 1):
                 if i + j >= len(items) or items[i + j] is None:
@@ -79,6 +102,8 @@ class MoveList:
                 q = qualities.get(index)
                 if q in QUALITY_MARKS:
                     mv = f"{mv} {QUALITY_MARKS[q]}"
+                if index in notes:
+                    mv += " *"
                 x = rect.x + 50 + j * col
                 box = pygame.Rect(x - 5, y - 2, col - 4, self.ROW - 2)
                 self.items.append((box, index))
@@ -91,6 +116,31 @@ class MoveList:
         surface.set_clip(clip)
         if self.scroll:
             theme.text(surface, "▼", (rect.right - 10, rect.bottom - 6), 11, pal.text_faint, anchor="bottomright")
+
+    def _draw_variation(self, surface, pal, rect, y, index: int, moves, offset: int) -> None:
+        """One variation on a row of its own: ``(3... b1 4. c3)``, each move clickable."""
+        size = 13
+        x = rect.x + 34
+        right = rect.right - 8
+        theme.text(surface, "(", (x, y + 1), size, pal.text_faint)
+        x += theme.FONTS.size("(", size)[0] + 2
+        for j, (node, text) in enumerate(moves):
+            k = index + j                      # the history index the move would have
+            first = (k - 1 + offset) % 2 == 0  # the first player's move: numbered
+            number = (k - 1 + offset) // 2 + 1
+            label = text if text == "…" else (f"{number}. {text}" if first else (
+                f"{number}... {text}" if j == 0 else text))
+            if getattr(node, "comment", ""):
+                label += " *"
+            w = theme.FONTS.size(label, size)[0]
+            if x + w + 12 > right:
+                theme.text(surface, "…", (x, y + 1), size, pal.text_faint)
+                return
+            box = pygame.Rect(x - 3, y - 2, w + 6, self.ROW - 2)
+            self.items.append((box, node))
+            theme.text(surface, label, (x, y + 1), size, pal.text_faint if text == "…" else pal.text_dim)
+            x += w + 8
+        theme.text(surface, ")", (x - 6, y + 1), size, pal.text_faint)
 
 
 def thinking_block(surface, pal, rect, app, thinking, ai_status: str, label: str) -> None:

@@ -1,0 +1,244 @@
+"""Variations in play: a different move in an earlier position (after looking back or undo)
+keeps the old line; the move list shows and opens both; the board, the graph and the marks
+follow the line shown; promote and delete; records and the autosave keep the tree."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame
+import pytest
+
+from games import get_game
+from gui.controller import PlayController
+from gui.review import Evaluation
+from test_gui_review import ScriptedAI, ai_move, play_game
+from test_gui_support import app, click, click_target, press  # noqa: F401 (app: the fixture)
+
+
+@pytest.fixture
+def ttt():
+    ai = ScriptedAI()
+    c = PlayController(ai, get_game("tictactoe"), human=0, level="strong")
+    c.analysis_on = False
+    return c, ai
+
+
+def lines(c):
+    """Every line of the tree, as move tuples from the start."""
+    return sorted(n.state.moves for n in c.tree.nodes() if not n.children)
+
+
+# --- the controller -----------------------------------------------------------------------
+
+def test_a_different_move_in_an_earlier_position_keeps_the_old_line_as_a_variation(ttt):
+    c, ai = ttt
+    play_game(c, ai, [4, 0, 8, 2])
+    c.go_to(2)
+    assert c.play_from_view(6)
+    assert c.state.moves == (4, 0, 6)                     # the game goes on in the new line
+    assert lines(c) == [(4, 0, 6), (4, 0, 8, 2)]
+    assert [n.action for n in c.tree.main_line()] == [None, 4, 0, 6]   # the line played is the main line
+    assert c.variations_at("en")[3][0][0][1] == "c3"      # the old move, shown beside the new one
+
+
+def test_a_different_move_after_undo_keeps_the_old_line(ttt):
+    c, ai = ttt
+    play_game(c, ai, [4, 0, 8, 2])
+    c.undo()
+    [[(taken_back, text), _]] = c.variations_at("en")[len(c.history)]   # shown after the last move
+    assert taken_back.state.moves == (4, 0, 8) and text == "c3"
+    assert c.play(6)
+    assert not c.redo()
+    assert lines(c) == [(4, 0, 6), (4, 0, 8, 2)]
+
+
+def test_opening_the_old_line_from_the_move_list_puts_it_on_the_board_with_its_evaluations(ttt):
+    c, ai = ttt
+    play_game(c, ai, [4, 0, 8, 2])
+    c.evals[4] = Evaluation(0.5, None, None, 100, "ai")   # what was known of the old line's end
+    c.go_to(2)
+    c.play_from_view(6)
+    old = next(node for vs in c.variations_at("en").values() for v in vs for node, _ in v if node.action == 8)
+    assert c.go_to_node(old)
+    assert c.viewed.moves == (4, 0, 8) and c.state.moves == (4, 0, 8, 2)
+    assert c.graph_values()[4] == pytest.approx(0.75)     # the graph follows the line shown
+    assert [n.action for n in c.tree.main_line()] == [None, 4, 0, 6]   # looking is not playing
+    c.switch_variation(-1)
+    assert c.viewed.moves == (4, 0, 6)
+
+
+def test_playing_on_in_an_old_line_makes_it_the_main_line(ttt):
+    c, ai = ttt
+    play_game(c, ai, [4, 0, 8, 2])
+    c.go_to(2)
+    c.play_from_view(6)
+    ai_move(c, ai, 2)
+    c.go_to_node(c.tree.find((4, 0, 8, 2)))
+    assert c.play(6)
+    assert [n.action for n in c.tree.main_line()] == [None, 4, 0, 8, 2, 6]
+
+
+def test_promote_and_delete_change_the_tree_and_say_what_they_discard(ttt):
+    c, ai = ttt
+    play_game(c, ai, [4, 0, 8, 2])
+    c.go_to(2)
+    c.play_from_view(6)
+    c.go_to_node(c.tree.find((4, 0, 8)))
+    assert c.promote_view() and c.tree.main_line()[3].action == 8
+    assert c.deletion_size() == 2
+    assert c.delete_view() == 2
+    assert lines(c) == [(4, 0, 6)] and c.viewed.moves == (4, 0)
+    c.go_start()
+    assert c.delete_view() == 0                           # the start stays
+
+
+def test_the_same_move_again_after_undo_still_redoes(ttt):
+    c, ai = ttt
+    play_game(c, ai, [4, 0, 8, 2])
+    c.undo()
+    c.undo()
+    assert c.play(4)
+    assert c.redo() and c.state.moves == (4, 0)
+    assert lines(c) == [(4, 0, 8, 2)]
+
+
+def test_the_record_saved_holds_the_main_line_and_the_variations(ttt, tmp_path):
+    from gui.records import load_game, save_record
+    c, ai = ttt
+    play_game(c, ai, [4, 0, 8, 2])
+    c.go_to(2)
+    c.play_from_view(6)
+    c.go_to(1)
+    c.set_comment("why not a corner?")
+    state, tree = c.record_line()
+    record = load_game(save_record(state, {"you": "first"}, tmp_path, tree=tree))
+    assert record.state.moves == (4, 0, 6)
+    assert sorted(n.state.moves for n in record.tree.nodes() if not n.children) == [(4, 0, 6), (4, 0, 8, 2)]
+    assert record.tree.find((4,)).comment == "why not a corner?"
+    d = PlayController(ScriptedAI(), get_game("tictactoe"), human=0, level="strong")
+    d.load(record.state, 0, record.tree)
+    assert lines(d) == lines(c) and d.comment_at(1) == "why not a corner?"
+
+
+def test_the_autosave_keeps_the_tree(ttt, tmp_path, monkeypatch):
+    from gui import autosave
+    monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path))
+    c, ai = ttt
+    play_game(c, ai, [4, 0, 8, 2])
+    c.go_to(2)
+    c.play_from_view(6)
+    c.go_to_node(c.tree.find((4, 0, 8, 2)))              # the person last looked at the old line
+    assert autosave.save(c)
+    saved = autosave.load("tictactoe")
+    d = PlayController(ScriptedAI(), get_game("tictactoe"), human=0, level="strong")
+    d.load(saved["state"], saved["setup"], saved["tree"])
+    assert lines(d) == lines(c) and d.state.moves == (4, 0, 8, 2)
+    assert [n.action for n in d.tree.main_line()] == [None, 4, 0, 6]
+
+
+def test_a_damaged_autosaved_tree_resumes_the_game_without_it(ttt, tmp_path, monkeypatch):
+    import json
+
+    from gui import autosave
+    monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path))
+    c, ai = ttt
+    play_game(c, ai, [4, 0, 8, 2])
+    c.go_to(2)
+    c.play_from_view(6)
+    autosave.save(c)
+    p = autosave.path("tictactoe")
+    data = json.loads(p.read_text())
+    data["tree"] = "b2 a1 (((c3"
+    p.write_text(json.dumps(data))
+    saved = autosave.load("tictactoe")
+    assert saved is not None and saved["tree"] is None and saved["state"].moves == (4, 0, 6)
+
+
+# --- in the window ----------------------------------------------------------------------------
+
+def test_in_the_window_a_new_move_after_stepping_back_shows_both_lines_and_saves_both(app, tmp_path):
+    from gui.records import load_game
+    app.start_play("tictactoe", "first", "beginner")
+    c = app.scene.c
+    c.analysis_on = False
+    click_target(app, (1, 1))                             # b2
+    c._push(0, by_ai=True)                                # the AI's a1
+    click_target(app, (2, 2))                             # c3
+    c._push(2, by_ai=True)
+    press(app, pygame.K_LEFT)
+    press(app, pygame.K_LEFT)                             # back to the person's turn after a1
+    click_target(app, (2, 0))                             # a different move (asks nothing)
+    assert app.scene.confirm is None and c.state.moves == (4, 0, 6)
+    app.step()
+    shown = [item for _, item in app.scene.moves.items]
+    assert 3 in shown                                     # the new move, on the line
+    old = [item for item in shown if not isinstance(item, int)]
+    assert [n.state.moves for n in old] == [(4, 0, 8), (4, 0, 8, 2)]   # the old line, beside it
+    box = next(r for r, item in app.scene.moves.items if item is old[0])
+    click(app, box.center)                                # opens it
+    assert c.viewed.moves == (4, 0, 8)
+    path = app.save_game(c, tmp_path)
+    record = load_game(path)
+    assert record.state.moves == (4, 0, 6)
+    assert record.tree.find((4, 0, 8, 2)) is not None
+
+
+def test_in_the_window_a_right_click_offers_to_promote_and_delete_asks_first(app):
+    app.start_play("tictactoe", "first", "beginner")
+    c = app.scene.c
+    c.analysis_on = False
+    click_target(app, (1, 1))
+    c._push(0, by_ai=True)
+    c.go_to(0)
+    click_target(app, (2, 2))                             # c3 instead of b2: b2's line is a variation
+    app.step()
+    old = next(item for _, item in app.scene.moves.items if not isinstance(item, int))
+    box = next(r for r, item in app.scene.moves.items if item is old)
+    click(app, box.center, button=3)
+    labels = [choice[0] for choice in app.scene.confirm.choices]
+    assert labels == ["Main line", "Comment", "Delete", "Cancel"]
+    before = c.tree.count
+    app.scene.confirm.choices[2][1]()                    # delete: asks before discarding moves
+    assert app.scene.confirm is not None and c.tree.count == before
+    press(app, pygame.K_ESCAPE)
+    assert c.tree.count == before
+
+
+def test_opening_a_line_that_ends_on_the_ais_turn_does_not_make_the_ai_play_in_it(ttt):
+    c, ai = ttt
+    play_game(c, ai, [4, 0, 8])                           # the old line ends with the AI to move
+    c.update()
+    [(rid, _)] = ai.open(c.level)
+    c.undo()                                              # its search is cancelled
+    assert c.play(6)
+    ai_move(c, ai, 2)
+    c.go_to_node(c.tree.find((4, 0, 8)))
+    c.update()
+    assert not ai.open(c.level) and c.reviewing           # looking is not playing
+    assert [n.action for n in c.tree.main_line()] == [None, 4, 0, 6, 2]
+    assert c.continue_from_view()                         # "Play from here": now the AI answers
+    ai_move(c, ai, 2)
+    assert c.state.moves == (4, 0, 8, 2)
+
+
+def test_in_the_window_k_writes_a_comment_on_the_viewed_move_and_it_is_saved(app, tmp_path):
+    from gui.records import load_game
+    app.start_play("tictactoe", "first", "beginner")
+    c = app.scene.c
+    c.analysis_on = False
+    click_target(app, (1, 1))
+    c._push(0, by_ai=True)
+    press(app, pygame.K_LEFT)
+    press(app, pygame.K_k)
+    app.step([pygame.event.Event(pygame.TEXTINPUT, text="k"),      # the key that opened the box
+              pygame.event.Event(pygame.TEXTINPUT, text="centre!x")])
+    press(app, pygame.K_BACKSPACE)
+    press(app, pygame.K_RETURN)
+    assert app.scene.confirm is None and c.comment_at(1) == "centre!"
+    app.step()
+    assert c.comment_at(c.view_index) == "centre!"
+    record = load_game(app.save_game(c, tmp_path))
+    assert record.tree.find((4,)).comment == "centre!"

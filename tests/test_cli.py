@@ -176,7 +176,7 @@ def test_balanced_openings_start_both_games_of_a_pair_from_the_same_position():
 
 
 @pytest.mark.parametrize("spec", ["bogus", "model:", "model:/no/such/model.pt", "rollout:x", "rollout:0",
-                                  "level:godlike", "uci:", "uci:/no/such/engine", "greedy", "solver"])
+                                  "level:godlike", "level:easy?cap=1", "uci:", "uci:/no/such/engine", "greedy", "solver"])
 def test_arena_bad_specs_exit_2_with_a_message(capsys, spec):
     game = "connect4"  # no heuristic (greedy) and too big to solve (solver)
     if spec == "greedy" and has_heuristic(get_game(game)):
@@ -184,6 +184,14 @@ def test_arena_bad_specs_exit_2_with_a_message(capsys, spec):
     assert arena_main(["--game", game, "--a", spec, "--b", "random", "--games", "2"]) == 2
     err = capsys.readouterr().err
     assert err.strip() and "Traceback" not in err
+
+
+def test_a_level_spec_with_cap_0_keeps_its_visits_and_drops_only_its_time_cap():
+    game = get_game("tictactoe")
+    capped = player_from_spec(game, "level:hard", seed=1)
+    free = player_from_spec(game, "level:hard?cap=0", seed=1)
+    assert capped.seconds and free.seconds is None
+    assert free.sims == capped.sims
 
 
 def test_greedy_player_needs_the_games_heuristic():

@@ -14,7 +14,9 @@ A *spec* is one string naming one player:
                                  runs the network in ONNX Runtime float32 or static int8 whatever
                                  this machine's runtime choice (measurements)
 ``policy:PATH``                  the network alone: its highest-prior legal move, no search
-``level:NAME``                   the app's AI at level NAME (shipped model, else rollout search)
+``level:NAME[?cap=0]``           the app's AI at level NAME (shipped model, else rollout search);
+                                 ``cap=0``: its visits without the level's time cap (the level as
+                                 a machine fast enough for the cap never to bind plays it)
 ``rollout:N``                    MCTS with uniform priors and one random playout per leaf, N per move
 ``random``                       uniformly random legal moves
 ``greedy``                       one ply deep: the move whose position the game's heuristic likes best
@@ -56,7 +58,7 @@ from ..play.baselines import OPENING_PLIES, OPENING_TEMPERATURE, SOLVER_MAX_PLIE
 #: default thinking time of an external UCI engine, in milliseconds
 UCI_DEFAULT_MOVETIME_MS = 100
 
-SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X&ptemp=X&lcb=X&mat=X&rt=fp32|int8], policy:PATH, level:NAME, rollout:N, random, greedy, solver, "
+SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X&ptemp=X&lcb=X&mat=X&rt=fp32|int8], policy:PATH, level:NAME[?cap=0], rollout:N, random, greedy, solver, "
              "uci:COMMAND[@WORK][?OPTION=VALUE&...], ucci:COMMAND[@WORK][?OPTION=VALUE&...], "
              "gomocup:COMMAND[@WORK], nboard:COMMAND[@depthN] (WORK: MS, depthN or nodesN)")
 #: the external-engine kinds: their protocol, and work per move when the spec names none
@@ -234,13 +236,18 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
         player.name = f"policy {Path(rest).name} g{meta.get('generation', 0)}"
         return player
     if kind == "level":
-        if rest not in LEVEL_SETTINGS:
-            raise SpecError(f"{spec}: unknown level {rest!r}; choose one of: {', '.join(LEVELS)}")
+        name, _, opts = rest.partition("?")
+        if name not in LEVEL_SETTINGS:
+            raise SpecError(f"{spec}: unknown level {name!r}; choose one of: {', '.join(LEVELS)}")
+        if opts not in ("", "cap=0"):
+            raise SpecError(f"{spec}: unknown option {opts!r}; a level takes only ?cap=0 (its visits, no time cap)")
         from ..core.checkpoint import CheckpointError
         try:
-            player = make_player(game, rest, seed=seed)
+            player = make_player(game, name, seed=seed)
         except CheckpointError as e:
             raise SpecError(f"{spec}: {e}") from None
+        if opts == "cap=0":  # the level as a machine fast enough for its time cap never to bind plays it
+            player.seconds = None
         return _with_opening(player, opening_plies)
     if kind == "rollout":
         return _with_opening(rollout_player(game, _positive_int(rest, spec, "the playout count"), seed=seed),

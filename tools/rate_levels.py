@@ -108,6 +108,12 @@ class Matches:
         return out
 
 
+def level_spec(level: str) -> str:
+    """A level as rated: its visits without its time cap, so that the rating says how the level
+    plays where the cap does not bind (an idle machine), whatever else runs during the matches."""
+    return f"level:{level}?cap=0"
+
+
 def nearest_rung(rungs: list[str], ratings: dict, target: float) -> int:
     rated = [(abs(ratings[r].rating - target), i) for i, r in enumerate(rungs) if r in ratings]
     return min(rated)[1] if rated else 0
@@ -127,7 +133,7 @@ def run(args) -> dict:
     for level in LEVELS:
         if args.levels and level not in args.levels:
             continue
-        player = f"level:{level}"
+        player = level_spec(level)
         played = 0
         block = 0
         while played < args.games:
@@ -137,7 +143,7 @@ def run(args) -> dict:
                                                     else ratings[rungs[0]].rating if rungs[0] in ratings else 1000.0)
             # the opponents: the ladder's rungs and the levels rated before this one (the upper
             # levels of a game whose AI outgrows its ladder are placed through the levels below)
-            pool = rungs + [f"level:{lv}" for lv in LEVELS[:LEVELS.index(level)]]
+            pool = rungs + [level_spec(lv) for lv in LEVELS[:LEVELS.index(level)]]
             rung = pool[nearest_rung(pool, ratings, guess)]
             seed += 1
             got = matches.play(player, rung, args.block, spec["openings"], block, seed)
@@ -168,7 +174,7 @@ def write_levels(game: str, report: dict, model_json: Path) -> dict:
     data = json.loads(model_json.read_text()) if model_json.is_file() else {}
     levels = {}
     for level in LEVELS:
-        r = report["players"].get(f"level:{level}")
+        r = report["players"].get(level_spec(level))
         if r:
             levels[level] = {**r, "reference": report["scale"]}
     data["levels"] = levels

@@ -143,16 +143,33 @@ def test_proofs_and_floors_are_walked_alike():
             assert any(t.n_floored[:t.num_nodes].any() for t in py)
 
 
+FUZZED = ("n_floored", "n_best", "n_term", "n_done", "n_owner")
+
+
+def fuzz_children(tree: Tree, node: int, kids: np.ndarray, rng: np.random.Generator) -> None:
+    """Floors, known results, a count of known children and passes (a child's mover choosing
+    again) set at random on ``node``'s children, as the search sets them, only more often."""
+    real = kids[kids >= 0]
+    if rng.random() < 0.6:
+        tree.n_floored[node] = 1
+        tree.n_best[real] = rng.choice([-2.0, -1.0, 0.0, 1.0, -0.3, 0.45], size=len(real))
+    if rng.random() < 0.5 and len(real):
+        known = real[rng.random(len(real)) < 0.4]
+        tree.n_term[known] = rng.choice([-1.0, 0.0, 1.0], size=len(known))
+        tree.n_done[node] = int(rng.integers(0, len(kids) + 1))
+    if rng.random() < 0.3:
+        tree.n_owner[real] = rng.integers(0, 2, size=len(real))
+
+
 @needs_compiled
-@pytest.mark.parametrize("game_id", ["connect4", "gomoku", "othello"])
+@pytest.mark.parametrize("game_id", ["connect4", "gomoku", "othello", "xiangqi"])
 def test_one_step_down_is_the_python_choice_at_every_node(game_id):
-    """At every expanded node of searched trees, for varied visit counts and parent values (first
-    play urgency below and above the children's values), the compiled walk's first step is the
-    child that `_pick_small` or `_pick_wide` chooses."""
+    """At every expanded node of searched trees, for varied visit counts, parent values (first
+    play urgency below and above the children's values), settings, floors, known children and
+    passes, the compiled walk's first step is the child `_pick_small` or `_pick_wide` chooses."""
     game = get_game(game_id)
     rng = np.random.default_rng(7)
-    cfg = SearchConfig()
-    trees = run_searches(random_positions(game, 3, 20, seed=3), 300, SETTINGS[0], seed=0, tree_c=None)
+    trees = run_searches(random_positions(game, 3, 20, seed=3), 200, SETTINGS[0], seed=0, tree_c=None)
     compared = 0
     for tree in trees:
         for node in range(tree.num_nodes):
@@ -161,23 +178,28 @@ def test_one_step_down_is_the_python_choice_at_every_node(game_id):
                 continue
             s = int(tree.n_start[node])
             kids = tree.e_child[s:s + k]
-            for _ in range(3):
+            for trial in range(4):
+                saved = {name: getattr(tree, name).copy() for name in FUZZED}
+                if trial:
+                    fuzz_children(tree, node, kids, rng)
                 parent_n = float(rng.choice([0.0, 1.0, rng.uniform(0, 5000)]))
                 q_node = float(rng.uniform(-1.2, 1.2))
                 fpu_reduction = float(rng.choice([0.0, 0.25, 1.0]))
                 cpuct = float(rng.uniform(0.3, 4.0))
-                c = SearchConfig(cpuct=cpuct, fpu_reduction=fpu_reduction)
+                cfg = SearchConfig(cpuct=cpuct, fpu_reduction=fpu_reduction)
                 pick = tree._pick_small if k <= SMALL_NODE else tree._pick_wide
-                j, child, _, _ = pick(node, s, k, kids, q_node - fpu_reduction, parent_n, c)
+                j, child, _, q = pick(node, s, k, kids, q_node - fpu_reduction, parent_n, cfg)
                 path: list[int] = []
-                code, stop, edge, _, _ = compiled.descend(tree, node, parent_n, q_node, cpuct, fpu_reduction,
-                                                          SMALL_NODE, -1, False, path)
+                code, stop, edge, _, q_c = compiled.descend(tree, node, parent_n, q_node, cpuct, fpu_reduction,
+                                                            SMALL_NODE, -1, False, path)
+                for name, arr in saved.items():
+                    setattr(tree, name, arr)
                 if child < 0:
-                    assert (code, stop, edge, path) == (compiled.NEW, node, j, []), (node, j)
+                    assert (code, stop, edge, path, q_c) == (compiled.NEW, node, j, [], q), (node, j)
                 else:
                     assert path[:1] == [child], (node, j)
                 compared += 1
-    assert compared > 300 and cfg.cpuct
+    assert compared > 300
 
 
 @needs_compiled
@@ -190,8 +212,10 @@ def test_float16_rounding_is_numpys():
     values += list((halves[:-1] + halves[1:]) / 2)          # exact ties
     values += list(np.nextafter((halves[:-1] + halves[1:]) / 2, np.inf))
     values += [0.0, -0.0, 65504.0, 65519.99, 65520.0, 1e300, 2.0 ** -25, 2.0 ** -24, 3 * 2.0 ** -26, 1e-320]
-    for x in values:
-        assert compiled.half_bits(float(x)) == int(np.float16(x).view(np.uint16)), x
+    with np.errstate(over="ignore"):   # numpy warns as it rounds the largest values to infinity
+        expected = [int(np.float16(x).view(np.uint16)) for x in values]
+    for x, bits in zip(values, expected):
+        assert compiled.half_bits(float(x)) == bits, x
 
 
 @needs_compiled
@@ -273,3 +297,29 @@ def test_a_module_of_another_api_version_is_refused(monkeypatch):
         assert module is None
     else:
         assert module is None and "API_VERSION" in reason
+
+
+@needs_compiled
+@pytest.mark.parametrize("k", [SMALL_NODE, SMALL_NODE + 1])
+def test_the_small_and_wide_rules_keep_their_own_rounding(k):
+    """A visited child worth 1/3 and unvisited ones at a first play urgency of float32(1/3): in
+    double precision (`_pick_small`, at most SMALL_NODE children) an unvisited child scores
+    higher; in numpy's float32 (`_pick_wide`) all tie and the first, visited one is chosen.
+    The compiled walk makes each rule's choice at each width."""
+    game = get_game("gomoku")
+    state = game.initial_state()
+    tree = Tree(state)
+    tree.expand(0, state.legal_actions()[:k], np.zeros(k, np.float32))
+    first = tree._new_node(state.apply(state.legal_actions()[0]), 0)
+    tree.e_child[0] = first
+    tree.n_visits[first], tree.n_wsum[first] = 3.0, 1.0
+    tree.root_n = 4.0
+    fpu = float(np.float32(1 / 3))
+    path: list[int] = []
+    code, _, edge, _, _ = compiled.descend(tree, 0, 4.0, fpu, 1.5, 0.0, SMALL_NODE, -1, False, path)
+    pick = tree._pick_small if k <= SMALL_NODE else tree._pick_wide
+    j, child, _, _ = pick(0, 0, k, tree.e_child[:k], fpu, 4.0, SearchConfig())
+    if k <= SMALL_NODE:
+        assert (j, child) == (1, -1) and (code, edge, path) == (compiled.NEW, 1, [])
+    else:
+        assert (j, child) == (0, first) and path == [first]

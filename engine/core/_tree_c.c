@@ -285,6 +285,14 @@ static PyObject *py_half_bits(PyObject *self, PyObject *arg)
     return PyLong_FromLong(zb_half_from_double(x));
 }
 
+static PyObject *py_round_half(PyObject *self, PyObject *arg)
+{
+    double x = PyFloat_AsDouble(arg);
+    if (x == -1.0 && PyErr_Occurred())
+        return NULL;
+    return PyFloat_FromDouble((double)zb_round_to_half((float)x));
+}
+
 static PyMethodDef methods[] = {
     {"descend", py_descend, METH_VARARGS,
      "descend(tree, node, parent_n, q_node, cpuct, fpu_reduction, small_node, root_win, root_python, path)\n"
@@ -295,6 +303,8 @@ static PyMethodDef methods[] = {
     {"backup", py_backup, METH_VARARGS,
      "backup(tree, path, value, leaf_player, vl): Tree.backup on the path's nodes (not the root's counts)."},
     {"half_bits", py_half_bits, METH_O, "half_bits(x): the 16 bits of x rounded to float16 (as numpy rounds)."},
+    {"round_half", py_round_half, METH_O,
+     "round_half(x): x as a float32, rounded to the nearest float16 value (the walk's fast rounding)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -823,6 +823,8 @@ def shifted(value: float, shift: float) -> float:
 def with_floors(priors: np.ndarray, actions: list[int], floors: list[tuple[int, float]]) -> np.ndarray:
     """``priors`` over ``actions`` with each ``(action, floor)`` raised to at least ``floor``
     and the other moves scaled down to keep the sum (the floors together take at most 0.9)."""
+    if not floors:
+        return priors
     pri = np.asarray(priors, np.float64).copy()
     index = {a: j for j, a in enumerate(actions)}
     raised = {}

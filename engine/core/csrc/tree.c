@@ -50,10 +50,26 @@ float zb_half_to_float(uint16_t h)
     }
     if (exp == 31)
         bits = sign | 0x7f800000u | (man << 13);
-    else
-        bits = sign | ((exp + 112u) << 23) | (man << 13);
+    else   /* rebias the exponent: 15 -> 127 */
+        bits = sign | (((uint32_t)(h & 0x7fffu) << 13) + 0x38000000u);
     memcpy(&f, &bits, sizeof f);
     return f;
+}
+
+/* A float rounded to the nearest float16 value (ties to even), returned as a float. The fast
+ * path covers float16's normal range; the rest goes through zb_half_from_double. */
+float zb_round_to_half(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    uint32_t exp = (b >> 23) & 0xffu;
+    if (exp < 113 || exp > 142)   /* below 2^-14 (subnormal in float16), or from 2^16 up */
+        return zb_half_to_float(zb_half_from_double((double)x));
+    b = (b + 0xfffu + ((b >> 13) & 1u)) & ~0x1fffu;   /* keep 10 fraction bits, ties to even */
+    if ((b & 0x7fffffffu) >= 0x47800000u)             /* rounded up to 2^16: beyond float16 */
+        return (b >> 31) ? -INFINITY : INFINITY;
+    memcpy(&x, &b, sizeof x);
+    return x;
 }
 
 /* the slot numpy reads for child index ``kid`` (-1: the spare at the end); -1 when outside */
@@ -74,7 +90,7 @@ static int pick_wide(const zb_tree *t, int32_t node, int64_t s, int32_t k, doubl
 {
     float fpu32 = (float)fpu;                          /* np.where(..., fpu): float32 */
     double c = cpuct * sqrt(parent_n + 1e-8);
-    double c16 = (double)zb_half_to_float(zb_half_from_double(c));   /* c * e_prior: a float16 product */
+    float c16 = zb_half_to_float(zb_half_from_double(c));   /* c * e_prior: a float16 product */
     int floored = t->n_floored[node] != 0;
     int done = t->n_done[node];
     int skip_known = 0 < done && done < k;
@@ -92,8 +108,8 @@ static int pick_wide(const zb_tree *t, int32_t node, int64_t s, int32_t k, doubl
             float floor = t->n_best[x];
             q = t->n_owner[x] == t->n_player[x] ? np_max(q, floor) : np_min(q, -floor);
         }
-        double product = c16 * (double)zb_half_to_float(t->e_prior[s + i]);   /* exact in double */
-        float u = zb_half_to_float(zb_half_from_double(product));
+        /* float16 times float16 is exact in float32; numpy rounds it to float16 */
+        float u = zb_round_to_half(c16 * zb_half_to_float(t->e_prior[s + i]));
         float bonus = u / (1.0f + n);
         float score = q + bonus;
         if (skip_known && kid >= 0 && !isnan(t->n_term[x]))

@@ -65,5 +65,7 @@ int zb_backup(zb_tree *t, const int32_t *path, int64_t len, double value, int le
 /* ``x`` rounded to the nearest float16 (ties to even), as its 16 bits; and back */
 uint16_t zb_half_from_double(double x);
 float zb_half_to_float(uint16_t h);
+/* the float ``x`` rounded to the nearest float16 value (ties to even), as a float */
+float zb_round_to_half(float x);
 
 #endif

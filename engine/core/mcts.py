@@ -127,6 +127,10 @@ class Tree:
     the value sum from the point of view of the player who chose that edge (``n_owner``).
     An edge without a child points at index -1, which is always a spare, all-zero node
     slot, so gathering the statistics of a node's edges needs no mask.
+
+    Speed: where the compiled tree is built (`engine.core.native_tree`), the walk down and the
+    backup run in C on these same arrays, with the same results bit for bit; the Python methods
+    below are the reference and the fallback.
     """
 
     def __init__(self, root_state, node_capacity: int = 64, edge_capacity: int = 512):

@@ -3,11 +3,14 @@
 Each is optional: where no C compiler is found, or its build fails, `pip install` goes on
 without it and the pure-Python path runs (games.native says so in one line). They build with
 the flags the running Python was built with (-O3 on CPython's usual builds, /Ox with MSVC).
-The rules in games/csrc are plain C (no Python), for the bindings and a compiled search alike.
+The rules in games/csrc are plain C (no Python), for the bindings and a compiled search alike;
+so is the search tree's walk in engine/core/csrc.
 """
 from setuptools import Extension, setup
 
 setup(ext_modules=[
     Extension("games._xiangqi_c", ["games/_xiangqi_c.c", "games/csrc/xiangqi_rules.c"], include_dirs=["games/csrc"],
               depends=["games/csrc/xiangqi_rules.h"], optional=True),
+    Extension("engine.core._tree_c", ["engine/core/_tree_c.c", "engine/core/csrc/tree.c"],
+              include_dirs=["engine/core/csrc"], depends=["engine/core/csrc/tree.h"], optional=True),
 ])

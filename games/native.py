@@ -7,6 +7,8 @@ core is missing or refused it says so in one line on stderr.
 
 ``ZEROBOARD_PURE_PYTHON=1`` forces every pure-Python path (the tests run both). The packaged app
 always carries the compiled cores: build.spec refuses to build without those in `COMPILED`.
+Layers above games add their own cores with `register` (engine/core/native_tree.py: the search
+tree), so this module never names them.
 """
 from __future__ import annotations
 
@@ -21,6 +23,14 @@ PURE_ENV = "ZEROBOARD_PURE_PYTHON"
 COMPILED = {
     "games._xiangqi_c": ("xiangqi rules", 1),
 }
+
+
+
+def register(name: str, what: str, version: int) -> None:
+    """Add the compiled module ``name`` (speeding up ``what``, built with ``API_VERSION`` ``version``)
+    to `COMPILED`, for a layer above games that keeps its own compiled core."""
+    COMPILED[name] = (what, version)
+
 
 #: module -> why the pure-Python path runs instead of it (filled as modules are asked for)
 _fallbacks: dict[str, str] = {}

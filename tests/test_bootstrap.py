@@ -24,6 +24,9 @@ def bootstrap(tmp_path, monkeypatch):
     (repo / "games" / "csrc").mkdir()
     (repo / "games" / "_core.c").write_text("int core;\n")
     (repo / "games" / "csrc" / "rules.h").write_text("int rules(void);\n")
+    (repo / "engine" / "core" / "csrc").mkdir(parents=True)
+    (repo / "engine" / "core" / "_tree.c").write_text("int tree;\n")
+    (repo / "engine" / "core" / "csrc" / "tree.h").write_text("int walk(void);\n")
     env = tmp_path / "env"
     python = bs.venv_python(env)
     python.parent.mkdir(parents=True)
@@ -37,6 +40,7 @@ def bootstrap(tmp_path, monkeypatch):
         if "-e" in args:
             bs.installs.append(args[args.index("-e") + 1])
             (repo / "games" / "_core.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+            (repo / "engine" / "core" / "_tree.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
     monkeypatch.setattr(bs, "pip", pip)
     bs.repo = repo
     return bs
@@ -54,6 +58,15 @@ def test_a_changed_c_source_or_header_installs_again_to_rebuild_the_compiled_cor
     bootstrap.ensure_installed(set())
     bootstrap.ensure_installed(set())
     (bootstrap.repo / "games" / "csrc" / "rules.h").write_text("int rules(int);\n")
+    bootstrap.ensure_installed(set())
+    assert bootstrap.installs == [".", ".", "."]
+
+
+def test_a_changed_search_tree_source_installs_again(bootstrap):
+    bootstrap.ensure_installed(set())
+    (bootstrap.repo / "engine" / "core" / "csrc" / "tree.h").write_text("int walk(int);\n")
+    bootstrap.ensure_installed(set())
+    (bootstrap.repo / "engine" / "core" / "_tree.cpython-311-x86_64-linux-gnu.so").unlink()
     bootstrap.ensure_installed(set())
     assert bootstrap.installs == [".", ".", "."]
 

@@ -12,6 +12,7 @@ import pytest
 from engine.commands.specs import SpecError, player_from_spec
 from engine.play.baselines import has_heuristic
 from engine.commands.cli import analyse_main, arena_main, bench_main, position_from_line
+from engine.core import mcts as mcts_module
 from games import get_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -230,6 +231,7 @@ def test_bench_prints_one_json_line_with_the_figures(capsys, tmp_path, monkeypat
                 "play_runtime", "selfplay_runtime", "single_sims_per_s_by_leaf_batch", "single_vs_net64"):
         assert key in out, key
     assert out["threads"] == 1
+    assert out["search_tree"] == ("compiled" if mcts_module._tree_c else "python")
     assert out["net_positions_per_s"] > 0 and out["single_unbatched_sims_per_s"] > 0
     assert out["tree_nodes"] >= 400 and out["tree_total_mb"] > out["tree_arrays_mb"] > 0
     assert out["batched_efficiency"] == pytest.approx(out["batched_sims_per_s"] / out["net_positions_per_s"], rel=0.01)

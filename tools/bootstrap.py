@@ -7,7 +7,7 @@ that runs it.
     python3 tools/bootstrap.py install [--extras dev,package]
 
 Installs happen only when something they depend on changed (pyproject.toml, setup.py,
-requirements.lock, the C sources and headers under games/, the extras asked for, the torch build,
+requirements.lock, the C sources and headers under games/ and engine/, the extras asked for, the torch build,
 the Python version) or a compiled core built before has gone: a stamp in the environment
 records what was installed, so the second start runs no pip at all. The compiled cores
 (setup.py) build where a C compiler is found; elsewhere the install goes on without them and
@@ -73,12 +73,14 @@ def torch_requirement(index: str | None) -> str:
 def build_inputs() -> list[Path]:
     """The files an install is built from: a change in any of them reinstalls (and rebuilds the
     compiled cores)."""
-    return [ROOT / "pyproject.toml", ROOT / "setup.py", LOCK] + sorted(ROOT.glob("games/**/*.[ch]"))
+    return ([ROOT / "pyproject.toml", ROOT / "setup.py", LOCK] + sorted(ROOT.glob("games/**/*.[ch]"))
+            + sorted(ROOT.glob("engine/**/*.[ch]")))
 
 
 def compiled_cores() -> list[str]:
-    """The compiled core files the last build left beside their sources (games/*.so, *.pyd)."""
-    return sorted(p.name for pattern in ("games/*.so", "games/*.pyd") for p in ROOT.glob(pattern))
+    """The compiled core files the last build left beside their sources (games/*.so, engine/core/*.so, *.pyd)."""
+    return sorted(p.name for pattern in ("games/*.so", "games/*.pyd", "engine/core/*.so", "engine/core/*.pyd")
+                  for p in ROOT.glob(pattern))
 
 
 def wanted_stamp(extras: set[str], index: str | None) -> dict:

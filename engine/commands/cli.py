@@ -397,7 +397,8 @@ def bench_main(argv: list[str]) -> int:
         "self-play (timed again and remembered in the user cache, where play and self-play read them); the "
         "network alone at self-play's batch (parallel_games * leaf_batch) and at 64 in the play runtime; "
         "batched multi-game search (parallel_games trees of selfplay.sims visits); one game's search at the "
-        "strong level's visits for several leaf batches; and the memory of a search tree. "
+        "strong level's visits for several leaf batches; and the memory of a search tree. search_tree says "
+        "whether the compiled search tree or the Python one ran. "
         "Each search figure is the best of 5 windows of --seconds/5, each runtime figure the best of 0.1 s "
         "windows, the runtimes taking turns, for --seconds each (other load on the machine only slows windows "
         "down). Searches start from positions of random play's first quarter; *_net_share is the "
@@ -418,6 +419,7 @@ def bench_main(argv: list[str]) -> int:
     def body(args) -> int:
         import torch
         from ..core.checkpoint import CheckpointError, load_network
+        from ..core import mcts as mcts_module
         from ..core.config import load_config
         from ..core.mcts import MCTS, SearchConfig
         from ..core.network import NetConfig, PolicyValueNet, configure_threads, count_parameters
@@ -477,7 +479,7 @@ def bench_main(argv: list[str]) -> int:
                "net": {"blocks": nc.blocks, "channels": nc.channels, "value_hidden": nc.value_hidden,
                        "global_pool": nc.global_pool, "input": [nc.in_planes, nc.height, nc.width], "actions": nc.action_size,
                        "parameters": count_parameters(net)},
-               "threads": 1, "runtimes": runtimes,
+               "threads": 1, "search_tree": "compiled" if mcts_module._tree_c else "python", "runtimes": runtimes,
                "play_runtime": play_runtime, "selfplay_runtime": sp_runtime, "net_batch": net_batch,
                "parallel_games": sp.parallel_games, "leaf_batch": sp.leaf_batch, "selfplay_sims": sp.sims,
                "single_sims": single_visits, "single_leaf_batch": leaf_batch,

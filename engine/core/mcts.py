@@ -32,6 +32,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import native_tree
+
+#: the compiled walk down and backup (engine/core/_tree_c.c), or None: `Tree` then runs its
+#: Python methods, which stay the reference (tests/test_tree_compiled.py compares the two)
+_tree_c = native_tree.load()
 
 #: nodes with at most this many moves choose a child in plain Python (`Tree._pick_small`);
 #: wider ones (othello's middle game, gomoku, xiangqi) with numpy
@@ -122,6 +127,10 @@ class Tree:
     the value sum from the point of view of the player who chose that edge (``n_owner``).
     An edge without a child points at index -1, which is always a spare, all-zero node
     slot, so gathering the statistics of a node's edges needs no mask.
+
+    Speed: where the compiled tree is built (`engine.core.native_tree`), the walk down and the
+    backup run in C on these same arrays, with the same results bit for bit; the Python methods
+    below are the reference and the fallback.
     """
 
     def __init__(self, root_state, node_capacity: int = 64, edge_capacity: int = 512):
@@ -489,7 +498,10 @@ class Tree:
     # --- search steps ---------------------------------------------------------
     def select_leaf(self, cfg: SearchConfig):
         """Walk down by PUCT. Returns ("eval", node, path), ("terminal", node, path) or
-        ("collision", node, path); ``path`` lists the nodes below the root that were walked through."""
+        ("collision", node, path); ``path`` lists the nodes below the root that were walked through.
+        The compiled tree walks where it is built (`_select_leaf_compiled`), the same walk."""
+        if _tree_c is not None:
+            return self._select_leaf_compiled(cfg)
         e_child = self.e_child   # edges grow only in expand(), never during a walk
         node = 0
         path: list[int] = []
@@ -528,6 +540,50 @@ class Tree:
                     self._settle(path)
             else:
                 path.append(child)
+            if self.n_player[child] != self.n_player[node]:
+                q_node = -q_node
+            node = child
+
+    def _select_leaf_compiled(self, cfg: SearchConfig):
+        """`select_leaf` with the compiled walk: C walks down through the children that exist,
+        Python steps in where a child must be created (the game's rules) and at a root that a
+        root rule or forced playouts choose for."""
+        c = _tree_c
+        path: list[int] = []
+        node = 0
+        parent_n = self.root_n
+        q_node = self.root_w / self.root_n if self.root_n > 0 else 0.0
+        root_python = self.root_rule is not None or self.forced_k > 0
+        while True:
+            code, node, j, parent_n, q_node = c.descend(self, node, parent_n, q_node, cfg.cpuct, cfg.fpu_reduction,
+                                                        SMALL_NODE, self.root_win, root_python, path)
+            if code == c.TERMINAL:
+                return "terminal", node, path
+            if code == c.LEAF:
+                return ("collision" if node in self.pending else "eval"), node, path
+            if code == c.ROOT:
+                root_python = False   # the root is walked through once
+                s, k = int(self.n_start[0]), int(self.n_count[0])
+                kids = self.e_child[s:s + k]
+                j = self.root_rule.pick(self) if self.root_rule is not None else self._forced_root_child(s, k, kids)
+                if j < 0:
+                    continue   # PUCT at the root, in C
+                child = int(kids[j])
+                parent_n = float(self.n_visits[child]) if child >= 0 else 0.0
+                q_node = float(self.n_wsum[child]) / parent_n if parent_n > 0 else q_node - cfg.fpu_reduction
+                if child >= 0:
+                    path.append(child)
+                    if self.n_player[child] != self.n_player[0]:
+                        q_node = -q_node
+                    node = child
+                    continue
+            # code NEW (or a root edge without a child): create the child the walk chose
+            st = self.states[node]
+            child = self._new_node(st.apply(st.legal_actions()[j]), node)
+            self.e_child[int(self.n_start[node]) + j] = child
+            path.append(child)
+            if not math.isnan(self.n_term[child]):
+                self._settle(path)
             if self.n_player[child] != self.n_player[node]:
                 q_node = -q_node
             node = child
@@ -624,7 +680,10 @@ class Tree:
         return j, kl[j], nj, (wl[j] / nj if nj > 0 else fpu)
 
     def apply_virtual_loss(self, path: list[int], vl: float) -> None:
-        if path:
+        """Count ``vl`` lost visits on ``path`` and the root, so other leaves of a round go elsewhere."""
+        if _tree_c is not None:
+            _tree_c.virtual_loss(self, path, vl)
+        elif path:
             idx = np.array(path)
             self.n_visits[idx] += vl
             self.n_wsum[idx] -= vl
@@ -632,7 +691,9 @@ class Tree:
 
     def backup(self, path: list[int], value: float, leaf_player: int, vl: float = 0.0) -> None:
         """Add ``value`` (for ``leaf_player``) along ``path``, removing virtual loss ``vl``."""
-        if path:
+        if _tree_c is not None:
+            _tree_c.backup(self, path, value, leaf_player, vl)
+        elif path:
             idx = np.array(path)
             signs = np.where(self.n_owner[idx] == leaf_player, value, -value)
             self.n_wsum[idx] += signs + vl
@@ -766,6 +827,8 @@ def shifted(value: float, shift: float) -> float:
 def with_floors(priors: np.ndarray, actions: list[int], floors: list[tuple[int, float]]) -> np.ndarray:
     """``priors`` over ``actions`` with each ``(action, floor)`` raised to at least ``floor``
     and the other moves scaled down to keep the sum (the floors together take at most 0.9)."""
+    if not floors:
+        return priors
     pri = np.asarray(priors, np.float64).copy()
     index = {a: j for j, a in enumerate(actions)}
     raised = {}

@@ -1,0 +1,332 @@
+/* engine.core._tree_c: the search tree's walk down and backup (engine/core/csrc/tree.c) for
+ * Python, working on the numpy arrays of an engine.core.mcts.Tree through the buffer protocol
+ * (no copies). engine/core/native_tree.py loads it; Tree falls back to its Python methods
+ * without it, and tests/test_tree_compiled.py compares the two paths.
+ *
+ * Threads: every function holds the GIL throughout. The tree's arrays are shared by the search
+ * threads (engine/core/parallel.py), which touch them only under one lock and with the GIL;
+ * a walk here takes microseconds, so releasing the GIL would buy nothing and would need that
+ * lock's protection to be proven for the arrays as well.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree.h"
+
+/* bumped whenever a function's meaning or signature changes: native_tree.py refuses a stale build */
+#define API_VERSION 1
+/* path entries a walk collects before handing them to the Python list */
+#define PATH_CHUNK 256
+
+/* the arrays read from a Tree: name, element kind ('i' signed integer, 'f' float32, 'e' float16),
+ * size, whether written, whether an edge array (else a node array) */
+typedef struct {
+    const char *name;
+    char kind;
+    int size;
+    int writable;
+    int edge;
+} array_spec;
+
+enum { A_START, A_COUNT, A_PLAYER, A_OWNER, A_FLOORED, A_TERM, A_BEST, A_DONE, A_VISITS, A_WSUM, A_PRIOR, A_CHILD, A_ALL };
+
+static const array_spec SPECS[A_ALL] = {
+    {"n_start", 'i', 4, 0, 0}, {"n_count", 'i', 4, 0, 0}, {"n_player", 'i', 1, 0, 0},
+    {"n_owner", 'i', 1, 0, 0}, {"n_floored", 'i', 1, 0, 0}, {"n_term", 'f', 4, 0, 0},
+    {"n_best", 'f', 4, 0, 0}, {"n_done", 'i', 2, 0, 0}, {"n_visits", 'f', 4, 1, 0},
+    {"n_wsum", 'f', 4, 1, 0}, {"e_prior", 'e', 2, 0, 1}, {"e_child", 'i', 4, 0, 1},
+};
+
+static PyObject *names[A_ALL];
+
+/* the buffers of one call, released together */
+typedef struct {
+    Py_buffer views[A_ALL];
+    int held[A_ALL];
+} held_arrays;
+
+static void release(held_arrays *h)
+{
+    for (int i = 0; i < A_ALL; i++)
+        if (h->held[i]) {
+            PyBuffer_Release(&h->views[i]);
+            h->held[i] = 0;
+        }
+}
+
+static int format_matches(const char *format, char kind)
+{
+    if (format == NULL)
+        return kind == 'i';   /* plain bytes: only the 1-byte arrays could be given so */
+    if (*format == '<' || *format == '=' || *format == '@')
+        format++;
+    if (format[0] == '\0' || format[1] != '\0')
+        return 0;
+    if (kind == 'i')
+        return strchr("bhilq", format[0]) != NULL;
+    return format[0] == kind;
+}
+
+/* Fill ``t`` from the arrays of ``tree`` named by ``mask`` (bits of the A_ indices); 0 with a
+ * TypeError or ValueError set when one is missing, of the wrong type, or of the wrong length. */
+static int read_tree(PyObject *tree, unsigned mask, zb_tree *t, held_arrays *h)
+{
+    memset(h, 0, sizeof *h);
+    memset(t, 0, sizeof *t);
+    Py_ssize_t nodes = -1, edges = -1;
+    void *data[A_ALL] = {0};
+    for (int i = 0; i < A_ALL; i++) {
+        if (!(mask & (1u << i)))
+            continue;
+        const array_spec *sp = &SPECS[i];
+        PyObject *obj = PyObject_GetAttr(tree, names[i]);
+        if (obj == NULL)
+            goto fail;
+        int flags = PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | (sp->writable ? PyBUF_WRITABLE : 0);
+        int got = PyObject_GetBuffer(obj, &h->views[i], flags);
+        Py_DECREF(obj);
+        if (got < 0)
+            goto fail;
+        h->held[i] = 1;
+        Py_buffer *v = &h->views[i];
+        if (v->ndim != 1 || v->itemsize != sp->size || !format_matches(v->format, sp->kind)) {
+            PyErr_Format(PyExc_TypeError, "Tree.%s is not a one-dimensional array of the expected type", sp->name);
+            goto fail;
+        }
+        Py_ssize_t len = v->len / v->itemsize;
+        Py_ssize_t *want = sp->edge ? &edges : &nodes;
+        if (*want < 0)
+            *want = len;
+        else if (*want != len) {
+            PyErr_Format(PyExc_ValueError, "Tree.%s has %zd entries, its sibling arrays %zd", sp->name, len, *want);
+            goto fail;
+        }
+        data[i] = v->buf;
+    }
+    if (nodes == 0) {
+        PyErr_SetString(PyExc_ValueError, "a Tree's node arrays hold at least the spare node");
+        goto fail;
+    }
+    t->n_start = data[A_START];
+    t->n_count = data[A_COUNT];
+    t->n_player = data[A_PLAYER];
+    t->n_owner = data[A_OWNER];
+    t->n_floored = data[A_FLOORED];
+    t->n_term = data[A_TERM];
+    t->n_best = data[A_BEST];
+    t->n_done = data[A_DONE];
+    t->n_visits = data[A_VISITS];
+    t->n_wsum = data[A_WSUM];
+    t->e_prior = data[A_PRIOR];
+    t->e_child = data[A_CHILD];
+    t->nodes = nodes;
+    t->edges = edges < 0 ? 0 : edges;
+    return 1;
+fail:
+    release(h);
+    return 0;
+}
+
+/* a path (a list of node indices) into ``buf`` of ``cap`` entries, else a new allocation that
+ * *owned points at; NULL with an exception set on bad input */
+static int32_t *read_path(PyObject *path, int32_t *buf, Py_ssize_t cap, Py_ssize_t *len, int32_t **owned)
+{
+    *owned = NULL;
+    if (!PyList_Check(path)) {
+        PyErr_SetString(PyExc_TypeError, "a path must be a list of node indices");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(path);
+    int32_t *out = buf;
+    if (n > cap) {
+        out = *owned = PyMem_Malloc((size_t)n * sizeof *out);
+        if (out == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(path, i));
+        if (v == -1 && PyErr_Occurred()) {
+            PyMem_Free(*owned);
+            *owned = NULL;
+            return NULL;
+        }
+        if (v < 0 || v > INT32_MAX) {
+            PyErr_Format(PyExc_ValueError, "node index %ld in a path", v);
+            PyMem_Free(*owned);
+            *owned = NULL;
+            return NULL;
+        }
+        out[i] = (int32_t)v;
+    }
+    *len = n;
+    return out;
+}
+
+static int append_nodes(PyObject *list, const int32_t *nodes, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(nodes[i]);
+        if (v == NULL)
+            return 0;
+        int bad = PyList_Append(list, v);
+        Py_DECREF(v);
+        if (bad)
+            return 0;
+    }
+    return 1;
+}
+
+#define WALK_ARRAYS ((1u << A_ALL) - 1u)
+#define BACKUP_ARRAYS ((1u << A_OWNER) | (1u << A_VISITS) | (1u << A_WSUM))
+
+static PyObject *py_descend(PyObject *self, PyObject *args)
+{
+    PyObject *tree, *path;
+    int node, small_node, root_win, root_python;
+    double parent_n, q_node, cpuct, fpu_reduction;
+    if (!PyArg_ParseTuple(args, "OiddddiipO!:descend", &tree, &node, &parent_n, &q_node, &cpuct, &fpu_reduction,
+                          &small_node, &root_win, &root_python, &PyList_Type, &path))
+        return NULL;
+    zb_tree t;
+    held_arrays h;
+    if (!read_tree(tree, WALK_ARRAYS, &t, &h))
+        return NULL;
+    if (root_win >= t.nodes - 1) {
+        release(&h);
+        return PyErr_Format(PyExc_ValueError, "root_win %d is not a node of the tree", root_win);
+    }
+    int32_t buf[PATH_CHUNK];
+    zb_stop stop;
+    int code;
+    for (;;) {
+        int64_t len = 0;
+        code = zb_descend(&t, node, parent_n, q_node, cpuct, fpu_reduction, small_node, root_win, root_python,
+                          buf, &len, PATH_CHUNK, &stop);
+        if (!append_nodes(path, buf, len)) {
+            release(&h);
+            return NULL;
+        }
+        if (code != ZB_FULL)
+            break;
+        node = stop.node;
+        parent_n = stop.parent_n;
+        q_node = stop.q_node;
+        root_win = -1;   /* the root is behind us */
+        root_python = 0;
+    }
+    release(&h);
+    if (code == ZB_BAD)
+        return PyErr_Format(PyExc_ValueError, "the tree's arrays are inconsistent at node %d", (int)stop.node);
+    return Py_BuildValue("(iiidd)", code, (int)stop.node, (int)stop.edge, stop.parent_n, stop.q_node);
+}
+
+static PyObject *py_virtual_loss(PyObject *self, PyObject *args)
+{
+    PyObject *tree, *path;
+    double vl;
+    if (!PyArg_ParseTuple(args, "OO!d:virtual_loss", &tree, &PyList_Type, &path, &vl))
+        return NULL;
+    int32_t buf[PATH_CHUNK], *owned;
+    Py_ssize_t len;
+    int32_t *nodes = read_path(path, buf, PATH_CHUNK, &len, &owned);
+    if (nodes == NULL)
+        return NULL;
+    zb_tree t;
+    held_arrays h;
+    int ok = 0;
+    if (read_tree(tree, BACKUP_ARRAYS, &t, &h)) {
+        ok = zb_virtual_loss(&t, nodes, len, vl);
+        if (!ok)
+            PyErr_SetString(PyExc_ValueError, "a path node is outside the tree");
+        release(&h);
+    }
+    PyMem_Free(owned);
+    if (!ok)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_backup(PyObject *self, PyObject *args)
+{
+    PyObject *tree, *path;
+    double value, vl;
+    int leaf_player;
+    if (!PyArg_ParseTuple(args, "OO!did:backup", &tree, &PyList_Type, &path, &value, &leaf_player, &vl))
+        return NULL;
+    int32_t buf[PATH_CHUNK], *owned;
+    Py_ssize_t len;
+    int32_t *nodes = read_path(path, buf, PATH_CHUNK, &len, &owned);
+    if (nodes == NULL)
+        return NULL;
+    zb_tree t;
+    held_arrays h;
+    int ok = 0;
+    if (read_tree(tree, BACKUP_ARRAYS, &t, &h)) {
+        ok = zb_backup(&t, nodes, len, value, leaf_player, vl);
+        if (!ok)
+            PyErr_SetString(PyExc_ValueError, "a path node is outside the tree");
+        release(&h);
+    }
+    PyMem_Free(owned);
+    if (!ok)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_half_bits(PyObject *self, PyObject *arg)
+{
+    double x = PyFloat_AsDouble(arg);
+    if (x == -1.0 && PyErr_Occurred())
+        return NULL;
+    return PyLong_FromLong(zb_half_from_double(x));
+}
+
+static PyObject *py_round_half(PyObject *self, PyObject *arg)
+{
+    double x = PyFloat_AsDouble(arg);
+    if (x == -1.0 && PyErr_Occurred())
+        return NULL;
+    return PyFloat_FromDouble((double)zb_round_to_half((float)x));
+}
+
+static PyMethodDef methods[] = {
+    {"descend", py_descend, METH_VARARGS,
+     "descend(tree, node, parent_n, q_node, cpuct, fpu_reduction, small_node, root_win, root_python, path)\n"
+     "Walk down from node as Tree.select_leaf does, appending the nodes entered to path; returns\n"
+     "(code, node, edge, parent_n, q_node): TERMINAL, LEAF, NEW (edge has no child yet) or ROOT."},
+    {"virtual_loss", py_virtual_loss, METH_VARARGS,
+     "virtual_loss(tree, path, vl): Tree.apply_virtual_loss on the path's nodes (not the root's counts)."},
+    {"backup", py_backup, METH_VARARGS,
+     "backup(tree, path, value, leaf_player, vl): Tree.backup on the path's nodes (not the root's counts)."},
+    {"half_bits", py_half_bits, METH_O, "half_bits(x): the 16 bits of x rounded to float16 (as numpy rounds)."},
+    {"round_half", py_round_half, METH_O,
+     "round_half(x): x as a float32, rounded to the nearest float16 value (the walk's fast rounding)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "engine.core._tree_c",
+    "The search tree's walk down and backup in C (engine/core/csrc/tree.c); see engine/core/native_tree.py.",
+    -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__tree_c(void)
+{
+    for (int i = 0; i < A_ALL; i++)
+        if (names[i] == NULL && (names[i] = PyUnicode_InternFromString(SPECS[i].name)) == NULL)
+            return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddIntConstant(m, "API_VERSION", API_VERSION) < 0 || PyModule_AddIntConstant(m, "TERMINAL", ZB_TERMINAL) < 0
+        || PyModule_AddIntConstant(m, "LEAF", ZB_LEAF) < 0 || PyModule_AddIntConstant(m, "NEW", ZB_NEW) < 0
+        || PyModule_AddIntConstant(m, "ROOT", ZB_ROOT) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,266 @@
+/* The search tree's walk down and backup in plain C: see tree.h.
+ *
+ * Exactness: each step below names the numpy or Python expression it repeats. No product is
+ * followed by an addition in one expression (so no compiler may fuse them into an FMA), and
+ * every intermediate has the type numpy or Python gives it. */
+#include "tree.h"
+
+#include <math.h>
+#include <string.h>
+
+uint16_t zb_half_from_double(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    uint16_t sign = (uint16_t)((b >> 48) & 0x8000u);
+    int exp = (int)((b >> 52) & 0x7ff);
+    uint64_t man = b & 0xfffffffffffffull;
+    if (exp == 0x7ff)
+        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0u));   /* inf, nan */
+    int e = exp - 1023;
+    if (e > 15)
+        return (uint16_t)(sign | 0x7c00u);   /* beyond float16's range */
+    if (e < -25)
+        return sign;                          /* below half the smallest subnormal: zero */
+    uint64_t m = man | (1ull << 52);
+    /* a normal float16 keeps 11 significant bits; a subnormal counts units of 2^-24 */
+    int shift = e >= -14 ? 42 : 28 - e;
+    uint64_t h = m >> shift;
+    uint64_t rest = m & ((1ull << shift) - 1);
+    uint64_t half = 1ull << (shift - 1);
+    if (rest > half || (rest == half && (h & 1)))
+        h++;
+    if (e < -14)
+        return (uint16_t)(sign | h);          /* a carry into 0x400 is the smallest normal, rightly */
+    /* a carry out of the significand moves into the exponent, as it should */
+    uint32_t r = ((uint32_t)(e + 15) << 10) + (uint32_t)(h - 1024);
+    return (uint16_t)(sign | (r >= 0x7c00u ? 0x7c00u : r));
+}
+
+float zb_half_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1fu;
+    uint32_t man = h & 0x3ffu;
+    uint32_t bits;
+    float f;
+    if (exp == 0) {
+        f = (float)man * (1.0f / 16777216.0f);   /* exact: man < 2^10, times 2^-24 */
+        return sign ? -f : f;
+    }
+    if (exp == 31)
+        bits = sign | 0x7f800000u | (man << 13);
+    else   /* rebias the exponent: 15 -> 127 */
+        bits = sign | (((uint32_t)(h & 0x7fffu) << 13) + 0x38000000u);
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* A float rounded to the nearest float16 value (ties to even), returned as a float. The fast
+ * path covers float16's normal range; the rest goes through zb_half_from_double. */
+float zb_round_to_half(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    uint32_t exp = (b >> 23) & 0xffu;
+    if (exp < 113 || exp > 142)   /* below 2^-14 (subnormal in float16), or from 2^16 up */
+        return zb_half_to_float(zb_half_from_double((double)x));
+    b = (b + 0xfffu + ((b >> 13) & 1u)) & ~0x1fffu;   /* keep 10 fraction bits, ties to even */
+    if ((b & 0x7fffffffu) >= 0x47800000u)             /* rounded up to 2^16: beyond float16 */
+        return (b >> 31) ? -INFINITY : INFINITY;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+/* the slot numpy reads for child index ``kid`` (-1: the spare at the end); -1 when outside */
+static inline int64_t slot(const zb_tree *t, int32_t kid)
+{
+    if (kid < 0)
+        return t->nodes - 1;
+    return kid < t->nodes ? kid : -1;
+}
+
+/* np.maximum / np.minimum on float32: nan if either is nan */
+static inline float np_max(float a, float b) { return (isnan(a) || isnan(b)) ? NAN : (a >= b ? a : b); }
+static inline float np_min(float a, float b) { return (isnan(a) || isnan(b)) ? NAN : (a <= b ? a : b); }
+
+/* Tree._pick_wide: numpy's float32 arithmetic */
+static int pick_wide(const zb_tree *t, int32_t node, int64_t s, int32_t k, double fpu, double parent_n,
+                     double cpuct, double *nj, double *qj)
+{
+    float fpu32 = (float)fpu;                          /* np.where(..., fpu): float32 */
+    double c = cpuct * sqrt(parent_n + 1e-8);
+    float c16 = zb_half_to_float(zb_half_from_double(c));   /* c * e_prior: a float16 product */
+    int floored = t->n_floored[node] != 0;
+    int done = t->n_done[node];
+    int skip_known = 0 < done && done < k;
+    int j = 0;
+    float best = 0.0f;
+    for (int32_t i = 0; i < k; i++) {
+        int32_t kid = t->e_child[s + i];
+        int64_t x = slot(t, kid);
+        if (x < 0)
+            return -1;
+        float n = t->n_visits[x];
+        float w = t->n_wsum[x];
+        float q = n > 0.0f ? w / (n >= 1.0f ? n : 1.0f) : fpu32;   /* w / np.maximum(n, 1.0) */
+        if (floored) {
+            float floor = t->n_best[x];
+            q = t->n_owner[x] == t->n_player[x] ? np_max(q, floor) : np_min(q, -floor);
+        }
+        /* float16 times float16 is exact in float32; numpy rounds it to float16 */
+        float u = zb_round_to_half(c16 * zb_half_to_float(t->e_prior[s + i]));
+        float bonus = u / (1.0f + n);
+        float score = q + bonus;
+        if (skip_known && kid >= 0 && !isnan(t->n_term[x]))
+            score = -INFINITY;
+        /* np.argmax: the first maximum, a nan counting as the maximum */
+        if (i == 0) {
+            best = score;
+            if (isnan(score))
+                break;
+        } else if (isnan(score)) {
+            j = i;
+            break;
+        } else if (score > best) {
+            best = score;
+            j = i;
+        }
+    }
+    int64_t x = slot(t, t->e_child[s + j]);
+    float n = t->n_visits[x];
+    *nj = (double)n;
+    *qj = n > 0.0f ? (double)t->n_wsum[x] / (double)n : fpu;
+    return j;
+}
+
+/* Tree._pick_small: Python floats (double) throughout */
+static int pick_small(const zb_tree *t, int32_t node, int64_t s, int32_t k, double fpu, double parent_n,
+                      double cpuct, double *nj, double *qj)
+{
+    double c = cpuct * sqrt(parent_n + 1e-8);
+    int floored = t->n_floored[node] != 0;
+    int done = t->n_done[node];
+    int skip_known = 0 < done && done < k;
+    double best = -INFINITY;
+    int j = 0;
+    for (int32_t i = 0; i < k; i++) {
+        int32_t kid = t->e_child[s + i];
+        int64_t x = slot(t, kid);
+        if (x < 0)
+            return -1;
+        if (skip_known && kid >= 0 && !isnan(t->n_term[x]))
+            continue;
+        double n = (double)t->n_visits[x];
+        double q = n > 0.0 ? (double)t->n_wsum[x] / n : fpu;
+        if (floored) {
+            double floor = (double)t->n_best[x];
+            if (t->n_owner[x] == t->n_player[x])
+                q = floor > q ? floor : q;          /* max(q, floor) */
+            else
+                q = -floor < q ? -floor : q;        /* min(q, -floor) */
+        }
+        double bonus = c * (double)zb_half_to_float(t->e_prior[s + i]);
+        bonus = bonus / (1.0 + n);
+        double score = q + bonus;
+        if (score > best) {
+            best = score;
+            j = i;
+        }
+    }
+    int64_t x = slot(t, t->e_child[s + j]);
+    double n = (double)t->n_visits[x];
+    *nj = n;
+    *qj = n > 0.0 ? (double)t->n_wsum[x] / n : fpu;
+    return j;
+}
+
+int zb_pick(const zb_tree *t, int32_t node, double fpu, double parent_n, double cpuct, int small_node,
+            double *nj, double *qj)
+{
+    if (node < 0 || node >= t->nodes)
+        return -1;
+    int64_t s = t->n_start[node];
+    int32_t k = t->n_count[node];
+    if (k <= 0 || s < 0 || s + k > t->edges)
+        return -1;
+    if (k <= small_node)
+        return pick_small(t, node, s, k, fpu, parent_n, cpuct, nj, qj);
+    return pick_wide(t, node, s, k, fpu, parent_n, cpuct, nj, qj);
+}
+
+int zb_descend(const zb_tree *t, int32_t node, double parent_n, double q_node, double cpuct, double fpu_reduction,
+               int small_node, int32_t root_win, int root_python, int32_t *path, int64_t *len, int64_t cap,
+               zb_stop *stop)
+{
+    /* a tree has fewer levels than nodes: a longer walk means the arrays hold a cycle */
+    for (int64_t steps = 0; steps <= t->nodes; steps++) {
+        stop->node = node;
+        stop->edge = -1;
+        stop->parent_n = parent_n;
+        stop->q_node = q_node;
+        if (node < 0 || node >= t->nodes - 1)
+            return ZB_BAD;
+        if (!isnan(t->n_term[node]))
+            return ZB_TERMINAL;
+        int32_t k = t->n_count[node];
+        if (k == 0)
+            return ZB_LEAF;
+        if (*len >= cap)
+            return ZB_FULL;
+        if (node == 0 && root_win >= 0) {   /* a proven win: nothing else is worth a visit */
+            path[(*len)++] = root_win;
+            node = root_win;
+            continue;
+        }
+        if (node == 0 && root_python)
+            return ZB_ROOT;
+        double nj, qj;
+        int j = zb_pick(t, node, q_node - fpu_reduction, parent_n, cpuct, small_node, &nj, &qj);
+        if (j < 0)
+            return ZB_BAD;
+        int32_t child = t->e_child[t->n_start[node] + j];
+        if (child < 0) {
+            stop->edge = j;
+            stop->parent_n = nj;
+            stop->q_node = qj;
+            return ZB_NEW;
+        }
+        if (child >= t->nodes - 1)
+            return ZB_BAD;
+        path[(*len)++] = child;
+        parent_n = nj;
+        q_node = t->n_player[child] != t->n_player[node] ? -qj : qj;
+        node = child;
+    }
+    return ZB_BAD;
+}
+
+int zb_virtual_loss(zb_tree *t, const int32_t *path, int64_t len, double vl)
+{
+    float v = (float)vl;   /* arr += vl: the scalar in float32, a float32 sum */
+    for (int64_t i = 0; i < len; i++)
+        if (path[i] < 0 || path[i] >= t->nodes)
+            return 0;
+    for (int64_t i = 0; i < len; i++) {
+        t->n_visits[path[i]] += v;
+        t->n_wsum[path[i]] -= v;
+    }
+    return 1;
+}
+
+int zb_backup(zb_tree *t, const int32_t *path, int64_t len, double value, int leaf_player, double vl)
+{
+    float visits = (float)(1.0 - vl);   /* n_visits += 1.0 - vl: float32 */
+    for (int64_t i = 0; i < len; i++)
+        if (path[i] < 0 || path[i] >= t->nodes)
+            return 0;
+    for (int64_t i = 0; i < len; i++) {
+        int32_t x = path[i];
+        /* n_wsum += np.where(owner == leaf_player, value, -value) + vl: float64, then stored as float32 */
+        double add = (t->n_owner[x] == leaf_player ? value : -value) + vl;
+        t->n_wsum[x] = (float)((double)t->n_wsum[x] + add);
+        t->n_visits[x] += visits;
+    }
+    return 1;
+}

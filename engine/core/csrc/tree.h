@@ -1,0 +1,71 @@
+/* The search tree's walk down and its backup in plain C (no Python), over the arrays of
+ * engine.core.mcts.Tree. engine/core/_tree_c.c binds it; the Python methods it mirrors
+ * (Tree.select_leaf, _pick_wide, _pick_small, apply_virtual_loss, backup) stay the reference,
+ * and every operation here repeats theirs in the same floating-point types and order, so the
+ * two paths choose the same children and hold the same statistics, bit for bit. */
+#ifndef ZB_TREE_H
+#define ZB_TREE_H
+
+#include <stdint.h>
+
+/* The Tree's arrays (numpy's memory, not copied). ``nodes`` and ``edges`` are the arrays'
+ * lengths; node ``nodes - 1`` is the spare, all-zero slot that an edge without a child (-1)
+ * reads its statistics from, as numpy's index -1 does. */
+typedef struct {
+    const int32_t *n_start, *n_count;
+    const int8_t *n_player, *n_owner, *n_floored;
+    const float *n_term, *n_best;
+    const int16_t *n_done;
+    float *n_visits, *n_wsum;
+    const uint16_t *e_prior;   /* float16 bits */
+    const int32_t *e_child;
+    int64_t nodes, edges;
+} zb_tree;
+
+/* what ends a walk down (zb_descend) */
+enum {
+    ZB_TERMINAL = 0,   /* at a node with a known value (finished or proven) */
+    ZB_LEAF = 1,       /* at a node not expanded yet (to evaluate, or pending) */
+    ZB_NEW = 2,        /* the chosen edge has no child node yet: Python creates it */
+    ZB_ROOT = 3,       /* at the root, which Python chooses for (Gumbel, forced playouts) */
+    ZB_BAD = -1,       /* an index outside the arrays, or a walk longer than the tree */
+    ZB_FULL = -2       /* the path buffer is full */
+};
+
+/* Where a walk stopped: the node, the edge index chosen there (ZB_NEW), and the chosen child's
+ * visits and mean value for the node's mover (the next level's parent_n and q_node). */
+typedef struct {
+    int32_t node;
+    int32_t edge;
+    double parent_n;
+    double q_node;
+} zb_stop;
+
+/* The PUCT choice at an expanded ``node`` whose unvisited children are worth ``fpu``: the edge
+ * index; *nj and *qj get the child's visits and mean value (``fpu`` when unvisited). Nodes with
+ * at most ``small_node`` edges score in double precision (Tree._pick_small), wider ones as numpy
+ * does in Tree._pick_wide (float32, the prior term through float16). -1 on a bad index. */
+int zb_pick(const zb_tree *t, int32_t node, double fpu, double parent_n, double cpuct, int small_node,
+            double *nj, double *qj);
+
+/* Walk down from ``node`` (reached with ``parent_n`` visits and mean ``q_node`` for its mover)
+ * as Tree.select_leaf does, appending each child entered to ``path`` (``*len`` used of ``cap``).
+ * ``root_win`` >= 0 is the root child to follow; ``root_python`` stops at the root with ZB_ROOT.
+ * Returns one of the ZB_ codes and fills ``stop``. */
+int zb_descend(const zb_tree *t, int32_t node, double parent_n, double q_node, double cpuct, double fpu_reduction,
+               int small_node, int32_t root_win, int root_python, int32_t *path, int64_t *len, int64_t cap,
+               zb_stop *stop);
+
+/* Tree.apply_virtual_loss on the nodes of ``path`` (the root's counts stay Python's). 0 on a bad index. */
+int zb_virtual_loss(zb_tree *t, const int32_t *path, int64_t len, double vl);
+
+/* Tree.backup on the nodes of ``path``: ``value`` for ``leaf_player``, virtual loss ``vl`` taken off. */
+int zb_backup(zb_tree *t, const int32_t *path, int64_t len, double value, int leaf_player, double vl);
+
+/* ``x`` rounded to the nearest float16 (ties to even), as its 16 bits; and back */
+uint16_t zb_half_from_double(double x);
+float zb_half_to_float(uint16_t h);
+/* the float ``x`` rounded to the nearest float16 value (ties to even), as a float */
+float zb_round_to_half(float x);
+
+#endif

@@ -131,7 +131,7 @@ def run(args) -> dict:
     # 2. each level in blocks against the rung nearest its estimate
     estimate = None
     for level in LEVELS:
-        if args.levels and level not in args.levels:
+        if args.rungs_only or (args.levels and level not in args.levels):
             continue
         player = level_spec(level)
         played = 0
@@ -193,6 +193,7 @@ def main(argv=None) -> int:
     ap.add_argument("--block", type=int, default=10, help="games per match block (even; default 10)")
     ap.add_argument("--rung-games", type=int, default=20, help="games between neighbouring rungs (default 20)")
     ap.add_argument("--levels", nargs="*", help="rate only these levels")
+    ap.add_argument("--rungs-only", action="store_true", help="play only the ladder's own matches")
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--write", action="store_true", help="write the levels into models/GAME.json")
     ap.add_argument("--dry-run", action="store_true", help="say which matches would be played")

@@ -152,7 +152,6 @@ def test_the_threat_searches_are_exercised_and_agree():
                         found["cut"] += want[1] < 0
                 with rules(None):
                     found["proven"] += s.proven_value() is not None
-    print(found)
     assert min(found.values()) >= 5, found
 
 

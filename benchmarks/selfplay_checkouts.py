@@ -6,7 +6,7 @@ falls on both alike; prints one JSON line a batch and then each checkout's total
 ratio. For changes to a game's rules code or the search that should only make them faster
 (games can still differ where a change alters a search budget's cut-off).
 
-    python benchmarks/selfplay_checkouts.py OLD_ROOT NEW_ROOT --game xiangqi [--model M.pt]
+    python benchmarks/selfplay_checkouts.py OLD_ROOT NEW_ROOT [MORE_ROOTS...] --game xiangqi [--model M.pt]
         [--config C.toml] [--games 48] [--seeds 1 2 3] [--runtime torch|trainer]
 
 ``--runtime torch`` (the default) runs the network in torch (bfloat16 where the settings ask for
@@ -54,7 +54,8 @@ print(json.dumps({{"positions": sum(len(r.planes) for r in records), "cpu_s": ti
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("roots", nargs=2, help="the two checkouts' root folders (old, new)")
+    ap.add_argument("roots", nargs="+", help="the checkouts' root folders (old, new, and any more: each is "
+                                             "compared with the first)")
     ap.add_argument("--game", required=True)
     ap.add_argument("--model", default="", help="network (default: the shipped model)")
     ap.add_argument("--config", default=None, help="a run's config on top of the game's settings")
@@ -63,6 +64,8 @@ def main() -> int:
     ap.add_argument("--runtime", choices=("torch", "trainer"), default="torch",
                     help="torch in both checkouts, or each checkout's trainer's choice")
     args = ap.parse_args()
+    if len(args.roots) < 2:
+        ap.error("give at least two checkouts to compare")
     totals = {root: [0, 0.0] for root in args.roots}
     for seed in args.seeds:
         for root in args.roots:
@@ -76,8 +79,9 @@ def main() -> int:
             totals[root][1] += batch["cpu_s"]
             print(json.dumps({"root": root, "seed": seed, **batch}), flush=True)
     rate = {root: p / c for root, (p, c) in totals.items()}
-    old, new = args.roots
+    old, new = args.roots[0], args.roots[-1]
     print(json.dumps({"positions_per_cpu_s": {r: round(v, 1) for r, v in rate.items()},
+                      "over_first": {r: round(rate[r] / rate[old], 3) for r in args.roots[1:]},
                       "new_over_old": round(rate[new] / rate[old], 3)}))
     return 0
 

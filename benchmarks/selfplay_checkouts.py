@@ -10,7 +10,8 @@ ratio. For changes to a game's rules code or the search that should only make th
         [--config C.toml] [--games 48] [--seeds 1 2 3] [--runtime torch|trainer]
 
 ``--runtime torch`` (the default) runs the network in torch (bfloat16 where the settings ask for
-it, else float32) in both checkouts, so only the rules and search code differ; ``--runtime
+it, else float32) in both checkouts, so only the rules and search code differ (``--runtime ort``:
+ONNX Runtime float32, the runtime play uses, in both); ``--runtime
 trainer`` lets each checkout pick its runtime as its trainer's self-play workers do
 (`engine.training.workers.selfplay_evaluator`: the runtime measured on this machine), so the
 network's own changes (such as zeroed denormal weights) count too. The runtime each batch used
@@ -43,6 +44,8 @@ net, _ = load_network({model!r} or shipped_model_path(game.key), game)
 if {runtime!r} == "trainer":
     from engine.training.workers import selfplay_evaluator
     evaluator, _ = selfplay_evaluator({model!r} or shipped_model_path(game.key), game, cfg.selfplay)
+elif {runtime!r} == "ort":
+    evaluator = build_evaluator("ort-fp32", net)
 else:
     evaluator = build_evaluator("torch-bf16" if cfg.selfplay.precision == "bf16" else "torch-fp32", net)
 cpu = time.process_time()
@@ -61,8 +64,8 @@ def main() -> int:
     ap.add_argument("--config", default=None, help="a run's config on top of the game's settings")
     ap.add_argument("--games", type=int, default=48, help="games a batch")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
-    ap.add_argument("--runtime", choices=("torch", "trainer"), default="torch",
-                    help="torch in both checkouts, or each checkout's trainer's choice")
+    ap.add_argument("--runtime", choices=("torch", "ort", "trainer"), default="torch",
+                    help="torch or ONNX Runtime float32 in every checkout, or each checkout's trainer's choice")
     args = ap.parse_args()
     if len(args.roots) < 2:
         ap.error("give at least two checkouts to compare")

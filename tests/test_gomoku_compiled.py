@@ -187,6 +187,26 @@ def test_the_other_rule_sets_agree_where_they_use_the_core(rule):
     assert seen > 150
 
 
+@needs_core
+def test_perft_agrees_where_games_end_inside_it():
+    from games.perft import perft
+    checked = 0
+    for size, depth, count in ((5, 4, 3), (6, 3, 4), (15, 2, 3)):
+        game = get_game("gomoku", size=size)
+        for moves in random_games(size, count, seed=31):
+            for cut in (len(moves) // 2, len(moves) - 3):
+                with rules(None):
+                    state = game.initial_state()
+                    for a in moves[:max(cut, 0)]:
+                        state = state.apply(a)
+                    want = perft(state, depth)
+                with rules(core):
+                    got = perft(state, depth)
+                assert got == want, (size, moves[:cut])
+                checked += 1
+    assert checked == 20
+
+
 def random_board(rng: random.Random, cells: int, density: float) -> tuple[int, int]:
     black = white = 0
     for p in range(cells):

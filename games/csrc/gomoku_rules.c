@@ -51,28 +51,6 @@ static inline int bb_lowest(const gk_geom *g, const gk_bb *x)
 /* the only set point of x, which has exactly one */
 #define bb_single bb_lowest
 
-/* out = x >> s (s >= 0); bits past the last word are zero, as a Python int's would be */
-static inline void bb_shr(const gk_geom *g, gk_bb *out, const gk_bb *x, int s)
-{
-    int q = s >> 6, r = s & 63, n = g->nw;
-    for (int i = 0; i < n; i++) {
-        uint64_t lo = i + q < n ? x->w[i + q] : 0;
-        uint64_t hi = i + q + 1 < n ? x->w[i + q + 1] : 0;
-        out->w[i] = r ? (lo >> r) | (hi << (64 - r)) : lo;
-    }
-}
-
-/* out = x << s (s >= 0), cut at the last word (callers mask with a board anyway) */
-static inline void bb_shl(const gk_geom *g, gk_bb *out, const gk_bb *x, int s)
-{
-    int q = s >> 6, r = s & 63, n = g->nw;
-    for (int i = n - 1; i >= 0; i--) {
-        uint64_t lo = i - q >= 0 ? x->w[i - q] : 0;
-        uint64_t lower = i - q - 1 >= 0 ? x->w[i - q - 1] : 0;
-        out->w[i] = r ? (lo << r) | (lower >> (64 - r)) : lo;
-    }
-}
-
 /* --- geometry -------------------------------------------------------------------------------- */
 
 static const int DIRS[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
@@ -162,41 +140,96 @@ void gk_winning_points(const gk_geom *g, const gk_bb *stones, const gk_bb *empty
 
 /* --- segment counts -------------------------------------------------------------------------- */
 
+#if defined(__GNUC__) || defined(__clang__)
+#define GK_INLINE static inline __attribute__((always_inline))
+#else
+#define GK_INLINE static __forceinline
+#endif
+
+/* out = x >> s over n words, bits past the last word zero as a Python int's would be (n a constant
+ * where inlined: the loops unroll) */
+GK_INLINE void shr_n(uint64_t *out, const uint64_t *x, int s, const int n)
+{
+    int q = s >> 6, r = s & 63;
+    for (int i = 0; i < n; i++) {
+        uint64_t lo = i + q < n ? x[i + q] : 0;
+        uint64_t hi = i + q + 1 < n ? x[i + q + 1] : 0;
+        out[i] = r ? (lo >> r) | (hi << (64 - r)) : lo;
+    }
+}
+
+/* out = x << s over n words, cut at the last word (callers mask with a board anyway) */
+GK_INLINE void shl_n(uint64_t *out, const uint64_t *x, int s, const int n)
+{
+    int q = s >> 6, r = s & 63;
+    for (int i = n - 1; i >= 0; i--) {
+        uint64_t lo = i - q >= 0 ? x[i - q] : 0;
+        uint64_t lower = i - q - 1 >= 0 ? x[i - q - 1] : 0;
+        out[i] = r ? (lo << r) | (lower >> (64 - r)) : lo;
+    }
+}
+
+/* the points of both counts in one pass over the segments: out3 (count 3) and out2 (count 2), either
+ * NULL; the words beyond n are left alone (callers zero them) */
+GK_INLINE void segment_points_n(const gk_geom *g, const gk_bb *mine, const gk_bb *theirs, const gk_bb *empty,
+                                gk_bb *out3, gk_bb *out2, const int n)
+{
+    uint64_t o3[GK_WORDS] = {0}, o2[GK_WORDS] = {0};
+    for (int j = 0; j < 4; j++) {
+        int d = g->seg_step[j];
+        const uint64_t *starts = g->seg_starts[j].w;
+        uint64_t ones[GK_WORDS] = {0}, twos[GK_WORDS] = {0}, fours[GK_WORDS] = {0}, blocked[GK_WORDS] = {0};
+        uint64_t x[GK_WORDS], y[GK_WORDS];
+        for (int k = 0; k < GK_WIN; k++) {
+            shr_n(x, mine->w, k * d, n);
+            shr_n(y, theirs->w, k * d, n);
+            for (int i = 0; i < n; i++) {
+                uint64_t xi = x[i] & starts[i];
+                uint64_t carry = ones[i] & xi;
+                ones[i] ^= xi;
+                fours[i] |= twos[i] & carry;
+                twos[i] ^= carry;
+                blocked[i] |= y[i];
+            }
+        }
+        for (int c = 3; c >= 2; c--) {
+            if ((c == 3 ? out3 : out2) == NULL)
+                continue;
+            uint64_t *o = c == 3 ? o3 : o2, hit[GK_WORDS], any = 0;
+            for (int i = 0; i < n; i++) {
+                hit[i] = (c == 3 ? ones[i] : ~ones[i]) & twos[i] & ~fours[i] & ~blocked[i] & starts[i];
+                any |= hit[i];
+            }
+            if (!any)
+                continue;
+            for (int k = 0; k < GK_WIN; k++) {
+                shl_n(x, hit, k * d, n);
+                for (int i = 0; i < n; i++)
+                    o[i] |= x[i] & empty->w[i];
+            }
+        }
+    }
+    if (out3)
+        memcpy(out3->w, o3, sizeof o3);
+    if (out2)
+        memcpy(out2->w, o2, sizeof o2);
+}
+
+static void segment_points2(const gk_geom *g, const gk_bb *mine, const gk_bb *theirs, const gk_bb *empty,
+                            gk_bb *out3, gk_bb *out2)
+{
+    switch (g->nw) {   /* the usual sizes with their word count fixed at compile time */
+    case 1: segment_points_n(g, mine, theirs, empty, out3, out2, 1); break;     /* up to 8x8 */
+    case 2: segment_points_n(g, mine, theirs, empty, out3, out2, 2); break;     /* 9x9 to 11x11 */
+    case 4: segment_points_n(g, mine, theirs, empty, out3, out2, 4); break;     /* 15x15, 16x16 */
+    default: segment_points_n(g, mine, theirs, empty, out3, out2, g->nw); break;
+    }
+}
+
 void gk_segment_points(const gk_geom *g, const gk_bb *mine, const gk_bb *theirs, const gk_bb *empty, int count,
                        gk_bb *out)
 {
-    int n = g->nw;
-    memset(out, 0, sizeof *out);
-    for (int j = 0; j < 4; j++) {
-        int d = g->seg_step[j];
-        const gk_bb *starts = &g->seg_starts[j];
-        gk_bb ones = {{0}}, twos = {{0}}, fours = {{0}}, blocked = {{0}}, x, y;
-        for (int k = 0; k < GK_WIN; k++) {
-            bb_shr(g, &x, mine, k * d);
-            bb_shr(g, &y, theirs, k * d);
-            for (int i = 0; i < n; i++) {
-                uint64_t xi = x.w[i] & starts->w[i];
-                uint64_t carry = ones.w[i] & xi;
-                ones.w[i] ^= xi;
-                fours.w[i] |= twos.w[i] & carry;
-                twos.w[i] ^= carry;
-                blocked.w[i] |= y.w[i];
-            }
-        }
-        gk_bb hit;
-        int any = 0;
-        for (int i = 0; i < n; i++) {
-            hit.w[i] = (count == 3 ? ones.w[i] : ~ones.w[i]) & twos.w[i] & ~fours.w[i] & ~blocked.w[i] & starts->w[i];
-            any |= hit.w[i] != 0;
-        }
-        if (!any)
-            continue;
-        for (int k = 0; k < GK_WIN; k++) {
-            bb_shl(g, &x, &hit, k * d);
-            for (int i = 0; i < n; i++)
-                out->w[i] |= x.w[i] & empty->w[i];
-        }
-    }
+    segment_points2(g, mine, theirs, empty, count == 3 ? out : NULL, count == 3 ? NULL : out);
 }
 
 static inline void four_points(const gk_geom *g, const gk_bb *mine, const gk_bb *theirs, const gk_bb *empty,
@@ -267,13 +300,11 @@ int gk_vct(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb *a_wins
         return -1;
     }
     gk_bb four_moves = {{0}}, three_moves = {{0}};
-    if (fours > 0)
-        four_points(g, a, d, empty, &four_moves);
-    if (threes > 0) {
-        gk_segment_points(g, a, d, empty, 2, &three_moves);
+    if (fours > 0 || threes > 0)
+        segment_points2(g, a, d, empty, fours > 0 ? &four_moves : NULL, threes > 0 ? &three_moves : NULL);
+    if (threes > 0)
         for (int i = 0; i < g->nw; i++)
             three_moves.w[i] &= ~four_moves.w[i];
-    }
     for (int p = bb_lowest(g, &four_moves); p >= 0; bb_flip(&four_moves, p), p = bb_lowest(g, &four_moves)) {
         if (--*budget < 0)
             return -1;

@@ -10,10 +10,13 @@ Two measures, each path in turn, round by round (interleaved), the fastest round
   tactics and the threat proofs on, as at play), in this process, the module's compiled core
   switched off and on; the visit counts of both paths must be equal.
 
-Positions: random games of 8-40 plies on 15x15, each move next to one of the last stones played
-(so that threes and fours form), fixed seed.
+Positions (``--source``): ``selfplay`` (the default), positions spread evenly over two games the
+shipped model plays against itself with its self-play settings (ONNX Runtime, fixed seed), where
+threats are as common as in real games; or ``random``, random games of 8-40 plies, each move next to
+one of the last stones played, fixed seed (quiet positions: few threats).
 
     python benchmarks/gomoku_search_rules.py [--sims 800] [--positions 6] [--rounds 3] [--measure model uniform]
+        [--source selfplay|random]
 """
 from __future__ import annotations
 
@@ -53,6 +56,27 @@ def positions(count: int, seed: int) -> list[str]:
         if not s.is_terminal() and s.proven_value() is None:
             out.append(s.to_text())
     return out
+
+
+def selfplay_positions(count: int, seed: int) -> list[str]:
+    from engine.core.checkpoint import load_network
+    from engine.core.config import load_config
+    from engine.core.paths import shipped_model_path
+    from engine.core.runtime import build_evaluator
+    from engine.core.selfplay import play_games
+    from games import get_game
+    game = get_game("gomoku")
+    net, _ = load_network(shipped_model_path(game.key), game)
+    records, _ = play_games(game, build_evaluator("ort-fp32", net), load_config(game, None).selfplay, 2, seed=seed)
+    texts = []
+    for record in records:
+        s = game.initial_state()
+        for a in record.moves:
+            s = s.apply(a)
+            if not s.is_terminal() and s.proven_value() is None and len(s.moves) >= 6:
+                texts.append(s.to_text())
+    step = max(len(texts) / count, 1.0)
+    return [texts[int(i * step)] for i in range(min(count, len(texts)))]
 
 
 def analyse(path: Path, sims: int, pure: bool) -> tuple[list[str], float]:
@@ -120,12 +144,13 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--measure", nargs="+", choices=("model", "uniform"), default=["model", "uniform"])
+    ap.add_argument("--source", choices=("selfplay", "random"), default="selfplay")
     args = ap.parse_args()
-    texts = positions(args.positions, args.seed)
+    texts = (selfplay_positions if args.source == "selfplay" else positions)(args.positions, args.seed)
     ok = True
     for what in args.measure:
         result = (measure_model if what == "model" else measure_uniform)(texts, args.sims, args.rounds)
-        result.update(positions=len(texts), sims=args.sims, rounds=args.rounds)
+        result.update(source=args.source, positions=len(texts), sims=args.sims, rounds=args.rounds)
         print(json.dumps(result), flush=True)
         ok = ok and result.get("same_moves", True) and result.get("same_visits", True)
     return 0 if ok else 1

@@ -13,4 +13,6 @@ setup(ext_modules=[
               depends=["games/csrc/xiangqi_rules.h"], optional=True),
     Extension("engine.core._tree_c", ["engine/core/_tree_c.c", "engine/core/csrc/tree.c"],
               include_dirs=["engine/core/csrc"], depends=["engine/core/csrc/tree.h"], optional=True),
+    Extension("games._gomoku_c", ["games/_gomoku_c.c", "games/csrc/gomoku_rules.c"], include_dirs=["games/csrc"],
+              depends=["games/csrc/gomoku_rules.h"], optional=True),
 ])

@@ -6,11 +6,12 @@ falls on both alike; prints one JSON line a batch and then each checkout's total
 ratio. For changes to a game's rules code or the search that should only make them faster
 (games can still differ where a change alters a search budget's cut-off).
 
-    python benchmarks/selfplay_checkouts.py OLD_ROOT NEW_ROOT --game xiangqi [--model M.pt]
+    python benchmarks/selfplay_checkouts.py OLD_ROOT NEW_ROOT [MORE_ROOTS...] --game xiangqi [--model M.pt]
         [--config C.toml] [--games 48] [--seeds 1 2 3] [--runtime torch|trainer]
 
 ``--runtime torch`` (the default) runs the network in torch (bfloat16 where the settings ask for
-it, else float32) in both checkouts, so only the rules and search code differ; ``--runtime
+it, else float32) in both checkouts, so only the rules and search code differ (``--runtime ort``:
+ONNX Runtime float32, the runtime play uses, in both); ``--runtime
 trainer`` lets each checkout pick its runtime as its trainer's self-play workers do
 (`engine.training.workers.selfplay_evaluator`: the runtime measured on this machine), so the
 network's own changes (such as zeroed denormal weights) count too. The runtime each batch used
@@ -43,6 +44,8 @@ net, _ = load_network({model!r} or shipped_model_path(game.key), game)
 if {runtime!r} == "trainer":
     from engine.training.workers import selfplay_evaluator
     evaluator, _ = selfplay_evaluator({model!r} or shipped_model_path(game.key), game, cfg.selfplay)
+elif {runtime!r} == "ort":
+    evaluator = build_evaluator("ort-fp32", net)
 else:
     evaluator = build_evaluator("torch-bf16" if cfg.selfplay.precision == "bf16" else "torch-fp32", net)
 cpu = time.process_time()
@@ -54,15 +57,18 @@ print(json.dumps({{"positions": sum(len(r.planes) for r in records), "cpu_s": ti
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("roots", nargs=2, help="the two checkouts' root folders (old, new)")
+    ap.add_argument("roots", nargs="+", help="the checkouts' root folders (old, new, and any more: each is "
+                                             "compared with the first)")
     ap.add_argument("--game", required=True)
     ap.add_argument("--model", default="", help="network (default: the shipped model)")
     ap.add_argument("--config", default=None, help="a run's config on top of the game's settings")
     ap.add_argument("--games", type=int, default=48, help="games a batch")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
-    ap.add_argument("--runtime", choices=("torch", "trainer"), default="torch",
-                    help="torch in both checkouts, or each checkout's trainer's choice")
+    ap.add_argument("--runtime", choices=("torch", "ort", "trainer"), default="torch",
+                    help="torch or ONNX Runtime float32 in every checkout, or each checkout's trainer's choice")
     args = ap.parse_args()
+    if len(args.roots) < 2:
+        ap.error("give at least two checkouts to compare")
     totals = {root: [0, 0.0] for root in args.roots}
     for seed in args.seeds:
         for root in args.roots:
@@ -76,8 +82,9 @@ def main() -> int:
             totals[root][1] += batch["cpu_s"]
             print(json.dumps({"root": root, "seed": seed, **batch}), flush=True)
     rate = {root: p / c for root, (p, c) in totals.items()}
-    old, new = args.roots
+    old, new = args.roots[0], args.roots[-1]
     print(json.dumps({"positions_per_cpu_s": {r: round(v, 1) for r, v in rate.items()},
+                      "over_first": {r: round(rate[r] / rate[old], 3) for r in args.roots[1:]},
                       "new_over_old": round(rate[new] / rate[old], 3)}))
     return 0
 

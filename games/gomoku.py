@@ -21,12 +21,16 @@ import re
 
 import numpy as np
 
-from . import renju
+from . import native, renju
 from .base import AlternatingState, Game, NotationError, clip_text, dihedral_symmetries, replay, split_move_list
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 WIN_LENGTH = 5
 _POINT_RE = re.compile(r"([a-z])([0-9]{1,4})")  # a row of at most 4 digits: int() refuses 4300
+
+#: the compiled free-style rules (games/_gomoku_c.c), or None where this module's Python runs;
+#: tests/test_gomoku_compiled.py compares the two
+_core = native.load("games._gomoku_c")
 
 
 def five_through(stones: int, windows: tuple[tuple[int, int], ...]) -> bool:
@@ -171,10 +175,13 @@ def _vct(rules: ThreatRules, a: int, d: int, a_wins: int, d_wins: int, empty: in
     ``budget[0]`` counts down the moves tried, and when it runs out nothing is reported.
     Under renju (`ThreatRules`) black's forbidden points are neither its threats nor its blocks:
     a white four whose block is forbidden to black wins."""
+    game = rules.game
+    if _core is not None and game.rule == "freestyle":   # the compiled search (free-style only)
+        first, budget[0] = _core.vct(game.size, a, d, a_wins, d_wins, empty, threes, fours, budget[0])
+        return None if first < 0 else 1 << first
     if a_wins & empty:
         return a_wins & empty & -(a_wins & empty)
     forced = d_wins & empty
-    game = rules.game
     win_a, bad_a = rules.win_a, rules.bad_a
     if forced:   # the attacker must stop the defender's five, and its threats must survive that
         if forced & (forced - 1):
@@ -329,6 +336,8 @@ class GomokuState(AlternatingState):
         if self._winner is not None:
             return []
         g = self.game
+        if _core is not None:
+            return _core.empty_points(g.size, self._black | self._white)
         return np.flatnonzero(self._unpack(g.full ^ (self._black | self._white))[0]).tolist()
 
     def apply(self, action: int) -> "GomokuState":
@@ -337,6 +346,15 @@ class GomokuState(AlternatingState):
         windows = g.windows[action]
         black, white = self._black, self._white
         wins_black, wins_white = self._wins
+        if _core is not None:
+            me = len(self._moves) & 1
+            if me:
+                white |= bit
+            else:
+                black |= bit
+            five, new = _core.place(g.size, white if me else black, g.full ^ (black | white), action)
+            wins = (wins_black, wins_white | new) if me else (wins_black | new, wins_white)
+            return GomokuState(g, black, white, self._moves + (action,), me if five else None, wins)
         if len(self._moves) & 1:
             white |= bit
             winner = 1 if five_through(white, windows) else None
@@ -525,6 +543,10 @@ class GomokuState(AlternatingState):
         g = self.game
         to_move = len(self._moves) & 1
         me, opp = (self._white, self._black) if to_move else (self._black, self._white)
+        if _core is not None:
+            raw = _core.encode(g.size, me, opp, self._wins[to_move], self._wins[1 - to_move],
+                               self._moves[-1] if self._moves else -1, to_move == 0)
+            return np.frombuffer(raw, np.float32).reshape(NUM_PLANES, g.size, g.size)
         empty = g.full ^ (me | opp)
         fives_me, fives_opp = self._wins[to_move] & empty, self._wins[1 - to_move] & empty
         planes = np.zeros((NUM_PLANES, g.cells), dtype=np.float32)
@@ -785,6 +807,8 @@ class Gomoku(Game):
         """The empty points of the five-point segments holding exactly ``count`` (2 or 3) of
         ``mine`` and none of ``theirs``. Counted for all segments at once, bit-sliced (each
         segment's count lives at its start point, in three bit planes)."""
+        if _core is not None:
+            return _core.segment_points(self.size, mine, theirs, empty, count)
         found = 0
         for d, starts in self._segments:
             ones = twos = fours = 0

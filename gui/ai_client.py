@@ -113,8 +113,10 @@ class AIClient:
         return bool(self._callbacks)
 
     # --- requests -----------------------------------------------------------
-    def search(self, state, level: str, model_path: str | None, session, callback, extras: bool = False) -> int | None:
-        """Ask for a move in ``state``; ``callback(msg)`` gets its progress/result/error/cancelled replies."""
+    def search(self, state, level: str, model_path: str | None, session, callback, extras: bool = False,
+               clock: dict | None = None) -> int | None:
+        """Ask for a move in ``state``; ``callback(msg)`` gets its progress/result/error/cancelled replies.
+        ``clock``: the AI's game clock (see `gui.ai_worker`), stamped here with the time it is sent."""
         if not self.enabled:
             callback({"type": "error", "id": None, "message": "the AI is turned off"})
             return None
@@ -136,7 +138,8 @@ class AIClient:
             self._requests.put({"type": "search", "id": rid, "game_id": state.game.id,
                                 "variant": dict(state.game.variant), "position_text": state.to_text(),
                                 "level": level, "model_path": model_path, "session": session,
-                                "extras": extras, "threads": self.threads})
+                                "extras": extras, "threads": self.threads,
+                                **({"clock": {**clock, "sent": time.monotonic()}} if clock else {})})
         except Exception as e:
             self._callbacks.pop(rid, None)
             callback({"type": "error", "id": rid, "message": f"could not reach the AI: {e}"})

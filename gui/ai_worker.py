@@ -9,8 +9,11 @@ method requires.
 Search protocol (dicts over multiprocessing queues):
 
     request   {"type": "search", "id", "game_id", "variant", "position_text", "level",
-               "model_path", "session", "extras", "threads"}
-              (threads: search threads, 0 or absent: every core but one, at least one)
+               "model_path", "session", "extras", "threads", "clock"}
+              (threads: search threads, 0 or absent: every core but one, at least one;
+               clock, optional: the AI's game clock {"remaining", "increment", "periods",
+               "period", "moves", "sent"}: seconds left when ``sent`` (time.monotonic) went by,
+               from which the search's time is planned, see `clock_search_budget`)
               {"type": "cancel", "id"}        {"type": "shutdown"}
     reply     {"type": "ready", "pid"}        {"type": "fatal", "message"}
               {"type": "heartbeat"}  (every HEARTBEAT_INTERVAL s while the worker's loop is alive)
@@ -136,6 +139,44 @@ def _set_threads(player, threads: int) -> None:
         mcts.threads = threads
 
 
+def clock_search_budget(clock, received: float, now: float | None = None) -> float | None:
+    """Seconds the search may take, from a request's ``clock`` (None: no clock, or one that
+    cannot be read): `engine.play.clock.clock_budget` less the time gone since the window sent
+    the request (model loading, the queue), or since this process received it when the window's
+    time stamp is implausible."""
+    if not isinstance(clock, dict):
+        return None
+    from engine.play.clock import BUDGET_FLOOR, clock_budget
+    try:
+        remaining = float(clock.get("remaining", 0.0))
+        increment = float(clock.get("increment", 0.0) or 0.0)
+        periods = int(clock.get("periods", 0) or 0)
+        period = float(clock.get("period", 0.0) or 0.0)
+        moves = int(clock.get("moves", 20) or 20)
+    except (TypeError, ValueError):
+        return None
+    if not all(x == x and 0 <= x < 1e6 for x in (remaining, increment, period)) or not 0 <= periods < 100:
+        return None
+    now = time.monotonic() if now is None else now
+    spent = now - received
+    try:
+        since_sent = now - float(clock.get("sent"))
+        if 0 <= since_sent < 600:
+            spent = since_sent
+    except (TypeError, ValueError):
+        pass
+    return max(BUDGET_FLOOR, clock_budget(remaining, increment, moves, period, periods) - max(0.0, spent))
+
+
+def _takes_budget(player) -> bool:
+    """Whether ``player.choose`` plans to a clock's budget (a test double may not)."""
+    import inspect
+    try:
+        return "budget" in inspect.signature(player.choose).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def _short_error(exc: BaseException) -> str:
     text = f"{type(exc).__name__}: {exc}"
     return text if len(text) < 300 else text[:297] + "..."
@@ -194,6 +235,7 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
         if kind != "search":
             continue
         rid = msg.get("id")
+        received = time.monotonic()
         if rid in dropped:
             dropped.discard(rid)
             replies.put({"type": "cancelled", "id": rid})
@@ -266,8 +308,12 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
             except Exception:
                 pass
 
+        budget = clock_search_budget(msg.get("clock"), received)
         try:
-            result = player.choose(state, on_progress=on_progress, should_stop=should_stop)
+            if budget is not None and _takes_budget(player):
+                result = player.choose(state, on_progress=on_progress, should_stop=should_stop, budget=budget)
+            else:
+                result = player.choose(state, on_progress=on_progress, should_stop=should_stop)
         except Exception as exc:
             replies.put({"type": "error", "id": rid, "message": _short_error(exc),
                          "trace": traceback.format_exc(limit=6)})

@@ -25,8 +25,10 @@ class PlayController(GameSession):
     """A person against the AI."""
 
     def __init__(self, ai: AIClient, game, human: int, level: str, model_path_for=None,
-                 hints_on: bool = False, side_choice: str | None = None):
+                 hints_on: bool = False, side_choice: str | None = None, time_control=None):
+        """``time_control``: an `engine.play.clock.TimeControl` (None: no clocks)."""
         super().__init__(ai, game, model_path_for)
+        self.set_time_control(time_control)
         self.human = human
         self.side_choice = side_choice or ("first" if human == 0 else "second")  # for "new game"
         self.level = level
@@ -57,6 +59,7 @@ class PlayController(GameSession):
     def update(self) -> None:
         if self._apply_pending():
             self.selection = None
+        self.tick_clock()
         if not self.error and not self.over:
             if self.state.current_player != self.human:
                 if not self.waiting:   # a line opened from the move list waits for the person
@@ -132,6 +135,7 @@ class PlayController(GameSession):
             self.line.append(node)
             self.evals.append(node.data.get("eval"))
             self.grades.append(node.data.get("grade"))
+            self.clocks.append(self.clock.snapshot() if self.clock is not None else None)
             if state.is_terminal() or state.current_player == self.human:
                 break
         self.tree_version += 1

@@ -71,6 +71,13 @@ class GameSession(GameTreeLines):
         self.notices: list[tuple[str, dict]] = []  # (i18n key, fields) for the scene to show
         self.events: list[dict] = []  # moves made, for sounds and animations
         self.resigned_by: int | None = None
+        #: the game clock (`engine.play.clock.GameClock`), None without a time control; ``clocks[i]``
+        #: its snapshot when position i was reached (take-backs restore it, records keep it)
+        self.clock = None
+        self.clocks: list = [None]
+        self.time_loss: int | None = None  # the player who ran out of time
+        self.clock_paused = False  # the window lost focus and the person wants the clocks stopped then
+        self._answered_at: float | None = None  # when the AI's last answer arrived (its clock stopped then)
         #: plies of ``history[0].moves`` that only place a hand-set position's stones (the
         #: board editor's setup in games where only the stones count; records keep it)
         self.setup_plies = 0
@@ -95,15 +102,19 @@ class GameSession(GameTreeLines):
 
     @property
     def over(self) -> bool:
-        return self.resigned_by is not None or self.state.is_terminal()
+        return self.resigned_by is not None or self.time_loss is not None or self.state.is_terminal()
 
     def winner(self) -> int | None:
         if self.resigned_by is not None:
             return 1 - self.resigned_by
+        if self.time_loss is not None:
+            return 1 - self.time_loss
         return self.state.winner()
 
     def end_reason(self) -> str | None:
         """Why the game ended, when the rules say (xiangqi's checkmate, repetition...)."""
+        if self.time_loss is not None:
+            return "time"
         if self.resigned_by is not None or not self.state.is_terminal():
             return None
         try:
@@ -141,6 +152,11 @@ class GameSession(GameTreeLines):
 
     def _push(self, action: int, by_ai: bool) -> None:
         before = self.state
+        if self.clock is not None:
+            now = time.monotonic()
+            if not self.clock.press(before.current_player, now):
+                self._lose_on_time(before.current_player)
+                return
         parent = self._sync()[-1]
         if self._redo and self._redo[0].parent is parent and self._redo[0].action == action:
             node = self._redo.pop(0)      # the same move again: what we knew of it still holds
@@ -157,6 +173,9 @@ class GameSession(GameTreeLines):
         self.line.append(node)
         self.evals.append(final_evaluation(after) or node.data.get("eval"))
         self.grades.append(final_evaluation(after) or node.data.get("grade"))
+        if self.clock is not None and not after.is_terminal() and not self.clock_paused and not self.reviewing:
+            self.clock.start(after.current_player, now)
+        self.clocks.append(self.clock.snapshot() if self.clock is not None else None)
         self.events.append({"type": "move", "before": before, "after": after, "action": action,
                             "player": before.current_player, "by_ai": by_ai,
                             "shown": self.cursor is None})
@@ -173,6 +192,11 @@ class GameSession(GameTreeLines):
         self.tree = tree
         self.line = tree.path_to(end)
         self.history = [n.state for n in self.line]
+        self.time_loss = None
+        if self.clock is not None:
+            from engine.play.clock import GameClock
+            self.clock = GameClock(self.clock.control)
+        self.clocks = [self.clock.snapshot() if self.clock is not None else None] * len(self.history)
         self.evals = [final_evaluation(s) for s in self.history]
         self.grades = list(self.evals)
         self.cursor = None
@@ -254,6 +278,10 @@ class GameSession(GameTreeLines):
         del self.evals[i + 1:]
         del self.grades[i + 1:]
         del self.line[i + 1:]
+        del self.clocks[i + 1:]
+        if self.clock is not None and self.clocks[i] is not None:
+            self.clock.restore(self.clocks[i])   # a take-back gives back the time the moves took
+        self.time_loss = None
         self.cursor = None
         self.resigned_by = None
         self.error = ""
@@ -381,7 +409,7 @@ class GameSession(GameTreeLines):
         self.thinking_at = len(self.history) - 1
         self.error = ""
         self.thinking.rid = self.ai.search(state, level, self.model_path_for(self.game), self.session,
-                                           lambda msg, s=state: self._on_ai(msg, s))
+                                           lambda msg, s=state: self._on_ai(msg, s), **self._clock_request(state))
         if self.thinking.rid is None and not self.error:
             self.error = self.ai.message or "the AI is not available"
 
@@ -401,6 +429,8 @@ class GameSession(GameTreeLines):
                 if asked_state is self.state:
                     self.error = f"the AI chose an illegal move ({action})"
                 return
+            if self.clock is not None:   # the AI's move is made when its answer arrives
+                self.clock.stop(time.monotonic())
             self._record(asked_state, msg, "ai")
             self.thinking.top = msg.get("top") or self.thinking.top
             wait = max(0.0, self.thinking.started + AI_MIN_SHOW_SECONDS - time.monotonic())
@@ -410,6 +440,99 @@ class GameSession(GameTreeLines):
             self.error = msg.get("message") or "the AI failed"
         elif kind == "cancelled":
             self.thinking.rid = None
+
+    # --- clocks -----------------------------------------------------------------
+    def set_time_control(self, control) -> None:
+        """Play under ``control`` (an `engine.play.clock.TimeControl`; None or an untimed one:
+        no clocks), with both clocks full."""
+        from engine.play.clock import GameClock
+        self.clock = GameClock(control) if control is not None and control.timed else None
+        self.time_loss = None
+        self.clocks = [self.clock.snapshot() if self.clock is not None else None] * len(self.history)
+
+    def _clock_request(self, state) -> dict:
+        """The ``clock`` of an AI request for a move in ``state`` (see `gui.ai_worker`), or {}."""
+        clock = self.clock
+        if clock is None:
+            return {}
+        from engine.play.clock import moves_to_go
+        c = clock.control
+        player = state.current_player
+        now = time.monotonic()
+        left, periods = clock.left[player], clock.periods_left[player]
+        if clock.running == player:
+            left = max(0.0, left - clock.elapsed(now))
+        return {"clock": {"remaining": left, "increment": c.increment, "periods": periods if c.period else 0,
+                          "period": c.period, "moves": moves_to_go(self.game, len(state.moves))}}
+
+    def tick_clock(self, now: float | None = None) -> None:
+        """Run the clock of the side to move while the game goes on and is looked at (stopped
+        while it is over, an earlier position is viewed, the AI's answer waits to be shown, or
+        the clocks are paused); a side out of time loses."""
+        clock = self.clock
+        if clock is None:
+            return
+        now = time.monotonic() if now is None else now
+        waiting = self.pending_move is not None and self.thinking.rid is None
+        if self.over or self.reviewing or self.clock_paused or self.error or waiting:
+            clock.stop(now)
+        else:
+            clock.start(self.state.current_player, now)
+        flagged = clock.check_flag(now)
+        if flagged is not None and self.time_loss is None and not self.over:
+            self._lose_on_time(flagged)
+
+    def _lose_on_time(self, player: int) -> None:
+        self.cancel_ai()
+        self.cancel_analysis()
+        self.time_loss = player
+        self.events.append({"type": "end", "winner": 1 - player, "time": True})
+
+    def clock_meta(self) -> dict:
+        """The control and the clocks as a record's meta (``time_control``, ``clocks``; see
+        `games.records.base`), {} without a clock."""
+        clock = self.clock
+        if clock is None:
+            return {}
+        from games.records.base import pack_clocks
+        byo = clock.control.kind == "byoyomi"
+        entries = {}
+        base = len(self.history[0].moves)
+        for i in range(1, len(self.history)):
+            snap = self.clocks[i] if i < len(self.clocks) else None
+            if snap is None:
+                continue
+            mover = self.history[i - 1].current_player
+            entries[base + i] = (snap[mover], snap[2 + mover] if byo else None)
+        return {"time_control": clock.control.text(), "clocks": pack_clocks(entries)}
+
+    def load_clocks(self, meta: dict) -> bool:
+        """Take a record's time control and clocks (meta ``time_control``, ``clocks``): the clocks
+        go on from each side's last recorded time; False (nothing changed) when it has none."""
+        from engine.play.clock import GameClock, parse_control
+        from games.records.base import unpack_clocks
+        control = parse_control(meta.get("time_control")) if meta.get("time_control") else None
+        if control is None or not control.timed:
+            return False
+        self.clock = GameClock(control)
+        entries = unpack_clocks(meta.get("clocks", ""))
+        base = len(self.history[0].moves)
+        snap = list(self.clock.snapshot())
+        self.clocks = [tuple(snap)]
+        for i in range(1, len(self.history)):
+            mover = self.history[i - 1].current_player
+            if base + i in entries:
+                seconds, periods = entries[base + i]
+                snap[mover] = min(seconds, 2 * 86400.0)
+                if periods is not None:
+                    snap[2 + mover] = periods
+            self.clocks.append(tuple(snap))
+        self.clock.restore(self.clocks[-1])
+        won = str(meta.get("result", ""))
+        if won.endswith(" (time)") and won.split(" ")[0] in ("first", "second") and not self.state.is_terminal():
+            self.time_loss = 1 if won.startswith("first") else 0
+            self.clock.flagged = self.time_loss
+        return True
 
     def cancel_ai(self) -> None:
         self.ai.cancel(self.thinking.rid)

@@ -158,19 +158,24 @@ class MCTSPlayer:
     def reset(self) -> None:
         self.tree = None
 
-    def choose(self, state, on_progress=None, should_stop=None) -> SearchResult:
+    def choose(self, state, on_progress=None, should_stop=None, budget: float | None = None) -> SearchResult:
+        """The move for ``state``; ``budget`` (seconds, from a game clock: `engine.play.clock.clock_budget`)
+        shortens the search below the player's own time cap, never lengthens it."""
         if state.is_terminal():
             raise ValueError("the game is over; there is no move to choose")
         start = time.perf_counter()
         tree = reuse_tree(self.tree if self.reuse else None, state)
         self.tree = tree
-        deadline = start + self.seconds if self.seconds else None
+        seconds = self.seconds
+        if budget is not None:
+            seconds = max(0.001, min(seconds, budget) if seconds else budget)
+        deadline = start + seconds if seconds else None
         progress_cb = None
         if on_progress is not None:
             def progress_cb():
                 frac = tree.root_n / self.sims
-                if self.seconds:
-                    frac = max(frac, (time.perf_counter() - start) / self.seconds)
+                if seconds:
+                    frac = max(frac, (time.perf_counter() - start) / seconds)
                 on_progress(min(1.0, frac), self._result(tree, start, partial=True))
         sims = self.mcts.search([tree], self.sims, deadline=deadline, on_progress=progress_cb, should_stop=should_stop)
         result = self._result(tree, start)

@@ -18,6 +18,32 @@ def level_name(level: str) -> str:
     return t(f"level.{level}")
 
 
+#: the time controls a game can start with ("-": no clock); gomoku adds byo-yomi
+CLOCK_CHOICES = ("-", "180+2", "300", "600+5")
+BYOYOMI_CHOICES = ("600 3x30",)
+
+
+def clock_choices(game_id: str) -> tuple[str, ...]:
+    return CLOCK_CHOICES + (BYOYOMI_CHOICES if game_id == "gomoku" else ())
+
+
+def clock_label(text: str) -> str:
+    """A time control in words: "No clock", "5 min", "3 min + 2 s", "10 min + 3×30 s"."""
+    from engine.play.clock import parse_control
+    c = parse_control(text)
+    if c is None or not c.timed:
+        return t("clock.none")
+
+    def num(x):
+        return str(int(x)) if float(x).is_integer() else f"{x:g}"
+    minutes = num(c.main / 60)
+    if c.kind == "byoyomi":
+        return t("clock.byoyomi", min=minutes, n=c.periods, s=num(c.period))
+    if c.kind == "increment":
+        return t("clock.increment", min=minutes, inc=num(c.increment))
+    return t("clock.sudden", min=minutes)
+
+
 def side_name(game_id: str, player: int) -> str:
     """'Red' / 'Black' etc. for games whose sides have names, else 'First' / 'Second'."""
     key = f"sides.{game_id}.{player}"
@@ -39,6 +65,7 @@ class SetupScene(Scene):
         self.variant_index = 0
         self.rule = "freestyle"   # gomoku's rule set (games.renju)
         self.opening = "free"     # gomoku's opening rule: "free" or "swap2" (games.swap2)
+        self.clock = s["time_control"]
         self.rows: list[tuple[str, pygame.Rect]] = []
 
     def variants(self):
@@ -71,6 +98,10 @@ class SetupScene(Scene):
         self.level = level
         self.app.settings.set("level", level)
 
+    def _set_clock(self, text):
+        self.clock = text
+        self.app.settings.set("time_control", text)
+
     def _set_demo_level(self, i, level):
         self.demo_levels[i] = level
         self.app.settings.set("demo_levels", list(self.demo_levels))
@@ -79,8 +110,9 @@ class SetupScene(Scene):
         self.app.settings.set("last_game", self.game_id)
         if self.mode == "play":
             swap2 = self.game_id == "gomoku" and self.opening == "swap2"
+            clock = self.clock if self.clock in clock_choices(self.game_id) and not swap2 else "-"
             self.app.start_play(self.game_id, self.side, self.level, self.variant(),
-                                opening="swap2" if swap2 else None)
+                                opening="swap2" if swap2 else None, time_control=clock)
         else:
             self.app.start_demo(self.game_id, tuple(self.demo_levels), self.variant())
 
@@ -93,13 +125,13 @@ class SetupScene(Scene):
         x0 = self.card.x + 28
         inner = self.card.width - 56
         labels = [t(k) for k in ("setup.mode", "setup.game", "setup.board", "setup.board_rule", "setup.you_play",
-                                 "setup.level", "setup.opening_side")]
+                                 "setup.level", "setup.opening_side", "setup.clock")]
         labels += [side_name(self.game_id, 0), side_name(self.game_id, 1)]
         label_w = min(inner // 4, max(theme.FONTS.size(s, 16)[0] for s in labels) + 32)
         cx = x0 + label_w
         cw = inner - label_w
         y = self.card.y + 24
-        rowh, gap = 38, 22
+        rowh, gap = (38, 22) if h >= 760 else (34, 14)
         self.rows = []
 
         def row(key):
@@ -141,6 +173,9 @@ class SetupScene(Scene):
                                           self.opening, lambda o: setattr(self, "opening", o), size=15)
             self.buttons += segmented(side_row, sides, self.side, self._set_side, size=15)
             self.buttons += segmented(row("setup.level"), levels, self.level, self._set_level, gap=4, size=13)
+            clocks = [(clock_label(c), c) for c in clock_choices(self.game_id)]
+            self.buttons += segmented(row("setup.clock"), clocks, self.clock if self.clock in clock_choices(
+                self.game_id) else "-", self._set_clock, gap=4, size=13)
         else:
             for i in (0, 1):
                 self.rows.append((side_name(self.game_id, i), pygame.Rect(cx, y, cw, rowh)))

@@ -1,0 +1,170 @@
+"""Clocks in the app: a control chosen at the start, a side that runs out of time loses, the
+clocks stop while the game is over, looked back at or the window is in the background, and
+the control and the clocks go into saved games and the autosave and come back."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import time
+
+import pygame
+
+from engine.play.clock import TimeControl
+from test_gui_support import app_factory, run_until  # noqa: F401 (a fixture)
+
+
+def _clock_game(app, control="60+1", game="connect4", side="first", level="strong"):
+    app.start_play(game, side, level, time_control=control)
+    return app.scene.c
+
+
+def _ai_moves(c, action):
+    """The AI's move, made by the test (the AI is off in these tests)."""
+    c.error = ""
+    c._push(action, by_ai=True)
+
+
+def test_a_game_started_with_a_control_has_two_full_clocks(app_factory):
+    app = app_factory(ai_enabled=False)
+    c = _clock_game(app)
+    assert c.clock is not None and c.clock.control == TimeControl(60, 1)
+    app.step()
+    assert c.clock.running == 0 and c.clock.left == [60.0, 60.0]
+    app.start_play("othello", "first", "strong")
+    assert app.scene.c.clock is None
+
+
+def test_a_person_who_runs_out_of_time_loses_and_the_move_list_says_why(app_factory):
+    app = app_factory(ai_enabled=False)
+    c = _clock_game(app, "1")
+    app.step()
+    c.clock.since -= 2.0   # two seconds went by on a one-second clock
+    app.step()
+    assert c.over and c.time_loss == 0 and c.winner() == 1
+    assert "ran out of time" in app.scene.result_detail()
+    assert c.clock.running is None
+
+
+def test_the_clock_stops_while_an_earlier_position_is_looked_at_and_in_the_background(app_factory):
+    app = app_factory(ai_enabled=False)
+    c = _clock_game(app)
+    app.step()
+    c.play(3)
+    _ai_moves(c, 3)
+    app.step()
+    assert c.clock.running == 0
+    c.go_to(0)
+    app.step()
+    assert c.reviewing and c.clock.running is None
+    c.go_end()
+    app.step()
+    assert c.clock.running is not None
+    app.handle_event(pygame.event.Event(pygame.WINDOWFOCUSLOST, {}))
+    app.step()
+    assert c.clock.running is None and c.clock_paused
+    app.settings.set("clock_pause", False)   # the person wants the clock to go on regardless
+    app.step()
+    assert c.clock.running is not None
+
+
+def test_a_take_back_gives_back_the_time(app_factory):
+    app = app_factory(ai_enabled=False)
+    c = _clock_game(app, "60")
+    app.step()
+    c.clock.since -= 5.0
+    c.play(3)
+    _ai_moves(c, 4)
+    assert c.clock.left[0] < 56
+    c.undo()
+    app.step()
+    assert c.clock.left[0] == 60.0
+
+
+def test_the_ai_is_asked_with_its_clock(app_factory):
+    app = app_factory()
+    sent = []
+    real = app.ai.search
+
+    def spy(*args, **kwargs):
+        sent.append(kwargs.get("clock"))
+        return real(*args, **kwargs)
+    app.ai.search = spy
+    c = _clock_game(app, "300+2", side="second", level="beginner")   # the fake AI answers at once
+    assert run_until(app, lambda: c.human_to_move or c.error, 90), (app.ai.status, app.ai.message, c.thinking)
+    clock = next(x for x in sent if x)
+    assert clock["increment"] == 2 and 290 < clock["remaining"] <= 300 and clock["moves"] >= 6
+
+
+def test_a_saved_game_keeps_its_control_and_clocks_and_they_come_back(app_factory, tmp_path):
+    from gui.records import load_record
+    app = app_factory(ai_enabled=False)
+    c = _clock_game(app, "300 3x30", game="gomoku")
+    app.step()
+    c.clock.since -= 12.0
+    c.play(112)
+    _ai_moves(c, 113)
+    path = app.save_game(c, folder=tmp_path)
+    state, meta = load_record(path)
+    assert meta["time_control"] == "300 3x30" and meta["clocks"].startswith("1 288")
+    app.go_home()
+    from gui import autosave
+    autosave.clear(c.game.key)   # else the app first asks whether to resume the game in progress
+    app.play_record(state, meta)
+    c2 = app.scene.c
+    assert c2.clock.control == TimeControl(300, 0, 3, 30)
+    assert 287.5 < c2.clock.left[0] < 288.5 and c2.clock.left[1] == 300.0
+
+
+def test_a_game_lost_on_time_is_saved_as_one(app_factory, tmp_path):
+    from gui.records import load_record
+    app = app_factory(ai_enabled=False)
+    c = _clock_game(app, "1", game="othello")
+    app.step()
+    c.clock.since -= 2.0
+    app.step()
+    _, meta = load_record(app.save_game(c, folder=tmp_path))
+    assert meta["result"] == "second (time)"
+
+
+def test_the_autosave_keeps_the_clocks(app_factory):
+    from gui import autosave
+    app = app_factory(ai_enabled=False)
+    c = _clock_game(app, "600+5")
+    app.step()
+    c.clock.since -= 30.0
+    c.play(3)
+    app.step()
+    saved = autosave.load(c.game.key)
+    assert saved["time_control"] == "600+5"
+    app.go_home()
+    app.resume_game(saved)
+    assert 574 < app.scene.c.clock.left[0] < 576
+
+
+def test_the_side_panel_shows_both_clocks_at_both_sizes_and_languages(app_factory, monkeypatch):
+    from test_gui_support import texts_drawn
+    from gui import i18n
+    for size in ((1280, 800), (1024, 640)):
+        for lang in ("en", "zh"):
+            app = app_factory(ai_enabled=False, size=size)
+            i18n.set_language(lang)
+            _clock_game(app, "600+5", game="xiangqi")
+            app.step()
+            drawn = texts_drawn(app, monkeypatch)
+            clocks = [x for x in drawn if x in ("10:00", "9:59")]   # the running one may have begun
+            assert len(clocks) == 2 and "10:00" in clocks, (size, lang, drawn)
+    i18n.set_language("en")
+
+
+def test_the_setup_offers_the_controls_and_byo_yomi_for_gomoku(app_factory):
+    from gui.scenes.setup import SetupScene, clock_choices
+    app = app_factory(ai_enabled=False)
+    assert "600 3x30" in clock_choices("gomoku") and "600 3x30" not in clock_choices("xiangqi")
+    app.goto(SetupScene(app, "connect4"))
+    app.scene._set_clock("180+2")
+    app.scene.start()
+    assert app.scene.c.clock.control == TimeControl(180, 2)
+    assert app.settings["time_control"] == "180+2"

@@ -14,6 +14,8 @@ Search protocol (dicts over multiprocessing queues):
                clock, optional: the AI's game clock {"remaining", "increment", "periods",
                "period", "moves", "sent"}: seconds left when ``sent`` (time.monotonic) went by,
                from which the search's time is planned, see `clock_search_budget`)
+              {"type": "prepare", ...the search's fields}  (load the player, search nothing: a
+               timed game asks before its clocks start, so no clock pays for loading a model)
               {"type": "cancel", "id"}        {"type": "shutdown"}
     reply     {"type": "ready", "pid"}        {"type": "fatal", "message"}
               {"type": "heartbeat"}  (every HEARTBEAT_INTERVAL s while the worker's loop is alive)
@@ -22,6 +24,7 @@ Search protocol (dicts over multiprocessing queues):
                "pv", "policy"}   (pv: {action: [the line after it]}, policy: [[action, prior]];
                                   only when the request asked for "extras")
               {"type": "cancelled", "id"}     {"type": "error", "id", "message"}
+              {"type": "prepared", "id", "seconds"}
 
 ``top`` is a list of ``{"action", "visits", "q", "prior"}`` dicts, most visited first;
 ``value`` is for the player to move in the searched position. A new search request
@@ -232,7 +235,7 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
         if kind == "cancel":
             dropped.add(msg.get("id"))
             continue
-        if kind != "search":
+        if kind not in ("search", "prepare"):
             continue
         rid = msg.get("id")
         received = time.monotonic()
@@ -246,7 +249,7 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
         try:
             game = get_game(msg["game_id"], **(msg.get("variant") or {}))
             state = game.state_from_text(msg.get("position_text", ""))
-            if state.is_terminal():
+            if state.is_terminal() and kind == "search":
                 replies.put({"type": "error", "id": rid, "message": "the game is over"})
                 continue
             model_path = msg.get("model_path")
@@ -268,6 +271,9 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
                     player.reset()
         except Exception as exc:
             replies.put({"type": "error", "id": rid, "message": _short_error(exc)})
+            continue
+        if kind == "prepare":
+            replies.put({"type": "prepared", "id": rid, "seconds": time.monotonic() - received})
             continue
 
         stop = {"flag": False}
@@ -293,6 +299,8 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
                 elif okind in ("search", "shutdown"):
                     pending.append(other)  # a newer request supersedes this one
                     stop["flag"] = True
+                elif okind == "prepare":
+                    pending.append(other)  # answered after this search
             return stop["flag"]
 
         def on_progress(fraction, partial=None) -> None:

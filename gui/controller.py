@@ -32,6 +32,7 @@ class PlayController(GameSession):
         self.human = human
         self.side_choice = side_choice or ("first" if human == 0 else "second")  # for "new game"
         self.level = level
+        self._prepared_for = None   # (session, level) the AI was last asked to prepare for
         self.hints_on = hints_on
         self.hint = Thinking()  # the last hint search on the person's turn
         self.hint_pv: dict[int, list[int]] = {}  # each hinted move's principal variation
@@ -59,11 +60,14 @@ class PlayController(GameSession):
     def update(self) -> None:
         if self._apply_pending():
             self.selection = None
+        if self.clock is not None and self._prepared_for != (self.session, self.level):
+            self._prepared_for = (self.session, self.level)
+            self.prepare_ai(self.level)
         self.tick_clock()
         if not self.error and not self.over:
             if self.state.current_player != self.human:
                 if not self.waiting:   # a line opened from the move list waits for the person
-                    if self.thinking.rid is None and self.pending_move is None:
+                    if self.thinking.rid is None and self.pending_move is None and self.ai_prepared:
                         self._ask_ai(self.level)
                     return
             elif self.hints_on and self.hint_for is not self.state and self.hint.rid is None:

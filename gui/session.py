@@ -77,7 +77,10 @@ class GameSession(GameTreeLines):
         self.clocks: list = [None]
         self.time_loss: int | None = None  # the player who ran out of time
         self.clock_paused = False  # the window lost focus and the person wants the clocks stopped then
-        self._answered_at: float | None = None  # when the AI's last answer arrived (its clock stopped then)
+        #: the AI process has what it needs for this game's searches loaded (a timed game asks it to
+        #: load first, see `prepare_ai`: no clock pays for loading a model)
+        self.ai_prepared = True
+        self._prepare_rid: int | None = None
         #: plies of ``history[0].moves`` that only place a hand-set position's stones (the
         #: board editor's setup in games where only the stones count; records keep it)
         self.setup_plies = 0
@@ -450,6 +453,22 @@ class GameSession(GameTreeLines):
         self.time_loss = None
         self.clocks = [self.clock.snapshot() if self.clock is not None else None] * len(self.history)
 
+    def prepare_ai(self, level: str) -> None:
+        """With clocks, have the AI load what its searches at ``level`` need before its clock runs."""
+        if self.clock is None:
+            self.ai_prepared = True
+            return
+        self.ai.cancel(self._prepare_rid)
+        self.ai_prepared = False
+
+        def done(msg):
+            if msg.get("type") in ("prepared", "error", "cancelled"):
+                self.ai_prepared = True
+                self._prepare_rid = None
+        self._prepare_rid = self.ai.prepare(self.state, level, self.model_path_for(self.game), self.session, done)
+        if self._prepare_rid is None:
+            self.ai_prepared = True
+
     def _clock_request(self, state) -> dict:
         """The ``clock`` of an AI request for a move in ``state`` (see `gui.ai_worker`), or {}."""
         clock = self.clock
@@ -474,13 +493,18 @@ class GameSession(GameTreeLines):
             return
         now = time.monotonic() if now is None else now
         waiting = self.pending_move is not None and self.thinking.rid is None
-        if self.over or self.reviewing or self.clock_paused or self.error or waiting:
+        loading = not self.ai_prepared and self.ai_side(self.state.current_player)
+        if self.over or self.reviewing or self.clock_paused or self.error or waiting or loading:
             clock.stop(now)
         else:
             clock.start(self.state.current_player, now)
         flagged = clock.check_flag(now)
         if flagged is not None and self.time_loss is None and not self.over:
             self._lose_on_time(flagged)
+
+    def ai_side(self, player: int) -> bool:
+        """Whether the AI plays ``player`` (every side in a demo)."""
+        return getattr(self, "human", None) != player
 
     def _lose_on_time(self, player: int) -> None:
         self.cancel_ai()

@@ -168,3 +168,33 @@ def test_the_setup_offers_the_controls_and_byo_yomi_for_gomoku(app_factory):
     app.scene.start()
     assert app.scene.c.clock.control == TimeControl(180, 2)
     assert app.settings["time_control"] == "180+2"
+
+
+def test_the_ais_clock_waits_while_it_loads_its_model(app_factory):
+    app = app_factory(ai_enabled=False)
+    asked = []
+    app.ai.prepare = lambda state, level, model, session, callback: asked.append(callback) or 7
+    searched = []
+    app.ai.search = lambda *a, **k: searched.append(a) or 8
+    c = _clock_game(app, "60", side="second")   # the AI moves first
+    app.step()
+    assert asked and not searched and c.clock.running is None
+    asked[0]({"type": "prepared", "id": 7})
+    app.step()
+    assert searched and c.clock.running == 1 - c.human == 0
+
+
+def test_the_ai_process_answers_a_prepare_request():
+    from games import get_game
+    from gui.ai_client import AIClient
+    ai = AIClient("test_gui_support:make_player")
+    replies = []
+    try:
+        ai.prepare(get_game("connect4").initial_state(), "strong", None, "s", replies.append)
+        end = time.monotonic() + 60
+        while not replies and time.monotonic() < end:
+            ai.poll()
+            time.sleep(0.02)
+    finally:
+        ai.close()
+    assert replies and replies[0]["type"] == "prepared"

@@ -30,8 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 def _burn(stop) -> None:
     """Keep one core busy until ``stop`` is set (the "loaded machine")."""
+    parent = multiprocessing.parent_process()
     x = 0
-    while not stop.is_set():
+    while not stop.is_set() and (parent is None or parent.is_alive()):   # never outlives the benchmark
         for _ in range(200000):
             x += 1
 
@@ -43,17 +44,19 @@ def play_game(ai, game, control, level: str, rng: random.Random, random_plies: i
         if state.is_terminal():
             break
         state = state.apply(rng.choice(state.legal_actions()))
+    from engine.play.clock import BUDGET_LAG
     clock = GameClock(control)
     least, worst_over, moves = float("inf"), 0.0, 0
+    lags: list[float] = []   # as the app measures them (gui.session: ai_lags)
     while not state.is_terminal():
         player = state.current_player
         now = time.monotonic()
         clock.start(player, now)
         request = {"remaining": clock.left[player], "increment": control.increment,
                    "periods": clock.periods_left[player] if control.period else 0, "period": control.period,
-                   "moves": moves_to_go(game, len(state.moves))}
+                   "moves": moves_to_go(game, len(state.moves)), "lag": max([BUDGET_LAG] + lags[-8:])}
         budget = clock_budget(request["remaining"], control.increment, request["moves"], control.period,
-                              request["periods"])
+                              request["periods"], lag=request["lag"])
         answer: dict = {}
 
         def on_reply(msg, answer=answer):
@@ -72,6 +75,8 @@ def play_game(ai, game, control, level: str, rng: random.Random, random_plies: i
         if answer.get("type") != "result":
             raise RuntimeError(f"the AI failed: {answer.get('message')}")
         worst_over = max(worst_over, answer["at"] - now - budget)
+        if answer.get("planned") is not None and 0 <= answer["at"] - now - answer["planned"] < 30:
+            lags = (lags + [answer["at"] - now - answer["planned"]])[-8:]
         if not clock.press(player, answer["at"]):
             return {"result": "time", "loser": player, "moves": moves, "least": 0.0, "worst_over": worst_over}
         least = min(least, clock.left[player] - control.increment)

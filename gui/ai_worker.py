@@ -21,8 +21,9 @@ Search protocol (dicts over multiprocessing queues):
               {"type": "heartbeat"}  (every HEARTBEAT_INTERVAL s while the worker's loop is alive)
               {"type": "progress", "id", "fraction", "top", "value", "proven", "sims"}
               {"type": "result", "id", "action", "value", "proven", "top", "sims", "seconds",
-               "pv", "policy"}   (pv: {action: [the line after it]}, policy: [[action, prior]];
-                                  only when the request asked for "extras")
+               "pv", "policy", "planned"}   (pv: {action: [the line after it]}, policy: [[action,
+                                  prior]]; only when the request asked for "extras"; planned: the
+                                  seconds the clock allowed, with a clock)
               {"type": "cancelled", "id"}     {"type": "error", "id", "message"}
               {"type": "prepared", "id", "seconds"}
 
@@ -144,22 +145,14 @@ def _set_threads(player, threads: int) -> None:
 
 def clock_search_budget(clock, received: float, now: float | None = None) -> float | None:
     """Seconds the search may take, from a request's ``clock`` (None: no clock, or one that
-    cannot be read): `engine.play.clock.clock_budget` less the time gone since the window sent
-    the request (model loading, the queue), or since this process received it when the window's
-    time stamp is implausible."""
-    if not isinstance(clock, dict):
+    cannot be read): `engine.play.clock.clock_budget` (with the clock's ``lag``, what the window
+    measured a move to cost besides its search, when larger than the default) less the time gone
+    since the window sent the request (the queue), or since this process received it when the
+    window's time stamp is implausible."""
+    planned = planned_budget(clock)
+    if planned is None:
         return None
-    from engine.play.clock import BUDGET_FLOOR, clock_budget
-    try:
-        remaining = float(clock.get("remaining", 0.0))
-        increment = float(clock.get("increment", 0.0) or 0.0)
-        periods = int(clock.get("periods", 0) or 0)
-        period = float(clock.get("period", 0.0) or 0.0)
-        moves = int(clock.get("moves", 20) or 20)
-    except (TypeError, ValueError):
-        return None
-    if not all(x == x and 0 <= x < 1e6 for x in (remaining, increment, period)) or not 0 <= periods < 100:
-        return None
+    from engine.play.clock import BUDGET_FLOOR
     now = time.monotonic() if now is None else now
     spent = now - received
     try:
@@ -168,7 +161,31 @@ def clock_search_budget(clock, received: float, now: float | None = None) -> flo
             spent = since_sent
     except (TypeError, ValueError):
         pass
-    return max(BUDGET_FLOOR, clock_budget(remaining, increment, moves, period, periods) - max(0.0, spent))
+    return max(BUDGET_FLOOR, planned - max(0.0, spent))
+
+
+def planned_budget(clock) -> float | None:
+    """`engine.play.clock.clock_budget` for a request's ``clock``; None when it cannot be read."""
+    if not isinstance(clock, dict):
+        return None
+    from engine.play.clock import BUDGET_LAG, clock_budget
+    try:
+        remaining = float(clock.get("remaining", 0.0))
+        increment = float(clock.get("increment", 0.0) or 0.0)
+        periods = int(clock.get("periods", 0) or 0)
+        period = float(clock.get("period", 0.0) or 0.0)
+        moves = int(clock.get("moves", 20) or 20)
+    except (TypeError, ValueError):
+        return None
+    try:
+        lag = min(5.0, max(BUDGET_LAG, float(clock.get("lag", BUDGET_LAG))))
+    except (TypeError, ValueError):
+        lag = BUDGET_LAG
+    if not all(x == x and 0 <= x < 1e6 for x in (remaining, increment, period)) or not 0 <= periods < 100:
+        return None
+    if lag != lag:
+        lag = BUDGET_LAG
+    return clock_budget(remaining, increment, moves, period, periods, lag=lag)
 
 
 def _takes_budget(player) -> bool:
@@ -335,6 +352,7 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
                      "top": top,
                      "sims": int(getattr(result, "sims", 0)),
                      "seconds": float(getattr(result, "seconds", 0.0)),
+                     **({"planned": planned_budget(msg.get("clock"))} if budget is not None else {}),
                      **(_tree_extras(player, top) if msg.get("extras") else {})})
 
 

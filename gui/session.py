@@ -81,6 +81,10 @@ class GameSession(GameTreeLines):
         #: load first, see `prepare_ai`: no clock pays for loading a model)
         self.ai_prepared = True
         self._prepare_rid: int | None = None
+        #: what the AI's recent timed moves cost beyond the time their clock planned (the trips
+        #: between the processes, a search step past its deadline): planned for on the next ones
+        self.ai_lags: list[float] = []
+        self._asked_at = 0.0
         #: plies of ``history[0].moves`` that only place a hand-set position's stones (the
         #: board editor's setup in games where only the stones count; records keep it)
         self.setup_plies = 0
@@ -411,6 +415,7 @@ class GameSession(GameTreeLines):
         self.thinking = Thinking(started=time.monotonic())
         self.thinking_at = len(self.history) - 1
         self.error = ""
+        self._asked_at = self.thinking.started
         self.thinking.rid = self.ai.search(state, level, self.model_path_for(self.game), self.session,
                                            lambda msg, s=state: self._on_ai(msg, s), **self._clock_request(state))
         if self.thinking.rid is None and not self.error:
@@ -433,7 +438,14 @@ class GameSession(GameTreeLines):
                     self.error = f"the AI chose an illegal move ({action})"
                 return
             if self.clock is not None:   # the AI's move is made when its answer arrives
-                self.clock.stop(time.monotonic())
+                now = time.monotonic()
+                self.clock.stop(now)
+                try:
+                    lag = now - self._asked_at - float(msg["planned"])
+                    if 0 <= lag < 30:
+                        self.ai_lags = (self.ai_lags + [lag])[-8:]
+                except (KeyError, TypeError, ValueError):
+                    pass
             self._record(asked_state, msg, "ai")
             self.thinking.top = msg.get("top") or self.thinking.top
             wait = max(0.0, self.thinking.started + AI_MIN_SHOW_SECONDS - time.monotonic())
@@ -481,8 +493,10 @@ class GameSession(GameTreeLines):
         left, periods = clock.left[player], clock.periods_left[player]
         if clock.running == player:
             left = max(0.0, left - clock.elapsed(now))
+        from engine.play.clock import BUDGET_LAG
         return {"clock": {"remaining": left, "increment": c.increment, "periods": periods if c.period else 0,
-                          "period": c.period, "moves": moves_to_go(self.game, len(state.moves))}}
+                          "period": c.period, "moves": moves_to_go(self.game, len(state.moves)),
+                          "lag": max([BUDGET_LAG] + self.ai_lags[-8:])}}
 
     def tick_clock(self, now: float | None = None) -> None:
         """Run the clock of the side to move while the game goes on and is looked at (stopped

@@ -183,3 +183,12 @@ def test_a_record_with_odd_clock_values_is_read_without_them():
     text = write_record(state, None, {}).replace("B[", "BL[abc]B[", 1).replace("(;", "(;TM[soon]", 1)
     meta = read_record(text, game).meta
     assert "time_control" not in meta and "clocks" not in meta
+
+
+def test_a_measured_lag_shortens_the_plan_and_an_odd_one_is_ignored():
+    from gui.ai_worker import planned_budget
+    a = planned_budget({"remaining": 100, "increment": 0.1, "moves": 20})
+    b = planned_budget({"remaining": 100, "increment": 0.1, "moves": 20, "lag": 0.6})
+    assert b == pytest.approx(a - 0.35)
+    assert planned_budget({"remaining": 10, "lag": "x"}) == planned_budget({"remaining": 10})
+    assert planned_budget({"remaining": 10, "lag": -3}) == planned_budget({"remaining": 10})

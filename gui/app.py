@@ -19,7 +19,7 @@ import pygame
 from engine.core.paths import APP_NAME, __version__, user_model_path
 from games import GAME_IDS, get_game
 from gui import i18n, theme
-from gui.controller import LEVELS, AIClient, DemoController, PlayController, pick_side
+from gui.controller import ADAPTIVE, LEVELS, AIClient, DemoController, PlayController, pick_side
 from gui.ai_worker import DEFAULT_FACTORY
 from gui.i18n import t
 from gui.settings import Settings
@@ -69,6 +69,10 @@ class App:
         self.toasts: list[list] = []  # [text, error, expires]
         if self.settings.problem:  # an unusable settings file was set aside: say so, once
             self.toast(t("settings.reset", file=self.settings.problem), error=True, seconds=12)
+        from gui.ratings import PlayerRatings
+        self.ratings = PlayerRatings(autosave=self.settings.autosave)   # the person's rating per game
+        if self.ratings.problem:
+            self.toast(t("rating.unreadable", file=self.ratings.problem), error=True, seconds=12)
         self._mouse = (-1, -1)
         self.focused = True   # the window is in front (see handle_event)
         self.running = True
@@ -219,6 +223,8 @@ class App:
                     tree=None, time_control: str | None = None) -> None:
         from engine.play.clock import parse_control
         from gui.scenes.play import PlayScene
+        adaptive = level == ADAPTIVE
+        level = self.adaptive_level(game) if adaptive else level
         if opening == "swap2" and game.id == "gomoku" and state is None:
             from gui.opening import Swap2PlayController   # side: the person's seat (first places the opening)
             c = Swap2PlayController(self.ai, game, pick_side(side), level, self.model_path_for,
@@ -227,6 +233,7 @@ class App:
             c = PlayController(self.ai, game, pick_side(side), level, self.model_path_for,
                                hints_on=self.settings["hints"], side_choice=side,
                                time_control=parse_control(time_control) if time_control else None)
+        c.adaptive = adaptive
         if state is not None:
             c.load(state, setup, tree)
         self.goto(PlayScene(self, c))
@@ -238,6 +245,9 @@ class App:
                         state=saved["state"], resumed=True, setup=saved.get("setup", 0), tree=saved.get("tree"))
         c = self.scene.c
         c.human = saved["human"]
+        c.from_start = saved.get("from_start") is True   # a game played from its start still counts
+        c.took_back = saved.get("took_back") is not False
+        c.adaptive = saved.get("adaptive") is True
         c.load_clocks(saved)   # the control and each side's time left, when the game had clocks
         self.scene.view.set_flipped(self.scene._flip())
 
@@ -305,6 +315,48 @@ class App:
             if isinstance(new, PlayController) and new.game.key == state.game.key and new.state == state:
                 new.load_analysis(meta)
                 new.load_clocks(meta)
+
+    # --- the person's rating ------------------------------------------------------------
+    def adaptive_level(self, game) -> str:
+        """The level nearest the person's rating for ``game`` (a newcomer: the middle of the
+        ladder); the saved level where no level is rated."""
+        from engine.play.rating import start_rating
+        from gui.ratings import level_ratings, suggested_level
+        levels = {k: v for k, v in level_ratings(game).items() if k in LEVELS}
+        if not levels:
+            return self.settings["level"] if self.settings["level"] in LEVELS else "medium"
+        player = self.ratings.get(game.key) or start_rating({k: v["rating"] for k, v in levels.items()})
+        return suggested_level(player, levels) or "medium"
+
+    def rate_game(self, c) -> None:
+        """Count a finished game for the person's rating, when it counts (see `gui.ratings`);
+        ``c.rating_note`` says the new rating, or why the game did not count."""
+        from gui.ratings import level_ratings, score_for, suggested_level
+        c.rating_done = True
+        levels = {k: v for k, v in level_ratings(c.game).items() if k in LEVELS}
+        if c.level not in levels or not c.from_start or not c.person_moved:
+            return
+        if c.took_back and not self.settings["rate_takebacks"]:
+            c.rating_note = t("rating.not_rated_undo")
+            return
+        counted = self.ratings.record(c.game, c.level, score_for(c.winner(), c.human))
+        if counted is None:
+            return
+        before, after = counted
+        delta = round(after.rating - before.rating)
+        level = suggested_level(after, levels)
+        c.rating_note = t("rating.after", rating=round(after.rating), pm=round(after.interval),
+                          delta=f"{delta:+d}".replace("-", "−"), level=t(f"level.{level}"))
+
+    def reset_ratings(self, confirmed: bool = False) -> None:
+        """Forget the person's ratings, after a confirmation."""
+        if not confirmed:
+            self.ask(t("settings.rating_reset"), t("settings.rating_reset_confirm"),
+                     [(t("settings.rating_reset"), lambda: self.reset_ratings(True), "danger"),
+                      (t("common.cancel"), lambda: None, "normal")])
+            return
+        self.ratings.reset()
+        self.toast(t("settings.rating_reset_done"))
 
     # --- settings with side effects -------------------------------------------------------
     def set_language(self, lang: str) -> None:

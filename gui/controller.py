@@ -17,6 +17,8 @@ from gui.session import GameSession, Thinking  # noqa: F401 (Thinking: part of t
 # process never imports the engine's players (and torch) just to list them
 LEVELS = ("beginner", "easy", "medium", "hard", "strong", "max")
 DEFAULT_LEVEL = "strong"
+#: a level choice, not a level: the level nearest the person's rating, chosen again each game
+ADAPTIVE = "adaptive"
 #: the levels "Analyse game" offers, the quickest first (Enter picks it)
 ANALYSE_LEVELS = ("medium", "strong", "max")
 
@@ -33,6 +35,13 @@ class PlayController(GameSession):
         self.side_choice = side_choice or ("first" if human == 0 else "second")  # for "new game"
         self.level = level
         self._prepared_for = None   # (session, level) the AI was last asked to prepare for
+        #: the player's rating: this game was played from the start (not loaded or pasted), moves
+        #: were taken back in it, it was counted (or the reason it was not, `rating_note`)
+        self.from_start = True
+        self.took_back = False
+        self.rating_done = False
+        self.rating_note = ""
+        self.adaptive = False   # the level was chosen by the person's rating, and is chosen again each game
         self.hints_on = hints_on
         self.hint = Thinking()  # the last hint search on the person's turn
         self.hint_pv: dict[int, list[int]] = {}  # each hinted move's principal variation
@@ -94,6 +103,8 @@ class PlayController(GameSession):
         if v.is_terminal() or v.current_player != self.human or action not in v.legal_actions():
             return False
         self._cancel_hint()
+        if self.moves_after_view():
+            self.took_back = True
         self.truncate_to_view()
         return self.play(action)
 
@@ -102,6 +113,7 @@ class PlayController(GameSession):
         if not self.reviewing:
             return False
         self._cancel_hint()
+        self.took_back = True
         self.truncate_to_view()
         self.selection = None
         return True
@@ -120,6 +132,7 @@ class PlayController(GameSession):
         self.cursor = target
         self.truncate_to_view()
         self.selection = None
+        self.took_back = True
         return True
 
     def redo(self) -> bool:
@@ -176,6 +189,7 @@ class PlayController(GameSession):
         self.setup_plies = 0
         self.analysis_on = True
         self.selection = None
+        self._fresh_for_rating(True)
         self.events.append({"type": "new"})
 
     def load(self, state, setup: int = 0, tree=None) -> None:
@@ -198,9 +212,21 @@ class PlayController(GameSession):
         self.setup_plies = setup
         self.analysis_on = True
         self.selection = None
+        self._fresh_for_rating(False)   # a loaded or pasted game is not rated
         if not state.is_terminal() and state.current_player != self.human:
             self.human = state.current_player  # the person takes the side to move
         self.events.append({"type": "new"})
+
+    def _fresh_for_rating(self, from_start: bool) -> None:
+        self.from_start = from_start
+        self.took_back = False
+        self.rating_done = False
+        self.rating_note = ""
+
+    @property
+    def person_moved(self) -> bool:
+        """The person made a move in this game."""
+        return any(s.current_player == self.human and not s.is_terminal() for s in self.history[:-1])
 
     # --- hints ------------------------------------------------------------------
     def toggle_hints(self) -> bool:

@@ -165,3 +165,37 @@ def score_for(winner: int | None, human: int) -> float:
 def suggested_level(rating: Rating, levels: dict[str, dict]) -> str | None:
     """The level nearest the person's rating."""
     return nearest_level(rating.rating, {k: v["rating"] for k, v in levels.items()})
+
+
+def scale_name(game) -> str:
+    """The rating scale's name in words ("Fairy-Stockfish" for xiangqi)."""
+    from gui.i18n import t
+    key = f"scale.{game.id}"
+    name = t(key)
+    return name if name != key else game.id
+
+
+def you_text(player: Rating | None) -> str:
+    """"you: 1390 ± 120 after 14 games", or "" without a rating."""
+    from gui.i18n import t
+    if player is None or player.games <= 0:
+        return ""
+    key = "rating.you_one" if player.games == 1 else "rating.you"
+    return t(key, rating=round(player.rating), pm=round(player.interval), n=player.games)
+
+
+def level_line(game, level: str, player: Rating | None = None) -> str:
+    """"Medium — about 1450 on the Fairy-Stockfish scale; you: 1390 ± 120 after 14 games", in the
+    interface language; "" when the level has no measured rating (then its plain note says it)."""
+    from gui.i18n import t
+    lv = level_ratings(game).get(level)
+    if lv is None:
+        return ""
+    text = t("level.rated", level=t(f"level.{level}"), rating=_round(lv["rating"]), scale=scale_name(game))
+    you = you_text(player)
+    return f"{text}{t('rating.join')}{you}" if you else text
+
+
+def _round(x: float) -> int:
+    """A level's rating as said to a person: to the nearest 10 (its interval is far wider)."""
+    return int(round(x / 10.0) * 10)

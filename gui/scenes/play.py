@@ -118,6 +118,8 @@ class PlayScene(Scene):
     def _new_game(self):
         from gui.controller import pick_side
         self.swap2_asked = None
+        if self.c.adaptive:   # the level nearest the person's rating, which the last game moved
+            self.c.level = self.app.adaptive_level(self.c.game)
         self.c.new_game(pick_side(self.c.side_choice))
         self.view.set_flipped(self._flip())
         autosave.clear(self.c.game.key)
@@ -597,6 +599,8 @@ class PlayScene(Scene):
         self.c.clock_paused = bool(self.app.settings["clock_pause"] and not getattr(self.app, "focused", True))
         self.c.update()
         self._ask_swap2()
+        if self.c.over and not self.c.rating_done:
+            self.app.rate_game(self.c)
         self.view.take_events(self.c, lambda p: side_name(self.c.game.id, p))
         for key, fields in self.c.notices:
             self.app.toast(t(key, **fields), error=key.endswith("failed"))
@@ -769,7 +773,10 @@ class PlayScene(Scene):
         when the banner is narrow (the second cut with an ellipsis)."""
         done, total = self.c.analysis_progress()
         summary = self.mistakes_text() if done >= total else t("play.analysing", done=done, total=total)
-        return _two_lines(summary, 14, width - 30)
+        lines = _two_lines(summary, 14, width - 30)
+        if self.c.rating_note:   # the person's new rating and the level nearest it
+            lines += _two_lines(self.c.rating_note, 14, width - 30)
+        return lines
 
     def draw_result(self, surface):
         r = self.overlay_rect()
@@ -796,9 +803,12 @@ class PlayScene(Scene):
         if not covered:
             theme.text(surface, theme.fit_text(game_name(c.game.id), 22, title_w, True), (p.x, y), 22, pal.text,
                        bold=True)
-            sub = t("play.subtitle", side=side_name(c.game.id, c.human), level=level_name(c.level))
+            level = level_name(c.level)
+            if c.adaptive:
+                level = f"{level_name('adaptive')} ({level})"
+            sub = t("play.subtitle", side=side_name(c.game.id, c.human), level=level)
             if getattr(c, "in_opening", False):   # Swap2: a seat, not yet a colour
-                sub = t("swap2.subtitle_first" if c.seat == 0 else "swap2.subtitle_second", level=level_name(c.level))
+                sub = t("swap2.subtitle_first" if c.seat == 0 else "swap2.subtitle_second", level=level)
             theme.text(surface, theme.fit_text(sub, 14, title_w), (p.x, y + 32), 14, pal.text_dim)
         if c.clock is not None and not covered:
             clock_block(surface, pal, pygame.Rect(p.x, y - 4, p.width, 60), c.clock, self.view.renderer,

@@ -80,7 +80,7 @@ def save(controller) -> bool:
             "position": state.to_text(), "human": int(controller.human), "level": controller.level,
             "side_choice": controller.side_choice, "moves": len(state.moves),
             "setup": int(getattr(controller, "setup_plies", 0)),
-            **controller.clock_meta(),
+            **(controller.clock_meta() if hasattr(controller, "clock_meta") else {}),
             "from_start": bool(getattr(controller, "from_start", False)),
             "took_back": bool(getattr(controller, "took_back", True)),
             "adaptive": bool(getattr(controller, "adaptive", False)),

@@ -212,7 +212,7 @@ def test_the_level_picker_says_the_rating_and_yours_in_english_and_chinese(app_f
                         f"{round(r.interval)} after 2 games")
     i18n.set_language("zh")
     try:
-        assert app.scene.level_words()[0].startswith("中等——在四子棋标尺上约1200分；你：")
+        assert app.scene.level_words()[0].startswith("中等——相当于四子棋标度的1200分左右；你：")
     finally:
         i18n.set_language("en")
     assert "adaptive" in app.scene.level_choices()

@@ -43,7 +43,7 @@ def test_a_person_who_runs_out_of_time_loses_and_the_move_list_says_why(app_fact
     app.step()
     c.clock.since -= 2.0   # two seconds went by on a one-second clock
     app.step()
-    assert c.over and c.time_loss == 0 and c.winner() == 1
+    assert c.over and c.time_loss == 0 and c.winner() == 1 and not c.can_play_here
     assert "ran out of time" in app.scene.result_detail()
     assert c.clock.running is None
 

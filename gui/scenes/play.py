@@ -807,6 +807,8 @@ class PlayScene(Scene):
             if c.adaptive:
                 level = f"{level_name('adaptive')} ({level})"
             sub = t("play.subtitle", side=side_name(c.game.id, c.human), level=level)
+            if theme.FONTS.size(sub, 14)[0] > title_w:   # beside the clocks in a narrow panel: the side and level
+                sub = t("play.subtitle_short", side=side_name(c.game.id, c.human), level=level)
             if getattr(c, "in_opening", False):   # Swap2: a seat, not yet a colour
                 sub = t("swap2.subtitle_first" if c.seat == 0 else "swap2.subtitle_second", level=level)
             theme.text(surface, theme.fit_text(sub, 14, title_w), (p.x, y + 32), 14, pal.text_dim)
@@ -843,7 +845,7 @@ class PlayScene(Scene):
                 theme.text(surface, theme.fit_text(detail, 14, p.width), (p.x, y + 29), 14, pal.text)
             theme.text(surface, theme.fit_text(t("play.press_new"), 13, p.width), (p.x, y + hint_y), 13,
                        pal.text_faint)
-        elif c.ai_thinking:
+        elif c.ai_thinking or not (c.ai_prepared or c.human_to_move):   # thinking, or loading its model first
             thinking_block(surface, pal, status, self.app, c.thinking, self.app.ai.status, t("play.ai_thinking"))
         else:
             r.side_icon(surface, (p.x + 13, y + 14), 12, c.human, pal)

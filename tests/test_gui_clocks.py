@@ -199,3 +199,14 @@ def test_the_ai_process_answers_a_prepare_request():
     finally:
         ai.close()
     assert replies and replies[0]["type"] == "prepared"
+
+
+def test_the_panel_says_when_the_clocks_are_paused(app_factory, monkeypatch):
+    from test_gui_support import texts_drawn
+    app = app_factory(ai_enabled=False)
+    _clock_game(app, "300")
+    app.step()
+    app.handle_event(pygame.event.Event(pygame.WINDOWFOCUSLOST, {}))
+    assert "Clocks paused" in texts_drawn(app, monkeypatch)
+    app.handle_event(pygame.event.Event(pygame.WINDOWFOCUSGAINED, {}))
+    assert "Clocks paused" not in texts_drawn(app, monkeypatch)

@@ -811,10 +811,12 @@ class PlayScene(Scene):
                 sub = t("play.subtitle_short", side=side_name(c.game.id, c.human), level=level)
             if getattr(c, "in_opening", False):   # Swap2: a seat, not yet a colour
                 sub = t("swap2.subtitle_first" if c.seat == 0 else "swap2.subtitle_second", level=level)
+            if c.clock is not None and c.clock_paused and not c.over:   # why the clocks stand still
+                sub = t("clock.paused")
             theme.text(surface, theme.fit_text(sub, 14, title_w), (p.x, y + 32), 14, pal.text_dim)
         if c.clock is not None and not covered:
             clock_block(surface, pal, pygame.Rect(p.x, y - 4, p.width, 60), c.clock, self.view.renderer,
-                        time.monotonic(), paused=c.clock_paused and not c.over)
+                        time.monotonic())
         y += 66
         # status: whose turn, the AI's progress, the result or a problem
         status = pygame.Rect(p.x, y, p.width, 60)

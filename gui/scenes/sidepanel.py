@@ -318,10 +318,9 @@ def clock_texts(clock, now: float) -> list[tuple[str, bool, bool]]:
     return out
 
 
-def clock_block(surface, pal, rect, clock, renderer, now: float, paused: bool = False) -> None:
+def clock_block(surface, pal, rect, clock, renderer, now: float) -> None:
     """The two clocks, one box per side stacked in ``rect``'s right part: the side's piece and its
-    time; the running clock's box is outlined, a short time is red; "paused" when stopped for
-    the window being in the background."""
+    time; the running clock's box is outlined, a short time is red."""
     for p, (text, running, low) in enumerate(clock_texts(clock, now)):
         box = pygame.Rect(rect.right - CLOCK_WIDTH, rect.y + p * (CLOCK_HEIGHT + 4), CLOCK_WIDTH, CLOCK_HEIGHT)
         theme.rounded_rect(surface, pal.card_hover if running else pal.bg2, box, 8)
@@ -330,6 +329,3 @@ def clock_block(surface, pal, rect, clock, renderer, now: float, paused: bool = 
         renderer.side_icon(surface, (box.x + 15, box.centery), 8, p, pal)
         theme.text(surface, theme.fit_text(text, 17, box.width - 34, True), (box.right - 10, box.centery), 17,
                    pal.bad if low else (pal.text if running else pal.text_dim), bold=True, anchor="midright")
-    if paused:
-        theme.text(surface, t("clock.paused"), (rect.right - CLOCK_WIDTH // 2, rect.y + 2 * (CLOCK_HEIGHT + 4) - 1),
-                   11, pal.text_faint, anchor="midtop")

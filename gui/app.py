@@ -284,7 +284,7 @@ class App:
         if getattr(controller, "setup_plies", 0):
             meta["setup"] = str(controller.setup_plies)
         meta.update(controller.analysis_meta())   # the analysis goes into the record: no search on reload
-        meta.update(controller.clock_meta())
+        meta.update(controller.clock_meta(main_line=True))   # the record's moves are the main line
         if state is controller.state and getattr(controller, "time_loss", None) is not None:
             meta["result"] = ("first" if controller.time_loss == 1 else "second") + " (time)"
         try:

@@ -152,9 +152,12 @@ class PlayController(GameSession):
             self.line.append(node)
             self.evals.append(node.data.get("eval"))
             self.grades.append(node.data.get("grade"))
-            self.clocks.append(self.clock.snapshot() if self.clock is not None else None)
+            self.clocks.append(node.data.get("clock") or (self.clock.snapshot() if self.clock is not None else None))
             if state.is_terminal() or state.current_player == self.human:
                 break
+        if self.clock is not None and self.clocks[-1] is not None:
+            self.clock.restore(self.clocks[-1])   # the times recorded where the game goes on again
+        self.clock_node = self.line[-1]
         self.tree_version += 1
         self.resigned_by = None
         self.error = ""

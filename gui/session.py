@@ -91,6 +91,10 @@ class GameSession(GameTreeLines):
         self.tree = GameTree(self.history[0])
         self.line: list[Node] = [self.tree.root]
         self._redo: list[Node] = []        # the line undo took back, next first
+        #: the node the game is at: where the clocks ran (a line opened from the move list is
+        #: looked at with the clocks stopped; see `_show_line`)
+        self.clock_node: Node = self.tree.root
+        self._clock_left = None             # the clocks as they stood when that line was left
         self.tree_version = 0              # counts changes to the tree (for autosave and caches)
         #: the line on the board was opened from the move list: looking is not playing, so the
         #: AI does not play on at its end until the person plays or asks to go on from there
@@ -175,6 +179,7 @@ class GameSession(GameTreeLines):
         self.tree.promote(node)           # the game goes on here: the old line stays as a variation
         self.tree_version += 1
         self.waiting = False
+        self.clock_node = node
         after = node.state
         self.history.append(after)
         self.line.append(node)
@@ -198,6 +203,7 @@ class GameSession(GameTreeLines):
             end = tree.main_line()[-1]
         self.tree = tree
         self.line = tree.path_to(end)
+        self.clock_node = end
         self.history = [n.state for n in self.line]
         self.time_loss = None
         if self.clock is not None:
@@ -286,8 +292,10 @@ class GameSession(GameTreeLines):
         del self.grades[i + 1:]
         del self.line[i + 1:]
         del self.clocks[i + 1:]
-        if self.clock is not None and self.clocks[i] is not None:
-            self.clock.restore(self.clocks[i])   # a take-back gives back the time the moves took
+        self.clock_node = self.line[-1]
+        snap = self.recorded_clock(i)
+        if self.clock is not None and snap is not None:
+            self.clock.restore(snap)   # a take-back gives back the time the moves took
         self.time_loss = None
         self.cursor = None
         self.resigned_by = None
@@ -508,7 +516,7 @@ class GameSession(GameTreeLines):
         now = time.monotonic() if now is None else now
         waiting = self.pending_move is not None and self.thinking.rid is None
         loading = not self.ai_prepared and self.ai_side(self.state.current_player)
-        if self.over or self.reviewing or self.clock_paused or self.error or waiting or loading:
+        if self.over or self.reviewing or self.waiting or self.clock_paused or self.error or waiting or loading:
             clock.stop(now)
         else:
             clock.start(self.state.current_player, now)
@@ -526,23 +534,63 @@ class GameSession(GameTreeLines):
         self.time_loss = player
         self.events.append({"type": "end", "winner": 1 - player, "time": True})
 
-    def clock_meta(self) -> dict:
+    def clock_meta(self, main_line: bool = False) -> dict:
         """The control and the clocks as a record's meta (``time_control``, ``clocks``; see
-        `games.records.base`), {} without a clock."""
+        `games.records.base`), {} without a clock: of the line on the board (the autosave's), or
+        with ``main_line`` of the tree's main line (a record's moves)."""
         clock = self.clock
         if clock is None:
             return {}
         from games.records.base import pack_clocks
         byo = clock.control.kind == "byoyomi"
         entries = {}
-        base = len(self.history[0].moves)
-        for i in range(1, len(self.history)):
-            snap = self.clocks[i] if i < len(self.clocks) else None
+        if main_line:
+            self._sync()
+            line = self.tree.main_line()
+            states, snaps = [n.state for n in line], [n.data.get("clock") for n in line]
+        else:
+            states, snaps = self.history, self.clocks
+        for i in range(1, len(states)):
+            snap = snaps[i] if i < len(snaps) else None
             if snap is None:
                 continue
-            mover = self.history[i - 1].current_player
-            entries[base + i] = (snap[mover], snap[2 + mover] if byo else None)
+            mover = states[i - 1].current_player
+            entries[len(states[i].moves)] = (snap[mover], snap[2 + mover] if byo else None)
         return {"time_control": clock.control.text(), "clocks": pack_clocks(entries)}
+
+    def recorded_clock(self, index: int):
+        """The clocks recorded when position ``index`` of the line on the board was reached, or
+        at the nearest position before it that has them (a variation read from a record has
+        none of its own); None when no position has."""
+        for k in range(min(index, len(self.clocks) - 1), -1, -1):
+            if self.clocks[k] is not None:
+                return self.clocks[k]
+        return None
+
+    def _show_line(self, nodes, index: int) -> None:
+        """`gui.variations.GameTreeLines._show_line` with the clocks. A line opened from the move
+        list is looked at with the clocks stopped (``waiting``), showing the times recorded at
+        its last move: playing on from it is a take-back to there. Going back to the line the
+        game is in (``clock_node``) finds the clocks as they were left, and the game goes on.
+        Each line's end keeps its loss on time, as it keeps a resignation."""
+        end = self._sync()[-1]
+        end.data["time_loss"] = self.time_loss
+        if self.clock is not None and end is self.clock_node:
+            self.clock.stop(time.monotonic())
+            self._clock_left = self.clock.snapshot()
+        super()._show_line(nodes, index)
+        self.clocks = [n.data.get("clock") for n in nodes]
+        self.time_loss = nodes[-1].data.get("time_loss")
+        back = nodes[-1] is self.clock_node
+        if back:
+            self.waiting = False   # not a line looked at: the game itself goes on
+        if self.clock is not None:
+            snap = self._clock_left if back and self._clock_left is not None else \
+                self.recorded_clock(len(nodes) - 1)
+            if snap is not None:
+                self.clock.restore(snap)
+            if self.time_loss is not None:
+                self.clock.flagged = self.time_loss
 
     def load_clocks(self, meta: dict) -> bool:
         """Take a record's time control and clocks (meta ``time_control``, ``clocks``): the clocks

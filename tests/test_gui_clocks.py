@@ -11,6 +11,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import time
 
 import pygame
+import pytest
 
 from engine.play.clock import TimeControl
 from test_gui_support import app_factory, run_until  # noqa: F401 (a fixture)
@@ -210,3 +211,69 @@ def test_the_panel_says_when_the_clocks_are_paused(app_factory, monkeypatch):
     assert "Clocks paused" in texts_drawn(app, monkeypatch)
     app.handle_event(pygame.event.Event(pygame.WINDOWFOCUSGAINED, {}))
     assert "Clocks paused" not in texts_drawn(app, monkeypatch)
+
+
+def _clocked_game_with_an_old_line(app):
+    """connect4 under 60 s: 3 4 played (5 s and 2 s spent), taken back, 2 4 played (8 s):
+    the line 3 4 stays as a variation."""
+    c = _clock_game(app, "60")
+    app.step()
+    c.clock.since -= 5.0
+    c.play(3)
+    c.clock.since -= 2.0
+    _ai_moves(c, 4)
+    c.undo()
+    app.step()
+    c.clock.since -= 8.0
+    c.play(2)
+    _ai_moves(c, 4)
+    return c
+
+
+def test_a_variation_opened_stops_the_clock_and_playing_on_from_it_is_a_take_back_to_it(app_factory):
+    app = app_factory(ai_enabled=False)
+    c = _clocked_game_with_an_old_line(app)
+    app.step()
+    assert c.clock.running == 0 and c.clock.left[0] == pytest.approx(52, abs=0.5)
+    old = c.tree.find((3, 4))
+    assert old is not None and c.tree.main_line()[1].action == 2
+    c.go_to_node(old)                       # looking at the old line: the clocks stand still
+    app.step()
+    app.step()
+    assert c.waiting and c.clock.running is None
+    assert c.clock.left == [pytest.approx(55, abs=0.5), pytest.approx(58, abs=0.5)]   # as they were there
+    assert c.clocks[-1] == old.data["clock"]
+    c.play(5)                               # playing on in it: from the times recorded there
+    assert c.clock.left[0] == pytest.approx(55, abs=0.5)
+    assert c.tree.main_line()[1].action == 3   # the line played on is the main line
+    meta = c.clock_meta(main_line=True)
+    from games.records.base import unpack_clocks
+    assert sorted(unpack_clocks(meta["clocks"])) == [1, 2, 3]
+
+
+def test_going_back_to_the_line_the_game_was_in_keeps_its_clocks(app_factory):
+    app = app_factory(ai_enabled=False)
+    c = _clocked_game_with_an_old_line(app)
+    app.step()
+    c.clock.since -= 3.0                    # the person thinks 3 s at the end of the game
+    c.go_to_node(c.tree.find((3, 4)))
+    app.step()
+    c.go_to_node(c.tree.main_line()[-1])    # and comes back: the 3 s are still spent
+    app.step()
+    assert c.clock.left[0] == pytest.approx(49, abs=0.5)
+
+
+def test_redo_brings_back_the_times_recorded_where_the_game_goes_on(app_factory):
+    app = app_factory(ai_enabled=False)
+    c = _clock_game(app, "60")
+    app.step()
+    c.clock.since -= 5.0
+    c.play(3)
+    c.clock.since -= 2.0
+    _ai_moves(c, 4)
+    c.undo()
+    app.step()
+    assert c.clock.left == [60.0, 60.0]
+    assert c.redo()
+    assert c.clock.left == [pytest.approx(55, abs=0.5), pytest.approx(58, abs=0.5)]
+    assert len(c.clocks) == len(c.history) == 3

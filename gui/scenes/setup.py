@@ -205,9 +205,10 @@ class SetupScene(Scene):
                                           self.opening, lambda o: setattr(self, "opening", o), size=15)
             self.buttons += segmented(side_row, sides, self.side, self._set_side, size=15)
             self.buttons += segmented(row("setup.level"), levels, self.chosen_level(), self._set_level, gap=4, size=13)
-            clocks = [(clock_label(c), c) for c in clock_choices(self.game_id)]
-            self.buttons += segmented(row("setup.clock"), clocks, self.clock if self.clock in clock_choices(
-                self.game_id) else "-", self._set_clock, gap=4, size=13)
+            choices = ("-",) if swap2 else clock_choices(self.game_id)   # a Swap2 opening is played untimed
+            clocks = [(clock_label(c), c) for c in choices]
+            self.buttons += segmented(row("setup.clock"), clocks, self.clock if self.clock in choices else "-",
+                                      self._set_clock, gap=4, size=13)
         else:
             for i in (0, 1):
                 self.rows.append((side_name(self.game_id, i), pygame.Rect(cx, y, cw, rowh)))

@@ -113,8 +113,11 @@ class AIClient:
         return bool(self._callbacks)
 
     # --- requests -----------------------------------------------------------
-    def search(self, state, level: str, model_path: str | None, session, callback, extras: bool = False) -> int | None:
-        """Ask for a move in ``state``; ``callback(msg)`` gets its progress/result/error/cancelled replies."""
+    def search(self, state, level: str, model_path: str | None, session, callback, extras: bool = False,
+               clock: dict | None = None, prepare: bool = False) -> int | None:
+        """Ask for a move in ``state``; ``callback(msg)`` gets its progress/result/error/cancelled replies.
+        ``clock``: the AI's game clock (see `gui.ai_worker`), stamped here with the time it is sent.
+        ``prepare``: only load the player for the search (answered "prepared"), see `prepare`."""
         if not self.enabled:
             callback({"type": "error", "id": None, "message": "the AI is turned off"})
             return None
@@ -133,15 +136,21 @@ class AIClient:
             self._silence = 0.0
         self._callbacks[rid] = callback
         try:
-            self._requests.put({"type": "search", "id": rid, "game_id": state.game.id,
+            self._requests.put({"type": "prepare" if prepare else "search", "id": rid, "game_id": state.game.id,
                                 "variant": dict(state.game.variant), "position_text": state.to_text(),
                                 "level": level, "model_path": model_path, "session": session,
-                                "extras": extras, "threads": self.threads})
+                                "extras": extras, "threads": self.threads,
+                                **({"clock": {**clock, "sent": time.monotonic()}} if clock else {})})
         except Exception as e:
             self._callbacks.pop(rid, None)
             callback({"type": "error", "id": rid, "message": f"could not reach the AI: {e}"})
             return None
         return rid
+
+    def prepare(self, state, level: str, model_path: str | None, session, callback) -> int | None:
+        """Have the AI process load what a search at ``level`` needs (the model), searching nothing;
+        ``callback`` gets "prepared" (or "error"). A timed game asks so before the AI's clock runs."""
+        return self.search(state, level, model_path, session, callback, prepare=True)
 
     def cancel(self, rid: int | None) -> None:
         if rid is None or rid not in self._callbacks:
@@ -191,7 +200,7 @@ class AIClient:
             cb = self._callbacks.get(rid)
             if cb is None:
                 continue
-            if kind in ("result", "error", "cancelled"):
+            if kind in ("result", "error", "cancelled", "prepared"):
                 self._callbacks.pop(rid, None)
             if kind == "result":
                 self._answered += 1

@@ -9,16 +9,23 @@ method requires.
 Search protocol (dicts over multiprocessing queues):
 
     request   {"type": "search", "id", "game_id", "variant", "position_text", "level",
-               "model_path", "session", "extras", "threads"}
-              (threads: search threads, 0 or absent: every core but one, at least one)
+               "model_path", "session", "extras", "threads", "clock"}
+              (threads: search threads, 0 or absent: every core but one, at least one;
+               clock, optional: the AI's game clock {"remaining", "increment", "periods",
+               "period", "moves", "sent"}: seconds left when ``sent`` (time.monotonic) went by,
+               from which the search's time is planned, see `clock_search_budget`)
+              {"type": "prepare", ...the search's fields}  (load the player, search nothing: a
+               timed game asks before its clocks start, so no clock pays for loading a model)
               {"type": "cancel", "id"}        {"type": "shutdown"}
     reply     {"type": "ready", "pid"}        {"type": "fatal", "message"}
               {"type": "heartbeat"}  (every HEARTBEAT_INTERVAL s while the worker's loop is alive)
               {"type": "progress", "id", "fraction", "top", "value", "proven", "sims"}
               {"type": "result", "id", "action", "value", "proven", "top", "sims", "seconds",
-               "pv", "policy"}   (pv: {action: [the line after it]}, policy: [[action, prior]];
-                                  only when the request asked for "extras")
+               "pv", "policy", "planned"}   (pv: {action: [the line after it]}, policy: [[action,
+                                  prior]]; only when the request asked for "extras"; planned: the
+                                  seconds the clock allowed, with a clock)
               {"type": "cancelled", "id"}     {"type": "error", "id", "message"}
+              {"type": "prepared", "id", "seconds"}
 
 ``top`` is a list of ``{"action", "visits", "q", "prior"}`` dicts, most visited first;
 ``value`` is for the player to move in the searched position. A new search request
@@ -136,6 +143,60 @@ def _set_threads(player, threads: int) -> None:
         mcts.threads = threads
 
 
+def clock_search_budget(clock, received: float, now: float | None = None) -> float | None:
+    """Seconds the search may take, from a request's ``clock`` (None: no clock, or one that
+    cannot be read): `engine.play.clock.clock_budget` (with the clock's ``lag``, what the window
+    measured a move to cost besides its search, when larger than the default) less the time gone
+    since the window sent the request (the queue), or since this process received it when the
+    window's time stamp is implausible."""
+    planned = planned_budget(clock)
+    if planned is None:
+        return None
+    from engine.play.clock import BUDGET_FLOOR
+    now = time.monotonic() if now is None else now
+    spent = now - received
+    try:
+        since_sent = now - float(clock.get("sent"))
+        if 0 <= since_sent < 600:
+            spent = since_sent
+    except (TypeError, ValueError):
+        pass
+    return max(BUDGET_FLOOR, planned - max(0.0, spent))
+
+
+def planned_budget(clock) -> float | None:
+    """`engine.play.clock.clock_budget` for a request's ``clock``; None when it cannot be read."""
+    if not isinstance(clock, dict):
+        return None
+    from engine.play.clock import BUDGET_LAG, clock_budget
+    try:
+        remaining = float(clock.get("remaining", 0.0))
+        increment = float(clock.get("increment", 0.0) or 0.0)
+        periods = int(clock.get("periods", 0) or 0)
+        period = float(clock.get("period", 0.0) or 0.0)
+        moves = int(clock.get("moves", 20) or 20)
+    except (TypeError, ValueError):
+        return None
+    try:
+        lag = min(5.0, max(BUDGET_LAG, float(clock.get("lag", BUDGET_LAG))))
+    except (TypeError, ValueError):
+        lag = BUDGET_LAG
+    if not all(x == x and 0 <= x < 1e6 for x in (remaining, increment, period)) or not 0 <= periods < 100:
+        return None
+    if lag != lag:
+        lag = BUDGET_LAG
+    return clock_budget(remaining, increment, moves, period, periods, lag=lag)
+
+
+def _takes_budget(player) -> bool:
+    """Whether ``player.choose`` plans to a clock's budget (a test double may not)."""
+    import inspect
+    try:
+        return "budget" in inspect.signature(player.choose).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def _short_error(exc: BaseException) -> str:
     text = f"{type(exc).__name__}: {exc}"
     return text if len(text) < 300 else text[:297] + "..."
@@ -191,9 +252,10 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
         if kind == "cancel":
             dropped.add(msg.get("id"))
             continue
-        if kind != "search":
+        if kind not in ("search", "prepare"):
             continue
         rid = msg.get("id")
+        received = time.monotonic()
         if rid in dropped:
             dropped.discard(rid)
             replies.put({"type": "cancelled", "id": rid})
@@ -204,7 +266,7 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
         try:
             game = get_game(msg["game_id"], **(msg.get("variant") or {}))
             state = game.state_from_text(msg.get("position_text", ""))
-            if state.is_terminal():
+            if state.is_terminal() and kind == "search":
                 replies.put({"type": "error", "id": rid, "message": "the game is over"})
                 continue
             model_path = msg.get("model_path")
@@ -226,6 +288,9 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
                     player.reset()
         except Exception as exc:
             replies.put({"type": "error", "id": rid, "message": _short_error(exc)})
+            continue
+        if kind == "prepare":
+            replies.put({"type": "prepared", "id": rid, "seconds": time.monotonic() - received})
             continue
 
         stop = {"flag": False}
@@ -251,6 +316,8 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
                 elif okind in ("search", "shutdown"):
                     pending.append(other)  # a newer request supersedes this one
                     stop["flag"] = True
+                elif okind == "prepare":
+                    pending.append(other)  # answered after this search
             return stop["flag"]
 
         def on_progress(fraction, partial=None) -> None:
@@ -266,8 +333,12 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
             except Exception:
                 pass
 
+        budget = clock_search_budget(msg.get("clock"), received)
         try:
-            result = player.choose(state, on_progress=on_progress, should_stop=should_stop)
+            if budget is not None and _takes_budget(player):
+                result = player.choose(state, on_progress=on_progress, should_stop=should_stop, budget=budget)
+            else:
+                result = player.choose(state, on_progress=on_progress, should_stop=should_stop)
         except Exception as exc:
             replies.put({"type": "error", "id": rid, "message": _short_error(exc),
                          "trace": traceback.format_exc(limit=6)})
@@ -281,6 +352,7 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
                      "top": top,
                      "sims": int(getattr(result, "sims", 0)),
                      "seconds": float(getattr(result, "seconds", 0.0)),
+                     **({"planned": planned_budget(msg.get("clock"))} if budget is not None else {}),
                      **(_tree_extras(player, top) if msg.get("extras") else {})})
 
 

@@ -19,7 +19,7 @@ import pygame
 from engine.core.paths import APP_NAME, __version__, user_model_path
 from games import GAME_IDS, get_game
 from gui import i18n, theme
-from gui.controller import LEVELS, AIClient, DemoController, PlayController, pick_side
+from gui.controller import ADAPTIVE, LEVELS, AIClient, DemoController, PlayController, pick_side
 from gui.ai_worker import DEFAULT_FACTORY
 from gui.i18n import t
 from gui.settings import Settings
@@ -69,7 +69,12 @@ class App:
         self.toasts: list[list] = []  # [text, error, expires]
         if self.settings.problem:  # an unusable settings file was set aside: say so, once
             self.toast(t("settings.reset", file=self.settings.problem), error=True, seconds=12)
+        from gui.ratings import PlayerRatings
+        self.ratings = PlayerRatings(autosave=self.settings.autosave)   # the person's rating per game
+        if self.ratings.problem:
+            self.toast(t("rating.unreadable", file=self.ratings.problem), error=True, seconds=12)
         self._mouse = (-1, -1)
+        self.focused = True   # the window is in front (see handle_event)
         self.running = True
         self.overlay = None  # a sheet over the scene (help), which then gets the input
         self._dirty = True  # something changed that the next frame must draw
@@ -190,8 +195,11 @@ class App:
         self.overlay = QuestionOverlay(self, title, text, choices)
 
     def start_play(self, game_id: str, side: str = "first", level: str = "strong", variant: dict | None = None,
-                   state=None, resumed: bool = False, setup: int = 0, opening: str | None = None, tree=None) -> None:
-        """A game against the AI (from ``state`` when given). When an unfinished game of the
+                   state=None, resumed: bool = False, setup: int = 0, opening: str | None = None, tree=None,
+                   time_control: str | None = None) -> None:
+        """A game against the AI (from ``state`` when given), under ``time_control`` (its text,
+        `engine.play.clock.TimeControl.text`; None or "-": no clocks; a Swap2 opening is played
+        without clocks). When an unfinished game of the
         same game is saved and this is not it, the person first chooses: resume that one,
         start this one (the saved one is discarded), or cancel."""
         from gui import autosave
@@ -202,24 +210,30 @@ class App:
 
             def replace():
                 autosave.clear(game.key)
-                self._start_play(game, side, level, state, setup, opening, tree)
+                self._start_play(game, side, level, state, setup, opening, tree, time_control)
             self.ask(t("confirm.saved_title"),
                      t("confirm.saved_text", game=game_name(game_id), n=saved["moves"]),
                      [(t("home.resume"), lambda: self.resume_game(saved), "primary"),
                       (t("confirm.saved_replace"), replace, "danger"),
                       (t("common.cancel"), lambda: None, "normal")])
             return
-        self._start_play(game, side, level, state, setup, opening, tree)
+        self._start_play(game, side, level, state, setup, opening, tree, time_control)
 
-    def _start_play(self, game, side: str, level: str, state=None, setup: int = 0, opening: str | None = None, tree=None) -> None:
+    def _start_play(self, game, side: str, level: str, state=None, setup: int = 0, opening: str | None = None,
+                    tree=None, time_control: str | None = None) -> None:
+        from engine.play.clock import parse_control
         from gui.scenes.play import PlayScene
+        adaptive = level == ADAPTIVE
+        level = self.adaptive_level(game) if adaptive else level
         if opening == "swap2" and game.id == "gomoku" and state is None:
             from gui.opening import Swap2PlayController   # side: the person's seat (first places the opening)
             c = Swap2PlayController(self.ai, game, pick_side(side), level, self.model_path_for,
                                     hints_on=self.settings["hints"], side_choice=side)
         else:
             c = PlayController(self.ai, game, pick_side(side), level, self.model_path_for,
-                               hints_on=self.settings["hints"], side_choice=side)
+                               hints_on=self.settings["hints"], side_choice=side,
+                               time_control=parse_control(time_control) if time_control else None)
+        c.adaptive = adaptive
         if state is not None:
             c.load(state, setup, tree)
         self.goto(PlayScene(self, c))
@@ -231,6 +245,10 @@ class App:
                         state=saved["state"], resumed=True, setup=saved.get("setup", 0), tree=saved.get("tree"))
         c = self.scene.c
         c.human = saved["human"]
+        c.from_start = saved.get("from_start") is True   # a game played from its start still counts
+        c.took_back = saved.get("took_back") is not False
+        c.adaptive = saved.get("adaptive") is True
+        c.load_clocks(saved)   # the control and each side's time left, when the game had clocks
         self.scene.view.set_flipped(self.scene._flip())
 
     def _scene_game(self) -> str | None:
@@ -266,6 +284,9 @@ class App:
         if getattr(controller, "setup_plies", 0):
             meta["setup"] = str(controller.setup_plies)
         meta.update(controller.analysis_meta())   # the analysis goes into the record: no search on reload
+        meta.update(controller.clock_meta(main_line=True))   # the record's moves are the main line
+        if state is controller.state and getattr(controller, "time_loss", None) is not None:
+            meta["result"] = ("first" if controller.time_loss == 1 else "second") + " (time)"
         try:
             path = save_record(state, meta, folder, fmt, name, tree=tree)
         except OSError as e:
@@ -285,6 +306,7 @@ class App:
             c.level = level
             c.load(state, setup, tree)
             c.load_analysis(meta)
+            c.load_clocks(meta)
             scene.view.set_flipped(scene._flip())
         else:
             side = meta.get("you") if meta.get("you") in ("first", "second") else "first"
@@ -292,6 +314,49 @@ class App:
             new = getattr(self.scene, "c", None)
             if isinstance(new, PlayController) and new.game.key == state.game.key and new.state == state:
                 new.load_analysis(meta)
+                new.load_clocks(meta)
+
+    # --- the person's rating ------------------------------------------------------------
+    def adaptive_level(self, game) -> str:
+        """The level nearest the person's rating for ``game`` (a newcomer: the middle of the
+        ladder); the saved level where no level is rated."""
+        from engine.play.rating import start_rating
+        from gui.ratings import level_ratings, suggested_level
+        levels = {k: v for k, v in level_ratings(game).items() if k in LEVELS}
+        if not levels:
+            return self.settings["level"] if self.settings["level"] in LEVELS else "medium"
+        player = self.ratings.get(game.key) or start_rating({k: v["rating"] for k, v in levels.items()})
+        return suggested_level(player, levels) or "medium"
+
+    def rate_game(self, c) -> None:
+        """Count a finished game for the person's rating, when it counts (see `gui.ratings`);
+        ``c.rating_note`` says the new rating, or why the game did not count."""
+        from gui.ratings import level_ratings, score_for, suggested_level
+        c.rating_done = True
+        levels = {k: v for k, v in level_ratings(c.game).items() if k in LEVELS}
+        if c.level not in levels or not c.from_start or not c.person_moved:
+            return
+        if c.took_back and not self.settings["rate_takebacks"]:
+            c.rating_note = t("rating.not_rated_undo")
+            return
+        counted = self.ratings.record(c.game, c.level, score_for(c.winner(), c.human))
+        if counted is None:
+            return
+        before, after = counted
+        delta = round(after.rating - before.rating)
+        level = suggested_level(after, levels)
+        c.rating_note = t("rating.after", rating=round(after.rating), pm=round(after.interval),
+                          delta=f"{delta:+d}".replace("-", "−"), level=t(f"level.{level}"))
+
+    def reset_ratings(self, confirmed: bool = False) -> None:
+        """Forget the person's ratings, after a confirmation."""
+        if not confirmed:
+            self.ask(t("settings.rating_reset"), t("settings.rating_reset_confirm"),
+                     [(t("settings.rating_reset"), lambda: self.reset_ratings(True), "danger"),
+                      (t("common.cancel"), lambda: None, "normal")])
+            return
+        self.ratings.reset()
+        self.toast(t("settings.rating_reset_done"))
 
     # --- settings with side effects -------------------------------------------------------
     def set_language(self, lang: str) -> None:
@@ -371,6 +436,11 @@ class App:
             self.scene.build(self.screen.get_size())
         elif ev.type == pygame.WINDOWLEAVE:
             self._mouse = (-1, -1)
+        elif ev.type in (pygame.WINDOWFOCUSLOST, pygame.WINDOWFOCUSGAINED, pygame.WINDOWMINIMIZED,
+                         pygame.WINDOWRESTORED):
+            # the clocks may stop while the window is in the background (the "clock_pause" setting)
+            self.focused = ev.type in (pygame.WINDOWFOCUSGAINED, pygame.WINDOWRESTORED)
+            self._dirty = True
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_F11:
             self.set_fullscreen(not self.settings["fullscreen"])
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_F1 and self.overlay is None:

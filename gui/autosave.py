@@ -80,6 +80,10 @@ def save(controller) -> bool:
             "position": state.to_text(), "human": int(controller.human), "level": controller.level,
             "side_choice": controller.side_choice, "moves": len(state.moves),
             "setup": int(getattr(controller, "setup_plies", 0)),
+            **(controller.clock_meta() if hasattr(controller, "clock_meta") else {}),
+            "from_start": bool(getattr(controller, "from_start", False)),
+            "took_back": bool(getattr(controller, "took_back", True)),
+            "adaptive": bool(getattr(controller, "adaptive", False)),
             "date": time.strftime("%Y-%m-%d %H:%M:%S"), "time": time.time()}
     tree = _tree_text(controller)
     if tree:
@@ -132,7 +136,9 @@ def _parse(data) -> dict | None:
                 "level": str(data.get("level", "strong")),
                 "side_choice": str(data.get("side_choice", "first")), "moves": len(state.moves),
                 "game": data["game"], "variant": variant, "key": game.key, "date": str(data.get("date", ""))[:19],
-                "time": _number(data.get("time")), "setup": setup}
+                "time": _number(data.get("time")), "setup": setup,
+                **{k: data[k] for k in ("time_control", "clocks") if isinstance(data.get(k), str)},
+                **{k: data[k] for k in ("from_start", "took_back", "adaptive") if isinstance(data.get(k), bool)}}
     except Exception:  # unreadable, an old format, a game that changed its notation
         return None
 

@@ -17,6 +17,8 @@ from gui.session import GameSession, Thinking  # noqa: F401 (Thinking: part of t
 # process never imports the engine's players (and torch) just to list them
 LEVELS = ("beginner", "easy", "medium", "hard", "strong", "max")
 DEFAULT_LEVEL = "strong"
+#: a level choice, not a level: the level nearest the person's rating, chosen again each game
+ADAPTIVE = "adaptive"
 #: the levels "Analyse game" offers, the quickest first (Enter picks it)
 ANALYSE_LEVELS = ("medium", "strong", "max")
 
@@ -25,11 +27,21 @@ class PlayController(GameSession):
     """A person against the AI."""
 
     def __init__(self, ai: AIClient, game, human: int, level: str, model_path_for=None,
-                 hints_on: bool = False, side_choice: str | None = None):
+                 hints_on: bool = False, side_choice: str | None = None, time_control=None):
+        """``time_control``: an `engine.play.clock.TimeControl` (None: no clocks)."""
         super().__init__(ai, game, model_path_for)
+        self.set_time_control(time_control)
         self.human = human
         self.side_choice = side_choice or ("first" if human == 0 else "second")  # for "new game"
         self.level = level
+        self._prepared_for = None   # (session, level) the AI was last asked to prepare for
+        #: the player's rating: this game was played from the start (not loaded or pasted), moves
+        #: were taken back in it, it was counted (or the reason it was not, `rating_note`)
+        self.from_start = True
+        self.took_back = False
+        self.rating_done = False
+        self.rating_note = ""
+        self.adaptive = False   # the level was chosen by the person's rating, and is chosen again each game
         self.hints_on = hints_on
         self.hint = Thinking()  # the last hint search on the person's turn
         self.hint_pv: dict[int, list[int]] = {}  # each hinted move's principal variation
@@ -50,17 +62,21 @@ class PlayController(GameSession):
         """A click on the board may play a move: the person's turn in the newest position, or
         in an earlier one looked at (playing there replaces the later moves, after a confirmation)."""
         v = self.viewed
-        if self.resigned_by is not None and not self.reviewing:
+        if (self.resigned_by is not None or self.time_loss is not None) and not self.reviewing:
             return False
         return not v.is_terminal() and v.current_player == self.human and not self.pending_move
 
     def update(self) -> None:
         if self._apply_pending():
             self.selection = None
+        if self.clock is not None and self._prepared_for != (self.session, self.level):
+            self._prepared_for = (self.session, self.level)
+            self.prepare_ai(self.level)
+        self.tick_clock()
         if not self.error and not self.over:
             if self.state.current_player != self.human:
                 if not self.waiting:   # a line opened from the move list waits for the person
-                    if self.thinking.rid is None and self.pending_move is None:
+                    if self.thinking.rid is None and self.pending_move is None and self.ai_prepared:
                         self._ask_ai(self.level)
                     return
             elif self.hints_on and self.hint_for is not self.state and self.hint.rid is None:
@@ -87,6 +103,8 @@ class PlayController(GameSession):
         if v.is_terminal() or v.current_player != self.human or action not in v.legal_actions():
             return False
         self._cancel_hint()
+        if self.moves_after_view():
+            self.took_back = True
         self.truncate_to_view()
         return self.play(action)
 
@@ -95,6 +113,7 @@ class PlayController(GameSession):
         if not self.reviewing:
             return False
         self._cancel_hint()
+        self.took_back = True
         self.truncate_to_view()
         self.selection = None
         return True
@@ -113,6 +132,7 @@ class PlayController(GameSession):
         self.cursor = target
         self.truncate_to_view()
         self.selection = None
+        self.took_back = True
         return True
 
     def redo(self) -> bool:
@@ -132,8 +152,12 @@ class PlayController(GameSession):
             self.line.append(node)
             self.evals.append(node.data.get("eval"))
             self.grades.append(node.data.get("grade"))
+            self.clocks.append(node.data.get("clock") or (self.clock.snapshot() if self.clock is not None else None))
             if state.is_terminal() or state.current_player == self.human:
                 break
+        if self.clock is not None and self.clocks[-1] is not None:
+            self.clock.restore(self.clocks[-1])   # the times recorded where the game goes on again
+        self.clock_node = self.line[-1]
         self.tree_version += 1
         self.resigned_by = None
         self.error = ""
@@ -168,6 +192,7 @@ class PlayController(GameSession):
         self.setup_plies = 0
         self.analysis_on = True
         self.selection = None
+        self._fresh_for_rating(True)
         self.events.append({"type": "new"})
 
     def load(self, state, setup: int = 0, tree=None) -> None:
@@ -190,9 +215,21 @@ class PlayController(GameSession):
         self.setup_plies = setup
         self.analysis_on = True
         self.selection = None
+        self._fresh_for_rating(False)   # a loaded or pasted game is not rated
         if not state.is_terminal() and state.current_player != self.human:
             self.human = state.current_player  # the person takes the side to move
         self.events.append({"type": "new"})
+
+    def _fresh_for_rating(self, from_start: bool) -> None:
+        self.from_start = from_start
+        self.took_back = False
+        self.rating_done = False
+        self.rating_note = ""
+
+    @property
+    def person_moved(self) -> bool:
+        """The person made a move in this game."""
+        return any(s.current_player == self.human and not s.is_terminal() for s in self.history[:-1])
 
     # --- hints ------------------------------------------------------------------
     def toggle_hints(self) -> bool:

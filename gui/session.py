@@ -71,12 +71,30 @@ class GameSession(GameTreeLines):
         self.notices: list[tuple[str, dict]] = []  # (i18n key, fields) for the scene to show
         self.events: list[dict] = []  # moves made, for sounds and animations
         self.resigned_by: int | None = None
+        #: the game clock (`engine.play.clock.GameClock`), None without a time control; ``clocks[i]``
+        #: its snapshot when position i was reached (take-backs restore it, records keep it)
+        self.clock = None
+        self.clocks: list = [None]
+        self.time_loss: int | None = None  # the player who ran out of time
+        self.clock_paused = False  # the window lost focus and the person wants the clocks stopped then
+        #: the AI process has what it needs for this game's searches loaded (a timed game asks it to
+        #: load first, see `prepare_ai`: no clock pays for loading a model)
+        self.ai_prepared = True
+        self._prepare_rid: int | None = None
+        #: what the AI's recent timed moves cost beyond the time their clock planned (the trips
+        #: between the processes, a search step past its deadline): planned for on the next ones
+        self.ai_lags: list[float] = []
+        self._asked_at = 0.0
         #: plies of ``history[0].moves`` that only place a hand-set position's stones (the
         #: board editor's setup in games where only the stones count; records keep it)
         self.setup_plies = 0
         self.tree = GameTree(self.history[0])
         self.line: list[Node] = [self.tree.root]
         self._redo: list[Node] = []        # the line undo took back, next first
+        #: the node the game is at: where the clocks ran (a line opened from the move list is
+        #: looked at with the clocks stopped; see `_show_line`)
+        self.clock_node: Node = self.tree.root
+        self._clock_left = None             # the clocks as they stood when that line was left
         self.tree_version = 0              # counts changes to the tree (for autosave and caches)
         #: the line on the board was opened from the move list: looking is not playing, so the
         #: AI does not play on at its end until the person plays or asks to go on from there
@@ -95,15 +113,19 @@ class GameSession(GameTreeLines):
 
     @property
     def over(self) -> bool:
-        return self.resigned_by is not None or self.state.is_terminal()
+        return self.resigned_by is not None or self.time_loss is not None or self.state.is_terminal()
 
     def winner(self) -> int | None:
         if self.resigned_by is not None:
             return 1 - self.resigned_by
+        if self.time_loss is not None:
+            return 1 - self.time_loss
         return self.state.winner()
 
     def end_reason(self) -> str | None:
         """Why the game ended, when the rules say (xiangqi's checkmate, repetition...)."""
+        if self.time_loss is not None:
+            return "time"
         if self.resigned_by is not None or not self.state.is_terminal():
             return None
         try:
@@ -141,6 +163,11 @@ class GameSession(GameTreeLines):
 
     def _push(self, action: int, by_ai: bool) -> None:
         before = self.state
+        if self.clock is not None:
+            now = time.monotonic()
+            if not self.clock.press(before.current_player, now):
+                self._lose_on_time(before.current_player)
+                return
         parent = self._sync()[-1]
         if self._redo and self._redo[0].parent is parent and self._redo[0].action == action:
             node = self._redo.pop(0)      # the same move again: what we knew of it still holds
@@ -152,11 +179,15 @@ class GameSession(GameTreeLines):
         self.tree.promote(node)           # the game goes on here: the old line stays as a variation
         self.tree_version += 1
         self.waiting = False
+        self.clock_node = node
         after = node.state
         self.history.append(after)
         self.line.append(node)
         self.evals.append(final_evaluation(after) or node.data.get("eval"))
         self.grades.append(final_evaluation(after) or node.data.get("grade"))
+        if self.clock is not None and not after.is_terminal() and not self.clock_paused and not self.reviewing:
+            self.clock.start(after.current_player, now)
+        self.clocks.append(self.clock.snapshot() if self.clock is not None else None)
         self.events.append({"type": "move", "before": before, "after": after, "action": action,
                             "player": before.current_player, "by_ai": by_ai,
                             "shown": self.cursor is None})
@@ -172,7 +203,13 @@ class GameSession(GameTreeLines):
             end = tree.main_line()[-1]
         self.tree = tree
         self.line = tree.path_to(end)
+        self.clock_node = end
         self.history = [n.state for n in self.line]
+        self.time_loss = None
+        if self.clock is not None:
+            from engine.play.clock import GameClock
+            self.clock = GameClock(self.clock.control)
+        self.clocks = [self.clock.snapshot() if self.clock is not None else None] * len(self.history)
         self.evals = [final_evaluation(s) for s in self.history]
         self.grades = list(self.evals)
         self.cursor = None
@@ -254,6 +291,12 @@ class GameSession(GameTreeLines):
         del self.evals[i + 1:]
         del self.grades[i + 1:]
         del self.line[i + 1:]
+        del self.clocks[i + 1:]
+        self.clock_node = self.line[-1]
+        snap = self.recorded_clock(i)
+        if self.clock is not None and snap is not None:
+            self.clock.restore(snap)   # a take-back gives back the time the moves took
+        self.time_loss = None
         self.cursor = None
         self.resigned_by = None
         self.error = ""
@@ -380,8 +423,9 @@ class GameSession(GameTreeLines):
         self.thinking = Thinking(started=time.monotonic())
         self.thinking_at = len(self.history) - 1
         self.error = ""
+        self._asked_at = self.thinking.started
         self.thinking.rid = self.ai.search(state, level, self.model_path_for(self.game), self.session,
-                                           lambda msg, s=state: self._on_ai(msg, s))
+                                           lambda msg, s=state: self._on_ai(msg, s), **self._clock_request(state))
         if self.thinking.rid is None and not self.error:
             self.error = self.ai.message or "the AI is not available"
 
@@ -401,6 +445,15 @@ class GameSession(GameTreeLines):
                 if asked_state is self.state:
                     self.error = f"the AI chose an illegal move ({action})"
                 return
+            if self.clock is not None:   # the AI's move is made when its answer arrives
+                now = time.monotonic()
+                self.clock.stop(now)
+                try:
+                    lag = now - self._asked_at - float(msg["planned"])
+                    if 0 <= lag < 30:
+                        self.ai_lags = (self.ai_lags + [lag])[-8:]
+                except (KeyError, TypeError, ValueError):
+                    pass
             self._record(asked_state, msg, "ai")
             self.thinking.top = msg.get("top") or self.thinking.top
             wait = max(0.0, self.thinking.started + AI_MIN_SHOW_SECONDS - time.monotonic())
@@ -410,6 +463,162 @@ class GameSession(GameTreeLines):
             self.error = msg.get("message") or "the AI failed"
         elif kind == "cancelled":
             self.thinking.rid = None
+
+    # --- clocks -----------------------------------------------------------------
+    def set_time_control(self, control) -> None:
+        """Play under ``control`` (an `engine.play.clock.TimeControl`; None or an untimed one:
+        no clocks), with both clocks full."""
+        from engine.play.clock import GameClock
+        self.clock = GameClock(control) if control is not None and control.timed else None
+        self.time_loss = None
+        self.clocks = [self.clock.snapshot() if self.clock is not None else None] * len(self.history)
+
+    def prepare_ai(self, level: str) -> None:
+        """With clocks, have the AI load what its searches at ``level`` need before its clock runs."""
+        if self.clock is None:
+            self.ai_prepared = True
+            return
+        self.ai.cancel(self._prepare_rid)
+        self.ai_prepared = False
+
+        def done(msg):
+            if msg.get("type") in ("prepared", "error", "cancelled"):
+                self.ai_prepared = True
+                self._prepare_rid = None
+        self._prepare_rid = self.ai.prepare(self.state, level, self.model_path_for(self.game), self.session, done)
+        if self._prepare_rid is None:
+            self.ai_prepared = True
+
+    def _clock_request(self, state) -> dict:
+        """The ``clock`` of an AI request for a move in ``state`` (see `gui.ai_worker`), or {}."""
+        clock = self.clock
+        if clock is None:
+            return {}
+        from engine.play.clock import moves_to_go
+        c = clock.control
+        player = state.current_player
+        now = time.monotonic()
+        left, periods = clock.left[player], clock.periods_left[player]
+        if clock.running == player:
+            left = max(0.0, left - clock.elapsed(now))
+        from engine.play.clock import BUDGET_LAG
+        return {"clock": {"remaining": left, "increment": c.increment, "periods": periods if c.period else 0,
+                          "period": c.period, "moves": moves_to_go(self.game, len(state.moves)),
+                          "lag": max([BUDGET_LAG] + self.ai_lags[-8:])}}
+
+    def tick_clock(self, now: float | None = None) -> None:
+        """Run the clock of the side to move while the game goes on and is looked at (stopped
+        while it is over, an earlier position is viewed, the AI's answer waits to be shown, or
+        the clocks are paused); a side out of time loses."""
+        clock = self.clock
+        if clock is None:
+            return
+        now = time.monotonic() if now is None else now
+        waiting = self.pending_move is not None and self.thinking.rid is None
+        loading = not self.ai_prepared and self.ai_side(self.state.current_player)
+        if self.over or self.reviewing or self.waiting or self.clock_paused or self.error or waiting or loading:
+            clock.stop(now)
+        else:
+            clock.start(self.state.current_player, now)
+        flagged = clock.check_flag(now)
+        if flagged is not None and self.time_loss is None and not self.over:
+            self._lose_on_time(flagged)
+
+    def ai_side(self, player: int) -> bool:
+        """Whether the AI plays ``player`` (every side in a demo)."""
+        return getattr(self, "human", None) != player
+
+    def _lose_on_time(self, player: int) -> None:
+        self.cancel_ai()
+        self.cancel_analysis()
+        self.time_loss = player
+        self.events.append({"type": "end", "winner": 1 - player, "time": True})
+
+    def clock_meta(self, main_line: bool = False) -> dict:
+        """The control and the clocks as a record's meta (``time_control``, ``clocks``; see
+        `games.records.base`), {} without a clock: of the line on the board (the autosave's), or
+        with ``main_line`` of the tree's main line (a record's moves)."""
+        clock = self.clock
+        if clock is None:
+            return {}
+        from games.records.base import pack_clocks
+        byo = clock.control.kind == "byoyomi"
+        entries = {}
+        if main_line:
+            self._sync()
+            line = self.tree.main_line()
+            states, snaps = [n.state for n in line], [n.data.get("clock") for n in line]
+        else:
+            states, snaps = self.history, self.clocks
+        for i in range(1, len(states)):
+            snap = snaps[i] if i < len(snaps) else None
+            if snap is None:
+                continue
+            mover = states[i - 1].current_player
+            entries[len(states[i].moves)] = (snap[mover], snap[2 + mover] if byo else None)
+        return {"time_control": clock.control.text(), "clocks": pack_clocks(entries)}
+
+    def recorded_clock(self, index: int):
+        """The clocks recorded when position ``index`` of the line on the board was reached, or
+        at the nearest position before it that has them (a variation read from a record has
+        none of its own); None when no position has."""
+        for k in range(min(index, len(self.clocks) - 1), -1, -1):
+            if self.clocks[k] is not None:
+                return self.clocks[k]
+        return None
+
+    def _show_line(self, nodes, index: int) -> None:
+        """`gui.variations.GameTreeLines._show_line` with the clocks. A line opened from the move
+        list is looked at with the clocks stopped (``waiting``), showing the times recorded at
+        its last move: playing on from it is a take-back to there. Going back to the line the
+        game is in (``clock_node``) finds the clocks as they were left, and the game goes on.
+        Each line's end keeps its loss on time, as it keeps a resignation."""
+        end = self._sync()[-1]
+        end.data["time_loss"] = self.time_loss
+        if self.clock is not None and end is self.clock_node:
+            self.clock.stop(time.monotonic())
+            self._clock_left = self.clock.snapshot()
+        super()._show_line(nodes, index)
+        self.clocks = [n.data.get("clock") for n in nodes]
+        self.time_loss = nodes[-1].data.get("time_loss")
+        back = nodes[-1] is self.clock_node
+        if back:
+            self.waiting = False   # not a line looked at: the game itself goes on
+        if self.clock is not None:
+            snap = self._clock_left if back and self._clock_left is not None else \
+                self.recorded_clock(len(nodes) - 1)
+            if snap is not None:
+                self.clock.restore(snap)
+            if self.time_loss is not None:
+                self.clock.flagged = self.time_loss
+
+    def load_clocks(self, meta: dict) -> bool:
+        """Take a record's time control and clocks (meta ``time_control``, ``clocks``): the clocks
+        go on from each side's last recorded time; False (nothing changed) when it has none."""
+        from engine.play.clock import GameClock, parse_control
+        from games.records.base import unpack_clocks
+        control = parse_control(meta.get("time_control")) if meta.get("time_control") else None
+        if control is None or not control.timed:
+            return False
+        self.clock = GameClock(control)
+        entries = unpack_clocks(meta.get("clocks", ""))
+        base = len(self.history[0].moves)
+        snap = list(self.clock.snapshot())
+        self.clocks = [tuple(snap)]
+        for i in range(1, len(self.history)):
+            mover = self.history[i - 1].current_player
+            if base + i in entries:
+                seconds, periods = entries[base + i]
+                snap[mover] = min(seconds, 2 * 86400.0)
+                if periods is not None:
+                    snap[2 + mover] = periods
+            self.clocks.append(tuple(snap))
+        self.clock.restore(self.clocks[-1])
+        won = str(meta.get("result", ""))
+        if won.endswith(" (time)") and won.split(" ")[0] in ("first", "second") and not self.state.is_terminal():
+            self.time_loss = 1 if won.startswith("first") else 0
+            self.clock.flagged = self.time_loss
+        return True
 
     def cancel_ai(self) -> None:
         self.ai.cancel(self.thinking.rid)

@@ -36,6 +36,12 @@ DEFAULTS: dict = {
     "last_game": "tictactoe",
     # game key -> "shipped" or "trained": which model the AI uses
     "models": {},
+    # the time control of new games (`engine.play.clock.TimeControl.text`; "-": no clock)
+    "time_control": "-",
+    # the clocks stop while the window is not in front
+    "clock_pause": True,
+    # games with take-backs count for the player's rating
+    "rate_takebacks": False,
 }
 
 # keys whose value must be one of a fixed set
@@ -52,6 +58,9 @@ def settings_path() -> Path:
 
 def _valid(key: str, value) -> bool:
     default = DEFAULTS[key]
+    if key == "time_control":
+        from engine.play.clock import parse_control
+        return isinstance(value, str) and parse_control(value) is not None
     if isinstance(default, bool):
         return isinstance(value, bool)
     if isinstance(default, str):

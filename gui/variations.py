@@ -2,8 +2,9 @@
 `gui.session.GameSession`): the nodes of the line on the board, opening another line from the
 move list, the moves tried instead of a move, promoting, deleting, comments.
 
-The session's lists (``history``, ``evals``, ``grades``) are the line on the board; its nodes
-(``line``) keep each position's evaluation and grade while another line is shown (`_sync`).
+The session's lists (``history``, ``evals``, ``grades``, ``clocks``) are the line on the board;
+its nodes (``line``) keep each position's evaluation, grade and recorded clocks while another
+line is shown (`_sync`).
 """
 from __future__ import annotations
 
@@ -39,6 +40,8 @@ class GameTreeLines:
         del line[len(h):]
         for node, e, g in zip(line, self.evals, self.grades):
             node.data["eval"], node.data["grade"] = e, g
+        for node, snap in zip(line, getattr(self, "clocks", ())):   # each position's recorded clocks
+            node.data["clock"] = snap
         return line
 
     def _show_line(self, nodes: list[Node], index: int) -> None:

@@ -39,6 +39,7 @@ LIMITS = {
     "positions": 64 << 20,       # a positions file given to analyse
     "config": 1 << 20,           # a settings file (TOML) given with --config
     "model_report": 1 << 20,     # models/<game>.json beside a shipped model: a few kB
+    "ratings": 1 << 20,          # ratings.json: the person's rating per game, a hundred bytes each
     "log": 0,                    # appended to, never read (APPENDED_FILES)
 }
 
@@ -245,6 +246,7 @@ USER_FILES: tuple[UserFile, ...] = (
     UserFile("autosave", "data", "autosave.json", "autosave", "set_aside"),   # the single slot of earlier versions
     UserFile("autosave slot", "data", "autosave/{game}.json", "autosave", "set_aside"),
     UserFile("record", "data", "games/{file}", "record", "listed"),
+    UserFile("player ratings", "data", "ratings.json", "ratings", "set_aside"),
     UserFile("trained model", "data", "models/{game}.pt", "checkpoint", "refused"),
     UserFile("trained model export", "data", "models/{game}.onnx", "export", "set_aside"),
     UserFile("runtime choice", "cache", "runtime_choice.json", "runtime_choice", "set_aside"),

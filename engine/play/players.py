@@ -25,6 +25,10 @@ class Level:
     sims: int
     seconds: float       # time cap per move
     temperature: float   # 0: always the most visited move
+    #: with a temperature, moves are sampled only among those the search rates within this much
+    #: (value, -1..1) of its best: a weak level errs by seeing less, not by throwing away a move it
+    #: knows is better (None: any visited move)
+    tolerance: float | None = None
 
 
 #: from a beginner that makes human-like mistakes (few visits, moves sampled in proportion
@@ -32,8 +36,8 @@ class Level:
 #: visits are the game's measured `strong_visits` where models/<game>.json records them (800
 #: is the fallback, and what the strength reports were measured at)
 _LEVELS = (
-    Level("beginner", 12, 0.5, 1.0),
-    Level("easy", 40, 0.5, 0.5),
+    Level("beginner", 12, 0.5, 1.0, 0.3),
+    Level("easy", 40, 0.5, 0.5, 0.2),
     Level("medium", 120, 1.0, 0.0),
     Level("hard", 300, 1.0, 0.0),
     Level("strong", 800, 1.0, 0.0),
@@ -141,14 +145,16 @@ class MCTSPlayer:
 
     def __init__(self, game, evaluator, sims: int = 800, seconds: float | None = None, temperature: float = 0.0,
                  config: SearchConfig | None = None, seed: int | None = None, reuse: bool = True,
-                 temperature_plies: int | None = None, threads: int = 1):
+                 temperature_plies: int | None = None, threads: int = 1, tolerance: float | None = None):
         """``threads``: search threads sharing the tree (`MCTS`), used where the evaluator
-        releases the GIL (a network); 1 is the single-threaded search."""
+        releases the GIL (a network); 1 is the single-threaded search. ``tolerance``: see
+        `Level.tolerance` (only with a temperature)."""
         self.game = game
         self.temperature_plies = temperature_plies  # temperature only for the game's first plies (arena openings)
         self.sims = sims
         self.seconds = seconds
         self.temperature = temperature
+        self.tolerance = tolerance
         self.mcts = MCTS(evaluator, config or SearchConfig(), seed, threads=threads)
         self.rng = np.random.default_rng(seed)
         self.reuse = reuse
@@ -158,19 +164,24 @@ class MCTSPlayer:
     def reset(self) -> None:
         self.tree = None
 
-    def choose(self, state, on_progress=None, should_stop=None) -> SearchResult:
+    def choose(self, state, on_progress=None, should_stop=None, budget: float | None = None) -> SearchResult:
+        """The move for ``state``; ``budget`` (seconds, from a game clock: `engine.play.clock.clock_budget`)
+        shortens the search below the player's own time cap, never lengthens it."""
         if state.is_terminal():
             raise ValueError("the game is over; there is no move to choose")
         start = time.perf_counter()
         tree = reuse_tree(self.tree if self.reuse else None, state)
         self.tree = tree
-        deadline = start + self.seconds if self.seconds else None
+        seconds = self.seconds
+        if budget is not None:
+            seconds = max(0.001, min(seconds, budget) if seconds else budget)
+        deadline = start + seconds if seconds else None
         progress_cb = None
         if on_progress is not None:
             def progress_cb():
                 frac = tree.root_n / self.sims
-                if self.seconds:
-                    frac = max(frac, (time.perf_counter() - start) / self.seconds)
+                if seconds:
+                    frac = max(frac, (time.perf_counter() - start) / seconds)
                 on_progress(min(1.0, frac), self._result(tree, start, partial=True))
         sims = self.mcts.search([tree], self.sims, deadline=deadline, on_progress=progress_cb, should_stop=should_stop)
         result = self._result(tree, start)
@@ -188,10 +199,26 @@ class MCTSPlayer:
         if partial or temp <= 0:
             action = top[0].action
         else:
-            actions, visits = tree.visit_counts()
+            actions, visits = self._candidates(tree, top[0].action)
             action = select_action(actions, visits, temp, self.rng)
         return SearchResult(action, tree.root_value(), top, int(tree.root_n), time.perf_counter() - start,
                             proven=tree.root_result())
+
+
+    def _candidates(self, tree: Tree, best: int):
+        """(actions, visits) to sample from: every visited root move, or with a ``tolerance`` only
+        those the search rates within it of ``best`` (the move `Tree.stats` puts first), and only
+        ``best`` when the search proved the position won."""
+        actions, visits = tree.visit_counts()
+        if self.tolerance is None:
+            return actions, visits
+        if tree.root_result() == 1.0:
+            return np.array([best]), np.array([1.0])
+        a, n, w, _, _ = tree.edges(0)
+        q = dict(zip((int(x) for x in a), np.where(n > 0, w / np.maximum(n, 1.0), -np.inf)))
+        floor = q.get(int(best), -np.inf) - self.tolerance
+        keep = np.array([int(x) == int(best) or q.get(int(x), -np.inf) >= floor for x in actions], bool)
+        return np.asarray(actions)[keep], np.asarray(visits)[keep]
 
 
 class PolicyPlayer:
@@ -257,7 +284,7 @@ def make_player(game, level: str = DEFAULT_LEVEL, model_path=None, seed: int | N
     evaluator, desc = load_evaluator(game, model_path)
     player = MCTSPlayer(game, evaluator, sims=level_visits(game, level), seconds=lv.seconds,
                         temperature=lv.temperature, seed=seed,
-                        config=play_search_config(game), threads=threads)
+                        config=play_search_config(game), threads=threads, tolerance=lv.tolerance)
     player.name = f"{level} ({desc})"
     player.description = desc
     return player

@@ -214,3 +214,88 @@ def keep_analysis(meta: dict, found: dict[int, dict[str, str]]) -> None:
         meta["analysis"] = packed
         if level:
             meta["analysis_level"] = level
+
+
+# --- clocks kept in a record ----------------------------------------------------------------------
+#: meta ``time_control``: the control the game was played under, ``600`` (sudden death, seconds),
+#: ``600+5`` (with a Fischer increment) or ``600 3x30`` (byo-yomi: three periods of 30 s);
+#: meta ``clocks``: after each timed move, its ply (moves from the game's start) and the mover's
+#: time left in seconds (and byo-yomi periods left), ``1 595.2;2 598.7 3``. PGN writes them as
+#: ``[TimeControl "600+5"]`` and a ``{[%clk 0:09:55]}`` comment after each move; SGF as ``TM``/``OT``
+#: in the root and ``BL``/``WL`` (``OB``/``OW``: periods) on each move; the text record as headers.
+#: A game lost on time has the result ``first (time)`` or ``second (time)`` (PGN's Termination
+#: "time forfeit", SGF's ``RE[B+T]``).
+_CONTROL_RE = re.compile(r"([0-9]{1,5}(?:\.[0-9])?)(?:\+([0-9]{1,4}(?:\.[0-9])?))?(?: ([0-9]{1,2})x([0-9]{1,4}(?:\.[0-9])?))?",
+                         re.ASCII)
+_CLOCK_ENTRY_RE = re.compile(r"([0-9]{1,6}) ([0-9]{1,6}(?:\.[0-9]{1,3})?)(?: ([0-9]{1,2}))?", re.ASCII)
+#: any ``[%clk ...]`` command, well formed or not (taken out of the comment kept as a person's words)
+_CLK_ANY_RE = re.compile(r"\[%clk\b[^\]]*\]", re.ASCII)
+_CLK_COMMENT_RE = re.compile(r"\[%clk\s+(?:([0-9]{1,3}):)?([0-9]{1,2}):([0-9]{1,2}(?:\.[0-9]{1,3})?)\s*\]", re.ASCII)
+
+
+def control_parts(text) -> tuple[float, float, int, float] | None:
+    """(main, increment, periods, period) of a meta ``time_control``; None when it is not one."""
+    m = _CONTROL_RE.fullmatch(str(text or "").strip())
+    if not m:
+        return None
+    main, inc = float(m.group(1)), float(m.group(2) or 0)
+    periods, period = int(m.group(3) or 0), float(m.group(4) or 0)
+    if main <= 0 and not (periods and period > 0):
+        return None
+    return main, inc, periods, period
+
+
+def control_text(main: float, inc: float = 0.0, periods: int = 0, period: float = 0.0) -> str:
+    """A meta ``time_control`` from its parts (see `control_parts`)."""
+    def num(x):
+        return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+    out = num(main) + (f"+{num(inc)}" if inc > 0 else "")
+    return out + (f" {int(periods)}x{num(period)}" if periods and period > 0 else "")
+
+
+def unpack_clocks(packed) -> dict[int, tuple[float, int | None]]:
+    """meta ``clocks`` as {ply: (seconds left, periods left or None)}; malformed entries dropped."""
+    out = {}
+    for entry in str(packed or "").split(";"):
+        m = _CLOCK_ENTRY_RE.fullmatch(entry.strip())
+        if m:
+            out[int(m.group(1))] = (float(m.group(2)), int(m.group(3)) if m.group(3) else None)
+    return out
+
+
+def pack_clocks(entries: dict[int, tuple[float, int | None]]) -> str:
+    """{ply: (seconds, periods or None)} as meta ``clocks``."""
+    parts = []
+    for ply, (seconds, periods) in sorted(entries.items()):
+        s = f"{ply} {max(0.0, float(seconds)):.1f}"
+        parts.append(s + (f" {int(periods)}" if periods is not None else ""))
+    return ";".join(parts)
+
+
+def clk_comment(seconds: float) -> str:
+    """``[%clk 0:09:55]``: time left after a move, as PGN writes it (whole seconds, rounded down)."""
+    s = int(max(0.0, float(seconds)))
+    return f"[%clk {s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}]"
+
+
+def read_clk_comment(comment: str) -> float | None:
+    """The seconds of a ``[%clk H:MM:SS]`` in a comment, or None."""
+    m = _CLK_COMMENT_RE.search(comment or "")
+    if not m:
+        return None
+    minutes, seconds = int(m.group(2)), float(m.group(3))
+    if minutes >= 60 or seconds >= 60:
+        return None
+    return int(m.group(1) or 0) * 3600 + minutes * 60 + seconds
+
+
+def strip_clk_comment(comment: str) -> str:
+    """A comment without its ``[%clk ...]`` commands (what is left of a person's words)."""
+    return " ".join(_CLK_ANY_RE.sub(" ", comment or "").split())
+
+
+def lost_on_time(meta: dict) -> str | None:
+    """"first" or "second": the side that won on time, by the meta's ``result``; else None."""
+    result = str(meta.get("result", ""))
+    return result.split(" ")[0] if result.endswith(" (time)") and result.split(" ")[0] in ("first", "second") \
+        else None

@@ -25,9 +25,10 @@ from __future__ import annotations
 import re
 
 from ..base import NotationError, State
-from .base import (Record, RecordFormatError, analysis_comment, clean_date, error_at, keep_analysis, line_col,
-                   play_move, player_names, read_analysis_comment, result_of, stated_result, unpack_analysis,
-                   strip_analysis_comment, who_is_who)
+from .base import (Record, RecordFormatError, analysis_comment, clean_date, clk_comment, control_parts, error_at,
+                   keep_analysis, line_col, lost_on_time, pack_clocks, play_move, player_names, read_analysis_comment,
+                   read_clk_comment, result_of, stated_result, strip_analysis_comment, strip_clk_comment,
+                   unpack_analysis, unpack_clocks, who_is_who)
 from .tree import GameTree, TreeBuilder, clean_comment, join_rav, node_at, write_rav
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
@@ -74,6 +75,10 @@ def write(state: State, meta: dict | None = None, notation: str = "iccs", tree: 
              tag("Result", token)]
     if fen != _START_FEN:
         lines.append(tag("FEN", fen))
+    if control_parts(meta.get("time_control")):
+        lines.append(tag("TimeControl", str(meta["time_control"]).strip()))
+    if lost_on_time({"result": result}):
+        lines.append(tag("Termination", "time forfeit"))
     lines.append(tag("Format", {"iccs": "ICCS", "wxf": "WXF", "chinese": "Chinese"}[notation]))
     fields = fen.split()
     player = 1 if fields[1] == "b" else 0
@@ -88,8 +93,11 @@ def write(state: State, meta: dict | None = None, notation: str = "iccs", tree: 
     words: list[str] = []
     analysis = unpack_analysis(meta.get("analysis", ""))   # each position's, in a comment after its move
     level = str(meta.get("analysis_level", ""))
+    clocks = unpack_clocks(meta.get("clocks", ""))   # the mover's time left, after each move
 
     def comment(ply):
+        if ply in clocks and ply:
+            words.append("{" + clk_comment(clocks[ply][0]) + "}")
         if ply in analysis:
             words.append("{" + analysis_comment(analysis[ply], level if ply == min(analysis) else "") + "}")
     node = node_at(tree, state, s)
@@ -125,7 +133,11 @@ def write(state: State, meta: dict | None = None, notation: str = "iccs", tree: 
             if ply in analysis and id(n) in main:
                 parts.append(analysis_comment(analysis[ply], level if ply == min(analysis) else ""))
             return " ".join(parts)
-        words += write_rav(node, move_word, comment_of)
+
+        def clock_of(n):   # the main line's clocks, in their own comment as the plain line writes them
+            ply = len(n.state.moves)
+            return ["{" + clk_comment(clocks[ply][0]) + "}"] if ply in clocks and ply and id(n) in main else []
+        words += write_rav(node, move_word, comment_of, clock_of)
     words.append(token)
     return "\n".join(lines) + "\n\n" + join_rav(words, 79) + "\n"
 
@@ -161,7 +173,7 @@ def read(text: str, game=None) -> Record:
             body = text[i + 1:j - 1]
             fields = read_analysis_comment(body)
             first_comment = fields or first_comment
-            rest = " ".join((strip_analysis_comment(body) if fields else body).split())
+            rest = strip_clk_comment(strip_analysis_comment(body) if fields else body)   # a clock here times no move
             root_comment = f"{root_comment} {rest}".strip() if rest else root_comment
             i = j
             continue
@@ -190,6 +202,7 @@ def read(text: str, game=None) -> Record:
     build = TreeBuilder(tree)
     result_token = None
     analysis = {0: first_comment} if first_comment else {}   # the app's analysis comments, by ply
+    clocks = {}   # [%clk] comments: the mover's time left after each move, by ply
     while i < n:
         c = text[i]
         if c.isspace():
@@ -198,9 +211,13 @@ def read(text: str, game=None) -> Record:
             j = _skip_comment(text, i)
             body = text[i + 1:j - 1]
             fields = read_analysis_comment(body)
+            node = build.node
             if fields and not build.depth:
-                analysis[len(build.node.state.moves)] = fields
-            build.comment(strip_analysis_comment(body) if fields else body)
+                analysis[len(node.state.moves)] = fields
+            clk = read_clk_comment(body) if not build.depth and node.parent is not None else None
+            if clk is not None:
+                clocks[len(node.state.moves)] = (clk, None)
+            build.comment(strip_clk_comment(strip_analysis_comment(body) if fields else body))
             i = j
         elif c == ";" or (c == "%" and (i == 0 or text[i - 1] == "\n")):
             j = text.find("\n", i)
@@ -252,7 +269,13 @@ def read(text: str, game=None) -> Record:
         meta["date"] = clean_date(tags["date"])
     stated = _RESULTS.get((tags.get("result") or result_token or "*").strip())
     meta["result"] = stated_result(state, stated)
+    if meta["result"].endswith(" (resigned)") and "time" in tags.get("termination", "").lower():
+        meta["result"] = meta["result"].replace(" (resigned)", " (time)")
     meta["moves"] = str(len(state.moves))
+    if control_parts(tags.get("timecontrol", "")):
+        meta["time_control"] = tags["timecontrol"].strip()
+    if clocks:
+        meta["clocks"] = pack_clocks(clocks)
     keep_analysis(meta, analysis)
     who_is_who(meta)
     return Record(state, meta, "pgn", None if tree.plain else tree)

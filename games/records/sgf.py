@@ -37,9 +37,9 @@ from __future__ import annotations
 import re
 
 from ..base import NotationError, SetupError, State
-from .base import (Record, RecordFormatError, analysis_comment, clean_date, error_at, keep_analysis, line_col,
-                   play_action, play_move, player_names, read_analysis_comment, result_of, stated_result,
-                   strip_analysis_comment, unpack_analysis, who_is_who)
+from .base import (Record, RecordFormatError, analysis_comment, clean_date, control_parts, control_text, error_at,
+                   keep_analysis, line_col, pack_clocks, play_action, play_move, player_names, read_analysis_comment,
+                   result_of, stated_result, strip_analysis_comment, unpack_analysis, unpack_clocks, who_is_who)
 from .tree import MAX_NESTING, MAX_NODES, GameTree, Node, node_at
 
 GAMES = {"4": "gomoku", "2": "othello"}
@@ -373,6 +373,7 @@ def read(text: str, hint=None) -> Record:
     setup = len(start.moves)
     tree = GameTree.from_line(_setup_line(start))
     analysis = {}   # the app's analysis comments (C[]), by the ply of the node's position
+    clocks = {}     # BL/WL (and OB/OW) on the main line: the mover's time left after each move, by ply
     work = [(root, tree.main_line()[-1], True)]
     while work:
         snode, gnode, main = work.pop()
@@ -384,6 +385,13 @@ def read(text: str, hint=None) -> Record:
             rest = strip_analysis_comment(value) if fields else value.strip()
             if rest:
                 gnode.comment = f"{gnode.comment}\n{rest}" if gnode.comment else rest
+        movers = [c for c in ("B", "W") if snode.props.get(c)]
+        for left, periods in (("BL", "OB"), ("WL", "OW")):
+            seconds = _seconds(_first(snode, left))
+            if main and seconds is not None and movers == [left[0]]:   # the mover's own clock, after its move
+                count_left = _first(snode, periods)
+                clocks[len(gnode.state.moves)] = (seconds, int(count_left) if count_left and count_left.isdigit()
+                                                  and len(count_left) <= 2 else None)
         work.extend((child, gnode, main and k == 0) for k, child in reversed(list(enumerate(snode.children))))
     state = tree.main_line()[-1].state
     meta = {"first_player": _first(root, "PB") or "", "second_player": _first(root, "PW") or ""}
@@ -400,7 +408,14 @@ def read(text: str, hint=None) -> Record:
         meta["opening"] = opening
     raw = _first(root, "RE")
     meta["result"] = stated_result(state, _result(raw))
+    if meta["result"].endswith(" (resigned)") and (raw or "").strip().upper().endswith(("+T", "+TIME")):
+        meta["result"] = meta["result"].replace(" (resigned)", " (time)")
     meta["moves"] = str(len(state.moves))
+    control = _control(_first(root, "TM"), _first(root, "OT"))
+    if control:
+        meta["time_control"] = control
+    if clocks:
+        meta["clocks"] = pack_clocks(clocks)
     if setup:
         meta["setup"] = str(setup)
     keep_analysis(meta, analysis)
@@ -414,6 +429,31 @@ def _setup_line(start: State) -> list[State]:
     for a in start.moves:
         line.append(line[-1].apply(a))
     return line
+
+
+def _seconds(raw: str | None) -> float | None:
+    """The seconds of a TM, BL or WL value (a number, as SGF writes it); None otherwise."""
+    if not raw or not re.fullmatch(r"[0-9]{1,6}(?:\.[0-9]{1,3})?", raw.strip(), re.ASCII):
+        return None
+    return float(raw)
+
+
+def _control(tm: str | None, ot: str | None) -> str | None:
+    """A meta ``time_control`` from TM (main time) and OT (``3x30 byo-yomi``, ``fischer 5``)."""
+    main = _seconds(tm)
+    if main is None:
+        return None
+    inc, periods, period = 0.0, 0, 0.0
+    text = (ot or "").strip().lower()
+    m = re.fullmatch(r"([0-9]{1,2})\s*x\s*([0-9]{1,4}(?:\.[0-9])?)\s*(?:byo-?yomi)?", text, re.ASCII)
+    f = re.fullmatch(r"(?:fischer\s*\+?\s*([0-9]{1,4}(?:\.[0-9])?)|\+?([0-9]{1,4}(?:\.[0-9])?)\s*fischer)", text,
+                     re.ASCII)
+    if m:
+        periods, period = int(m.group(1)), float(m.group(2))
+    elif f:
+        inc = float(f.group(1) or f.group(2))
+    return control_text(main, inc, periods, period) if control_parts(control_text(main, inc, periods, period)) \
+        else None
 
 
 def peek(text: str, hint=None):
@@ -469,12 +509,23 @@ def write(state: State, meta: dict | None = None, tree: GameTree | None = None) 
         margin = ""
         if " (resigned)" in result:
             margin = "R"
+        elif " (time)" in result:
+            margin = "T"
         elif game.id == "othello":
             board = state.board_array()
             margin = str(abs(int((board > 0).sum()) - int((board < 0).sum())))
         head.append(f"RE[{'B' if winner == 'first' else 'W'}+{margin}]")
     elif winner == "draw":
         head.append("RE[0]")
+    parts = control_parts(meta.get("time_control"))
+    if parts:
+        main_time, inc, periods, period = parts
+        head.append(f"TM[{control_text(main_time)}]")
+        if periods:
+            head.append(f"OT[{periods}x{control_text(period)} byo-yomi]")
+        elif inc:
+            head.append(f"OT[fischer {control_text(inc)}]")
+    clocks = unpack_clocks(meta.get("clocks", ""))
     s = game.initial_state()
     actions = list(state.moves)
     if game.id == "othello":
@@ -508,6 +559,12 @@ def write(state: State, meta: dict | None = None, tree: GameTree | None = None) 
         if ply not in analysis:
             return ""
         return f"C[{_escape(analysis_comment(analysis[ply], level if ply == min(analysis) else ''))}]"
+
+    def clock(ply, colour):   # the mover's time left after the move to ``ply`` (BL/WL, OB/OW)
+        if ply not in clocks:
+            return ""
+        seconds, periods_left = clocks[ply]
+        return f"{colour}L[{seconds:.1f}]" + (f"O{colour}[{periods_left}]" if periods_left is not None else "")
     node = node_at(tree, state, s)
     main = {id(n) for n in tree.main_line(node)} if node is not None else set()
 
@@ -519,7 +576,10 @@ def write(state: State, meta: dict | None = None, tree: GameTree | None = None) 
 
     def node_text(n):   # a game node's move and comments
         before = n.parent.state
-        text = f";{'BW'[before.current_player]}[{point_of(before, n.action)}]"
+        colour = "BW"[before.current_player]
+        text = f";{colour}[{point_of(before, n.action)}]"
+        if id(n) in main:   # the clocks are the main line's
+            text += clock(len(n.state.moves), colour)
         return text + comment_of(n)
 
     def comment_of(n):
@@ -535,7 +595,7 @@ def write(state: State, meta: dict | None = None, tree: GameTree | None = None) 
             colour = "BW"[s.current_player]
             point = point_of(s, a)
             s = s.apply(a)
-            moves.append(f";{colour}[{point}]" + comment(len(s.moves)))
+            moves.append(f";{colour}[{point}]" + clock(len(s.moves), colour) + comment(len(s.moves)))
     else:
         head.append(comment_of(node))
         moves = _branches(node, node_text)

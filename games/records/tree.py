@@ -254,10 +254,13 @@ def clean_comment(text: str) -> str:
 
 
 def write_rav(root: Node, move_word: Callable[[Node, bool], str],
-              comment_of: Callable[[Node], str] | None = None) -> list[str]:
+              comment_of: Callable[[Node], str] | None = None,
+              notes_of: Callable[[Node], list[str]] | None = None) -> list[str]:
     """The words of the tree below ``root``: each move (``move_word(node, after_break)``, where
     ``after_break`` says a variation or a comment came just before, for PGN's ``3...``), each
-    comment in braces after its move, each variation in parentheses after the move it replaces."""
+    comment in braces after its move, each variation in parentheses after the move it replaces.
+    ``notes_of(node)``: words written right after a move, before its comment (PGN's clock
+    comments); they are not a break."""
     comment_of = comment_of or (lambda node: clean_comment(node.comment))
     words: list[str] = []
     first = comment_of(root)
@@ -275,6 +278,8 @@ def write_rav(root: Node, move_word: Callable[[Node, bool], str],
         node, brk = item[1], item[2]
         while True:
             words.append(move_word(node, brk))
+            if notes_of is not None:
+                words += notes_of(node)
             brk = False
             text = comment_of(node)
             if text:

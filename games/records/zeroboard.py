@@ -61,7 +61,7 @@ def _parse(text: str) -> tuple[dict, str, int]:
             key, sep, value = s[1:].partition(":")
             key = key.strip().lower()
             if sep and _KEY_RE.fullmatch(key) and key not in meta:
-                meta[key] = value.strip()[:_MAX_ANALYSIS if key in ("analysis", "tree") else _MAX_HEADER_VALUE]
+                meta[key] = value.strip()[:_MAX_ANALYSIS if key in ("analysis", "tree", "clocks") else _MAX_HEADER_VALUE]
         elif s:
             body.append(s)
             first = first or number

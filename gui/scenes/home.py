@@ -166,6 +166,23 @@ def game_name(game_id: str) -> str:
     return name
 
 
+def rating_words(app, game) -> str:
+    """The card's line on levels, where the game's levels are rated: the level nearest the
+    person's rating with both ratings ("Medium — about 1450 on the Fairy-Stockfish scale; you:
+    1390 ± 120 after 14 games"), or the chosen level's before any rated game; "" otherwise."""
+    from gui.controller import LEVELS
+    from gui.ratings import level_line, level_ratings, suggested_level
+    levels = {k: v for k, v in level_ratings(game).items() if k in LEVELS}
+    if not levels:
+        return ""
+    player = app.ratings.get(game.key)
+    level = suggested_level(player, levels) if player is not None else None
+    if level is None:
+        saved = app.settings["level"]
+        level = saved if saved in levels else min(levels, key=lambda k: abs(LEVELS.index(k) - LEVELS.index("strong")))
+    return level_line(game, level, player)
+
+
 class HomeScene(Scene):
     CARD_MIN_W = 260
     NAME_FROM_BOTTOM = 98   # the game name's top, above up to three lines of strength note
@@ -374,14 +391,17 @@ class HomeScene(Scene):
             theme.text(surface, theme.fit_text(game_name(gid), 21, rect.width - 36 - 110, True), (rect.x + 18, name_y), 21,
                        pal.text, bold=True)
             if game is None:
-                note = t("home.unavailable")
-                color = pal.bad
+                notes = [(t("home.unavailable"), pal.bad)]
             else:
-                note = model_note(game)
-                color = pal.text_dim
+                notes = [(rating_words(self.app, game), pal.text), (model_note(game), pal.text_dim)]
             room = max(1, min(3, (rect.bottom - 8 - (name_y + 31)) // 17))
-            for i, line in enumerate(theme.wrap_box(note, 13, [rect.width - 36] * room)):
-                theme.text(surface, line, (rect.x + 18, name_y + 31 + i * 17), 13, color)
+            i = 0
+            for note, color in notes:
+                if not note or i >= room:
+                    continue
+                for line in theme.wrap_box(note, 13, [rect.width - 36] * (room - i)):
+                    theme.text(surface, line, (rect.x + 18, name_y + 31 + i * 17), 13, color)
+                    i += 1
             if training == gid:
                 badge = t("home.training_badge")
                 bw = theme.FONTS.size(badge, 12, True)[0] + 16
@@ -407,12 +427,18 @@ class HomeScene(Scene):
         x = pic.right + 14
         width = rect.right - 12 - x
         theme.text(surface, theme.fit_text(game_name(gid), 19, width, True), (x, rect.y + 12), 19, pal.text, bold=True)
-        note, color = (t("home.unavailable"), pal.bad) if game is None else (model_note(game), pal.text_dim)
+        notes = [(t("home.unavailable"), pal.bad)] if game is None else [
+            (rating_words(self.app, game), pal.text), (model_note(game), pal.text_dim)]
         room = max(1, (rect.height - 12 - 30 - 40) // 16)
         watch_top = rect.bottom - 10 - 28  # the Watch button, at the card's bottom right
         widths = [width if rect.y + 40 + i * 16 + 15 <= watch_top else width - 84 - 8 for i in range(room)]
-        for i, line in enumerate(theme.wrap_box(note, 12, widths)):
-            theme.text(surface, line, (x, rect.y + 40 + i * 16), 12, color)
+        i = 0
+        for note, color in notes:
+            if not note or i >= room:
+                continue
+            for line in theme.wrap_box(note, 12, widths[i:]):
+                theme.text(surface, line, (x, rect.y + 40 + i * 16), 12, color)
+                i += 1
         if training:
             theme.text(surface, t("home.training_badge"), (x, rect.bottom - 26), 12, pal.good, bold=True)
 

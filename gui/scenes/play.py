@@ -16,7 +16,8 @@ from gui.scenes.boardview import BoardView, board_and_panel, panel_width  # noqa
 from gui.scenes.home import game_name
 from gui.scenes.loaddialog import LoadDialog
 from gui.scenes.setup import level_name, side_name
-from gui.scenes.sidepanel import MoveList, evaluation, hint_table, in_check, result_detail, thinking_block
+from gui.scenes.sidepanel import (CLOCK_WIDTH, MoveList, clock_block, evaluation, hint_table, in_check, result_detail,
+                                  thinking_block)
 from gui.review import better_move, summary_counts
 from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, TextDialog, panel, spinner, winrate_graph
 
@@ -117,6 +118,8 @@ class PlayScene(Scene):
     def _new_game(self):
         from gui.controller import pick_side
         self.swap2_asked = None
+        if self.c.adaptive:   # the level nearest the person's rating, which the last game moved
+            self.c.level = self.app.adaptive_level(self.c.game)
         self.c.new_game(pick_side(self.c.side_choice))
         self.view.set_flipped(self._flip())
         autosave.clear(self.c.game.key)
@@ -592,8 +595,12 @@ class PlayScene(Scene):
             self.app.go_home()
 
     def update(self, dt):
+        # the clocks stop while the window is in the background, when the person wants that
+        self.c.clock_paused = bool(self.app.settings["clock_pause"] and not getattr(self.app, "focused", True))
         self.c.update()
         self._ask_swap2()
+        if self.c.over and not self.c.rating_done:
+            self.app.rate_game(self.c)
         self.view.take_events(self.c, lambda p: side_name(self.c.game.id, p))
         for key, fields in self.c.notices:
             self.app.toast(t(key, **fields), error=key.endswith("failed"))
@@ -644,13 +651,17 @@ class PlayScene(Scene):
     def live_rect(self):
         """While the AI thinks only the side panel changes (the board changes with a move,
         which asks for a whole frame)."""
-        if self.c.ai_thinking and not self.c.hint_moves() and self.view.renderer.anim is None:
+        if (self.c.ai_thinking or self.c.clock is not None) and not self.c.hint_moves() \
+                and self.view.renderer.anim is None:
             return self.panel_rect
         return None
 
     def frame_rate(self) -> float:
         if self.view.renderer.anim is not None:
             return 60.0
+        clock = self.c.clock
+        if clock is not None and clock.running is not None:   # tenths under ten seconds, else seconds
+            return 10.0 if clock.remaining(clock.running, time.monotonic()) < 11 else 4.0
         if self.c.ai_thinking or self.c.hint.rid is not None:
             return 8.0  # the spinner and the progress bar
         if self.c.analysing:
@@ -762,7 +773,10 @@ class PlayScene(Scene):
         when the banner is narrow (the second cut with an ellipsis)."""
         done, total = self.c.analysis_progress()
         summary = self.mistakes_text() if done >= total else t("play.analysing", done=done, total=total)
-        return _two_lines(summary, 14, width - 30)
+        lines = _two_lines(summary, 14, width - 30)
+        if self.c.rating_note:   # the person's new rating and the level nearest it
+            lines += _two_lines(self.c.rating_note, 14, width - 30)
+        return lines
 
     def draw_result(self, surface):
         r = self.overlay_rect()
@@ -785,13 +799,24 @@ class PlayScene(Scene):
         p = self.panel_rect.inflate(-36, -36)
         y = p.y
         covered = self.result_shown() and not c.error  # the result banner lies over the title, status and bar
+        title_w = p.width - (CLOCK_WIDTH + 10 if c.clock is not None else 0)
         if not covered:
-            theme.text(surface, theme.fit_text(game_name(c.game.id), 22, p.width, True), (p.x, y), 22, pal.text,
+            theme.text(surface, theme.fit_text(game_name(c.game.id), 22, title_w, True), (p.x, y), 22, pal.text,
                        bold=True)
-            sub = t("play.subtitle", side=side_name(c.game.id, c.human), level=level_name(c.level))
+            level = level_name(c.level)
+            if c.adaptive:
+                level = f"{level_name('adaptive')} ({level})"
+            sub = t("play.subtitle", side=side_name(c.game.id, c.human), level=level)
+            if theme.FONTS.size(sub, 14)[0] > title_w:   # beside the clocks in a narrow panel: the side and level
+                sub = t("play.subtitle_short", side=side_name(c.game.id, c.human), level=level)
             if getattr(c, "in_opening", False):   # Swap2: a seat, not yet a colour
-                sub = t("swap2.subtitle_first" if c.seat == 0 else "swap2.subtitle_second", level=level_name(c.level))
-            theme.text(surface, theme.fit_text(sub, 14, p.width), (p.x, y + 32), 14, pal.text_dim)
+                sub = t("swap2.subtitle_first" if c.seat == 0 else "swap2.subtitle_second", level=level)
+            if c.clock is not None and c.clock_paused and not c.over:   # why the clocks stand still
+                sub = t("clock.paused")
+            theme.text(surface, theme.fit_text(sub, 14, title_w), (p.x, y + 32), 14, pal.text_dim)
+        if c.clock is not None and not covered:
+            clock_block(surface, pal, pygame.Rect(p.x, y - 4, p.width, 60), c.clock, self.view.renderer,
+                        time.monotonic())
         y += 66
         # status: whose turn, the AI's progress, the result or a problem
         status = pygame.Rect(p.x, y, p.width, 60)
@@ -822,7 +847,7 @@ class PlayScene(Scene):
                 theme.text(surface, theme.fit_text(detail, 14, p.width), (p.x, y + 29), 14, pal.text)
             theme.text(surface, theme.fit_text(t("play.press_new"), 13, p.width), (p.x, y + hint_y), 13,
                        pal.text_faint)
-        elif c.ai_thinking:
+        elif c.ai_thinking or not (c.ai_prepared or c.human_to_move):   # thinking, or loading its model first
             thinking_block(surface, pal, status, self.app, c.thinking, self.app.ai.status, t("play.ai_thinking"))
         else:
             r.side_icon(surface, (p.x + 13, y + 14), 12, c.human, pal)
@@ -884,9 +909,10 @@ class PlayScene(Scene):
             first = c.history[0].current_player if c.history else 0
             qualities = {q["index"]: q["quality"] for q in c.qualities() if q["quality"] in QUALITY_MARKS}
             notes = {i for i, n in enumerate(c.line) if n.comment}
+            footer = result_detail(c) if c.time_loss is not None else ""
             self.moves.draw(surface, pal, pygame.Rect(p.x, y + 20, p.width, bottom - y - 20),
                             c.move_texts(language()), first, c.view_index, qualities,
-                            c.variations_at(language()), notes)
+                            c.variations_at(language()), notes, footer)
 
 def super_hit(scene, pos) -> bool:
     from gui.widgets import hit_buttons

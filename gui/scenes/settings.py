@@ -9,7 +9,7 @@ from gui import theme
 from gui.i18n import t
 from gui.scenes.base import Scene
 from gui.settings import WINDOW_PRESETS
-from gui.widgets import panel, segmented
+from gui.widgets import Button, panel, segmented
 
 #: thread counts offered besides "automatic", at most this many (the largest ones and 1)
 THREAD_CHOICES = 5
@@ -32,6 +32,7 @@ class SettingsScene(Scene):
         w, h = size
         self.buttons.append(self.back_button())
         self.card = pygame.Rect(0, 0, min(760, w - 56), min(h - 110, 470))
+        rowh, step = (38, 56) if h >= 760 else (32, 44)
         self.card.midtop = (w // 2, 84)
         s = self.app.settings
         on_off = [(t("settings.on"), True), (t("settings.off"), False)]
@@ -49,12 +50,19 @@ class SettingsScene(Scene):
             ("settings.fullscreen", on_off, s["fullscreen"], self.app.set_fullscreen),
             ("settings.ai_threads", thread_options(usable_cores(), default_threads(), s["ai_threads"]),
              s["ai_threads"], self.app.set_ai_threads),
+            ("settings.clock_pause", on_off, s["clock_pause"], lambda v: s.set("clock_pause", v)),
+            ("settings.rate_takebacks", on_off, s["rate_takebacks"], lambda v: s.set("rate_takebacks", v)),
         ]
         for key, options, value, setter in specs:
-            rect = pygame.Rect(x, y, cw, 38)
+            rect = pygame.Rect(x, y, cw, rowh)
             self.rows.append((t(key), rect))
+            if key == "settings.rate_takebacks":   # the ratings' reset shares their row
+                reset_w = min(cw // 2, theme.FONTS.size(t("settings.rating_reset"), 14)[0] + 28)
+                self.buttons.append(Button(pygame.Rect(rect.right - reset_w, y, reset_w, rowh),
+                                           t("settings.rating_reset"), self.app.reset_ratings, kind="danger", size=14))
+                rect = pygame.Rect(x, y, cw - reset_w - 12, rowh)
             self.buttons += segmented(rect, options, value, setter, size=14)
-            y += 58
+            y += step
         self.info_y = y + 4
         self.info = [t("settings.data", path=str(user_data_dir())), t("settings.version", version=__version__)]
         if s["sound"] and self.app.sound._tried and not self.app.sound.available:

@@ -7,7 +7,7 @@ from games import GAME_IDS, get_game
 from games.renju import RULES
 from gui import theme
 from gui.boards import renderer_class
-from gui.controller import LEVELS
+from gui.controller import ADAPTIVE, LEVELS
 from gui.i18n import has, t
 from gui.scenes.base import Scene
 from gui.scenes.home import game_name
@@ -16,6 +16,32 @@ from gui.widgets import Button, panel, segmented
 
 def level_name(level: str) -> str:
     return t(f"level.{level}")
+
+
+#: the time controls a game can start with ("-": no clock); gomoku adds byo-yomi
+CLOCK_CHOICES = ("-", "180+2", "300", "600+5")
+BYOYOMI_CHOICES = ("600 3x30",)
+
+
+def clock_choices(game_id: str) -> tuple[str, ...]:
+    return CLOCK_CHOICES + (BYOYOMI_CHOICES if game_id == "gomoku" else ())
+
+
+def clock_label(text: str) -> str:
+    """A time control in words: "No clock", "5 min", "3 min + 2 s", "10 min + 3×30 s"."""
+    from engine.play.clock import parse_control
+    c = parse_control(text)
+    if c is None or not c.timed:
+        return t("clock.none")
+
+    def num(x):
+        return str(int(x)) if float(x).is_integer() else f"{x:g}"
+    minutes = num(c.main / 60)
+    if c.kind == "byoyomi":
+        return t("clock.byoyomi", min=minutes, n=c.periods, s=num(c.period))
+    if c.kind == "increment":
+        return t("clock.increment", min=minutes, inc=num(c.increment))
+    return t("clock.sudden", min=minutes)
 
 
 def side_name(game_id: str, player: int) -> str:
@@ -34,11 +60,12 @@ class SetupScene(Scene):
         self.mode = mode if mode in ("play", "demo") else "play"
         s = app.settings
         self.side = s["side"]
-        self.level = s["level"] if s["level"] in LEVELS else "strong"
+        self.level = s["level"] if s["level"] in LEVELS + (ADAPTIVE,) else "strong"
         self.demo_levels = [lv if lv in LEVELS else "strong" for lv in s["demo_levels"]]
         self.variant_index = 0
         self.rule = "freestyle"   # gomoku's rule set (games.renju)
         self.opening = "free"     # gomoku's opening rule: "free" or "swap2" (games.swap2)
+        self.clock = s["time_control"]
         self.rows: list[tuple[str, pygame.Rect]] = []
 
     def variants(self):
@@ -71,6 +98,42 @@ class SetupScene(Scene):
         self.level = level
         self.app.settings.set("level", level)
 
+    def rated_game(self):
+        """The chosen game and variant, when it can be made (for its levels' ratings)."""
+        try:
+            return get_game(self.game_id, **self.variant())
+        except Exception:
+            return None
+
+    def level_choices(self) -> tuple[str, ...]:
+        """The levels, and "adaptive" where the game's levels are rated."""
+        from gui.ratings import level_ratings
+        game = self.rated_game()
+        return LEVELS + ((ADAPTIVE,) if game is not None and level_ratings(game) else ())
+
+    def chosen_level(self) -> str:
+        return self.level if self.level in self.level_choices() else "strong"
+
+    def level_words(self) -> list[str]:
+        """What the chosen level means: its rating on the game's scale and the person's, when
+        measured ("Medium — about 1450 on the Fairy-Stockfish scale; you: 1390 ± 120 after 14
+        games"), then its plain description."""
+        from gui.ratings import level_line
+        level = self.chosen_level()
+        game = self.rated_game()
+        out = []
+        if game is not None:
+            shown = self.app.adaptive_level(game) if level == ADAPTIVE else level
+            line = level_line(game, shown, self.app.ratings.get(game.key))
+            if line:
+                out.append(line)
+        out.append(t(f"level.{level}.note"))
+        return out
+
+    def _set_clock(self, text):
+        self.clock = text
+        self.app.settings.set("time_control", text)
+
     def _set_demo_level(self, i, level):
         self.demo_levels[i] = level
         self.app.settings.set("demo_levels", list(self.demo_levels))
@@ -79,8 +142,9 @@ class SetupScene(Scene):
         self.app.settings.set("last_game", self.game_id)
         if self.mode == "play":
             swap2 = self.game_id == "gomoku" and self.opening == "swap2"
-            self.app.start_play(self.game_id, self.side, self.level, self.variant(),
-                                opening="swap2" if swap2 else None)
+            clock = self.clock if self.clock in clock_choices(self.game_id) and not swap2 else "-"
+            self.app.start_play(self.game_id, self.side, self.chosen_level(), self.variant(),
+                                opening="swap2" if swap2 else None, time_control=clock)
         else:
             self.app.start_demo(self.game_id, tuple(self.demo_levels), self.variant())
 
@@ -93,13 +157,13 @@ class SetupScene(Scene):
         x0 = self.card.x + 28
         inner = self.card.width - 56
         labels = [t(k) for k in ("setup.mode", "setup.game", "setup.board", "setup.board_rule", "setup.you_play",
-                                 "setup.level", "setup.opening_side")]
+                                 "setup.level", "setup.opening_side", "setup.clock")]
         labels += [side_name(self.game_id, 0), side_name(self.game_id, 1)]
         label_w = min(inner // 4, max(theme.FONTS.size(s, 16)[0] for s in labels) + 32)
         cx = x0 + label_w
         cw = inner - label_w
         y = self.card.y + 24
-        rowh, gap = 38, 22
+        rowh, gap = (38, 22) if h >= 760 else (34, 14)
         self.rows = []
 
         def row(key):
@@ -124,7 +188,7 @@ class SetupScene(Scene):
                                           lambda r: setattr(self, "rule", r), gap=4, size=14)
             self.buttons += segmented(board, [(lbl, i) for i, (lbl, _) in enumerate(variants)],
                                       self.variant_index, lambda i: setattr(self, "variant_index", i), size=15)
-        levels = [(level_name(lv), lv) for lv in LEVELS]
+        levels = [(level_name(lv), lv) for lv in (self.level_choices() if self.mode == "play" else LEVELS)]
         swap2 = self.mode == "play" and self.game_id == "gomoku" and self.opening == "swap2"
         if self.mode == "play":
             # under Swap2 the person picks a seat (first: places the opening), the colours come later
@@ -140,7 +204,11 @@ class SetupScene(Scene):
                 self.buttons += segmented(opening, [(t("setup.opening_free"), "free"), ("Swap2", "swap2")],
                                           self.opening, lambda o: setattr(self, "opening", o), size=15)
             self.buttons += segmented(side_row, sides, self.side, self._set_side, size=15)
-            self.buttons += segmented(row("setup.level"), levels, self.level, self._set_level, gap=4, size=13)
+            self.buttons += segmented(row("setup.level"), levels, self.chosen_level(), self._set_level, gap=4, size=13)
+            choices = ("-",) if swap2 else clock_choices(self.game_id)   # a Swap2 opening is played untimed
+            clocks = [(clock_label(c), c) for c in choices]
+            self.buttons += segmented(row("setup.clock"), clocks, self.clock if self.clock in choices else "-",
+                                      self._set_clock, gap=4, size=13)
         else:
             for i in (0, 1):
                 self.rows.append((side_name(self.game_id, i), pygame.Rect(cx, y, cw, rowh)))
@@ -160,8 +228,9 @@ class SetupScene(Scene):
         if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
             self.start()
         elif key in (pygame.K_LEFT, pygame.K_RIGHT) and self.mode == "play":
-            i = LEVELS.index(self.level) + (1 if key == pygame.K_RIGHT else -1)
-            self._set_level(LEVELS[max(0, min(len(LEVELS) - 1, i))])
+            choices = self.level_choices()
+            i = choices.index(self.chosen_level()) + (1 if key == pygame.K_RIGHT else -1)
+            self._set_level(choices[max(0, min(len(choices) - 1, i))])
         elif key == pygame.K_TAB:
             i = (GAME_IDS.index(self.game_id) + 1) % len(GAME_IDS)
             self._pick_game(GAME_IDS[i])
@@ -174,12 +243,13 @@ class SetupScene(Scene):
         for label, rect in self.rows:
             theme.text(surface, label, (self.card.x + 28, rect.centery), 16, pal.text_dim, anchor="midleft")
         # what the choices mean, in one or two lines
+        width = self.card.width - 56
         if self.mode == "play":
-            note = t(f"level.{self.level}.note")
+            words = self.level_words()
+            lines = [x for w in words for x in theme.wrap_text(w, 15, width)][:3]
         else:
-            note = t("setup.demo_note")
+            lines = theme.wrap_text(t("setup.demo_note"), 15, width)[:3]
         model = self.app.model_label(self.game_id, self.variant())
-        lines = theme.wrap_text(note, 15, self.card.width - 56)[:3]
         if self.game_id == "gomoku":   # what the rule set (and Swap2) means, a line each
             lines = theme.wrap_text(t(f"rule.{self.rule}.note"), 15, self.card.width - 56)[:1] + lines[:1]
             if self.mode == "play" and self.opening == "swap2":

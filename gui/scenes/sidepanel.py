@@ -39,17 +39,19 @@ class MoveList:
         return None
 
     def draw(self, surface, pal, rect, texts: list[str], first_player: int = 0, current: int | None = None,
-             qualities: dict | None = None, variations: dict | None = None, notes=()) -> None:
+             qualities: dict | None = None, variations: dict | None = None, notes=(), footer: str = "") -> None:
         """``current``: the history index on the board (None: the newest); ``qualities``:
         {history index: inaccuracy|mistake|blunder} to colour and mark; ``variations``: {history
         index of the move replaced: [[(node, move text)...]...]} (see
-        `gui.session.GameSession.variations_at`); ``notes``: the history indices of moves with a comment."""
+        `gui.session.GameSession.variations_at`); ``notes``: the history indices of moves with a
+        comment; ``footer``: a line after the last move (how the game ended when no move shows
+        it: a loss on time)."""
         from gui.widgets import QUALITY_MARKS
         self.rect = pygame.Rect(rect)
         self.items = []
         theme.rounded_rect(surface, pal.bg2, rect, 10)
         variations = variations or {}
-        if not texts and not variations:
+        if not texts and not variations and not footer:
             theme.text(surface, t("play.no_moves"), (rect.x + 14, rect.y + 12), 14, pal.text_faint)
             return
         current = len(texts) if current is None else current
@@ -70,6 +72,8 @@ class MoveList:
         if last not in (k for r in rows if r[0] == "var" for k in [r[1]]):
             for moves in variations.get(last, []):
                 rows.append(("var", last, moves))
+        if footer:
+            rows.append(("footer",))
         visible = max(1, (rect.height - 12) // self.ROW)
         if current != self._shown_current:  # the view moved: bring its row into sight
             self._shown_current = current
@@ -91,6 +95,9 @@ class MoveList:
             y = rect.y + 8 + k * self.ROW
             if row[0] == "var":
                 self._draw_variation(surface, pal, rect, y, row[1], row[2], offset)
+                continue
+            if row[0] == "footer":
+                theme.text(surface, theme.fit_text(footer, 14, rect.width - 24), (rect.x + 14, y), 14, pal.bad)
                 continue
             _, n, i = row
             theme.text(surface, f"{n}.", (rect.x + 40, y), size, pal.text_faint, anchor="topright")
@@ -275,6 +282,10 @@ def final_score(controller) -> str:
 def result_detail(controller) -> str:
     """Why a finished game ended, for the play and demo banners: othello's score and the
     rules' reason ("50–14 · the board is full", "by checkmate")."""
+    loser = getattr(controller, "time_loss", None)
+    if loser is not None:
+        from gui.scenes.setup import side_name
+        return t("clock.lost_on_time", side=side_name(controller.game.id, loser))
     parts = []
     score = final_score(controller)
     if score:
@@ -283,3 +294,38 @@ def result_detail(controller) -> str:
     if reason:
         parts.append(reason)
     return " · ".join(parts)
+
+
+#: the side panel's clocks: width of each side's box, height, and the time under which it turns red
+CLOCK_WIDTH = 112
+CLOCK_HEIGHT = 28
+CLOCK_LOW = 10.0
+
+
+def clock_texts(clock, now: float) -> list[tuple[str, bool, bool]]:
+    """For each player: (time to show, its clock runs, time is short). Byo-yomi adds the periods
+    left ("0:25 ×2")."""
+    from engine.play.clock import format_clock
+    out = []
+    for p in (0, 1):
+        seconds, periods = clock.display(p, now)
+        text = format_clock(seconds, tenths=True)
+        if periods is not None and (clock.left[p] <= 0 or clock.running == p and seconds < clock.control.period
+                                    and clock.remaining(p, now) <= clock.control.period * periods):
+            text += f" ×{periods}"
+        low = clock.remaining(p, now) < CLOCK_LOW or clock.flagged == p
+        out.append((text, clock.running == p, low))
+    return out
+
+
+def clock_block(surface, pal, rect, clock, renderer, now: float) -> None:
+    """The two clocks, one box per side stacked in ``rect``'s right part: the side's piece and its
+    time; the running clock's box is outlined, a short time is red."""
+    for p, (text, running, low) in enumerate(clock_texts(clock, now)):
+        box = pygame.Rect(rect.right - CLOCK_WIDTH, rect.y + p * (CLOCK_HEIGHT + 4), CLOCK_WIDTH, CLOCK_HEIGHT)
+        theme.rounded_rect(surface, pal.card_hover if running else pal.bg2, box, 8)
+        if running:
+            theme.rounded_rect(surface, pal.accent, box, 8, 2)
+        renderer.side_icon(surface, (box.x + 15, box.centery), 8, p, pal)
+        theme.text(surface, theme.fit_text(text, 17, box.width - 34, True), (box.right - 10, box.centery), 17,
+                   pal.bad if low else (pal.text if running else pal.text_dim), bold=True, anchor="midright")

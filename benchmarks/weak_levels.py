@@ -1,0 +1,112 @@
+"""Benchmark: how the weak levels err. For each level (with and without its `Level.tolerance`,
+the rule that it samples only among moves its own search rates near its best), two figures:
+
+- its score against a simple player (``--opponent``: ``rollout<N>``, the random-playout search
+  of `engine.play.players.rollout_player`, or ``greedy`` where the game has a heuristic), over
+  ``--games`` games with alternating colours;
+- its rate of large errors: moves that lose at least 20% of win rate by a judge's reckoning
+  (the shipped model searched at the ``max`` level's settings, capped at ``--judge-seconds`` a
+  position), over the level's moves in ``--judged-games`` of those games.
+
+Prints one JSON line per level and variant.
+
+    python benchmarks/weak_levels.py [--game connect4] [--levels beginner easy] [--games 40]
+                                     [--judged-games 8] [--judge-seconds 0.5] [--opponent rollout200]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def opponent(game, spec: str, seed: int):
+    from engine.play.baselines import GreedyPlayer
+    from engine.play.players import rollout_player
+    if spec == "greedy":
+        return GreedyPlayer(game, seed=seed)
+    if spec.startswith("rollout"):
+        return rollout_player(game, int(spec[len("rollout"):] or 200), seed=seed)
+    raise SystemExit(f"unknown opponent {spec!r}")
+
+
+def play(game, level_player, other, level_first: bool):
+    """(the level's score, [(state before, action) of the level's moves])."""
+    state = game.initial_state()
+    players = (level_player, other) if level_first else (other, level_player)
+    for p in players:
+        p.reset()
+    moves = []
+    while not state.is_terminal():
+        p = players[state.current_player]
+        action = int(p.choose(state).action)
+        if p is level_player:
+            moves.append((state, action))
+        state = state.apply(action)
+    w = state.winner()
+    me = 0 if level_first else 1
+    return (0.5 if w is None else float(w == me)), moves
+
+
+def judge_value(judge, state) -> float:
+    """The judge's value of ``state`` for its player to move (-1..1); exact when it is over."""
+    if state.is_terminal():
+        w = state.winner()
+        return 0.0 if w is None else (1.0 if w == state.current_player else -1.0)
+    judge.reset()
+    r = judge.choose(state)
+    return float(r.proven) if getattr(r, "proven", None) is not None else float(r.value)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", default="connect4")
+    p.add_argument("--levels", nargs="+", default=["beginner", "easy"])
+    p.add_argument("--games", type=int, default=40)
+    p.add_argument("--judged-games", type=int, default=8)
+    p.add_argument("--judge-seconds", type=float, default=0.5)
+    p.add_argument("--opponent", default="rollout200")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    from engine.play.players import LEVEL_SETTINGS, MCTSPlayer, load_evaluator, make_player, play_search_config
+    from games import get_game
+    game = get_game(args.game)
+    evaluator, _ = load_evaluator(game)
+    judge = MCTSPlayer(game, evaluator, sims=LEVEL_SETTINGS["max"].sims, seconds=args.judge_seconds,
+                       config=play_search_config(game), reuse=False)
+    for level in args.levels:
+        for variant in ("tolerance", "any visited move"):
+            t0 = time.process_time()
+            player = make_player(game, level, seed=args.seed)
+            if variant != "tolerance":
+                player.tolerance = None
+            player.rng = np.random.default_rng(args.seed)
+            other = opponent(game, args.opponent, args.seed)
+            score, judged, large = 0.0, 0, 0
+            for g in range(args.games):
+                s, moves = play(game, player, other, level_first=g % 2 == 0)
+                score += s
+                if g < args.judged_games:
+                    for before, action in moves:
+                        v_before = judge_value(judge, before)
+                        v_after = -judge_value(judge, before.apply(action))
+                        judged += 1
+                        large += (v_before - v_after) / 2 >= 0.2
+            print(json.dumps({"game": args.game, "level": level, "variant": variant,
+                              "opponent": args.opponent, "games": args.games,
+                              "score": round(score / args.games, 3), "judged_moves": judged,
+                              "large_errors": large, "large_error_rate": round(large / max(1, judged), 3),
+                              "judge": f"max settings, {args.judge_seconds} s a position",
+                              "cpu_s": round(time.process_time() - t0, 1), "date": time.strftime("%Y-%m-%d")}),
+                  flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

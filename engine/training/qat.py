@@ -12,7 +12,9 @@ fine-tunes the float network so that its quantized version agrees with it:
   to the int32 grid of input scale x weight scale, and the input planes, every convolution's
   output and every residual sum rounded to 8 bits at the ranges the calibration would give; the
   rounding passes gradients straight through (the straight-through estimator, zero outside the
-  clamped range). Without quantization it is the float network itself.
+  clamped range). Where the policy has actions beyond the grid (othello's pass), the quantizer
+  also rounds the logits themselves (it quantizes their Concat), and so does the simulation.
+  Without quantization it is the float network itself.
 - `finetune` distils the original network into its own copy on positions of the original's
   games: the loss is KL(original policy || quantized copy's) + KL(original || float copy's),
   both over the legal moves, plus the value's squared error to the original's for both. Both
@@ -49,6 +51,11 @@ class QatSettings:
     batch: int = 64
     lr: float = 1e-4
     value_weight: float = 4.0    # the value's squared error against the policies' KL
+    #: the original's first choice must lead every other legal move by this many logits, in the
+    #: float copy and the quantized one (a hinge loss): near-ties (symmetric openings) otherwise
+    #: flip under any rounding, and flip the first choice with them
+    margin: float = 0.3
+    margin_weight: float = 1.0
     seed: int = 1
 
     def to_dict(self) -> dict:
@@ -66,6 +73,15 @@ def _folded(conv: nn.Conv2d, bn: nn.BatchNorm2d) -> tuple[torch.Tensor, torch.Te
     return w, b
 
 
+TINY = torch.finfo(torch.float32).tiny
+
+
+def _flush_denormals(t: torch.Tensor) -> torch.Tensor:
+    """``t`` with its denormal values zeroed, as the inference copy the export starts from has them
+    (`network.flush_denormals_`); gradients pass unchanged."""
+    return _round_ste(t, t.masked_fill(t.abs() < TINY, 0.0))
+
+
 def _round_ste(exact: torch.Tensor, rounded: torch.Tensor) -> torch.Tensor:
     """``rounded``'s values with ``exact``'s gradient (straight-through)."""
     return exact + (rounded - exact).detach()
@@ -74,7 +90,7 @@ def _round_ste(exact: torch.Tensor, rounded: torch.Tensor) -> torch.Tensor:
 def weight_scales(w: torch.Tensor) -> torch.Tensor:
     """Per-output-channel scales of symmetric int8 weights, shaped to broadcast over ``w``."""
     absmax = w.detach().abs().amax(dim=tuple(range(1, w.dim())), keepdim=True)
-    return torch.where(absmax > 0, absmax / WEIGHT_MAX, torch.ones_like(absmax))
+    return torch.where(absmax > 0, absmax / WEIGHT_MAX, torch.ones_like(absmax)).clamp_min(TINY)
 
 
 def fake_quant_weight(w: torch.Tensor) -> torch.Tensor:
@@ -124,10 +140,10 @@ class QuantSim(nn.Module):
         return fake_quant_act(x, *self.ranges[name])
 
     def _conv(self, x: torch.Tensor, conv: nn.Conv2d, bn: nn.BatchNorm2d, in_name: str, quantize: bool):
-        w, b = _folded(conv, bn)
+        w, b = (_flush_denormals(t) for t in _folded(conv, bn))
         if quantize:
             w = fake_quant_weight(w)
-            bias_scale = act_grid(*self.ranges[in_name])[0] * weight_scales(w).flatten()
+            bias_scale = (act_grid(*self.ranges[in_name])[0] * weight_scales(w).flatten()).clamp_min(TINY)
             b = _round_ste(b, torch.round(b / bias_scale) * bias_scale)
         return F.conv2d(x, w, b, conv.stride, conv.padding)
 
@@ -146,8 +162,16 @@ class QuantSim(nn.Module):
         return x
 
     def forward(self, x: torch.Tensor, quantize: bool = True):
-        """(policy logits, value), the heads in float as in the quantized model."""
-        return self.net.heads(self.tower(x, quantize))
+        """(policy logits, value), the heads in float as in the quantized model; but where the
+        policy joins its grid's logits to extra actions' (othello's pass), ONNX Runtime rounds
+        both parts and the joined logits to 8 bits too (it quantizes the Concat), and so does this."""
+        logits, value = self.net.heads(self.tower(x, quantize))
+        net = self.net
+        if net.spatial_policy and net.policy_extra is not None:
+            grid = self._act(logits[:, :net.n_spatial], "policy.grid", quantize)
+            extra = self._act(logits[:, net.n_spatial:], "policy.extra", quantize)
+            logits = self._act(torch.cat([grid, extra], dim=1), "policy.joined", quantize)
+        return logits, value
 
     @torch.no_grad()
     def calibrate(self, planes: torch.Tensor, batch: int = 64) -> dict:
@@ -156,7 +180,7 @@ class QuantSim(nn.Module):
         self._seen = {}
         try:
             for i in range(0, len(planes), batch):
-                self.tower(planes[i:i + batch], quantize=False)
+                self(planes[i:i + batch], quantize=False)
             self.ranges = dict(self._seen)
         finally:
             self._seen = None
@@ -174,11 +198,20 @@ def masked_log_softmax(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor
     return torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
 
 
-def distillation_loss(logits, values, t_logp, t_p, t_values, mask, value_weight: float) -> torch.Tensor:
-    """KL(teacher || student) over the legal moves, plus ``value_weight`` x the values' squared error."""
+def margin_loss(logits, mask, top, margin: float) -> torch.Tensor:
+    """Mean hinge max(0, margin - (logit of ``top`` - the best other legal logit)): zero where
+    the move ``top`` leads by ``margin`` or more, or is the only legal move."""
+    lead = logits.gather(1, top[:, None]).squeeze(1)
+    others = logits.masked_fill(~mask, -1e9).scatter(1, top[:, None], -1e9).amax(dim=1)
+    return F.relu(margin - (lead - others)).mean()
+
+
+def distillation_loss(logits, values, t_logp, t_p, t_values, mask, top, s: QatSettings) -> torch.Tensor:
+    """KL(teacher || student) over the legal moves, plus ``s.value_weight`` x the values' squared
+    error, plus ``s.margin_weight`` x the teacher's first choice's `margin_loss`."""
     logp = masked_log_softmax(logits, mask)
     kl = (t_p * (t_logp - logp)).masked_fill(~mask, 0.0).sum(dim=1).mean()
-    return kl + value_weight * F.mse_loss(values, t_values)
+    return kl + s.value_weight * F.mse_loss(values, t_values) + s.margin_weight * margin_loss(logits, mask, top, s.margin)
 
 
 def training_positions(game, evaluator, settings: QatSettings) -> list:
@@ -207,13 +240,14 @@ def finetune(net, game, states, settings: QatSettings, log=print) -> tuple[objec
         t_logp = masked_log_softmax(torch.cat(t_logits), masks)
         t_values = torch.cat(t_values)
     t_p = t_logp.exp().masked_fill(~masks, 0.0)
+    t_top = t_logp.argmax(dim=1)
     calib = planes[torch.from_numpy(rng.choice(len(planes), size=min(settings.calibration_positions, len(planes)),
                                                replace=False))]
     opt = torch.optim.Adam([p for p in student.parameters() if p.requires_grad], lr=settings.lr)
     t0, history = time.process_time(), []
     order = rng.permutation(len(planes))
     cursor = 0
-    for step in range(settings.steps + 1):
+    for step in range(settings.steps):
         if step % settings.calibrate_every == 0:
             sim.calibrate(calib)
         if cursor + settings.batch > len(order):
@@ -221,15 +255,13 @@ def finetune(net, game, states, settings: QatSettings, log=print) -> tuple[objec
         idx = torch.from_numpy(order[cursor:cursor + settings.batch])
         cursor += settings.batch
         x, m = planes[idx], masks[idx]
-        args = (t_logp[idx], t_p[idx], t_values[idx], m, settings.value_weight)
+        args = (t_logp[idx], t_p[idx], t_values[idx], m, t_top[idx], settings)
         q_loss = distillation_loss(*sim(x, quantize=True), *args)
         f_loss = distillation_loss(*sim(x, quantize=False), *args)
-        if step == settings.steps:
-            break   # the last batch only measures
         opt.zero_grad()
         (q_loss + f_loss).backward()
         opt.step()
-        history.append((float(q_loss), float(f_loss)))
+        history.append((q_loss.item(), f_loss.item()))
         if step % 100 == 0:
             log(f"step {step}: quantized loss {np.mean([h[0] for h in history[-100:]]):.4f}, "
                 f"float loss {np.mean([h[1] for h in history[-100:]]):.4f}, {time.process_time() - t0:.0f} CPU-s")
@@ -247,5 +279,5 @@ def finetune(net, game, states, settings: QatSettings, log=print) -> tuple[objec
     return student, record
 
 
-__all__ = ["QatSettings", "QuantSim", "finetune", "training_positions", "distillation_loss", "fake_quant_act",
+__all__ = ["QatSettings", "QuantSim", "finetune", "training_positions", "distillation_loss", "margin_loss", "fake_quant_act",
            "fake_quant_weight", "act_grid", "legal_masks"]

@@ -43,6 +43,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", required=True)
     ap.add_argument("--model", help="the float model to fine-tune (default: the game's shipped model)")
+    ap.add_argument("--start", help="a checkpoint of MODEL's network to fine-tune from (an earlier run's --out, to "
+                                    "go on with it); MODEL stays the teacher and the reference (default: MODEL)")
     ap.add_argument("--out", required=True, help="where to save the fine-tuned checkpoint")
     ap.add_argument("--json", help="also write the result line to this file")
     ap.add_argument("--held-out", type=positive(int), default=1000, help="positions for the accuracy figures")
@@ -68,12 +70,16 @@ def main(argv=None) -> int:
         ap.error(f"unknown game {args.game!r} ({e})")
     model = Path(args.model) if args.model else shipped_model_path(game.key)
     out = Path(args.out)
-    if out.resolve() == model.resolve():
+    start = Path(args.start) if args.start else model
+    if out.resolve() in (model.resolve(), start.resolve()):
         ap.error("--out must not be the model being fine-tuned (compare first, then copy it over)")
     configure_threads(1)
     try:
         net, meta = load_network(model, game)
         old_fp32 = OrtEvaluator(session(export_bytes(net)))
+        begin, begin_meta = load_network(start, game) if args.start else (net, meta)
+        if begin.cfg != net.cfg:
+            raise CheckpointError(f"{start}: not the same network shape as {model}")
     except (CheckpointError, OnnxUnavailable) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -81,12 +87,17 @@ def main(argv=None) -> int:
     states = training_positions(game, old_fp32, settings)
     positions_cpu_s = time.process_time() - t0
     try:
-        new_net, record = finetune(net, game, states, settings, log=lambda m: print(m, file=sys.stderr, flush=True))
+        new_net, record = finetune(net, game, states, settings, log=lambda m: print(m, file=sys.stderr, flush=True),
+                                   start=begin)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     record.update({"from": model.name, "from_sha256": file_sha256(model), "from_generation": meta.get("generation"),
                    "date": time.strftime("%Y-%m-%d"), "positions_cpu_s": round(positions_cpu_s, 1)})
+    if args.start:   # the run it went on from, and that run's own record
+        record["started_from_sha256"] = file_sha256(start)
+        if (begin_meta.get("extra") or {}).get("qat_finetune"):
+            record["after"] = begin_meta["extra"]["qat_finetune"]
     extra = dict(meta.get("extra") or {})
     extra["qat_finetune"] = record
     save_checkpoint(out, new_net, game, generation=int(meta.get("generation", 0)),

@@ -220,14 +220,16 @@ def training_positions(game, evaluator, settings: QatSettings) -> list:
     return policy_game_positions(game, evaluator, settings.positions, seed=settings.position_seed)
 
 
-def finetune(net, game, states, settings: QatSettings, log=print) -> tuple[object, dict]:
-    """A copy of ``net`` fine-tuned as the module docstring says, on ``states`` (positions of
-    ``game``), and a record of the run (settings, the losses at the start and end, CPU seconds)."""
+def finetune(net, game, states, settings: QatSettings, log=print, start=None) -> tuple[object, dict]:
+    """A copy of ``net`` (or of ``start``, a network of the same shape: an earlier fine-tune to go
+    on with) fine-tuned as the module docstring says, with ``net`` the teacher, on ``states``
+    (positions of ``game``), and a record of the run (settings, the losses at the start and end,
+    CPU seconds)."""
     import copy
     torch.manual_seed(settings.seed)
     rng = np.random.default_rng(settings.seed)
     teacher = net.eval()
-    student = copy.deepcopy(net).eval()   # batch norms keep their running statistics: the export folds them
+    student = copy.deepcopy(net if start is None else start).eval()   # batch norms keep their running statistics: the export folds them
     for p in student.parameters():
         p.requires_grad_(True)
     sim = QuantSim(student)

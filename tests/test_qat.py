@@ -106,7 +106,8 @@ def test_the_fine_tune_brings_the_quantized_network_closer_to_the_original():
     tuned, record = qat.finetune(net, game, states, settings, log=lambda m: None)
     assert quantized_loss(tuned) < 0.8 * before
     assert record["settings"] == settings.to_dict() and record["training_positions"] == 256
-    assert all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), trained_looking_net(game, 3).state_dict().values()))
+    untouched = trained_looking_net(game, 3).state_dict().values()
+    assert all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), untouched))   # the teacher is not changed
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -131,3 +132,13 @@ def test_the_tool_will_not_overwrite_the_model_it_tunes(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["--game", "connect4", "--model", str(path), "--out", str(path)])
     assert "must not be the model" in capsys.readouterr().err
+
+
+def test_a_fine_tune_can_go_on_from_an_earlier_one_with_the_original_as_teacher():
+    game = get_game("connect4")
+    net, earlier = trained_looking_net(game, 3), trained_looking_net(game, 7)
+    states = policy_game_positions(game, OrtEvaluator(session(export_bytes(net))), 64, seed=1)
+    settings = qat.QatSettings(positions=64, calibration_positions=32, steps=1, batch=16, lr=1e-9)
+    tuned, _ = qat.finetune(net, game, states, settings, log=lambda m: None, start=earlier)
+    assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(tuned.state_dict().values(),
+                                                                earlier.state_dict().values()))

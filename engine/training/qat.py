@@ -211,7 +211,8 @@ def distillation_loss(logits, values, t_logp, t_p, t_values, mask, top, s: QatSe
     error, plus ``s.margin_weight`` x the teacher's first choice's `margin_loss`."""
     logp = masked_log_softmax(logits, mask)
     kl = (t_p * (t_logp - logp)).masked_fill(~mask, 0.0).sum(dim=1).mean()
-    return kl + s.value_weight * F.mse_loss(values, t_values) + s.margin_weight * margin_loss(logits, mask, top, s.margin)
+    margin = margin_loss(logits, mask, top, s.margin)
+    return kl + s.value_weight * F.mse_loss(values, t_values) + s.margin_weight * margin
 
 
 def training_positions(game, evaluator, settings: QatSettings) -> list:
@@ -229,7 +230,8 @@ def finetune(net, game, states, settings: QatSettings, log=print, start=None) ->
     torch.manual_seed(settings.seed)
     rng = np.random.default_rng(settings.seed)
     teacher = net.eval()
-    student = copy.deepcopy(net if start is None else start).eval()   # batch norms keep their running statistics: the export folds them
+    # eval(): the batch norms keep their running statistics, which the export folds
+    student = copy.deepcopy(net if start is None else start).eval()
     for p in student.parameters():
         p.requires_grad_(True)
     sim = QuantSim(student)
@@ -281,5 +283,5 @@ def finetune(net, game, states, settings: QatSettings, log=print, start=None) ->
     return student, record
 
 
-__all__ = ["QatSettings", "QuantSim", "finetune", "training_positions", "distillation_loss", "margin_loss", "fake_quant_act",
-           "fake_quant_weight", "act_grid", "legal_masks"]
+__all__ = ["QatSettings", "QuantSim", "finetune", "training_positions", "distillation_loss", "margin_loss",
+           "fake_quant_act", "fake_quant_weight", "act_grid", "legal_masks"]

@@ -187,6 +187,21 @@ class PolicyValueNet(nn.Module):
             return logits
         return linear(conv(x).flatten(1))
 
+    def _heads(self, x):
+        """(policy logits, value, the value head's hidden layer, its raw output) of the tower's output ``x``."""
+        logits = self._policy(x, self.policy_conv, self.policy_extra if self.spatial_policy else self.policy_fc)
+        hidden = self.value_fc[1](self.value_fc[0](self.value_conv(x).flatten(1)))
+        raw = self.value_fc[2](hidden)
+        if self.cfg.wdl:
+            p = torch.softmax(raw, dim=1)
+            return logits, p[:, 0] - p[:, 2], hidden, raw
+        return logits, torch.tanh(raw).squeeze(1), hidden, raw
+
+    def heads(self, x):
+        """(policy logits, value) of the tower's output ``x``: the network after its tower
+        (quantization-aware fine-tuning computes the tower its own way)."""
+        return self._heads(x)[:2]
+
     def forward(self, x, ownership: bool = False, opponent: bool = False, wdl: bool = False,
                 material: bool = False):
         """(policy logits, value); with ``ownership`` then the ownership logits (B, H, W) (the
@@ -195,14 +210,8 @@ class PolicyValueNet(nn.Module):
         (win, draw, loss) logits (B, 3); with ``material`` then the predicted final material
         (B,), in [-1, 1] for the player to move. None for a head the network lacks."""
         x = self.tower(self.stem(x))
-        logits = self._policy(x, self.policy_conv, self.policy_extra if self.spatial_policy else self.policy_fc)
-        hidden = self.value_fc[1](self.value_fc[0](self.value_conv(x).flatten(1)))
-        raw = self.value_fc[2](hidden)
-        if self.cfg.wdl:
-            p = torch.softmax(raw, dim=1)
-            out = (logits, p[:, 0] - p[:, 2])
-        else:
-            out = (logits, torch.tanh(raw).squeeze(1))
+        logits, value, hidden, raw = self._heads(x)
+        out = (logits, value)
         if ownership:
             out += (self.ownership_conv(x).squeeze(1) if self.ownership_conv is not None else None,)
         if opponent:

@@ -14,16 +14,8 @@ import pytest
 from games import get_game
 from gui.controller import PlayController
 from gui.review import Evaluation
-from test_gui_review import ScriptedAI, ai_move, play_game
+from test_gui_review import ScriptedAI, ai_move, play_game, ttt  # noqa: F401 (ttt: the fixture)
 from test_gui_support import app, click, click_target, press  # noqa: F401 (app: the fixture)
-
-
-@pytest.fixture
-def ttt():
-    ai = ScriptedAI()
-    c = PlayController(ai, get_game("tictactoe"), human=0, level="strong")
-    c.analysis_on = False
-    return c, ai
 
 
 def lines(c):

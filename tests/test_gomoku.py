@@ -159,10 +159,11 @@ def test_board_array_and_render(game):
     assert lines[0] == "  a b c d e" and lines[1] == "5 . . . . O" and lines[5] == "1 X . . . ."
 
 
-def _clustered_positions(size: int, games: int, seed: int):
-    """Every position of ``games`` random games played near the last stones, as lines form in real games."""
+def _clustered_positions(size: int, games: int, seed: int, rule: str = "freestyle"):
+    """Every position of ``games`` random games under ``rule`` played near the last stones, as lines
+    form in real games."""
     import random
-    game = get_game("gomoku", size=size)
+    game = get_game("gomoku", rule=rule, size=size)
     rng = random.Random(seed)
     for _ in range(games):
         s = game.initial_state()

@@ -3,13 +3,12 @@ leaves a point to make the rule's five, black's forbidden points (renju) are nei
 nor its blocks, and every line found is legal move by move and ends in a real five."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from games import NotationError, get_game
 from games import renju
 from conftest import win_in_one
+from test_gomoku import _clustered_positions
 
 
 def position(rule: str, black: list[tuple[int, int]], white: list[tuple[int, int]], to_move: int = 0,
@@ -127,25 +126,11 @@ def _assert_vcf_line(s, plies_left: int = 40) -> None:
         _assert_vcf_line(u, plies_left - 2)
 
 
-def _random_positions(rule: str, size: int, games: int, seed: int):
-    """Every position of ``games`` random games under ``rule`` played near the last stones."""
-    game = get_game("gomoku", rule=rule, size=size)
-    rng = random.Random(seed)
-    for _ in range(games):
-        s = game.initial_state()
-        while not s.is_terminal():
-            yield s
-            legal = s.legal_actions()
-            near = [a for a in legal if any(abs(a // size - m // size) <= 1 and abs(a % size - m % size) <= 1
-                                            for m in s.moves[-6:])] or legal
-            s = s.apply(rng.choice(near))
-
-
 @pytest.mark.parametrize("rule,size,seed", [("renju", 11, 1), ("renju", 9, 2), ("standard", 9, 3)])
 def test_every_victory_by_fours_found_under_the_rule_is_legal_and_ends_in_a_five(rule, size, seed):
     checked = deeper = black = differs = 0
     free = get_game("gomoku", size=size)
-    for s in _random_positions(rule, size, 15 if size > 9 else 25, seed):
+    for s in _clustered_positions(size, 15 if size > 9 else 25, seed, rule=rule):
         found = s.vcf()
         try:   # the same stones under free-style (None where that game would be over)
             blind = free.state_from_text(s.to_text()).vcf()

@@ -213,9 +213,8 @@ def test_the_panel_says_when_the_clocks_are_paused(app_factory, monkeypatch):
     assert "Clocks paused" not in texts_drawn(app, monkeypatch)
 
 
-def _clocked_game_with_an_old_line(app):
-    """connect4 under 60 s: 3 4 played (5 s and 2 s spent), taken back, 2 4 played (8 s):
-    the line 3 4 stays as a variation."""
+def _line_played_and_taken_back(app):
+    """connect4 under 60 s: 3 4 played (5 s and 2 s spent), then taken back."""
     c = _clock_game(app, "60")
     app.step()
     c.clock.since -= 5.0
@@ -224,6 +223,13 @@ def _clocked_game_with_an_old_line(app):
     _ai_moves(c, 4)
     c.undo()
     app.step()
+    return c
+
+
+def _clocked_game_with_an_old_line(app):
+    """connect4 under 60 s: 3 4 played (5 s and 2 s spent), taken back, 2 4 played (8 s):
+    the line 3 4 stays as a variation."""
+    c = _line_played_and_taken_back(app)
     c.clock.since -= 8.0
     c.play(2)
     _ai_moves(c, 4)
@@ -265,14 +271,7 @@ def test_going_back_to_the_line_the_game_was_in_keeps_its_clocks(app_factory):
 
 def test_redo_brings_back_the_times_recorded_where_the_game_goes_on(app_factory):
     app = app_factory(ai_enabled=False)
-    c = _clock_game(app, "60")
-    app.step()
-    c.clock.since -= 5.0
-    c.play(3)
-    c.clock.since -= 2.0
-    _ai_moves(c, 4)
-    c.undo()
-    app.step()
+    c = _line_played_and_taken_back(app)
     assert c.clock.left == [60.0, 60.0]
     assert c.redo()
     assert c.clock.left == [pytest.approx(55, abs=0.5), pytest.approx(58, abs=0.5)]

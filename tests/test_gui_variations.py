@@ -14,16 +14,8 @@ import pytest
 from games import get_game
 from gui.controller import PlayController
 from gui.review import Evaluation
-from test_gui_review import ScriptedAI, ai_move, play_game
+from test_gui_review import ScriptedAI, ai_move, play_game, ttt  # noqa: F401 (ttt: the fixture)
 from test_gui_support import app, click, click_target, press  # noqa: F401 (app: the fixture)
-
-
-@pytest.fixture
-def ttt():
-    ai = ScriptedAI()
-    c = PlayController(ai, get_game("tictactoe"), human=0, level="strong")
-    c.analysis_on = False
-    return c, ai
 
 
 def lines(c):
@@ -31,13 +23,26 @@ def lines(c):
     return sorted(n.state.moves for n in c.tree.nodes() if not n.children)
 
 
+def with_an_old_line(c, ai):
+    """Play 4 0 8 2, go back to the position after 4 0 and play 6 there: the game goes on in
+    4 0 6 and 4 0 8 2 stays as a variation. Returns what play_from_view returned."""
+    play_game(c, ai, [4, 0, 8, 2])
+    c.go_to(2)
+    return c.play_from_view(6)
+
+
+def loaded(state, setup, tree):
+    """A fresh tic-tac-toe controller with this game loaded."""
+    d = PlayController(ScriptedAI(), get_game("tictactoe"), human=0, level="strong")
+    d.load(state, setup, tree)
+    return d
+
+
 # --- the controller -----------------------------------------------------------------------
 
 def test_a_different_move_in_an_earlier_position_keeps_the_old_line_as_a_variation(ttt):
     c, ai = ttt
-    play_game(c, ai, [4, 0, 8, 2])
-    c.go_to(2)
-    assert c.play_from_view(6)
+    assert with_an_old_line(c, ai)
     assert c.state.moves == (4, 0, 6)                     # the game goes on in the new line
     assert lines(c) == [(4, 0, 6), (4, 0, 8, 2)]
     assert [n.action for n in c.tree.main_line()] == [None, 4, 0, 6]   # the line played is the main line
@@ -72,9 +77,7 @@ def test_opening_the_old_line_from_the_move_list_puts_it_on_the_board_with_its_e
 
 def test_playing_on_in_an_old_line_makes_it_the_main_line(ttt):
     c, ai = ttt
-    play_game(c, ai, [4, 0, 8, 2])
-    c.go_to(2)
-    c.play_from_view(6)
+    with_an_old_line(c, ai)
     ai_move(c, ai, 2)
     c.go_to_node(c.tree.find((4, 0, 8, 2)))
     assert c.play(6)
@@ -83,9 +86,7 @@ def test_playing_on_in_an_old_line_makes_it_the_main_line(ttt):
 
 def test_promote_and_delete_change_the_tree_and_say_what_they_discard(ttt):
     c, ai = ttt
-    play_game(c, ai, [4, 0, 8, 2])
-    c.go_to(2)
-    c.play_from_view(6)
+    with_an_old_line(c, ai)
     c.go_to_node(c.tree.find((4, 0, 8)))
     assert c.promote_view() and c.tree.main_line()[3].action == 8
     assert c.deletion_size() == 2
@@ -108,9 +109,7 @@ def test_the_same_move_again_after_undo_still_redoes(ttt):
 def test_the_record_saved_holds_the_main_line_and_the_variations(ttt, tmp_path):
     from gui.records import load_game, save_record
     c, ai = ttt
-    play_game(c, ai, [4, 0, 8, 2])
-    c.go_to(2)
-    c.play_from_view(6)
+    with_an_old_line(c, ai)
     c.go_to(1)
     c.set_comment("why not a corner?")
     state, tree = c.record_line()
@@ -118,8 +117,7 @@ def test_the_record_saved_holds_the_main_line_and_the_variations(ttt, tmp_path):
     assert record.state.moves == (4, 0, 6)
     assert sorted(n.state.moves for n in record.tree.nodes() if not n.children) == [(4, 0, 6), (4, 0, 8, 2)]
     assert record.tree.find((4,)).comment == "why not a corner?"
-    d = PlayController(ScriptedAI(), get_game("tictactoe"), human=0, level="strong")
-    d.load(record.state, 0, record.tree)
+    d = loaded(record.state, 0, record.tree)
     assert lines(d) == lines(c) and d.comment_at(1) == "why not a corner?"
 
 
@@ -127,14 +125,11 @@ def test_the_autosave_keeps_the_tree(ttt, tmp_path, monkeypatch):
     from gui import autosave
     monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path))
     c, ai = ttt
-    play_game(c, ai, [4, 0, 8, 2])
-    c.go_to(2)
-    c.play_from_view(6)
+    with_an_old_line(c, ai)
     c.go_to_node(c.tree.find((4, 0, 8, 2)))              # the person last looked at the old line
     assert autosave.save(c)
     saved = autosave.load("tictactoe")
-    d = PlayController(ScriptedAI(), get_game("tictactoe"), human=0, level="strong")
-    d.load(saved["state"], saved["setup"], saved["tree"])
+    d = loaded(saved["state"], saved["setup"], saved["tree"])
     assert lines(d) == lines(c) and d.state.moves == (4, 0, 8, 2)
     assert [n.action for n in d.tree.main_line()] == [None, 4, 0, 6]
 
@@ -145,9 +140,7 @@ def test_a_damaged_autosaved_tree_resumes_the_game_without_it(ttt, tmp_path, mon
     from gui import autosave
     monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path))
     c, ai = ttt
-    play_game(c, ai, [4, 0, 8, 2])
-    c.go_to(2)
-    c.play_from_view(6)
+    with_an_old_line(c, ai)
     autosave.save(c)
     p = autosave.path("tictactoe")
     data = json.loads(p.read_text())

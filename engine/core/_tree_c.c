@@ -224,12 +224,11 @@ static PyObject *py_descend(PyObject *self, PyObject *args)
     return Py_BuildValue("(iiidd)", code, (int)stop.node, (int)stop.edge, stop.parent_n, stop.q_node);
 }
 
-static PyObject *py_virtual_loss(PyObject *self, PyObject *args)
+/* Shared by virtual_loss and backup: read the path and the tree's backup arrays, then walk the
+ * path with zb_backup (is_backup) or zb_virtual_loss. */
+static PyObject *walk_path(PyObject *tree, PyObject *path, int is_backup, double value,
+                           int leaf_player, double vl)
 {
-    PyObject *tree, *path;
-    double vl;
-    if (!PyArg_ParseTuple(args, "OO!d:virtual_loss", &tree, &PyList_Type, &path, &vl))
-        return NULL;
     int32_t buf[PATH_CHUNK], *owned;
     Py_ssize_t len;
     int32_t *nodes = read_path(path, buf, PATH_CHUNK, &len, &owned);
@@ -239,7 +238,8 @@ static PyObject *py_virtual_loss(PyObject *self, PyObject *args)
     held_arrays h;
     int ok = 0;
     if (read_tree(tree, BACKUP_ARRAYS, &t, &h)) {
-        ok = zb_virtual_loss(&t, nodes, len, vl);
+        ok = is_backup ? zb_backup(&t, nodes, len, value, leaf_player, vl)
+                       : zb_virtual_loss(&t, nodes, len, vl);
         if (!ok)
             PyErr_SetString(PyExc_ValueError, "a path node is outside the tree");
         release(&h);
@@ -250,6 +250,15 @@ static PyObject *py_virtual_loss(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *py_virtual_loss(PyObject *self, PyObject *args)
+{
+    PyObject *tree, *path;
+    double vl;
+    if (!PyArg_ParseTuple(args, "OO!d:virtual_loss", &tree, &PyList_Type, &path, &vl))
+        return NULL;
+    return walk_path(tree, path, 0, 0.0, 0, vl);
+}
+
 static PyObject *py_backup(PyObject *self, PyObject *args)
 {
     PyObject *tree, *path;
@@ -257,24 +266,7 @@ static PyObject *py_backup(PyObject *self, PyObject *args)
     int leaf_player;
     if (!PyArg_ParseTuple(args, "OO!did:backup", &tree, &PyList_Type, &path, &value, &leaf_player, &vl))
         return NULL;
-    int32_t buf[PATH_CHUNK], *owned;
-    Py_ssize_t len;
-    int32_t *nodes = read_path(path, buf, PATH_CHUNK, &len, &owned);
-    if (nodes == NULL)
-        return NULL;
-    zb_tree t;
-    held_arrays h;
-    int ok = 0;
-    if (read_tree(tree, BACKUP_ARRAYS, &t, &h)) {
-        ok = zb_backup(&t, nodes, len, value, leaf_player, vl);
-        if (!ok)
-            PyErr_SetString(PyExc_ValueError, "a path node is outside the tree");
-        release(&h);
-    }
-    PyMem_Free(owned);
-    if (!ok)
-        return NULL;
-    Py_RETURN_NONE;
+    return walk_path(tree, path, 1, value, leaf_player, vl);
 }
 
 static PyObject *py_half_bits(PyObject *self, PyObject *arg)

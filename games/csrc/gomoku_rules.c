@@ -243,6 +243,19 @@ static inline void four_points(const gk_geom *g, const gk_bb *mine, const gk_bb 
 static int defend(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb *a_wins, const gk_bb *d_wins,
                   const gk_bb *empty, const gk_bb *replies, int threes, int fours, long *budget);
 
+/* the position after the stone p joins stones: both sets copied, p placed; with wins, also the
+ * points where stones then make five (gk_winning_points) */
+static inline void place(const gk_geom *g, const gk_bb *stones, const gk_bb *empty, int p, gk_bb *stones2,
+                         gk_bb *empty2, gk_bb *wins)
+{
+    *stones2 = *stones;
+    bb_set(stones2, p);
+    *empty2 = *empty;
+    bb_flip(empty2, p);
+    if (wins)
+        gk_winning_points(g, stones2, empty2, p, wins);
+}
+
 /* the attacker's moves among near that would leave it two points to make five, with those points */
 static void threats(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb *empty, const gk_bb *near,
                     gk_bb *out)
@@ -252,11 +265,7 @@ static void threats(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_b
     four_points(g, a, d, empty, &cand);
     bb_and(g, &cand, &cand, near);
     for (int q = bb_lowest(g, &cand); q >= 0; bb_flip(&cand, q), q = bb_lowest(g, &cand)) {
-        a2 = *a;
-        bb_set(&a2, q);
-        e2 = *empty;
-        bb_flip(&e2, q);
-        gk_winning_points(g, &a2, &e2, q, &w);
+        place(g, a, empty, q, &a2, &e2, &w);
         if (bb_count(g, &w) >= 2) {
             bb_set(out, q);
             bb_or_into(g, out, &w);
@@ -279,11 +288,7 @@ int gk_vct(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb *a_wins
         if (--*budget < 0)
             return -1;
         int f = bb_single(g, &forced);
-        e2 = *empty;
-        bb_flip(&e2, f);
-        a2 = *a;
-        bb_set(&a2, f);
-        gk_winning_points(g, &a2, &e2, f, &nw);
+        place(g, a, empty, f, &a2, &e2, &nw);
         int new_count = bb_count(g, &nw);
         if (new_count >= 2)
             return f;
@@ -308,22 +313,14 @@ int gk_vct(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb *a_wins
     for (int p = bb_lowest(g, &four_moves); p >= 0; bb_flip(&four_moves, p), p = bb_lowest(g, &four_moves)) {
         if (--*budget < 0)
             return -1;
-        e2 = *empty;
-        bb_flip(&e2, p);
-        a2 = *a;
-        bb_set(&a2, p);
-        gk_winning_points(g, &a2, &e2, p, &nw);
+        place(g, a, empty, p, &a2, &e2, &nw);
         int new_count = bb_count(g, &nw);
         if (!new_count)
             continue;
         if (new_count >= 2)
             return p;   /* two points to make five: the defender stops one */
         int q = bb_single(g, &nw);
-        e3 = e2;
-        bb_flip(&e3, q);
-        d2 = *d;
-        bb_set(&d2, q);
-        gk_winning_points(g, &d2, &e3, q, &dw);
+        place(g, d, &e2, q, &d2, &e3, &dw);
         bb_or_into(g, &dw, d_wins);
         aw = *a_wins;
         bb_set(&aw, q);
@@ -333,10 +330,7 @@ int gk_vct(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb *a_wins
     for (int p = bb_lowest(g, &three_moves); p >= 0; bb_flip(&three_moves, p), p = bb_lowest(g, &three_moves)) {
         if (--*budget < 0)
             return -1;
-        e2 = *empty;
-        bb_flip(&e2, p);
-        a2 = *a;
-        bb_set(&a2, p);
+        place(g, a, empty, p, &a2, &e2, NULL);
         threats(g, &a2, d, &e2, &g->lines[p], &replies);
         if (bb_any(g, &replies) && defend(g, &a2, d, a_wins, d_wins, &e2, &replies, threes - 1, fours, budget))
             return p;
@@ -358,11 +352,7 @@ static int defend(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb 
         if (bb_count(g, &pending) >= 2)
             return 1;
         int q = bb_single(g, &pending);
-        d2 = *d;
-        bb_set(&d2, q);
-        e2 = *empty;
-        bb_flip(&e2, q);
-        gk_winning_points(g, &d2, &e2, q, &nw);
+        place(g, d, empty, q, &d2, &e2, &nw);
         bb_or_into(g, &nw, d_wins);
         return gk_vct(g, a, &d2, a_wins, &nw, &e2, threes, fours, budget) >= 0;
     }
@@ -374,21 +364,13 @@ static int defend(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb 
     for (int r = bb_lowest(g, &cand); r >= 0; bb_flip(&cand, r), r = bb_lowest(g, &cand)) {
         if (--*budget < 0)
             return 0;
-        e2 = *empty;
-        bb_flip(&e2, r);
-        d2 = *d;
-        bb_set(&d2, r);
-        gk_winning_points(g, &d2, &e2, r, &nw);
+        place(g, d, empty, r, &d2, &e2, &nw);
         int new_count = bb_count(g, &nw);
         if (new_count >= 2)
             return 0;   /* the defender's own open four */
         if (new_count) {   /* a four: the attacker must block it, then the defender moves again */
             int q = bb_single(g, &nw);
-            e3 = e2;
-            bb_flip(&e3, q);
-            a3 = *a;
-            bb_set(&a3, q);
-            gk_winning_points(g, &a3, &e3, q, &an);
+            place(g, a, &e2, q, &a3, &e3, &an);
             aw = *a_wins;
             bb_or_into(g, &aw, &an);
             dw = *d_wins;

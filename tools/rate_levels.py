@@ -79,8 +79,11 @@ class Matches:
 
     def play(self, a: str, b: str, games: int, openings: int, block: int, seed: int) -> dict | None:
         out = self.path(a, b, block)
-        if out.is_file():
-            return json.loads(out.read_text())
+        # a block already played is kept whoever the opponent was: the fit that chose it may have
+        # moved since (a resumed run, or --write after more games), and replaying would add games
+        done = sorted(self.folder.glob(f"{_slug(a)}__vs__*__{block}.json"))
+        if done:
+            return json.loads(done[0].read_text())
         if self.dry:
             print(f"would play {games} games: {a} vs {b}", file=sys.stderr)
             return None

@@ -395,6 +395,8 @@ class HomeScene(Scene):
             else:
                 notes = [(rating_words(self.app, game), pal.text), (model_note(game), pal.text_dim)]
             room = max(1, min(3, (rect.bottom - 8 - (name_y + 31)) // 17))
+            notes = _fitting(notes, lambda text: len(theme.wrap_box(text, 13, [rect.width - 36] * 9)), room,
+                             game is not None and self.app.ratings.get(game.key) is not None)
             i = 0
             for note, color in notes:
                 if not note or i >= room:
@@ -432,6 +434,8 @@ class HomeScene(Scene):
         room = max(1, (rect.height - 12 - 30 - 40) // 16)
         watch_top = rect.bottom - 10 - 28  # the Watch button, at the card's bottom right
         widths = [width if rect.y + 40 + i * 16 + 15 <= watch_top else width - 84 - 8 for i in range(room)]
+        notes = _fitting(notes, lambda text: len(theme.wrap_box(text, 12, widths + [widths[-1]] * 9)), room,
+                         game is not None and self.app.ratings.get(game.key) is not None)
         i = 0
         for note, color in notes:
             if not note or i >= room:
@@ -441,6 +445,17 @@ class HomeScene(Scene):
                 i += 1
         if training:
             theme.text(surface, t("home.training_badge"), (x, rect.bottom - 26), 12, pal.good, bold=True)
+
+
+def _fitting(notes: list, lines_of, room: int, player_rated: bool) -> list:
+    """The card's notes (the level's rating line, then the strength note) that fit in ``room``
+    lines: where both do not, and the person has no rating yet, the strength note stays whole and
+    the level's rating, which the level picker shows too, is left out (the person's own rating
+    always stays)."""
+    if not player_rated and len(notes) == 2 and notes[0][0] and notes[1][0]:
+        if lines_of(notes[0][0]) + lines_of(notes[1][0]) > room:
+            return notes[1:]
+    return notes
 
 
 def super_hit(scene, pos) -> bool:

@@ -119,7 +119,7 @@ def test_home_card_says_in_plain_words_how_the_ai_fares_against_real_engines(tmp
     finally:
         i18n.set_language("en")
     assert en == ("Wins 13 of 20 games against Fairy-Stockfish looking one move ahead; "
-                  "3 wins and 2 draws of 20 against the gomoku program Rapfi on a quick search")
+                  "3 wins and 2 draws of 20 against the gomoku program Rapfi on a quick search (free-style rules)")
     assert "random" not in en                      # the baselines give way to the real engines
     assert "20 局胜 13 局" in zh and "和 2 局" in zh
 

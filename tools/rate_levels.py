@@ -187,6 +187,18 @@ def write_levels(game: str, report: dict, model_json: Path) -> dict:
     return levels
 
 
+def markdown(report: dict) -> str:
+    """The report as a table for docs/levels.md: every player, weakest first."""
+    rows = ["| player | rating | 95% interval | games |", "|---|---:|---|---:|"]
+    for name, r in report["players"].items():
+        label = name.replace("?cap=0", "")
+        label = label if len(label) < 60 else "…" + label[-58:]
+        anchor = " (anchor)" if name in report["anchors"] else ""
+        interval = "" if anchor else f"{r['low']} – {r['high']}"
+        rows.append(f"| `{label}`{anchor} | {r['rating']} | {interval} | {r['games']} |")
+    return "\n".join(rows)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", required=True, choices=["xiangqi", "gomoku", "othello", "connect4"])
@@ -200,10 +212,11 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--write", action="store_true", help="write the levels into models/GAME.json")
     ap.add_argument("--dry-run", action="store_true", help="say which matches would be played")
+    ap.add_argument("--markdown", action="store_true", help="print the ratings as a table, not JSON")
     args = ap.parse_args(argv)
     args.out_dir = args.out_dir or str(ROOT / "docs" / "runs" / "level-ratings" / args.game)
     report = run(args)
-    print(json.dumps(report, indent=1))
+    print(markdown(report) if args.markdown else json.dumps(report, indent=1))
     if args.write and not args.dry_run:
         levels = write_levels(args.game, report, ROOT / "models" / f"{args.game}.json")
         print(json.dumps({"written": levels}, indent=1))

@@ -178,7 +178,7 @@ def write_levels(game: str, report: dict, model_json: Path) -> dict:
     levels = {}
     for level in LEVELS:
         r = report["players"].get(level_spec(level))
-        if r:
+        if r and r["games"] >= 20:
             levels[level] = {**r, "reference": report["scale"]}
     data["levels"] = levels
     tmp = model_json.with_suffix(".json.tmp")
@@ -210,14 +210,14 @@ def main(argv=None) -> int:
     ap.add_argument("--levels", nargs="*", help="rate only these levels")
     ap.add_argument("--rungs-only", action="store_true", help="play only the ladder's own matches")
     ap.add_argument("--seed", type=int, default=1000)
-    ap.add_argument("--write", action="store_true", help="write the levels into models/GAME.json")
+    ap.add_argument("--write", action="store_true", help="write the levels rated from at least 20 games into models/GAME.json")
     ap.add_argument("--dry-run", action="store_true", help="say which matches would be played")
     ap.add_argument("--markdown", action="store_true", help="print the ratings as a table, not JSON")
     args = ap.parse_args(argv)
     args.out_dir = args.out_dir or str(ROOT / "docs" / "runs" / "level-ratings" / args.game)
     report = run(args)
     print(markdown(report) if args.markdown else json.dumps(report, indent=1))
-    if args.write and not args.dry_run:
+    if args.write:  # with --dry-run: what the matches played so far say, no new games
         levels = write_levels(args.game, report, ROOT / "models" / f"{args.game}.json")
         print(json.dumps({"written": levels}, indent=1))
     return 0

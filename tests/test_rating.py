@@ -84,7 +84,7 @@ def rated(monkeypatch):
     from gui import ratings
     levels = {k: {"rating": v, "low": v - 80, "high": v + 80, "rd": LADDER_RD[k], "games": 40, "reference": "test"}
               for k, v in LADDER.items()}
-    monkeypatch.setattr(ratings, "_levels_cache", {"connect4": levels})
+    monkeypatch.setattr(ratings, "_levels_cache", {"connect4": levels, "othello": {}})   # othello: not rated here
     return levels
 
 
@@ -223,7 +223,7 @@ def test_without_ratings_a_level_is_one_plain_line_without_engine_words(app_fact
     from gui.controller import LEVELS
     from gui.scenes.setup import SetupScene
     app = app_factory(ai_enabled=False)
-    app.goto(SetupScene(app, "othello"))
+    app.goto(SetupScene(app, "tictactoe"))   # a game whose levels are not rated
     assert "adaptive" not in app.scene.level_choices()
     for lang in ("en", "zh"):
         i18n.set_language(lang)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.play.bradley_terry import Pairing, expected_score, fit
+from engine.play.bradley_terry import Pairing, fit
+from engine.play.rating import expected_score
 
 
 def simulate(truth: dict[str, float], pairs: list[tuple[str, str]], games: int, rng) -> list[Pairing]:

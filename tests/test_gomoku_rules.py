@@ -83,8 +83,9 @@ def test_a_three_blocked_at_one_end_is_not_a_three():
     assert kind(s, p) is None and p in s.legal_actions()
 
 
-def test_a_double_four_across_two_lines_is_forbidden():
-    s, (p,) = board("""
+#: black's double four across two lines: the row (O X X * X .) is a four, the column (X X X * .) a
+#: straight four
+DOUBLE_FOUR_ACROSS_TWO_LINES = """
         . . . . . . . . .
         . . . . . X . . .
         . . . . . X . . .
@@ -92,8 +93,11 @@ def test_a_double_four_across_two_lines_is_forbidden():
         . . O X X * X . .
         . . . . . . . . .
         . . . . . O . . .
-    """)
-    # the row (O X X * X .) is a four and the column (X X X * .) a straight four: two fours
+    """
+
+
+def test_a_double_four_across_two_lines_is_forbidden():
+    s, (p,) = board(DOUBLE_FOUR_ACROSS_TWO_LINES)
     assert kind(s, p) == "double-four"
 
 
@@ -314,15 +318,7 @@ def test_threat_proofs_follow_renju_and_standard():
 
 
 def test_tactical_priors_leave_out_forbidden_points():
-    s, (p,) = board("""
-        . . . . . . . . .
-        . . . . . X . . .
-        . . . . . X . . .
-        . . . . . X . . .
-        . . O X X * X . .
-        . . . . . . . . .
-        . . . . . O . . .
-    """)
+    s, (p,) = board(DOUBLE_FOUR_ACROSS_TWO_LINES)
     assert p not in [a for a, _ in s.tactical_priors()]
     free, (q,) = board("""
         . . . . . . . . .

@@ -14,21 +14,13 @@ from engine.core import int8, onnxnet, runtime
 from engine.core.checkpoint import save_checkpoint
 from engine.core.network import inference_copy
 from games import get_game
-from test_runtime import trained_looking_net
+from test_runtime import checkpoint, trained_looking_net  # noqa: F401  (checkpoint: a fixture)
 
 
 @pytest.fixture(autouse=True)
 def own_home(tmp_path, monkeypatch):
     monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("ZEROBOARD_RUNTIME", raising=False)
-
-
-@pytest.fixture
-def checkpoint(tmp_path):
-    game = get_game("connect4")
-    path = tmp_path / "models" / "c4.pt"
-    save_checkpoint(path, trained_looking_net(game, 1), game, generation=3)
-    return game, path
 
 
 def clear_first_choices(game, evaluator, count: int, margin: float = 0.1) -> list:

@@ -42,11 +42,6 @@ class Rating:
     games: int
 
 
-def expected_score(ra: float, rb: float) -> float:
-    """The Elo expectation of a player rated ``ra`` against one rated ``rb``."""
-    return 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0))
-
-
 def fit(pairings: list[Pairing], anchors: dict[str, float], prior_games: float = 1.0,
         iterations: int = 100) -> dict[str, Rating]:
     """Ratings of every player in ``pairings`` (anchors included, with a zero-width interval).
@@ -139,4 +134,4 @@ def _check_connected(players: list[str], pairings: list[Pairing], anchors: dict[
         raise ValueError(f"no games connect {', '.join(lost)} to an anchor")
 
 
-__all__ = ["ELO", "Pairing", "Rating", "expected_score", "fit"]
+__all__ = ["ELO", "Pairing", "Rating", "fit"]

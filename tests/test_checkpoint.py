@@ -111,6 +111,20 @@ def test_the_saved_model_loads_back_with_its_metadata(saved, game):
     assert meta["generation"] == 3 and meta["game_key"] == game.key
 
 
+def test_a_rule_variants_model_saves_and_loads_with_its_rule(tmp_path):
+    """A renju run's checkpoints carry the rule by name (saving it once failed on int("renju"));
+    the renju game plays them, the free-style game refuses them."""
+    renju = get_game("gomoku", size=9, rule="renju")
+    net = small_net(renju)
+    path = tmp_path / "renju.pt"
+    save_checkpoint(path, net, renju, generation=1)
+    loaded, meta = load_network(path, renju)
+    assert same_weights(loaded, net)
+    assert meta["game_key"] == renju.key and meta["variant"] == {"size": 9, "rule": "renju"}
+    with pytest.raises(CheckpointError):
+        load_network(path, get_game("gomoku", size=9))
+
+
 @pytest.mark.parametrize("fraction", [0.0005, 0.01, 0.1, 0.3, 0.5, 0.75, 0.9, 0.99, 0.9995])
 def test_a_truncated_file_fails_with_a_checkpoint_error(tmp_path, saved, fraction):
     path, _ = saved

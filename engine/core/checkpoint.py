@@ -157,7 +157,8 @@ def save_checkpoint(path, net, game, generation: int = 0, evaluation: dict | Non
         "format_version": FORMAT_VERSION,
         "game_id": game.id,
         "game_key": game.key,
-        "variant": {k: int(v) for k, v in game.variant.items()},
+        # sizes are numbers, rule sets names (gomoku's "renju"); both plain data torch loads safely
+        "variant": {k: (v if isinstance(v, str) else int(v)) for k, v in game.variant.items()},
         "net": net.cfg.to_dict(),
         "generation": int(generation),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),

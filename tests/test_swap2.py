@@ -480,10 +480,11 @@ def test_the_app_runs_a_swap2_opening_with_the_ai_process_and_the_persons_button
     assert app.scene.confirm is None
 
 
+@pytest.mark.parametrize("opening", ["swap1", "swap2"])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("size", [(800, 560), (1024, 640)])
 def test_the_setup_offers_swap_and_swap2_with_every_clock_and_says_when_the_clocks_start(
-        tmp_path, monkeypatch, lang, size):
+        tmp_path, monkeypatch, lang, size, opening):
     from engine.play.clock import TimeControl
     from gui.i18n import t
     from gui.opening import Swap2PlayController
@@ -495,7 +496,7 @@ def test_the_setup_offers_swap_and_swap2_with_every_clock_and_says_when_the_cloc
         app.set_language(lang)
         app.open_setup("gomoku", "play")
         scene = app.scene
-        scene.opening = "swap1"
+        scene.opening = opening
         scene._set_clock("180+2")
         app.step((), 0.02, draw=True)
         labels = {b.label for b in scene.buttons if hasattr(b, "label")}
@@ -503,7 +504,7 @@ def test_the_setup_offers_swap_and_swap2_with_every_clock_and_says_when_the_cloc
         assert {clock_label(c) for c in clock_choices("gomoku")} <= labels   # every clock, as for a free game
         texts = [(s, r) for s, r in drawn_texts(app, monkeypatch) if s.strip() and r.width and r.height]
         joined = "".join(s for s, _ in texts).replace(" ", "")
-        for key in ("swap1.note", "swap.clock_note"):
+        for key in (f"{opening}.note", "swap.clock_note"):
             assert t(key).replace(" ", "") in joined, key
         for i, (s, r) in enumerate(texts):
             for s2, r2 in texts[i + 1:]:
@@ -511,7 +512,7 @@ def test_the_setup_offers_swap_and_swap2_with_every_clock_and_says_when_the_cloc
                 assert inner.width < 3 or inner.height <= 4, (s, r, s2, r2)
         scene.start()
         c = app.scene.c
-        assert isinstance(c, Swap2PlayController) and c.rule == "swap1"
+        assert isinstance(c, Swap2PlayController) and c.rule == opening
         assert c.clock.control == TimeControl(180, 2) and c.clock.running is None
     finally:
         app.shutdown()

@@ -1,18 +1,23 @@
-"""Swap2, gomoku's opening rule (offered with every rule set): who plays which colour.
+"""Gomoku's swap opening rules (offered with every rule set): who plays which colour.
 
-The *first player* (seat 0) places three stones: black, white, black. The *second player*
-(seat 1) then chooses one of:
+Two rules, one exchange (``Swap2(..., rule=...)``):
 
-- ``"white"``: to stay white, and play white's fourth stone (the game goes on);
-- ``"black"``: to swap, and take black (the first player, now white, plays the fourth stone);
-- ``"two"``: to place two more stones (white, then black) and let the first player choose:
-  ``"white"`` (play white's sixth stone) or ``"black"`` (the second player plays it).
+- **Swap2** (``"swap2"``): the *first player* (seat 0) places three stones: black, white,
+  black. The *second player* (seat 1) then chooses one of:
+
+  - ``"white"``: to stay white, and play white's fourth stone (the game goes on);
+  - ``"black"``: to swap, and take black (the first player, now white, plays the fourth stone);
+  - ``"two"``: to place two more stones (white, then black) and let the first player choose:
+    ``"white"`` (play white's sixth stone) or ``"black"`` (the second player plays it).
+
+- **Swap1**, plain swap (``"swap1"``): the same three stones, and the second player chooses
+  ``"white"`` or ``"black"`` only.
 
 `Swap2` keeps the seat of each colour and the stage of this exchange beside an ordinary
 position (`games.gomoku.GomokuState`): the opening stones are its first three or five moves,
 placed by the rules' own `play` (so renju's forbidden points apply to them as to any move).
 It knows nothing of search or of how a seat decides; `engine.play.swap2` is how the AI does.
-Gomocup's protocol and records speak of the same stages (docs/rules.md).
+Gomocup's protocol (Swap2 only) and records speak of the same stages (docs/rules.md).
 """
 from __future__ import annotations
 
@@ -22,9 +27,14 @@ PLACE3, CHOOSE3, PLACE2, CHOOSE5, PLAYING = "place3", "choose3", "place2", "choo
 #: the stones each placing stage puts down, and the choices each choosing stage offers
 STAGE_STONES = {PLACE3: 3, PLACE2: 2}
 STAGE_CHOICES = {CHOOSE3: ("white", "black", "two"), CHOOSE5: ("white", "black")}
-#: one line for the app's new-game dialog and `--help`
-HELP = ("the first player places two black stones and a white one; the second player takes white, "
-        "takes black, or places two more and lets the first player choose")
+#: the opening rules, and what each offers at the choosing stages where it differs from Swap2's
+RULES = ("swap1", "swap2")
+RULE_CHOICES = {"swap1": {CHOOSE3: ("white", "black")}, "swap2": {}}
+#: one line for each rule (the app's new-game dialog, `--help`)
+HELP = {"swap1": "the first player places two black stones and a white one; the second player takes "
+                 "white or black",
+        "swap2": "the first player places two black stones and a white one; the second player takes "
+                 "white, takes black, or places two more and lets the first player choose"}
 
 
 class Swap2Error(ValueError):
@@ -33,7 +43,8 @@ class Swap2Error(ValueError):
 
 @dataclass
 class Swap2:
-    """The Swap2 exchange on ``state`` (a gomoku position: the stones placed so far).
+    """The exchange of opening ``rule`` (``"swap2"`` or ``"swap1"``) on ``state`` (a gomoku
+    position: the stones placed so far).
 
     ``stage`` says what happens next (`PLACE3`, `CHOOSE3`, `PLACE2`, `CHOOSE5` or `PLAYING`),
     ``chooser`` which seat decides it, ``black_seat`` (once chosen) which seat plays black and
@@ -43,10 +54,15 @@ class Swap2:
     stage: str = PLACE3
     black_seat: int | None = None
     choices: list[str] = field(default_factory=list)
+    rule: str = "swap2"
+
+    def __post_init__(self):
+        if self.rule not in RULES:
+            raise Swap2Error(f"no opening rule {str(self.rule)[:20]!r} (choose {', '.join(RULES)})")
 
     @classmethod
-    def start(cls, game) -> "Swap2":
-        return cls(game.initial_state())
+    def start(cls, game, rule: str = "swap2") -> "Swap2":
+        return cls(game.initial_state(), rule=rule)
 
     # --- what is asked now -------------------------------------------------------------
     @property
@@ -58,6 +74,11 @@ class Swap2:
         if self.stage in (CHOOSE3, PLACE2):
             return 1
         return self.seat_of(self.state.current_player)
+
+    @property
+    def allowed(self) -> tuple[str, ...]:
+        """The choices this stage offers under this rule (none in a placing stage or in play)."""
+        return RULE_CHOICES[self.rule].get(self.stage, STAGE_CHOICES.get(self.stage, ()))
 
     @property
     def placing(self) -> bool:
@@ -94,8 +115,9 @@ class Swap2:
             self.stage = CHOOSE3 if target == 3 else CHOOSE5
 
     def choose(self, choice: str) -> None:
-        """The chooser's choice: ``"white"``, ``"black"`` (or, after three stones, ``"two"``)."""
-        allowed = STAGE_CHOICES.get(self.stage, ())
+        """The chooser's choice: ``"white"``, ``"black"`` (or, after three stones under Swap2,
+        ``"two"``)."""
+        allowed = self.allowed
         if choice not in allowed:
             raise Swap2Error(f"{choice!r} is not a choice at the {self.stage} stage"
                              + (f" (choose {', '.join(allowed)})" if allowed else ""))
@@ -115,17 +137,18 @@ class Swap2:
 
     # --- records ----------------------------------------------------------------------
     def summary(self) -> str:
-        """The opening as records keep it: ``swap2`` and the choices, e.g. ``swap2 two black``."""
-        return " ".join(["swap2"] + self.choices)
+        """The opening as records keep it: the rule and the choices, e.g. ``swap2 two black``,
+        ``swap1 white``."""
+        return " ".join([self.rule] + self.choices)
 
     @classmethod
     def replay(cls, game, moves, summary: str) -> "Swap2":
-        """The exchange of a record: its moves from the start and its `summary`; Swap2Error when
-        they do not fit together (a choice missing or unknown, too few stones)."""
+        """The exchange of a record: its moves from the start and its `summary` (either rule);
+        Swap2Error when they do not fit together (a choice missing or unknown, too few stones)."""
         words = str(summary).strip().lower().split()
-        if not words or words[0] != "swap2":
-            raise Swap2Error(f"not a Swap2 opening: {str(summary)[:40]!r}")
-        opening = cls.start(game)
+        if not words or words[0] not in RULES:
+            raise Swap2Error(f"not a swap opening: {str(summary)[:40]!r}")
+        opening = cls.start(game, words[0])
         choices = words[1:]
         moves = list(moves)
         for i, action in enumerate(moves):

@@ -198,10 +198,10 @@ class App:
                    state=None, resumed: bool = False, setup: int = 0, opening: str | None = None, tree=None,
                    time_control: str | None = None) -> None:
         """A game against the AI (from ``state`` when given), under ``time_control`` (its text,
-        `engine.play.clock.TimeControl.text`; None or "-": no clocks; a Swap2 opening is played
-        without clocks). When an unfinished game of the
-        same game is saved and this is not it, the person first chooses: resume that one,
-        start this one (the saved one is discarded), or cancel."""
+        `engine.play.clock.TimeControl.text`; None or "-": no clocks), opened with ``opening``
+        (gomoku's "swap2" or "swap1"; None: free; the clocks start once its colours are settled).
+        When an unfinished game of the same game is saved and this is not it, the person first
+        chooses: resume that one, start this one (the saved one is discarded), or cancel."""
         from gui import autosave
         game = get_game(game_id, **(variant or {}))
         saved = None if resumed else autosave.load(game.key)
@@ -225,14 +225,15 @@ class App:
         from gui.scenes.play import PlayScene
         adaptive = level == ADAPTIVE
         level = self.adaptive_level(game) if adaptive else level
-        if opening == "swap2" and game.id == "gomoku" and state is None:
+        control = parse_control(time_control) if time_control else None
+        if opening in ("swap1", "swap2") and game.id == "gomoku" and state is None:
             from gui.opening import Swap2PlayController   # side: the person's seat (first places the opening)
             c = Swap2PlayController(self.ai, game, pick_side(side), level, self.model_path_for,
-                                    hints_on=self.settings["hints"], side_choice=side)
+                                    hints_on=self.settings["hints"], side_choice=side, rule=opening,
+                                    time_control=control)
         else:
             c = PlayController(self.ai, game, pick_side(side), level, self.model_path_for,
-                               hints_on=self.settings["hints"], side_choice=side,
-                               time_control=parse_control(time_control) if time_control else None)
+                               hints_on=self.settings["hints"], side_choice=side, time_control=control)
         c.adaptive = adaptive
         if state is not None:
             c.load(state, setup, tree)

@@ -1,4 +1,5 @@
-"""A gomoku game against the AI that starts with the Swap2 opening (`games.swap2`).
+"""A gomoku game against the AI that starts with a swap opening, Swap2 or plain swap
+(`games.swap2`; the names say Swap2, the code serves both rules).
 
 `Swap2PlayController` is a `PlayController` whose first stones and colours are settled by the
 exchange: the person holds a *seat* (0: the first player, who places the first three stones;
@@ -7,6 +8,11 @@ the board's clicks place the stones and `choose` takes a choice (the play scene'
 on the AI's part its decisions (`engine.play.swap2`) are judged by the AI process's searches,
 one position at a time: a decision is worked out again from the searches' verdicts so far, and
 the first position it lacks is searched next (so the window never waits for the AI).
+
+Clocks (a game with a time control): the exchange is untimed. Its stones press no clock and
+earn no increment, the AI's judgements are searched without a clock, and the clocks start once
+the colours are settled, with the side to move's (white's fourth or sixth stone, whoever plays
+it: the AI then searches that stone on its clock rather than taking it from its judgement).
 """
 from __future__ import annotations
 
@@ -14,7 +20,7 @@ import random
 import time
 
 from engine.play import swap2 as decide
-from games.swap2 import CHOOSE3, CHOOSE5, PLACE3, PLAYING, Swap2
+from games.swap2 import CHOOSE3, CHOOSE5, PLACE3, PLAYING, RULES, Swap2
 from gui.controller import LEVELS, PlayController, Thinking
 
 
@@ -25,20 +31,24 @@ class _NeedVerdict(Exception):
 
 
 class Swap2PlayController(PlayController):
-    """A person against the AI, opened with Swap2; ``seat`` 0 makes the person the first player."""
+    """A person against the AI, opened with ``rule`` ("swap2" or "swap1"); ``seat`` 0 makes the
+    person the first player; ``time_control`` as `PlayController`'s (the clocks start when the
+    colours are settled)."""
 
     #: the most the AI spends judging each candidate opening (it judges several)
     PROPOSE_LEVEL = "medium"
 
     def __init__(self, ai, game, seat: int, level: str, model_path_for=None, hints_on: bool = False,
-                 side_choice: str | None = None, seed: int | None = None):
-        super().__init__(ai, game, 0, level, model_path_for, hints_on, side_choice)
+                 side_choice: str | None = None, seed: int | None = None, rule: str = "swap2",
+                 time_control=None):
+        super().__init__(ai, game, 0, level, model_path_for, hints_on, side_choice, time_control)
+        self.rule = rule if rule in RULES else "swap2"
         self.seat = 1 if seat == 1 else 0
         self.seed = random.randrange(1 << 30) if seed is None else seed
         self._begin()
 
     def _begin(self) -> None:
-        self.opening = Swap2.start(self.game)
+        self.opening = Swap2.start(self.game, self.rule)
         self.verdicts: dict[tuple, decide.Verdict] = {}
         self.judging = None   # the state the AI process is judging
         self._sync_human()
@@ -53,7 +63,7 @@ class Swap2PlayController(PlayController):
         """The choices the person is asked for now (none when it is not theirs)."""
         op = self.opening
         if op.choosing and op.chooser == self.seat and not self.error:
-            return (("white", "black", "two") if op.stage == CHOOSE3 else ("white", "black"))
+            return op.allowed
         return ()
 
     @property
@@ -73,7 +83,7 @@ class Swap2PlayController(PlayController):
 
     def analysis_meta(self) -> dict:
         """As a plain game's, with the opening once a choice is made (records keep it:
-        ``swap2 two black``)."""
+        ``swap2 two black``, ``swap1 white``)."""
         out = dict(super().analysis_meta())
         if self.opening.choices:
             out["opening"] = self.opening.summary()
@@ -86,7 +96,7 @@ class Swap2PlayController(PlayController):
         if self.reviewing or not self.person_places or action not in self.state.legal_actions():
             return False
         self.opening.place(action)
-        self._push(action, by_ai=False)
+        self._push(action, by_ai=False, timed=False)
         self._sync_human()
         return True
 
@@ -117,7 +127,7 @@ class Swap2PlayController(PlayController):
         """A loaded position is played on as a plain game: no exchange, the person's colour kept."""
         super().load(state, setup)
         self.cancel_ai()
-        self.opening = Swap2(self.state, PLAYING, self.seat if self.human == 0 else 1 - self.seat)
+        self.opening = Swap2(self.state, PLAYING, self.seat if self.human == 0 else 1 - self.seat, rule=self.rule)
         self.verdicts, self.judging = {}, None
 
     def new_game(self, human: int | None = None) -> None:
@@ -133,6 +143,7 @@ class Swap2PlayController(PlayController):
         if not self.in_opening:
             super().update()
             return
+        self.tick_clock()
         if self.error or self.opening.chooser == self.seat or self.judging is not None:
             return
         try:
@@ -154,7 +165,7 @@ class Swap2PlayController(PlayController):
             actions, _ = decide.propose_opening(self.game, self._verdict, random.Random(self.seed))
             return "place", actions
         if op.stage == CHOOSE3:
-            return decide.choose_after_three(op.state, self._verdict)
+            return decide.choose_after_three(op.state, self._verdict, self.rule)
         if op.stage == CHOOSE5:
             return decide.choose_after_five(op.state, self._verdict)
         raise RuntimeError(f"no AI decision at the {op.stage} stage")   # PLACE2 is placed with its choice
@@ -209,8 +220,18 @@ class Swap2PlayController(PlayController):
         for action in actions:
             if op.placing:
                 op.place(action)
-            self._push(action, by_ai=True)
+            elif self.clock is not None:
+                break   # the colours are settled: the AI's next stone is searched on its clock
+            self._push(action, by_ai=True, timed=False)
         self._sync_human()
+
+    def tick_clock(self, now: float | None = None) -> None:
+        """As a plain game's once the colours are settled; no clock runs during the exchange."""
+        if self.in_opening:
+            if self.clock is not None:
+                self.clock.stop(time.monotonic() if now is None else now)
+            return
+        super().tick_clock(now)
 
     def cancel_ai(self) -> None:
         super().cancel_ai()

@@ -161,10 +161,13 @@ class GameSession(GameTreeLines):
             self._texts = cache = (lang, self.history[-1], out)
         return cache[2]
 
-    def _push(self, action: int, by_ai: bool) -> None:
+    def _push(self, action: int, by_ai: bool, timed: bool = True) -> None:
+        """Play ``action`` in the newest position. Without ``timed`` (an opening's stones, placed
+        before the colours are settled) no clock is pressed or started: no time, no increment."""
         before = self.state
-        if self.clock is not None:
-            now = time.monotonic()
+        now = time.monotonic()
+        clock = self.clock if timed else None
+        if clock is not None:
             if not self.clock.press(before.current_player, now):
                 self._lose_on_time(before.current_player)
                 return
@@ -185,8 +188,8 @@ class GameSession(GameTreeLines):
         self.line.append(node)
         self.evals.append(final_evaluation(after) or node.data.get("eval"))
         self.grades.append(final_evaluation(after) or node.data.get("grade"))
-        if self.clock is not None and not after.is_terminal() and not self.clock_paused and not self.reviewing:
-            self.clock.start(after.current_player, now)
+        if clock is not None and not after.is_terminal() and not self.clock_paused and not self.reviewing:
+            clock.start(after.current_player, now)
         self.clocks.append(self.clock.snapshot() if self.clock is not None else None)
         self.events.append({"type": "move", "before": before, "after": after, "action": action,
                             "player": before.current_player, "by_ai": by_ai,

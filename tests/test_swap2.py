@@ -1,6 +1,7 @@
-"""Swap2, gomoku's opening rule: the exchange itself (`games.swap2`), the AI's decisions
-(`engine.play.swap2`), a game against the AI through it (`gui.opening`), the Gomocup brain's
-SWAP2BOARD (and the client's), and records that keep the opening."""
+"""Swap2 and plain swap (Swap1), gomoku's opening rules: the exchange itself (`games.swap2`), the
+AI's decisions (`engine.play.swap2`), a game against the AI through it (`gui.opening`), with and
+without clocks, the Gomocup brain's SWAP2BOARD (and the client's), and records that keep the
+opening."""
 from __future__ import annotations
 
 import os
@@ -85,6 +86,31 @@ def test_the_exchange_refuses_what_its_stage_does_not_allow():
         Swap2.replay(g, [112, 113, 114], "not an opening")
 
 
+def test_plain_swap_offers_white_or_black_after_three_stones_and_nothing_more():
+    g = get_game("gomoku", rule="renju")
+    three = stones(g, "h8", "i9", "g10")
+    for choice, black_seat in (("white", 0), ("black", 1)):
+        op = Swap2.start(g, "swap1")
+        for a in three:
+            op.place(a)
+        assert op.stage == CHOOSE3 and op.chooser == 1 and op.allowed == ("white", "black")
+        op.choose(choice)
+        assert op.stage == PLAYING and op.black_seat == black_seat and op.opening_stones == 3
+        assert op.summary() == f"swap1 {choice}"
+        op.play(stones(g, "j11")[0])
+        back = Swap2.replay(g, op.state.moves, op.summary())
+        assert back.rule == "swap1" and back.black_seat == black_seat and back.stage == PLAYING
+    op = Swap2.start(g, "swap1")
+    for a in three:
+        op.place(a)
+    with pytest.raises(Swap2Error, match="choose white, black"):
+        op.choose("two")
+    with pytest.raises(Swap2Error):
+        Swap2.replay(g, g.state_from_text("h8 i9 g10 j5 f4").moves, "swap1 two white")
+    with pytest.raises(Swap2Error):
+        Swap2.start(g, "swap3")
+
+
 def test_an_opening_stone_black_may_not_place_under_renju_is_refused():
     g = get_game("gomoku", rule="renju")
     op = Swap2.start(g)
@@ -135,6 +161,16 @@ def test_the_ai_chooses_by_its_evaluation_for_each_colour():
     assert decide.choose_after_five(five, judge_from({5: -0.1})) == ("black", [])
 
 
+def test_under_plain_swap_the_ai_takes_the_colour_the_position_favours():
+    g = get_game("gomoku")
+    three = g.state_from_text("h8 i9 g10")
+    first = three.legal_actions()[0]
+    # balanced positions, where Swap2 would place two more: the colour the value leans to
+    assert decide.choose_after_three(three, judge_from({3: 0.05}), "swap1") == ("white", [first])
+    assert decide.choose_after_three(three, judge_from({3: -0.05}), "swap1") == ("black", [])
+    assert decide.choose_after_three(three, judge_from({3: 0.5}), "swap1") == ("white", [first])
+
+
 # --- a game against the AI through the exchange, headless ---------------------------------------
 
 class ScriptedAI:
@@ -149,13 +185,18 @@ class ScriptedAI:
         self.value_of = value_of
         self.queue = []
         self.asked = []
+        self.clocks = []   # (stones on the board, the request's clock) of each search asked
         self.next_id = 0
 
-    def search(self, state, level, model_path, session, callback, extras=False):
+    def search(self, state, level, model_path, session, callback, extras=False, clock=None):
         self.next_id += 1
         self.queue.append((self.next_id, state, callback))
         self.asked.append((level, tuple(state.moves)))
+        self.clocks.append((len(state.moves), clock))
         return self.next_id
+
+    def prepare(self, state, level, model_path, session, callback):
+        return None   # nothing to load: prepared at once
 
     def cancel(self, rid):
         self.queue = [q for q in self.queue if q[0] != rid]
@@ -168,12 +209,13 @@ class ScriptedAI:
             callback({"id": rid, "type": "result", "action": legal[0], "value": self.value_of(state), "top": top})
 
 
-def session(value_of, seat, rule="standard", size=9):
+def session(value_of, seat, rule="standard", size=9, opening="swap2", time_control=None):
     from gui import session as gui_session
     from gui.opening import Swap2PlayController
     gui_session.AI_MIN_SHOW_SECONDS = 0.0
     ai = ScriptedAI(value_of)
-    c = Swap2PlayController(ai, get_game("gomoku", rule=rule, size=size), seat, "strong", seed=1)
+    c = Swap2PlayController(ai, get_game("gomoku", rule=rule, size=size), seat, "strong", seed=1,
+                            rule=opening, time_control=time_control)
     c.analysis_on = False
     return c, ai
 
@@ -243,6 +285,86 @@ def test_a_swap2_game_plays_through_with_the_ai_choosing(value, choice):
     assert c.in_opening and c.seat == 1 and len(c.state.moves) == 0
 
 
+@pytest.mark.parametrize("value,choice", [(0.05, "white"), (-0.05, "black")])
+def test_a_plain_swap_game_plays_through_with_the_ai_choosing(value, choice):
+    c, ai = session(lambda s: value if len(s.moves) == 3 else -0.2, seat=0, opening="swap1")
+    for name in ("e5", "f6", "d7"):
+        assert c.play(c.state.parse_action(name))
+    pump(c, ai)
+    assert not c.in_opening and c.opening.summary() == f"swap1 {choice}"
+    assert c.human == (0 if choice == "white" else 1) and len(c.state.moves) == (4 if choice == "white" else 3)
+    play_through(c, ai)
+    assert c.analysis_meta()["opening"] == f"swap1 {choice}"
+
+
+def test_a_plain_swap_game_asks_the_person_for_white_or_black_only():
+    c, ai = session(lambda s: 0.0, seat=1, opening="swap1")
+    pump(c, ai)
+    assert len(c.state.moves) == 3 and c.person_choices == ("white", "black")
+    assert not c.choose("two") and c.choose("white") and c.human == 1 and c.human_to_move
+    play_through(c, ai)
+    assert c.analysis_meta()["opening"] == "swap1 white"
+
+
+class FakeTime:
+    """`time.monotonic` as the test moves it on."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.mark.parametrize("seat,opening", [(1, "swap2"), (0, "swap2"), (0, "swap1")])
+def test_a_game_under_a_clock_starts_the_clocks_when_the_colours_are_settled(monkeypatch, seat, opening):
+    """The exchange (stones, judgements, choices) uses neither clock and earns no increment; the
+    side to move once the colours are settled (white, for its fourth stone) is the first clock
+    to run, the AI's stone then searched on its clock."""
+    import time
+    from engine.play.clock import parse_control
+    fake = FakeTime()
+    monkeypatch.setattr(time, "monotonic", fake)
+    # seat 1: the AI proposes, the person takes black; seat 0: the person proposes, the AI stays white
+    c, ai = session(lambda s: 0.5 if len(s.moves) == 3 else 0.0, seat=seat, opening=opening,
+                    time_control=parse_control("60+5"))
+
+    def wait(seconds):
+        fake.now += seconds
+        c.update()
+    if seat == 1:
+        for _ in range(20):            # the AI judges its candidate openings, 10 s each
+            c.update()
+            wait(10)
+            ai.answer()
+        assert c.person_choices
+        wait(30)                       # the person thinks over the choice
+        assert c.choose("black")
+    else:
+        for name in ("e5", "f6", "d7"):
+            wait(20)                   # the person thinks over each opening stone
+            assert c.play(c.state.parse_action(name))
+        c.update()
+        wait(10)                       # the AI judges the three stones
+        ai.answer()
+        c.update()
+    assert not c.in_opening and len(c.state.moves) == 3 and c.human == 0
+    assert c.clock.left == [60.0, 60.0]                   # no time spent, no increment added
+    assert all(clock is None for n, clock in ai.clocks if n < 3)   # the opening's judgements: no clock
+    c.update()
+    assert c.clock.running == 1                           # white's (the AI's) clock runs first
+    assert ai.clocks[-1][0] == 3 and ai.clocks[-1][1]["remaining"] == 60.0   # its 4th stone, on its clock
+    wait(3)
+    ai.answer()
+    c.update()
+    assert len(c.state.moves) == 4 and c.clock.running == 0 and c.clock.left[1] == pytest.approx(62.0)
+    wait(4)
+    assert c.play(c.state.legal_actions()[0])
+    assert c.clock.left[0] == pytest.approx(61.0) and c.clock.running == 1
+    meta = c.clock_meta()
+    assert meta["time_control"] == "60+5" and meta["clocks"]
+
+
 def test_records_keep_the_opening_and_who_took_which_colour():
     g = get_game("gomoku", rule="renju")
     op = Swap2.replay(g, g.state_from_text("h8 i9 g10 j5 f4 k11").moves, "swap2 two white")
@@ -256,6 +378,11 @@ def test_records_keep_the_opening_and_who_took_which_colour():
         assert back.meta["first_player"] == "Alice" and back.meta["second_player"] == "ZeroBoard strong"
         assert Swap2.replay(g, back.state.moves, back.meta["opening"]).black_seat == 1
     assert "ON[swap2 two white]" in write_record(op.state, "sgf", meta)
+    plain = Swap2.replay(g, g.state_from_text("h8 i9 g10 j5").moves, "swap1 black")
+    for fmt in ("sgf", "zeroboard"):
+        back = read_record(write_record(plain.state, fmt, {**meta, "opening": plain.summary()}), g)
+        assert back.meta["opening"] == "swap1 black", fmt
+        assert Swap2.replay(g, back.state.moves, back.meta["opening"]).black_seat == 1
     # an opening named by another program, or one that does not fit the moves, is left out
     sgf = write_record(op.state, "sgf", meta)
     assert "opening" not in read_record(sgf.replace("ON[swap2 two white]", "ON[Sure Win]"), g).meta
@@ -351,3 +478,60 @@ def test_the_app_runs_a_swap2_opening_with_the_ai_process_and_the_persons_button
     # white (the AI) plays the fourth stone, then it is the person's move as black
     assert run_until(app, lambda: len(c.state.moves) == 4 and c.human_to_move)
     assert app.scene.confirm is None
+
+
+@pytest.mark.parametrize("opening", ["swap1", "swap2"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(800, 560), (1024, 640)])
+def test_the_setup_offers_swap_and_swap2_with_every_clock_and_says_when_the_clocks_start(
+        tmp_path, monkeypatch, lang, size, opening):
+    from engine.play.clock import TimeControl
+    from gui.i18n import t
+    from gui.opening import Swap2PlayController
+    from gui.scenes.setup import clock_choices, clock_label
+    from test_gui_layout import drawn_texts
+    from test_gui_support import make_app
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, size=size)
+    try:
+        app.set_language(lang)
+        app.open_setup("gomoku", "play")
+        scene = app.scene
+        scene.opening = opening
+        scene._set_clock("180+2")
+        app.step((), 0.02, draw=True)
+        labels = {b.label for b in scene.buttons if hasattr(b, "label")}
+        assert {t("setup.opening_free"), t("swap1.name"), t("swap2.name")} <= labels
+        assert {clock_label(c) for c in clock_choices("gomoku")} <= labels   # every clock, as for a free game
+        texts = [(s, r) for s, r in drawn_texts(app, monkeypatch) if s.strip() and r.width and r.height]
+        joined = "".join(s for s, _ in texts).replace(" ", "")
+        for key in (f"{opening}.note", "swap.clock_note"):
+            assert t(key).replace(" ", "") in joined, key
+        for i, (s, r) in enumerate(texts):
+            for s2, r2 in texts[i + 1:]:
+                inner = r.clip(r2)
+                assert inner.width < 3 or inner.height <= 4, (s, r, s2, r2)
+        scene.start()
+        c = app.scene.c
+        assert isinstance(c, Swap2PlayController) and c.rule == opening
+        assert c.clock.control == TimeControl(180, 2) and c.clock.running is None
+    finally:
+        app.shutdown()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_plain_swap_choice_asks_white_or_black_and_speaks_of_the_fourth_stone(app_factory, lang):
+    from gui.i18n import t
+    app = app_factory(ai_enabled=False)
+    app.set_language(lang)
+    app.start_play("gomoku", "second", "strong", opening="swap1")
+    c = app.scene.c
+    for name in ("h8", "i9", "g10"):   # the AI's three stones, placed by the test (the AI is off)
+        action = c.state.parse_action(name)
+        c.opening.place(action)
+        c._push(action, by_ai=True, timed=False)
+    c.error = ""
+    app.step()
+    dialog = app.scene.confirm
+    assert dialog is not None and dialog.title == t("swap1.choose_title") and dialog.text == t("swap1.choose3_text")
+    assert [b.label for b in dialog.buttons] == [t("swap2.white"), t("swap2.black"), t("swap2.later")]
+    assert "sixth" not in t("swap1.choose3_text") and "第六" not in t("swap1.choose3_text")

@@ -1,5 +1,5 @@
-"""How the AI takes part in a Swap2 opening (`games.swap2`): which three stones it proposes, and
-which colour it takes, judged by its own search.
+"""How the AI takes part in a swap opening, Swap2 or plain swap (`games.swap2`): which three
+stones it proposes, and which colour it takes, judged by its own search.
 
 Everything here works through a *judge*: a function from a position to a `Verdict` (the value
 for the side to move, -1..1, its best move and its top moves with their values), so the same
@@ -12,7 +12,8 @@ and the tests (a stand-in). This module imports nothing heavy: the app's window 
 - Choosing after three stones (second player): white (stay, and play the best fourth stone) when
   the position is worth more than `MARGIN` to white, black (swap) when worth less than -`MARGIN`;
   in between, two more stones: white's best fourth, then the black fifth whose value is nearest
-  0, so that the first player's choice gains it little.
+  0, so that the first player's choice gains it little. Under plain swap (no "two"): the colour
+  the position favours, white (and its best fourth stone) when worth at least 0 to white.
 - Choosing after five stones (first player): the colour the position favours: white (and play
   the best sixth stone) when it is worth at least 0 to white, else black.
 """
@@ -87,10 +88,12 @@ def propose_opening(game, judge, rng) -> tuple[list[int], list[float]]:
     return candidates[near[rng.randrange(len(near))]], values
 
 
-def choose_after_three(state, judge) -> tuple[str, list[int]]:
+def choose_after_three(state, judge, rule: str = "swap2") -> tuple[str, list[int]]:
     """The second player's choice on the three opening stones (white to move): ``("white", [4th])``,
-    ``("black", [])`` or ``("two", [4th, 5th])``."""
+    ``("black", [])`` or, under ``rule`` "swap2" only, ``("two", [4th, 5th])``."""
     verdict = judge(state)
+    if rule == "swap1":   # no two more stones: the colour the position favours
+        return choose_colour(verdict)
     if verdict.value > MARGIN and verdict.action is not None:
         return "white", [verdict.action]
     if verdict.value < -MARGIN or verdict.action is None:
@@ -111,7 +114,12 @@ def choose_after_three(state, judge) -> tuple[str, list[int]]:
 def choose_after_five(state, judge) -> tuple[str, list[int]]:
     """The first player's choice on the five opening stones (white to move): ``("white", [6th])``
     or ``("black", [])``."""
-    verdict = judge(state)
+    return choose_colour(judge(state))
+
+
+def choose_colour(verdict: Verdict) -> tuple[str, list[int]]:
+    """White (and its best move) when ``verdict`` (white to move) is worth at least 0 to white,
+    else black."""
     if verdict.value >= 0 and verdict.action is not None:
         return "white", [verdict.action]
     return "black", []

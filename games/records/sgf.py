@@ -8,8 +8,8 @@ top-left, ``hh`` the centre of 15x15)::
 
 with ``RU[standard]`` or ``RU[renju]`` after ``SZ`` for those rule sets (read back: the name,
 or a Gomocup rule number, 0 freestyle, 1 standard, 4 renju; none or another: freestyle), and a
-Swap2 opening (meta ``opening``, `games.swap2.Swap2.summary`) in FF[4]'s opening property:
-``ON[swap2 two black]`` (the opening stones are the first three or five moves; PB and PW name
+swap opening (meta ``opening``, `games.swap2.Swap2.summary`) in FF[4]'s opening property:
+``ON[swap2 two black]``, ``ON[swap1 white]`` (the opening stones are the first three or five moves; PB and PW name
 who took which colour). An ON that is not such a summary, or does not fit the moves, is kept
 out of the meta (other programs write an opening's name there);
 
@@ -232,8 +232,9 @@ def _rule(raw: str | None) -> str | None:
 
 
 def _opening(game, state, raw: str | None) -> str | None:
-    """The Swap2 summary of ON when it is one and fits the game's moves, else None."""
-    if game.id != "gomoku" or not raw or not raw.strip().lower().startswith("swap2"):
+    """The swap opening's summary of ON (Swap2 or Swap1) when it is one and fits the game's
+    moves, else None."""
+    if game.id != "gomoku" or not raw or not raw.strip().lower().startswith(("swap1", "swap2")):
         return None
     from ..swap2 import Swap2, Swap2Error
     try:
@@ -494,7 +495,7 @@ def write(state: State, meta: dict | None = None, tree: GameTree | None = None) 
     head.append(f"SZ[{game.size}]")
     if getattr(game, "rule", "freestyle") != "freestyle":
         head.append(f"RU[{game.rule}]")
-    if game.id == "gomoku" and str(meta.get("opening", "")).startswith("swap2"):
+    if game.id == "gomoku" and str(meta.get("opening", "")).startswith(("swap1", "swap2")):
         head.append(f"ON[{_escape(' '.join(str(meta['opening']).split()))}]")
     if first:
         head.append(f"PB[{_escape(first)}]")

@@ -625,8 +625,9 @@ class PlayScene(Scene):
             self.confirm = None
         buttons = [(t(f"swap2.{ch}"), (lambda ch=ch: pick(ch)), "primary" if i == 0 else "normal")
                    for i, ch in enumerate(choices)]
-        text = t("swap2.choose3_text" if len(choices) == 3 else "swap2.choose5_text")
-        self.confirm = PanelDialog(lambda: self.panel_rect, t("swap2.choose_title"), text,
+        rule = getattr(self.c, "rule", "swap2")   # Swap1's choice offers no "two" and no sixth stone
+        text = t(f"{rule}.choose3_text" if len(self.c.state.moves) < 5 else "swap2.choose5_text")
+        self.confirm = PanelDialog(lambda: self.panel_rect, t(f"{rule}.choose_title"), text,
                                        buttons + [(t("swap2.later"), later, "normal")])
         self.confirm.build(self.size)
 
@@ -809,8 +810,8 @@ class PlayScene(Scene):
             sub = t("play.subtitle", side=side_name(c.game.id, c.human), level=level)
             if theme.FONTS.size(sub, 14)[0] > title_w:   # beside the clocks in a narrow panel: the side and level
                 sub = t("play.subtitle_short", side=side_name(c.game.id, c.human), level=level)
-            if getattr(c, "in_opening", False):   # Swap2: a seat, not yet a colour
-                sub = t("swap2.subtitle_first" if c.seat == 0 else "swap2.subtitle_second", level=level)
+            if getattr(c, "in_opening", False):   # a swap opening: a seat, not yet a colour
+                sub = t(f"{c.rule}.subtitle_first" if c.seat == 0 else f"{c.rule}.subtitle_second", level=level)
             if c.clock is not None and c.clock_paused and not c.over:   # why the clocks stand still
                 sub = t("clock.paused")
             theme.text(surface, theme.fit_text(sub, 14, title_w), (p.x, y + 32), 14, pal.text_dim)
@@ -854,8 +855,8 @@ class PlayScene(Scene):
             check = in_check(c.state)
             key = "play.your_move_pass" if self.view.extra_actions(c.state) else (
                 "play.check" if check else "play.your_move")
-            if getattr(c, "in_opening", False):   # Swap2: the stones to place, or the choice to make
-                key = ("swap2.choose_title" if c.person_choices else
+            if getattr(c, "in_opening", False):   # a swap opening: the stones to place, or the choice to make
+                key = (f"{c.rule}.choose_title" if c.person_choices else
                        "swap2.place3" if len(c.state.moves) < 3 else "swap2.place2")
             theme.text(surface, theme.fit_text(t(key), 18, p.width - 34, True), (p.x + 34, y + 14), 18,
                        pal.bad if check else pal.text, bold=True, anchor="midleft")

@@ -18,6 +18,8 @@ def level_name(level: str) -> str:
     return t(f"level.{level}")
 
 
+#: gomoku's opening rules (games.swap2), offered beside "free"
+OPENINGS = ("swap1", "swap2")
 #: the time controls a game can start with ("-": no clock); gomoku adds byo-yomi
 CLOCK_CHOICES = ("-", "180+2", "300", "600+5")
 BYOYOMI_CHOICES = ("600 3x30",)
@@ -64,7 +66,7 @@ class SetupScene(Scene):
         self.demo_levels = [lv if lv in LEVELS else "strong" for lv in s["demo_levels"]]
         self.variant_index = 0
         self.rule = "freestyle"   # gomoku's rule set (games.renju)
-        self.opening = "free"     # gomoku's opening rule: "free" or "swap2" (games.swap2)
+        self.opening = "free"     # gomoku's opening rule: "free", "swap1" or "swap2" (games.swap2)
         self.clock = s["time_control"]
         self.rows: list[tuple[str, pygame.Rect]] = []
 
@@ -130,6 +132,10 @@ class SetupScene(Scene):
         out.append(t(f"level.{level}.note"))
         return out
 
+    def chosen_opening(self) -> str | None:
+        """Gomoku's opening rule when one is chosen ("swap1", "swap2"), else None (free)."""
+        return self.opening if self.game_id == "gomoku" and self.opening in OPENINGS else None
+
     def _set_clock(self, text):
         self.clock = text
         self.app.settings.set("time_control", text)
@@ -141,10 +147,9 @@ class SetupScene(Scene):
     def start(self):
         self.app.settings.set("last_game", self.game_id)
         if self.mode == "play":
-            swap2 = self.game_id == "gomoku" and self.opening == "swap2"
-            clock = self.clock if self.clock in clock_choices(self.game_id) and not swap2 else "-"
+            clock = self.clock if self.clock in clock_choices(self.game_id) else "-"
             self.app.start_play(self.game_id, self.side, self.chosen_level(), self.variant(),
-                                opening="swap2" if swap2 else None, time_control=clock)
+                                opening=self.chosen_opening(), time_control=clock)
         else:
             self.app.start_demo(self.game_id, tuple(self.demo_levels), self.variant())
 
@@ -189,11 +194,11 @@ class SetupScene(Scene):
             self.buttons += segmented(board, [(lbl, i) for i, (lbl, _) in enumerate(variants)],
                                       self.variant_index, lambda i: setattr(self, "variant_index", i), size=15)
         levels = [(level_name(lv), lv) for lv in (self.level_choices() if self.mode == "play" else LEVELS)]
-        swap2 = self.mode == "play" and self.game_id == "gomoku" and self.opening == "swap2"
+        swap = self.mode == "play" and self.chosen_opening() is not None
         if self.mode == "play":
-            # under Swap2 the person picks a seat (first: places the opening), the colours come later
-            sides = [(t("setup.first") if swap2 else side_name(self.game_id, 0), "first"),
-                     (t("setup.second") if swap2 else side_name(self.game_id, 1), "second"),
+            # under a swap opening the person picks a seat (first: places the opening), the colours come later
+            sides = [(t("setup.first") if swap else side_name(self.game_id, 0), "first"),
+                     (t("setup.second") if swap else side_name(self.game_id, 1), "second"),
                      (t("setup.random"), "random")]
             side_row = row("setup.opening_side" if self.game_id == "gomoku" else "setup.you_play")
             if self.game_id == "gomoku":   # the opening rule shares the side's row: no taller card
@@ -201,11 +206,12 @@ class SetupScene(Scene):
                 opening = pygame.Rect(side_row.x, side_row.y, split, side_row.height)
                 side_row = pygame.Rect(side_row.x + split + 10, side_row.y, side_row.width - split - 10,
                                        side_row.height)
-                self.buttons += segmented(opening, [(t("setup.opening_free"), "free"), ("Swap2", "swap2")],
-                                          self.opening, lambda o: setattr(self, "opening", o), size=15)
+                self.buttons += segmented(opening, [(t("setup.opening_free"), "free")]
+                                          + [(t(f"{o}.name"), o) for o in OPENINGS],
+                                          self.opening, lambda o: setattr(self, "opening", o), gap=4, size=14)
             self.buttons += segmented(side_row, sides, self.side, self._set_side, size=15)
             self.buttons += segmented(row("setup.level"), levels, self.chosen_level(), self._set_level, gap=4, size=13)
-            choices = ("-",) if swap2 else clock_choices(self.game_id)   # a Swap2 opening is played untimed
+            choices = clock_choices(self.game_id)
             clocks = [(clock_label(c), c) for c in choices]
             self.buttons += segmented(row("setup.clock"), clocks, self.clock if self.clock in choices else "-",
                                       self._set_clock, gap=4, size=13)
@@ -250,10 +256,13 @@ class SetupScene(Scene):
         else:
             lines = theme.wrap_text(t("setup.demo_note"), 15, width)[:3]
         model = self.app.model_label(self.game_id, self.variant())
-        if self.game_id == "gomoku":   # what the rule set (and Swap2) means, a line each
-            lines = theme.wrap_text(t(f"rule.{self.rule}.note"), 15, self.card.width - 56)[:1] + lines[:1]
-            if self.mode == "play" and self.opening == "swap2":
-                lines = lines[:1] + theme.wrap_text(t("swap2.note"), 15, self.card.width - 56)[:1]
+        if self.game_id == "gomoku":   # what the rule set (and the opening rule) means, a line each
+            lines = theme.wrap_text(t(f"rule.{self.rule}.note"), 15, width)[:1] + lines[:1]
+            opening = self.chosen_opening() if self.mode == "play" else None
+            if opening is not None:   # under a clock, the line also says when the clocks start
+                timed = self.clock != "-" and self.clock in clock_choices(self.game_id)
+                note = t(f"{opening}.note") + (" " + t("swap.clock_note") if timed else "")
+                lines = lines[:1] + theme.wrap_text(note, 15, width)[:2]
         for i, line in enumerate(lines + [model]):
             theme.text(surface, line, (self.card.x + 28, self.note_y + 4 + i * 22), 15,
                        pal.text_faint if i == 0 or line == model else pal.text_faint)

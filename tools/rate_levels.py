@@ -134,9 +134,13 @@ def run(args) -> dict:
     # 2. each level in blocks against the rung nearest its estimate
     estimate = None
     for level in LEVELS:
-        if args.rungs_only or (args.levels and level not in args.levels):
-            continue
         player = level_spec(level)
+        if args.rungs_only or (args.levels and level not in args.levels):
+            # a level not played now still starts the next one's search where it stands
+            skipped = _fit(matches.pairings(), anchors).get(player) if not args.rungs_only else None
+            if skipped is not None:
+                estimate = skipped.rating + 100.0
+            continue
         played = 0
         block = 0
         while played < args.games:

@@ -79,13 +79,13 @@ class PeerError(Exception):
 def peer_checkout(path: str | None, flag: str, name: str, required: tuple[str, ...]) -> tuple[Path, str]:
     """(folder, commit) of a peer's checkout; PeerError naming what is wrong."""
     if not path:
-        raise PeerError(f"--{flag} is needed: the path of a {name} checkout")
+        raise PeerError(f"--{flag} is needed: the path of a checkout of {name}")
     root = Path(path).expanduser().resolve()
     if not root.is_dir():
-        raise PeerError(f"--{flag} {path}: no such folder (a {name} checkout is needed)")
+        raise PeerError(f"--{flag} {path}: no such folder (a checkout of {name} is needed)")
     missing = [f for f in required if not (root / f).is_file()]
     if missing:
-        raise PeerError(f"--{flag} {path}: not a {name} checkout ({missing[0]} is missing)")
+        raise PeerError(f"--{flag} {path}: not a checkout of {name} ({missing[0]} is missing)")
     try:
         commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
                                 timeout=30).stdout.strip() or "unknown (not a git checkout)"
@@ -199,6 +199,8 @@ class AzgPeer:
     def __init__(self, root: Path, net_call: NetCall, clock: EncodeClock):
         game_mod = import_from(root, "connect4.Connect4Game", "alpha-zero-general")
         self.mcts_mod = import_from(root, "MCTS", "alpha-zero-general")
+        if not hasattr(game_mod, "Connect4Game") or not hasattr(self.mcts_mod, "MCTS"):
+            raise PeerError(f"{root}: alpha-zero-general's Connect4Game or MCTS class is missing")
         self.game = azg_game_class(game_mod)()
         self.net = AzgNet(net_call, clock)
 
@@ -279,6 +281,8 @@ class AzgomokuPeer:
     def __init__(self, root: Path, net_call: NetCall, clock: EncodeClock):
         self.game_mod = import_from(root, "game", "AlphaZero_Gomoku")
         self.mcts_mod = import_from(root, "mcts_alphaZero", "AlphaZero_Gomoku")
+        if not hasattr(self.game_mod, "Board") or not hasattr(self.mcts_mod, "MCTS"):
+            raise PeerError(f"{root}: AlphaZero_Gomoku's Board or MCTS class is missing")
         self.net = AzgomokuNet(net_call, clock)
 
     def board(self, state):
@@ -382,11 +386,22 @@ def measure(game_id: str, peer_root: Path, commit: str, args) -> dict:
     def evaluated(mode: str) -> int:   # positions the network has evaluated for ``mode`` so far
         return calls[mode].positions if mode in calls else play_ev.positions
     states = load_positions(game, args.positions, args.seed)
-    boards = [peer.board(s) for s in states]
+    try:
+        boards = [peer.board(s) for s in states]
+    except Exception as e:
+        raise PeerError(f"{peer_root}: {PEERS[game_id][1]}'s board does not take a position as this benchmark "
+                        f"expects ({type(e).__name__}: {e})") from None
     check_encoding(peer, states, boards)
     # a short warm-up of each mode (first calls allocate, import and build sessions)
     for name, run in modes.items():
-        run(boards[0] if name.startswith("peer") else states[0], 16)
+        if not name.startswith("peer"):
+            run(states[0], 16)
+            continue
+        try:
+            run(boards[0], 16)
+        except Exception as e:   # another version of the peer, with other names or calls
+            raise PeerError(f"{peer_root}: {PEERS[game_id][1]}'s search does not run as this benchmark "
+                            f"expects ({type(e).__name__}: {e})") from None
     for clock in clocks.values():
         clock.cpu = 0.0
     totals = {m: [0, 0.0, 0] for m in modes}

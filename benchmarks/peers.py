@@ -30,6 +30,11 @@ Modes, each a fixed number of simulations a search from a fresh tree:
 - ``peer-zb-runtime``: the peer with ZeroBoard's play runtime behind its network call (one
   position a call) -- the other way to put both on the same runtime.
 
+Besides, the network's own CPU a position is timed (``net_us_per_position``: torch one position
+a call as the peers call it, ZeroBoard's runtime one position a call and at its leaf batch), and
+each mode's CPU a simulation outside the network is estimated from it (``other_us_per_sim``:
+the search, the rules, the encoding and the glue).
+
 The positions are the start and seeded positions after 2-8 random plies that a short search
 does not prove (benchmarks/threads.py `positions`), converted to each peer's board. All modes
 search every position in every round, in an order that alternates round by round, in one
@@ -351,6 +356,40 @@ def check_encoding(peer, states, boards) -> None:
             raise PeerError(f"the adapter encodes {state.moves} differently from ZeroBoard")
 
 
+def net_cpu_per_position(run, windows: int = 3, window: float = 0.3) -> float:
+    """CPU seconds a position of ``run()`` (which evaluates positions and returns how many),
+    the fastest of ``windows`` windows of ``window`` CPU-seconds after a warm-up call."""
+    run()
+    best = float("inf")
+    for _ in range(windows):
+        done, start = 0, time.process_time()
+        while time.process_time() - start < window:
+            done += run()
+        best = min(best, (time.process_time() - start) / done)
+    return best
+
+
+def network_costs(net_call: NetCall, play_ev, states: list, batch: int) -> dict:
+    """Microseconds a position of the network alone: as the peers call it (torch, one
+    position), in ZeroBoard's play runtime one position a call, and at its leaf batch."""
+    planes = np.stack([s.encode() for s in (states * batch)[:batch]])
+
+    def one_torch():
+        net_call(planes[0])
+        return 1
+
+    def one_zb():
+        play_ev.infer(planes[:1])
+        return 1
+
+    def batch_zb():
+        play_ev.infer(planes)
+        return batch
+    return {name: round(net_cpu_per_position(f) * 1e6, 1)
+            for name, f in (("torch_b1_as_peer", one_torch), ("zb_runtime_b1", one_zb),
+                            (f"zb_runtime_b{batch}", batch_zb))}
+
+
 def measure(game_id: str, peer_root: Path, commit: str, args) -> dict:
     import torch
     from engine.core.checkpoint import load_network
@@ -410,11 +449,11 @@ def measure(game_id: str, peer_root: Path, commit: str, args) -> dict:
     for r in range(args.rounds):
         for k, (state, board) in enumerate(zip(states, boards)):
             for m in (order if (r + k) % 2 == 0 else order[::-1]):
-                net, start = evaluated(m), time.process_time()
+                before, start = evaluated(m), time.process_time()
                 done = modes[m](board if m.startswith("peer") else state, args.sims)
                 totals[m][1] += time.process_time() - start
                 totals[m][0] += done
-                totals[m][2] += evaluated(m) - net
+                totals[m][2] += evaluated(m) - before
     rate = {m: v / c for m, (v, c, _) in totals.items()}
     out = {
         "game": game_id, "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -431,7 +470,15 @@ def measure(game_id: str, peer_root: Path, commit: str, args) -> dict:
         "ratio_same_runtime_zb": round(rate["zeroboard"] / rate["peer-zb-runtime"], 2),
         "adapter_encode_share": {m: round(clocks[m].cpu / totals[m][1], 4) for m in clocks},
         "target_6x_met": rate["zeroboard"] / rate["peer"] >= 6.0,
+        "net_us_per_position": network_costs(NetCall(net, peer_grad), play_ev, states, cfg.leaf_batch),
     }
+    # the CPU a simulation spends outside the network: its whole CPU less the network's
+    # positions a simulation times the network's own cost in that mode's runtime and batch
+    runtime_of = {"peer": "torch_b1_as_peer", "zeroboard-torch-b1": "torch_b1_as_peer",
+                  "peer-zb-runtime": "zb_runtime_b1", "zeroboard": f"zb_runtime_b{cfg.leaf_batch}"}
+    for m, key in runtime_of.items():
+        fig = out["modes"][m]
+        fig["other_us_per_sim"] = round(1e6 / rate[m] - fig["net_positions_per_sim"] * out["net_us_per_position"][key], 1)
     if "zeroboard-2t" in rate:
         out["ratio_two_threads"] = round(rate["zeroboard-2t"] / rate["peer"], 2)
     return out
@@ -446,11 +493,13 @@ def git_head(root: Path) -> str:
 
 
 def table(results: list[dict]) -> str:
-    lines = ["game      mode                 sims/CPU-s  x peer", "-" * 50]
+    lines = ["game      mode                 sims/CPU-s  x peer  us/sim outside the network", "-" * 76]
     for res in results:
         base = res["modes"]["peer"]["sims_per_cpu_s"]
         for m, fig in res["modes"].items():
-            lines.append(f"{res['game']:<9} {m:<20} {fig['sims_per_cpu_s']:>10.1f}  {fig['sims_per_cpu_s'] / base:>6.2f}")
+            other = fig.get("other_us_per_sim")
+            lines.append(f"{res['game']:<9} {m:<20} {fig['sims_per_cpu_s']:>10.1f}  {fig['sims_per_cpu_s'] / base:>6.2f}"
+                         + (f"  {other:>8.1f}" if other is not None else ""))
         lines.append(f"{res['game']:<9} as played: {res['ratio_as_played']}x (target 6x: "
                      f"{'met' if res['target_6x_met'] else 'not met'}); same runtime: torch b1 "
                      f"{res['ratio_same_runtime_torch_b1']}x, ZeroBoard's {res['ratio_same_runtime_zb']}x")

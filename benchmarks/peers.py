@@ -28,12 +28,15 @@ Modes, each a fixed number of simulations a search from a fresh tree:
 - ``zeroboard-torch-b1``: ZeroBoard's search with the peer's runtime: the same torch module
   called the same way, one position a call (leaf batch 1) -- search and rules speed alone;
 - ``peer-zb-runtime``: the peer with ZeroBoard's play runtime behind its network call (one
-  position a call) -- the other way to put both on the same runtime.
+  position a call) -- the other way to put both on the same runtime;
+- ``peer-no-autograd`` (gomoku): AlphaZero_Gomoku with its network call under
+  ``torch.no_grad``, which its own code leaves out: what that choice costs it.
 
 Besides, the network's own CPU a position is timed (``net_us_per_position``: torch one position
 a call as the peers call it, ZeroBoard's runtime one position a call and at its leaf batch), and
 each mode's CPU a simulation outside the network is estimated from it (``other_us_per_sim``:
-the search, the rules, the encoding and the glue).
+the search, the rules, the encoding and the glue; a difference of two timings, so rough where
+the network is most of a simulation: the network timed alone runs with warm caches).
 
 The positions are the start and seeded positions after 2-8 random plies that a short search
 does not prove (benchmarks/threads.py `positions`), converted to each peer's board. All modes
@@ -42,7 +45,7 @@ process; each figure is simulations over the process CPU time (time.process_time
 searches. torch runs on one intra-op thread for everybody.
 
     python benchmarks/peers.py --azg PATH --azgomoku PATH [--games connect4 gomoku]
-        [--sims 400] [--positions 4] [--rounds 2] [--seed 0] [--no-threads2]
+        [--sims 800] [--positions 4] [--rounds 2] [--seed 0] [--no-threads2]
 
 PATH: a checkout of each peer, e.g. ``git clone https://github.com/suragnair/alpha-zero-general``
 (only connect4 needs --azg, only gomoku --azgomoku).
@@ -369,14 +372,17 @@ def net_cpu_per_position(run, windows: int = 3, window: float = 0.3) -> float:
     return best
 
 
-def network_costs(net_call: NetCall, play_ev, states: list, batch: int) -> dict:
+def network_costs(net, grad: bool, play_ev, states: list, batch: int) -> dict:
     """Microseconds a position of the network alone: as the peers call it (torch, one
-    position), in ZeroBoard's play runtime one position a call, and at its leaf batch."""
+    position; also without autograd where the peer leaves it on), in ZeroBoard's play runtime
+    one position a call, and at its leaf batch."""
     planes = np.stack([s.encode() for s in (states * batch)[:batch]])
 
-    def one_torch():
-        net_call(planes[0])
-        return 1
+    def torch_one(call):
+        def run():
+            call(planes[0])
+            return 1
+        return run
 
     def one_zb():
         play_ev.infer(planes[:1])
@@ -385,9 +391,11 @@ def network_costs(net_call: NetCall, play_ev, states: list, batch: int) -> dict:
     def batch_zb():
         play_ev.infer(planes)
         return batch
-    return {name: round(net_cpu_per_position(f) * 1e6, 1)
-            for name, f in (("torch_b1_as_peer", one_torch), ("zb_runtime_b1", one_zb),
-                            (f"zb_runtime_b{batch}", batch_zb))}
+    runs = {"torch_b1_as_peer": torch_one(NetCall(net, grad))}
+    if grad:
+        runs["torch_b1_no_autograd"] = torch_one(NetCall(net, False))
+    runs.update({"zb_runtime_b1": one_zb, f"zb_runtime_b{batch}": batch_zb})
+    return {name: round(net_cpu_per_position(f) * 1e6, 1) for name, f in runs.items()}
 
 
 def measure(game_id: str, peer_root: Path, commit: str, args) -> dict:
@@ -421,6 +429,11 @@ def measure(game_id: str, peer_root: Path, commit: str, args) -> dict:
     }
     if args.threads2:
         modes["zeroboard-2t"] = zeroboard_search(play_ev, cfg, 2)
+    if peer_grad:   # how much the peer's autograd costs it: the same peer under torch.no_grad
+        calls["peer-no-autograd"] = NetCall(net, False)
+        clocks["peer-no-autograd"] = EncodeClock()
+        peer_ng = peer_cls(peer_root, calls["peer-no-autograd"], clocks["peer-no-autograd"])
+        modes["peer-no-autograd"] = lambda board, sims: peer_ng.search(board, sims)
 
     def evaluated(mode: str) -> int:   # positions the network has evaluated for ``mode`` so far
         return calls[mode].positions if mode in calls else play_ev.positions
@@ -470,17 +483,23 @@ def measure(game_id: str, peer_root: Path, commit: str, args) -> dict:
         "ratio_same_runtime_zb": round(rate["zeroboard"] / rate["peer-zb-runtime"], 2),
         "adapter_encode_share": {m: round(clocks[m].cpu / totals[m][1], 4) for m in clocks},
         "target_6x_met": rate["zeroboard"] / rate["peer"] >= 6.0,
-        "net_us_per_position": network_costs(NetCall(net, peer_grad), play_ev, states, cfg.leaf_batch),
+        "net_us_per_position": network_costs(net, peer_grad, play_ev, states, cfg.leaf_batch),
     }
     # the CPU a simulation spends outside the network: its whole CPU less the network's
     # positions a simulation times the network's own cost in that mode's runtime and batch
-    runtime_of = {"peer": "torch_b1_as_peer", "zeroboard-torch-b1": "torch_b1_as_peer",
-                  "peer-zb-runtime": "zb_runtime_b1", "zeroboard": f"zb_runtime_b{cfg.leaf_batch}"}
+    runtime_of = {"peer": "torch_b1_as_peer", "peer-no-autograd": "torch_b1_no_autograd",
+                  "zeroboard-torch-b1": "torch_b1_as_peer", "peer-zb-runtime": "zb_runtime_b1",
+                  "zeroboard": f"zb_runtime_b{cfg.leaf_batch}"}
     for m, key in runtime_of.items():
+        if m not in out["modes"]:
+            continue
         fig = out["modes"][m]
-        fig["other_us_per_sim"] = round(1e6 / rate[m] - fig["net_positions_per_sim"] * out["net_us_per_position"][key], 1)
+        net_us = fig["net_positions_per_sim"] * out["net_us_per_position"][key]
+        fig["other_us_per_sim"] = round(1e6 / rate[m] - net_us, 1)
     if "zeroboard-2t" in rate:
         out["ratio_two_threads"] = round(rate["zeroboard-2t"] / rate["peer"], 2)
+    if "peer-no-autograd" in rate:
+        out["ratio_peer_without_autograd"] = round(rate["zeroboard"] / rate["peer-no-autograd"], 2)
     return out
 
 
@@ -498,7 +517,8 @@ def table(results: list[dict]) -> str:
         base = res["modes"]["peer"]["sims_per_cpu_s"]
         for m, fig in res["modes"].items():
             other = fig.get("other_us_per_sim")
-            lines.append(f"{res['game']:<9} {m:<20} {fig['sims_per_cpu_s']:>10.1f}  {fig['sims_per_cpu_s'] / base:>6.2f}"
+            speed = fig["sims_per_cpu_s"]
+            lines.append(f"{res['game']:<9} {m:<20} {speed:>10.1f}  {speed / base:>6.2f}"
                          + (f"  {other:>8.1f}" if other is not None else ""))
         lines.append(f"{res['game']:<9} as played: {res['ratio_as_played']}x (target 6x: "
                      f"{'met' if res['target_6x_met'] else 'not met'}); same runtime: torch b1 "
@@ -511,7 +531,7 @@ def main() -> int:
     ap.add_argument("--azg", help="an alpha-zero-general checkout (for connect4)")
     ap.add_argument("--azgomoku", help="an AlphaZero_Gomoku checkout (for gomoku)")
     ap.add_argument("--games", nargs="+", default=["connect4", "gomoku"], choices=sorted(PEERS))
-    ap.add_argument("--sims", type=int, default=400, help="simulations a search")
+    ap.add_argument("--sims", type=int, default=800, help="simulations a search")
     ap.add_argument("--positions", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)

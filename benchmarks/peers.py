@@ -94,9 +94,11 @@ def peer_checkout(path: str | None, flag: str, name: str, required: tuple[str, .
     missing = [f for f in required if not (root / f).is_file()]
     if missing:
         raise PeerError(f"--{flag} {path}: not a checkout of {name} ({missing[0]} is missing)")
-    try:
-        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
-                                timeout=30).stdout.strip() or "unknown (not a git checkout)"
+    try:   # the checkout's own commit, not that of a repository it happens to sit in
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel", "HEAD"], capture_output=True,
+                             text=True, timeout=30).stdout.split()
+        top_level = len(out) == 2 and Path(out[0]).resolve() == root
+        commit = out[1] if top_level else "unknown (not a git checkout)"
     except (OSError, subprocess.SubprocessError):
         commit = "unknown (git not available)"
     return root, commit
@@ -105,7 +107,8 @@ def peer_checkout(path: str | None, flag: str, name: str, required: tuple[str, .
 def import_from(root: Path, module: str, name: str):
     """Import ``module`` from the peer checkout ``root`` (first on the path: a top-level name
     such as ``connect4`` must be the peer's), checking it really came from there."""
-    sys.path.insert(0, str(root))
+    if sys.path[0] != str(root):
+        sys.path.insert(0, str(root))
     try:
         mod = importlib.import_module(module)
     except Exception as e:

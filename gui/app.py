@@ -184,6 +184,11 @@ class App:
         if self.model_path_for(game):
             return t("model.trained")
         if shipped_model_path(game.key):
+            if game.key != game.network_key:   # a network trained for this rule set: how it does under it
+                from gui.scenes.home import engine_match
+                m = engine_match(game)
+                if m is not None:
+                    return t("model.shipped_rule", rule=t(f"rule.{game.rule}"), wins=m["wins"], games=m["games"])
             return t("model.shipped")
         if shipped_model_path(game.network_key):   # a rule variant plays its base game's network
             return t("model.shipped_base")

@@ -38,10 +38,48 @@ def test_gomoku_setup_offers_the_rule_sets_and_explains_the_chosen_one(small_app
         for s2, r2 in texts[i + 1:]:
             inner = r.clip(r2)
             assert inner.width < 3 or inner.height <= 4, (s, r, s2, r2)
-    assert t("model.shipped_base").replace(" ", "") in joined   # the AI's network is the freestyle one
+    scene.rule = "standard"   # no network is trained for it: the freestyle one plays
+    small_app.step((), 0.02, draw=True)
+    joined = "".join(s for s, _ in drawn_texts(small_app, monkeypatch)).replace(" ", "")
+    assert t("model.shipped_base").replace(" ", "") in joined
+    scene.rule = "renju"
     assert scene.variant() == {"rule": "renju"}
     scene.start()
     assert small_app.scene.c.game.key == "gomoku-renju"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_network_trained_for_the_rule_says_how_it_does_under_it(small_app, monkeypatch, tmp_path, lang):
+    """With models/gomoku-renju.pt shipped, the dialog says the AI was trained for renju and
+    how it did against Rapfi under renju (its report's largest engine match)."""
+    import json
+    import shutil
+
+    import engine.core.paths as paths
+    from gui.i18n import t
+    from gui.scenes import home
+    models = tmp_path / "models"
+    models.mkdir()
+    for name in ("gomoku.pt", "gomoku.json"):
+        shutil.copy(paths.models_dir() / name, models / name)
+    shutil.copy(paths.models_dir() / "gomoku.pt", models / "gomoku-renju.pt")
+    (models / "gomoku-renju.json").write_text(json.dumps({"game": "gomoku-renju", "suite": "matches", "results": {
+        "matches": [{"spec": "gomocup:pbrain-rapfi@nodes100", "wins": 3, "draws": 0, "games": 10},
+                    {"spec": "gomocup:pbrain-rapfi@nodes1000", "wins": 117, "draws": 0, "games": 200}]}}))
+    monkeypatch.setattr(paths, "models_dir", lambda: models)
+    monkeypatch.setattr(home, "models_dir", lambda: models)
+    monkeypatch.setattr(home, "_reports", {})
+    small_app.set_language(lang)
+    small_app.open_setup("gomoku", "play")
+    small_app.scene.rule = "renju"
+    small_app.step((), 0.02, draw=True)
+    joined = "".join(s for s, _ in drawn_texts(small_app, monkeypatch)).replace(" ", "")
+    said = t("model.shipped_rule", rule=t("rule.renju"), wins=117, games=200).replace(" ", "")
+    assert said in joined
+    small_app.scene.rule = "standard"
+    small_app.step((), 0.02, draw=True)
+    joined = "".join(s for s, _ in drawn_texts(small_app, monkeypatch)).replace(" ", "")
+    assert t("model.shipped_base").replace(" ", "") in joined and said not in joined
 
 
 def test_other_games_offer_no_rule(small_app):

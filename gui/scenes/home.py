@@ -31,6 +31,18 @@ def model_report(game) -> dict | None:
     return _reports[game.key]
 
 
+def engine_match(game) -> dict | None:
+    """The largest match of ``game``'s model report against an outside engine (its ``wins`` and
+    ``games`` as ints), or None."""
+    report = model_report(game)
+    try:
+        ms = [m for m in report["results"]["matches"] if isinstance(m, dict) and _is_engine(m.get("spec", ""))]
+        best = max(ms, key=lambda m: int(m["games"]))
+        return {**best, "wins": int(best["wins"]), "games": int(best["games"])}
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
 def _opponent(spec: str, label: str) -> str:
     kind, _, arg = str(spec).partition(":")
     if kind == "rollout" and arg.isdigit():

@@ -82,14 +82,15 @@ class SearchSession:
         self.player.reset()
 
 
-def clock_budget(time_left_ms: float, increment_ms: float = 0.0, moves_to_go: int | None = None,
-                 reserve: float = 0.5) -> float:
-    """Seconds to spend on this move from a clock: an even share of the time left over the
-    moves still to play (30 when unknown) plus most of the increment, never more than
-    ``reserve`` of what is left."""
-    left = max(float(time_left_ms), 0.0)
-    share = left / max(moves_to_go or 30, 1) + 0.8 * max(float(increment_ms), 0.0)
-    return max(min(share, reserve * left) / 1000.0, 0.01)
+def clock_budget(time_left_ms: float, increment_ms: float = 0.0, moves_to_go: int | None = None) -> float:
+    """Seconds to spend on this move from a protocol's clock (milliseconds): the app's time plan,
+    `engine.play.clock.clock_budget` (an even share of the time left over the moves still to play,
+    30 when unknown, plus most of the increment, never more than a third of what is left after a
+    half-second reserve), without its allowance for the trips between the app's window and its AI
+    process, which an engine answering on its own pipe does not make."""
+    from ..play.clock import clock_budget as plan
+    return plan(max(float(time_left_ms), 0.0) / 1000.0, max(float(increment_ms), 0.0) / 1000.0,
+                max(int(moves_to_go or 30), 1), lag=0.0)
 
 
 class Stopwatch:

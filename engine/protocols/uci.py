@@ -47,7 +47,7 @@ import time
 from ..core.mcts import SearchResult
 from ..play.players import MAX_THREADS
 from .common import ROLLOUT, LineWriter, one_line, principal_variation, value_to_cp
-from .session import SearchSession
+from .session import SearchSession, clock_budget
 
 #: the search tree's memory budget (the ``Hash`` option, MB): ``go infinite`` and clock
 #: searches stop at the node count that fits. A node costs ~0.3 KB in connect4 to ~2 KB in
@@ -322,9 +322,7 @@ class UCIEngine:
         clock = limits.get("wtime" if self.state.current_player == 0 else "btime")
         if clock is not None:
             inc = limits.get("winc" if self.state.current_player == 0 else "binc", 0)
-            moves_left = max(limits.get("movestogo", 30), 1)
-            budget = min(max(clock, 0) / moves_left + 0.8 * max(inc, 0), 0.5 * max(clock, 0)) / 1000.0
-            return self.node_cap, max(budget, 0.01), notes
+            return self.node_cap, clock_budget(clock, inc, limits.get("movestogo")), notes
         return self.level_sims, self.level_seconds, notes  # a level's budget is small
 
     def _cmd_go(self, tokens, emit) -> None:

@@ -48,11 +48,10 @@ static int read_bb(const ot_geom *g, PyObject *obj, uint64_t *out, const char *w
         return 0;
     }
     uint64_t x = PyLong_AsUnsignedLongLong(obj);
-    if (x == (uint64_t)-1 && PyErr_Occurred()) {   /* negative, or wider than 64 bits */
+    int bad = x == (uint64_t)-1 && PyErr_Occurred();   /* negative, or wider than 64 bits */
+    if (bad)
         PyErr_Clear();
-        x = ~g->full;
-    }
-    if (x & ~g->full) {
+    if (bad || (x & ~g->full)) {
         PyErr_Format(PyExc_ValueError, "%s is not a bitboard of the %dx%d board (negative, or squares off it)",
                      what, g->size, g->size);
         return 0;

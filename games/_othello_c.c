@@ -8,6 +8,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pythread.h>
 
 #include "othello_rules.h"
 
@@ -180,7 +181,22 @@ static PyObject *py_wins_at_once(PyObject *self, PyObject *args)
     Py_RETURN_FALSE;
 }
 
-/* solve(size, me, opp) -> 1, 0 or -1 (games.othello.solve); keeps the GIL: its table is shared */
+/* solve's table of solved positions is shared between calls, so solves take this lock; one with
+ * RELEASE_EMPTIES empty squares or more lets other threads run meanwhile (a short one keeps the GIL) */
+static PyThread_type_lock solve_lock;
+#define RELEASE_EMPTIES 10
+
+/* takes solve_lock without ever waiting for it while holding the GIL (its holder may need the GIL) */
+static void take_solve_lock(void)
+{
+    if (!PyThread_acquire_lock(solve_lock, NOWAIT_LOCK)) {
+        Py_BEGIN_ALLOW_THREADS
+        PyThread_acquire_lock(solve_lock, WAIT_LOCK);
+        Py_END_ALLOW_THREADS
+    }
+}
+
+/* solve(size, me, opp) -> 1, 0 or -1 (games.othello.solve) */
 static PyObject *py_solve(PyObject *self, PyObject *args)
 {
     int size;
@@ -190,13 +206,25 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "iOO:solve", &size, &mo, &oo)
         || !read_position(size, mo, oo, &g, &me, &opp))
         return NULL;
-    return PyLong_FromLong(ot_solve(g, me, opp));
+    int v;
+    take_solve_lock();
+    if (ot_popcount(g->full ^ (me | opp)) >= RELEASE_EMPTIES) {
+        Py_BEGIN_ALLOW_THREADS
+        v = ot_solve(g, me, opp);
+        Py_END_ALLOW_THREADS
+    } else {
+        v = ot_solve(g, me, opp);
+    }
+    PyThread_release_lock(solve_lock);
+    return PyLong_FromLong(v);
 }
 
 /* solve_clear() -> None: forgets the positions solve keeps */
 static PyObject *py_solve_clear(PyObject *self, PyObject *args)
 {
+    take_solve_lock();
     ot_solve_clear();
+    PyThread_release_lock(solve_lock);
     Py_RETURN_NONE;
 }
 
@@ -306,6 +334,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_othello_c",
 
 PyMODINIT_FUNC PyInit__othello_c(void)
 {
+    if (solve_lock == NULL && (solve_lock = PyThread_allocate_lock()) == NULL)
+        return PyErr_NoMemory();
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;

@@ -240,6 +240,38 @@ def test_the_solver_is_right_on_a_finished_game_and_a_board_no_game_reaches():
 
 
 @needs_core
+def test_threads_solving_at_once_get_the_references_results():
+    """Four threads solve (and now and then clear) at once through the shared table; solves of
+    ten empty squares or more run without the GIL, under the table's lock: the reference's
+    results, and nothing hangs. (Without the lock this still passed: a race is too rare here.)"""
+    import threading
+    positions = endgames(6, 12, 30, seed=61) + endgames(8, 11, 8, seed=62)
+    with rules(None):
+        want = [oth.solve(s.game, s._me, s._opp) for s in positions]
+    errors = []
+
+    def solve_all(order):
+        try:
+            for round_ in range(3):
+                for i in order:
+                    s = positions[i]
+                    if core.solve(s.game.size, s._me, s._opp) != want[i]:
+                        errors.append(s.to_text())
+                if round_ == 1:
+                    core.solve_clear()
+        except Exception as e:   # noqa: BLE001  (reported below)
+            errors.append(repr(e))
+
+    orders = [random.Random(k).sample(range(len(positions)), len(positions)) for k in range(4)]
+    threads = [threading.Thread(target=solve_all, args=(o,)) for o in orders]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads) and errors == []
+
+
+@needs_core
 def test_the_margin_solver_gives_the_same_margin_and_budget_left_at_every_budget():
     """`solve_margin` at budgets from one position to plenty: the same margin, or the same
     `SolveBudgetExceeded`, and the same count left in the shared counter either way."""

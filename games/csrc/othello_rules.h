@@ -56,7 +56,7 @@ void ot_encode(const ot_geom *g, uint64_t me, uint64_t opp, uint64_t legal, floa
 /* the exact result for the side to move with perfect play: 1 a win, 0 a draw, -1 a loss
  * (games.othello.solve). Keeps bounds of solved positions in one table shared between calls
  * (made on first use; when it cannot be allocated the search runs without it): not reentrant,
- * so callers serialise it (the binding holds the GIL). */
+ * so callers serialise it (the binding takes a lock). */
 int ot_solve(const ot_geom *g, uint64_t me, uint64_t opp);
 /* forgets the solved positions ot_solve keeps */
 void ot_solve_clear(void);

@@ -17,6 +17,7 @@ rounds, compiled first in odd ones), and reports the fastest and median round in
   the search without the network) and with the shipped network on ONNX Runtime float32, one thread.
 
     python benchmarks/othello_core_speed.py [--parts perft solve margin state search] [--rounds 3]
+        [--paths python compiled] [--solve-empties 12]
 """
 from __future__ import annotations
 
@@ -41,20 +42,26 @@ def use(compiled: bool) -> None:
     oth._core = CORE if compiled else None
 
 
+#: the paths timed (--paths): both by default
+PATHS = ["python", "compiled"]
+
+
 def rounds_of(rounds: int, work) -> dict:
-    """Runs ``work(compiled)`` -> (CPU seconds, units, answer) for both paths ``rounds`` times, taking turns."""
-    cpu = {"python": [], "compiled": []}
+    """Runs ``work(compiled)`` -> (CPU seconds, units, answer) for each path ``rounds`` times, taking turns."""
+    cpu = {p: [] for p in PATHS}
     differ = 0
     for r in range(rounds):
         answers = {}
-        for path in (("python", "compiled") if r % 2 == 0 else ("compiled", "python")):
+        for path in (PATHS if r % 2 == 0 else PATHS[::-1]):
             use(path == "compiled")
             seconds, units, answers[path] = work(path == "compiled")
             cpu[path].append(seconds / units)
-        differ += answers["python"] != answers["compiled"]
+        differ += len(set(map(repr, answers.values()))) > 1
     use(True)
     out = {p: {"fastest_us": round(min(v) * 1e6, 2), "median_us": round(statistics.median(v) * 1e6, 2)}
            for p, v in cpu.items()}
+    if len(PATHS) == 1:
+        return out
     out["ratio_fastest"] = round(min(cpu["python"]) / min(cpu["compiled"]), 1)
     out["ratio_median"] = round(statistics.median(cpu["python"]) / statistics.median(cpu["compiled"]), 1)
     out["rounds_that_differ"] = differ
@@ -233,7 +240,13 @@ def main() -> int:
     parser.add_argument("--max-empties", type=int, default=20, help="the compiled solver alone up to this many")
     parser.add_argument("--sims", type=int, default=400)
     parser.add_argument("--positions", type=int, default=4)
+    parser.add_argument("--paths", nargs="+", default=PATHS, choices=PATHS, help="the paths to time")
+    parser.add_argument("--solve-empties", type=int, help="the search's solver threshold (SOLVE_EMPTIES, default "
+                        f"{oth.SOLVE_EMPTIES}; above 12 the Python path takes seconds a visit)")
     args = parser.parse_args()
+    PATHS[:] = args.paths
+    if args.solve_empties is not None:
+        oth.SOLVE_EMPTIES = args.solve_empties
     if CORE is None:
         raise SystemExit("othello_core_speed: the compiled core is not built (python setup.py build_ext --inplace)")
     for part in args.parts:

@@ -207,7 +207,8 @@ def part_search(args) -> dict:
     game = get_game("othello")
     cfg = play_search_config(game)
     sets = {"opening": sample_positions(game, args.positions, seed=1),
-            "endgame_14_20": [s for e in (14, 16, 18, 20) for s in endgames(game, e, max(1, args.positions // 4), 40 + e)]}
+            "endgame_14_20": [s for e in (14, 16, 18, 20)
+                              for s in endgames(game, e, max(1, args.positions // 4), 40 + e)]}
     out = {"sims": args.sims, "leaf_batch": cfg.leaf_batch, "solve_empties": oth.SOLVE_EMPTIES}
     for ev_name, ev in (("trivial", FixedPriors(game.action_size)), ("network", network_evaluator(game))):
         for set_name, positions in sets.items():

@@ -305,7 +305,8 @@ static PyObject *py_encode(PyObject *self, PyObject *args)
         return NULL;
     if (!read_bb(g, lo, &legal, "legal"))
         return NULL;
-    PyObject *out = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)OT_NUM_PLANES * g->cells * (Py_ssize_t)sizeof(float));
+    Py_ssize_t bytes = (Py_ssize_t)OT_NUM_PLANES * g->cells * (Py_ssize_t)sizeof(float);
+    PyObject *out = PyByteArray_FromStringAndSize(NULL, bytes);
     if (out != NULL)
         ot_encode(g, me, opp, legal, (float *)PyByteArray_AS_STRING(out));
     return out;
@@ -329,7 +330,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_othello_c",
-                                    "The compiled othello rules and endgame solvers (games.othello is their reference).",
+                                    "The compiled othello rules and endgame solvers (games.othello: the reference).",
                                     -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__othello_c(void)

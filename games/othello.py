@@ -99,7 +99,8 @@ def _bits(mask: int) -> list[int]:
 #: games an 800-visit search took 0.16 s without it at 12-20 empty squares; with it 0.01 s
 #: at 12-14, 0.07 s at 16 and 0.55 s at 18-20 (10: 0.25 s at 18-20; 14: 2.9 s at 20).
 #: Against Egaroucid at level 5 it raised the strong level from 43.5% to 53.8% over the
-#: same 200 games' openings (docs/training.md, 2026-11-25).
+#: same 200 games' openings (docs/training.md, 2026-11-25). The compiled solver (games._othello_c)
+#: solves about a hundred times faster (docs/compiled-core.md); a higher threshold is not yet tried in play.
 SOLVE_EMPTIES = 12
 try:   # to measure the network and search without it: ZEROBOARD_OTHELLO_SOLVE_EMPTIES=0
     # (at most 16: each further empty square multiplies a solve's cost about three to five times)

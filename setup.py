@@ -15,4 +15,6 @@ setup(ext_modules=[
               include_dirs=["engine/core/csrc"], depends=["engine/core/csrc/tree.h"], optional=True),
     Extension("games._gomoku_c", ["games/_gomoku_c.c", "games/csrc/gomoku_rules.c"], include_dirs=["games/csrc"],
               depends=["games/csrc/gomoku_rules.h"], optional=True),
+    Extension("games._othello_c", ["games/_othello_c.c", "games/csrc/othello_rules.c"], include_dirs=["games/csrc"],
+              depends=["games/csrc/othello_rules.h"], optional=True),
 ])

@@ -23,6 +23,7 @@ PURE_ENV = "ZEROBOARD_PURE_PYTHON"
 COMPILED = {
     "games._xiangqi_c": ("xiangqi rules", 1),
     "games._gomoku_c": ("gomoku rules", 1),
+    "games._othello_c": ("othello rules", 1),
 }
 
 

@@ -21,6 +21,7 @@ import re
 
 import numpy as np
 
+from . import native
 from .base import Game, NotationError, SetupProblem, State, clip_text, dihedral_symmetries, replay
 
 COLUMNS = "abcdefgh"
@@ -28,6 +29,10 @@ PLAYER_NAMES = ("Black", "White")
 _SQUARE_RE = re.compile(r"([a-z])([0-9]{1,4})")  # a row of at most 4 digits: int() refuses 4300
 #: one move of a transcript: "pass", a square, or any other single character (reported as bad)
 _TOKEN_RE = re.compile(r"pass|[a-z][0-9]*|[^\s,]", re.IGNORECASE)
+
+#: the compiled rules and endgame solvers (games/_othello_c.c), or None where this module's Python
+#: runs; tests/test_othello_compiled.py compares the two
+_core = native.load("games._othello_c")
 
 
 def move_mask(me: int, opp: int, full: int, shifts: tuple[tuple[int, int], ...]) -> int:
@@ -94,7 +99,8 @@ def _bits(mask: int) -> list[int]:
 #: games an 800-visit search took 0.16 s without it at 12-20 empty squares; with it 0.01 s
 #: at 12-14, 0.07 s at 16 and 0.55 s at 18-20 (10: 0.25 s at 18-20; 14: 2.9 s at 20).
 #: Against Egaroucid at level 5 it raised the strong level from 43.5% to 53.8% over the
-#: same 200 games' openings (docs/training.md, 2026-11-25).
+#: same 200 games' openings (docs/training.md, 2026-11-25). The compiled solver (games._othello_c)
+#: solves about a hundred times faster (docs/compiled-core.md); a higher threshold is not yet tried in play.
 SOLVE_EMPTIES = 12
 try:   # to measure the network and search without it: ZEROBOARD_OTHELLO_SOLVE_EMPTIES=0
     # (at most 16: each further empty square multiplies a solve's cost about three to five times)
@@ -124,6 +130,8 @@ def solve(game: "Othello", me: int, opp: int) -> int:
     bounds of the larger positions are kept between calls, so the searches of neighbouring
     positions share their work. Its cost grows steeply with the empty squares: meant for
     the last ten or so."""
+    if _core is not None:   # its own table of solved positions, kept between calls like _SOLVED
+        return _core.solve(game.size, me, opp)
     if len(_SOLVED) > _SOLVED_LIMIT:
         _SOLVED.clear()
     empties = (game.full ^ (me | opp)).bit_count()
@@ -216,6 +224,10 @@ def _last_square(game: "Othello", me: int, opp: int) -> int:
 MARGIN_EMPTIES = 10
 
 
+#: a budget the compiled margin solver counts (a C long long); a larger one runs the Python
+_BUDGET_LIMIT = 1 << 62
+
+
 class SolveBudgetExceeded(Exception):
     """A margin solve (`solve_margin`) visited more positions than it was allowed."""
 
@@ -227,6 +239,11 @@ def solve_margin(game: "Othello", me: int, opp: int, budget: int | list = 200_00
     bounds of the larger positions kept for this call); raises `SolveBudgetExceeded` past
     ``budget`` positions (a one-item list: a budget shared with other calls, counted down)."""
     counter = budget if isinstance(budget, list) else [budget]
+    if _core is not None and type(counter[0]) is int and -_BUDGET_LIMIT < counter[0] < _BUDGET_LIMIT:
+        value, counter[0] = _core.solve_margin(game.size, me, opp, counter[0])
+        if value is None:
+            raise SolveBudgetExceeded
+        return value
     table: dict[tuple[int, int], tuple[int, int]] = {}
     empties = (game.full ^ (me | opp)).bit_count()
     return _margin(game, me, opp, -game.cells, game.cells, empties, False, table, counter)
@@ -324,11 +341,17 @@ class OthelloState(State):
         """Bitboard of the squares the player to move may play on (0 when it must pass)."""
         if self._mask < 0:
             g = self.game
-            self._mask = move_mask(self._me, self._opp, g.full, g.shifts)
+            if _core is not None:
+                self._mask = _core.move_mask(g.size, self._me, self._opp)
+            else:
+                self._mask = move_mask(self._me, self._opp, g.full, g.shifts)
         return self._mask
 
     def _legal_tuple(self) -> tuple[int, ...]:
         if self._legal is None:
+            if _core is not None:
+                self._mask, self._legal = _core.legal(self.game.size, self._me, self._opp)
+                return self._legal
             mask = self.legal_mask()
             if mask:
                 self._legal = tuple(_bits(mask))
@@ -345,6 +368,9 @@ class OthelloState(State):
         g = self.game
         if action == g.pass_action:
             return OthelloState(g, self._opp, self._me, 1 - self._player, self._moves + (action,), self.start)
+        if _core is not None:
+            me, opp = _core.play(g.size, self._me, self._opp, action)
+            return OthelloState(g, me, opp, 1 - self._player, self._moves + (action,), self.start)
         bit = 1 << action
         flipped = flips(self._me, self._opp, action, g.up_rays, g.down_rays)
         return OthelloState(g, self._opp ^ flipped, self._me | flipped | bit, 1 - self._player,
@@ -355,6 +381,8 @@ class OthelloState(State):
         (finished, winner), the rollout evaluator's fast path. ``rng`` is a `random.Random`;
         from the same seed this plays the very game the generic playout would."""
         g = self.game
+        if _core is not None:
+            return self._random_playout_compiled(rng, max_plies)
         full, shifts, up, down = g.full, g.shifts, g.up_rays, g.down_rays
         me, opp, player = self._me, self._opp, self._player
         for _ in range(max_plies):
@@ -378,6 +406,30 @@ class OthelloState(State):
             return True, None
         return True, player if mine > theirs else 1 - player
 
+    def _random_playout_compiled(self, rng, max_plies: int) -> tuple[bool, int | None]:
+        """`random_playout` on the compiled rules: the same moves from the same random stream."""
+        size, move_mask_of, play = self.game.size, _core.move_mask, _core.play
+        me, opp, player = self._me, self._opp, self._player
+        for _ in range(max_plies):
+            mask = move_mask_of(size, me, opp)
+            if not mask:
+                if not move_mask_of(size, opp, me):
+                    break
+                rng.randrange(1)
+                me, opp, player = opp, me, 1 - player
+                continue
+            for _ in range(rng.randrange(mask.bit_count())):
+                mask &= mask - 1
+            me, opp = play(size, me, opp, (mask & -mask).bit_length() - 1)
+            player = 1 - player
+        else:
+            if move_mask_of(size, me, opp) or move_mask_of(size, opp, me):
+                return False, None
+        mine, theirs = me.bit_count(), opp.bit_count()
+        if mine == theirs:
+            return True, None
+        return True, player if mine > theirs else 1 - player
+
     def proven_value(self) -> float | None:
         """With `SOLVE_EMPTIES` empty squares or fewer, the exact result (1.0, 0.0 or -1.0,
         `solve`). Otherwise 1.0 when the side to move can win at once: a move that takes every
@@ -388,6 +440,8 @@ class OthelloState(State):
         me, opp = self._me, self._opp
         if (g.full ^ (me | opp)).bit_count() <= SOLVE_EMPTIES and not self.is_terminal():
             return float(solve(g, me, opp))
+        if _core is not None:
+            return 1.0 if _core.wins_at_once(g.size, me, opp) else None
         mask = self.legal_mask()
         if not mask:
             return None
@@ -443,6 +497,9 @@ class OthelloState(State):
     def encode(self) -> np.ndarray:
         """Planes: the discs of the player to move, the opponent's, and the squares it may play on."""
         g = self.game
+        if _core is not None:
+            raw = _core.encode(g.size, self._me, self._opp, self.legal_mask())
+            return np.frombuffer(raw, np.float32).reshape(3, g.size, g.size)
         nb = g.plane_bytes
         raw = (self._me.to_bytes(nb, "little") + self._opp.to_bytes(nb, "little")
                + self.legal_mask().to_bytes(nb, "little"))
@@ -513,6 +570,8 @@ class OthelloState(State):
 
     def perft_counts(self, depth: int) -> list[int]:
         """Fast perft on raw bitboards (see games.perft); a pass is a ply, leaves are counted in bulk."""
+        if _core is not None:
+            return _core.perft(self.game.size, self._me, self._opp, depth)
         nodes = [0] * depth
         if depth <= 0 or self.is_terminal():
             return nodes

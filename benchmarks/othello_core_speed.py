@@ -1,0 +1,259 @@
+"""Benchmark: othello's Python rules against the compiled core (games._othello_c), in CPU time.
+
+Each part runs both paths in one process, taking turns within each round (Python first in even
+rounds, compiled first in odd ones), and reports the fastest and median round in CPU time
+(time.process_time), with the ratio; both paths must give the same answers (counted):
+
+- ``perft``: perft from the 8x8 start to ``--perft-depth``;
+- ``solve``: the win/draw/loss solver (`games.othello.solve`) on endgames of random games with
+  10, 12 and 14 empty squares, both tables of solved positions cleared before every solve (a
+  cold solve, the dearest case), and the compiled solver alone further on, to say how many empty
+  squares it solves in the CPU the Python takes at `SOLVE_EMPTIES`;
+- ``margin``: the disc-margin solver (`solve_margin`, its default budget) at 8 and 10 empty squares;
+- ``state``: what a search asks of each new position (apply, legal actions, encode, proven value);
+- ``search``: a search's CPU a visit (the compiled tree on both sides, the play settings of
+  `play_search_config`) from positions of random play's first quarter and from endgames with
+  14-20 empty squares (where the solver runs), with a trivial evaluator (fixed priors, value 0:
+  the search without the network) and with the shipped network on ONNX Runtime float32, one thread.
+
+    python benchmarks/othello_core_speed.py [--parts perft solve margin state search] [--rounds 3]
+        [--paths python compiled] [--solve-empties 12]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import games.othello as oth  # noqa: E402
+from games import get_game  # noqa: E402
+
+CORE = oth._core
+
+
+def use(compiled: bool) -> None:
+    oth._core = CORE if compiled else None
+
+
+#: the paths timed (--paths): both by default
+PATHS = ["python", "compiled"]
+
+
+def rounds_of(rounds: int, work) -> dict:
+    """Runs ``work(compiled)`` -> (CPU seconds, units, answer) for each path ``rounds`` times, taking turns."""
+    cpu = {p: [] for p in PATHS}
+    differ = 0
+    for r in range(rounds):
+        answers = {}
+        for path in (PATHS if r % 2 == 0 else PATHS[::-1]):
+            use(path == "compiled")
+            seconds, units, answers[path] = work(path == "compiled")
+            cpu[path].append(seconds / units)
+        differ += len(set(map(repr, answers.values()))) > 1
+    use(True)
+    out = {p: {"fastest_us": round(min(v) * 1e6, 2), "median_us": round(statistics.median(v) * 1e6, 2)}
+           for p, v in cpu.items()}
+    if len(PATHS) == 1:
+        return out
+    out["ratio_fastest"] = round(min(cpu["python"]) / min(cpu["compiled"]), 1)
+    out["ratio_median"] = round(statistics.median(cpu["python"]) / statistics.median(cpu["compiled"]), 1)
+    out["rounds_that_differ"] = differ
+    return out
+
+
+def endgames(game, empties: int, count: int, seed: int) -> list:
+    """Positions of uniformly random games with ``empties`` empty squares, not finished."""
+    rng, out = random.Random(seed), []
+    use(False)
+    while len(out) < count:
+        s = game.initial_state()
+        while not s.is_terminal() and (game.full ^ (s._me | s._opp)).bit_count() > empties:
+            s = s.apply(rng.choice(s.legal_actions()))
+        if not s.is_terminal():
+            out.append(s)
+    use(True)
+    return out
+
+
+def clear_tables() -> None:
+    oth._SOLVED.clear()
+    CORE.solve_clear()
+
+
+def part_perft(args) -> dict:
+    start = get_game("othello").initial_state()
+
+    def work(_):
+        t = time.process_time()
+        counts = start.perft_counts(args.perft_depth)
+        return time.process_time() - t, 1, counts
+    out = rounds_of(args.rounds, work)
+    out["depth"] = args.perft_depth
+    out["leaves"] = start.perft_counts(args.perft_depth)[-1]
+    return out
+
+
+def part_solve(args) -> dict:
+    game = get_game("othello")
+    out = {}
+    for empties in (10, 12, 14):
+        positions = endgames(game, empties, args.solves, seed=empties)
+
+        def work(_, positions=positions):
+            cpu, results = 0.0, []
+            for s in positions:
+                clear_tables()
+                t = time.process_time()
+                results.append(oth.solve(game, s._me, s._opp))
+                cpu += time.process_time() - t
+            return cpu, len(positions), results
+        out[f"{empties}_empties"] = rounds_of(args.rounds, work)
+    # the compiled solver alone, further on: the empties it solves in the Python's CPU at SOLVE_EMPTIES
+    beyond = {}
+    for empties in range(16, args.max_empties + 1, 2):
+        positions = endgames(game, empties, args.solves, seed=empties)
+        cpu = []
+        for s in positions:
+            clear_tables()
+            t = time.process_time()
+            CORE.solve(game.size, s._me, s._opp)
+            cpu.append(time.process_time() - t)
+        beyond[f"{empties}_empties"] = {"mean_us": round(statistics.mean(cpu) * 1e6, 1),
+                                        "median_us": round(statistics.median(cpu) * 1e6, 1),
+                                        "max_us": round(max(cpu) * 1e6, 1)}
+    out["compiled_only"] = beyond
+    return out
+
+
+def part_margin(args) -> dict:
+    game = get_game("othello")
+    out = {}
+    for empties in (8, 10):
+        positions = endgames(game, empties, args.solves, seed=100 + empties)
+
+        def work(_, positions=positions):
+            cpu, results = 0.0, []
+            for s in positions:
+                counter = [200_000]
+                t = time.process_time()
+                try:
+                    results.append((oth.solve_margin(game, s._me, s._opp, counter), counter[0]))
+                except oth.SolveBudgetExceeded:
+                    results.append((None, counter[0]))
+                cpu += time.process_time() - t
+            return cpu, len(positions), results
+        out[f"{empties}_empties"] = rounds_of(args.rounds, work)
+    return out
+
+
+def part_state(args) -> dict:
+    """CPU a position of each call a search makes on a new position, over every position of 20 random games."""
+    game = get_game("othello")
+    rng = random.Random(5)
+    games = []
+    use(False)
+    for _ in range(20):
+        s, moves = game.initial_state(), []
+        while not s.is_terminal():
+            a = rng.choice(s.legal_actions())
+            moves.append(a)
+            s = s.apply(a)
+        games.append(moves)
+    use(True)
+    out = {}
+    calls = {
+        "apply": lambda s, a: s.apply(a),
+        "legal_actions": lambda s, a: s.legal_actions(),
+        "encode": lambda s, a: s.encode().tobytes(),
+        "proven_value (solver off)": lambda s, a: s.proven_value(),
+    }
+    saved = oth.SOLVE_EMPTIES
+    oth.SOLVE_EMPTIES = 0
+    try:
+        for name, call in calls.items():
+            def work(_, call=call):
+                cpu, answers, n = 0.0, [], 0
+                for moves in games:
+                    s = game.initial_state()
+                    for a in moves:
+                        fresh = oth.OthelloState(game, s._me, s._opp, s._player, s._moves)   # no cached masks
+                        t = time.process_time()
+                        r = call(fresh, a)
+                        cpu += time.process_time() - t
+                        answers.append(r.key() if name == "apply" else r)
+                        n += 1
+                        s = s.apply(a)
+                return cpu, n, answers
+            out[name] = rounds_of(args.rounds, work)
+    finally:
+        oth.SOLVE_EMPTIES = saved
+    return out
+
+
+def part_search(args) -> dict:
+    from engine.commands.cli import sample_positions
+    from engine.core.mcts import MCTS, Tree
+    from engine.play.players import play_search_config
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from tree_search_speed import FixedPriors, network_evaluator
+
+    game = get_game("othello")
+    cfg = play_search_config(game)
+    sets = {"opening": sample_positions(game, args.positions, seed=1),
+            "endgame_14_20": [s for e in (14, 16, 18, 20)
+                              for s in endgames(game, e, max(1, args.positions // 4), 40 + e)]}
+    out = {"sims": args.sims, "leaf_batch": cfg.leaf_batch, "solve_empties": oth.SOLVE_EMPTIES}
+    for ev_name, ev in (("trivial", FixedPriors(game.action_size)), ("network", network_evaluator(game))):
+        for set_name, positions in sets.items():
+            def work(_, ev=ev, positions=positions):
+                clear_tables()
+                search = MCTS(ev, cfg, seed=0)
+                cpu, visits, counts = 0.0, 0, []
+                for st in positions:
+                    tree = Tree(st)
+                    t = time.process_time()
+                    search.search([tree], args.sims)
+                    cpu += time.process_time() - t
+                    visits += int(tree.root_n)
+                    counts.append(tree.visit_counts()[1].tolist())
+                return cpu, visits, counts
+            work(True)   # warm-up (imports, the runtime's first call)
+            out[f"{ev_name}/{set_name}"] = rounds_of(args.rounds, work)
+    return out
+
+
+PARTS = {"perft": part_perft, "solve": part_solve, "margin": part_margin, "state": part_state, "search": part_search}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--parts", nargs="+", default=list(PARTS), choices=list(PARTS))
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--perft-depth", type=int, default=7)
+    parser.add_argument("--solves", type=int, default=8, help="positions per number of empty squares")
+    parser.add_argument("--max-empties", type=int, default=20, help="the compiled solver alone up to this many")
+    parser.add_argument("--sims", type=int, default=400)
+    parser.add_argument("--positions", type=int, default=4)
+    parser.add_argument("--paths", nargs="+", default=PATHS, choices=PATHS, help="the paths to time")
+    parser.add_argument("--solve-empties", type=int, help="the search's solver threshold (SOLVE_EMPTIES, default "
+                        f"{oth.SOLVE_EMPTIES}; above 12 the Python path takes seconds a visit)")
+    args = parser.parse_args()
+    PATHS[:] = args.paths
+    if args.solve_empties is not None:
+        oth.SOLVE_EMPTIES = args.solve_empties
+    if CORE is None:
+        raise SystemExit("othello_core_speed: the compiled core is not built (python setup.py build_ext --inplace)")
+    for part in args.parts:
+        print(json.dumps({part: PARTS[part](args)}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import json
+import textwrap
 import subprocess
 import sys
 import time
@@ -184,6 +185,67 @@ def test_gomocup_brain_plays_the_rule_info_rule_names():
     for line in ("PLAY 5,3", "PLAY 0,14", "PLAY 5,4", "PLAY 2,14", "PLAY 3,5", "PLAY 4,14", "PLAY 4,5", "PLAY 6,14"):
         lines_of(brain2, line)
     assert lines_of(brain2, "TURN 5,5")[0] == "ERROR TURN 5,5: that point is forbidden for black under renju"
+
+
+def test_a_brain_playing_a_forbidden_point_loses_that_game_and_the_match_goes_on(tmp_path):
+    """Renju's own penalty: black's forbidden point loses the game. A brain that plays one (Rapfi
+    did, once in 300 games at 1000 nodes) loses that game; the match is not stopped."""
+    from engine.play.arena import Forfeit, play_match
+    from engine.protocols.gomocup_client import ForbiddenPoint
+    script = tmp_path / "brain.py"
+    script.write_text(textwrap.dedent("""
+        import sys
+        taken, in_board = set(), False
+        def answer():
+            free = [(5, 5)] + [(x, y) for y in range(15) for x in range(15)]
+            x, y = next(p for p in free if p not in taken)
+            taken.add((x, y))
+            print(f"{x},{y}", flush=True)
+        for line in sys.stdin:
+            words = line.replace(",", " ").split()
+            if in_board:
+                if words and words[0].upper() == "DONE":
+                    in_board = False
+                    answer()
+                elif len(words) == 3:
+                    taken.add((int(words[0]), int(words[1])))
+                continue
+            word = words[0].upper() if words else ""
+            if word == "START":
+                taken.clear()
+                print("OK", flush=True)
+            elif word == "BOARD":
+                taken.clear()
+                in_board = True
+            elif word == "TURN":
+                taken.add((int(words[1]), int(words[2])))
+                answer()
+            elif word == "BEGIN":
+                answer()
+            elif word == "ABOUT":
+                print('name="fixed", version="1", author="test"', flush=True)
+            elif word == "END":
+                break
+    """))
+    game = get_game("gomoku", rule="renju")
+    # black's 5,3 5,4 (a column) and 3,5 4,5 (a row) meet at 5,5: a double three, black to move
+    start = game.initial_state()
+    for a in (3 * 15 + 5, 14 * 15, 4 * 15 + 5, 14 * 15 + 2, 5 * 15 + 3, 14 * 15 + 4, 5 * 15 + 4, 14 * 15 + 6):
+        start = start.apply(a)
+    assert 5 * 15 + 5 in start.forbidden_actions()
+    with GomocupBrainPlayer(game, [sys.executable, str(script)], {"nodes": 10}) as brain:
+        with pytest.raises(ForbiddenPoint):
+            brain.choose(start)
+        final, actions = play_game(game, brain, brain, start)
+        assert isinstance(final, Forfeit) and actions == [] and final.winner() == 1
+        assert "forbidden" in final.end_reason() and "f10" in final.end_reason()
+        records = []
+        result = play_match(game, brain, RandomPlayer(game, seed=0), 2, openings=[start],
+                            on_record=lambda *r: records.append(r))
+        # A (the brain) is black in the first game and loses it at once; the second game is played out
+        assert result.games == 2 and records[0][5] == "loss" and isinstance(records[0][3], Forfeit)
+        assert not isinstance(records[1][3], Forfeit) and records[1][3].is_terminal()
+        json.dumps(records[0][3].end_reason())
 
 
 def test_gomocup_client_sends_the_games_rule():

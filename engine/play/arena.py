@@ -51,8 +51,41 @@ def score_to_elo(score: float, games: int) -> float:
     return -400.0 * math.log10(1.0 / s - 1.0) + 0.0  # + 0.0: no "-0.0" in reports
 
 
+class LostByRule(Exception):
+    """A player's move that the rules forbid and that loses the game for it, as the game's rules
+    say (renju: black's forbidden point, played by an outside engine): raised by the player's
+    ``choose``; `play_game` ends the game there, lost by the mover."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+class Forfeit:
+    """The end of a game lost by `LostByRule`: the position before the move, over, lost by
+    the player to move, with the move's reason as its end reason (the records' ``end``)."""
+
+    def __init__(self, state, reason: str):
+        self.state = state
+        self.reason = reason
+
+    def is_terminal(self) -> bool:
+        return True
+
+    def winner(self) -> int:
+        return 1 - self.state.current_player
+
+    def end_reason(self) -> str:
+        return self.reason
+
+    def __getattr__(self, name):
+        return getattr(self.state, name)
+
+
 def play_game(game, first, second, start=None, max_plies: int | None = None):
-    """Play one game; returns (final state, list of actions). Players get ``reset()`` first."""
+    """Play one game; returns (final state, list of actions). Players get ``reset()`` first. A
+    player whose move loses by rule (`LostByRule`) ends the game: the final state is then a
+    `Forfeit` of the position before that move, which is not among the actions."""
     state = start or game.initial_state()
     players = (first, second)
     for p in players:
@@ -60,7 +93,10 @@ def play_game(game, first, second, start=None, max_plies: int | None = None):
     limit = max_plies or game.max_game_length or 10_000
     actions = []
     while not state.is_terminal() and len(actions) < limit:
-        action = players[state.current_player].choose(state).action
+        try:
+            action = players[state.current_player].choose(state).action
+        except LostByRule as e:
+            return Forfeit(state, e.reason), actions
         state = state.play(action)
         actions.append(action)
     return state, actions

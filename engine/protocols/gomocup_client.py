@@ -4,8 +4,9 @@
 
 The client sends ``START size`` and waits for ``OK``, then the ``INFO`` lines (the game's rule:
 ``rule 0`` freestyle, ``1`` exactly five, ``4`` renju; ``timeout_match 0``: no match clock).
-A brain's move that the rule forbids (black's, under renju) ends the game with an EngineError. A move is ``BEGIN`` on the empty board,
-``TURN x,y`` when the brain knows the position but the opponent's last move, else the whole
+A brain's move on black's forbidden point under renju loses it the game (`ForbiddenPoint`, an
+`engine.play.arena.LostByRule`: the match goes on); any other move the rules refuse is an
+EngineError. A move is ``BEGIN`` on the empty board, ``TURN x,y`` when the brain knows the position but the opponent's last move, else the whole
 position as ``BOARD`` ... ``DONE``; the brain answers ``x,y`` (zero-based, y from the top).
 `GomocupBrainPlayer.swap2` asks the brain its part of a Swap2 opening with Gomocup's
 ``SWAP2BOARD`` ... ``DONE`` (after a fresh ``START``), as `engine.protocols.gomocup` answers it;
@@ -20,11 +21,16 @@ import re
 import time
 
 from ..core.mcts import SearchResult
+from ..play.arena import LostByRule
 from .process import EngineError, EngineProcess, ProcessPlayer
 
 _MOVE_RE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
 #: timeout_turn sent with max_node: a safety limit, not the work (the node count decides)
 NODE_MODE_TURN_MS = 120_000
+
+
+class ForbiddenPoint(LostByRule):
+    """A brain playing black under renju played a forbidden point: it loses the game."""
 
 
 class BrainRefused(EngineError):
@@ -186,6 +192,12 @@ class GomocupBrainPlayer(ProcessPlayer):
             raise EngineError(f"brain {self.engine_name!r} played {x},{y}, which is not an empty point "
                               f"of the {n}x{n} board")
         action = y * n + x
+        if action in getattr(state, "forbidden_actions", list)():
+            # renju: black's forbidden point loses the game for black (the rules' own penalty),
+            # which ends this game, not the match
+            raise ForbiddenPoint(f"brain {self.engine_name!r} played {x},{y} ({state.action_to_text(action)}), "
+                                 "forbidden for black under renju",
+                                 f"black played the forbidden point {state.action_to_text(action)}")
         try:
             state.play(action)
         except NotationError as e:
@@ -194,4 +206,4 @@ class GomocupBrainPlayer(ProcessPlayer):
         return SearchResult(action, 0.0, [], 0, time.perf_counter() - start)
 
 
-__all__ = ["BrainRefused", "GomocupBrainPlayer"]
+__all__ = ["BrainRefused", "ForbiddenPoint", "GomocupBrainPlayer"]

@@ -157,6 +157,45 @@ static void sort_children(child *c, int n)
     }
 }
 
+/* A stored bound pair [lo, hi] against the window (alpha, beta): 1 with *value set when it
+ * decides the position, else 0 with the window narrowed to what it allows. */
+static inline int narrow(int lo, int hi, int *alpha, int *beta, int *value)
+{
+    if (lo >= *beta || lo == hi) {
+        *value = lo;
+        return 1;
+    }
+    if (hi <= *alpha) {
+        *value = hi;
+        return 1;
+    }
+    if (lo > *alpha)
+        *alpha = lo;
+    if (hi < *beta)
+        *beta = hi;
+    return 0;
+}
+
+/* The positions after each move of ``mask`` (the opponent to move), into ``children``; with
+ * ``ordered``, sorted fewest replies first (a corner counts four fewer). Returns how many. */
+static int expand(const ot_geom *g, uint64_t me, uint64_t opp, uint64_t mask, child *children, int ordered)
+{
+    int n = 0;
+    while (mask) {
+        int sq = ot_ctz(mask);
+        uint64_t bit = mask & ((uint64_t)0 - mask);
+        mask ^= bit;
+        uint64_t f = ot_flips(g, me, opp, sq);
+        child *c = &children[n++];
+        c->me = opp ^ f;
+        c->opp = me | f | bit;
+        c->order = ordered ? ot_popcount(ot_move_mask(g, c->me, c->opp)) - (bit & g->corners ? 4 : 0) : 0;
+    }
+    if (ordered)
+        sort_children(children, n);
+    return n;
+}
+
 /* the bounds of solved positions, shared between calls: direct-mapped, the newest entry kept.
  * Any bound stored is a true bound of its position, so a lost or replaced entry costs only time. */
 #define SOLVED_BITS 19
@@ -219,32 +258,13 @@ static int negamax(const ot_geom *g, uint64_t me, uint64_t opp, int alpha, int b
     solved_entry *e = NULL;
     if (solved != NULL) {
         e = &solved[mix(me, opp) >> (64 - SOLVED_BITS)];
-        if (e->used && e->me == me && e->opp == opp) {
-            int lo = e->lo, hi = e->hi;
-            if (lo >= beta || lo == hi)
-                return lo;
-            if (hi <= alpha)
-                return hi;
-            if (lo > alpha)
-                alpha = lo;
-            if (hi < beta)
-                beta = hi;
-        }
+        int known;
+        if (e->used && e->me == me && e->opp == opp && narrow(e->lo, e->hi, &alpha, &beta, &known))
+            return known;
     }
     int first_alpha = alpha, first_beta = beta;
     child children[64];
-    int n = 0;
-    while (mask) {
-        int sq = ot_ctz(mask);
-        uint64_t bit = mask & ((uint64_t)0 - mask);
-        mask ^= bit;
-        uint64_t f = ot_flips(g, me, opp, sq);
-        child *c = &children[n++];
-        c->me = opp ^ f;
-        c->opp = me | f | bit;
-        c->order = ot_popcount(ot_move_mask(g, c->me, c->opp)) - (bit & g->corners ? 4 : 0);
-    }
-    sort_children(children, n);
+    int n = expand(g, me, opp, mask, children, 1);
     int best = -2;
     for (int i = 0; i < n; i++) {
         int v = -negamax(g, children[i].me, children[i].opp, -beta, -alpha, empties - 1, 0);
@@ -350,33 +370,13 @@ static int margin(margin_ctx *ctx, uint64_t me, uint64_t opp, int alpha, int bet
     int keyed = empties >= ORDER_EMPTIES;
     if (keyed) {
         margin_entry *e = margin_find(ctx, me, opp);
-        if (e->used) {
-            int lo = e->lo, hi = e->hi;
-            if (lo >= beta || lo == hi)
-                return lo;
-            if (hi <= alpha)
-                return hi;
-            if (lo > alpha)
-                alpha = lo;
-            if (hi < beta)
-                beta = hi;
-        }
+        int known;
+        if (e->used && narrow(e->lo, e->hi, &alpha, &beta, &known))
+            return known;
     }
     int first_alpha = alpha, first_beta = beta;
     child children[64];
-    int n = 0;
-    while (mask) {
-        int sq = ot_ctz(mask);
-        uint64_t bit = mask & ((uint64_t)0 - mask);
-        mask ^= bit;
-        uint64_t f = ot_flips(g, me, opp, sq);
-        child *c = &children[n++];
-        c->me = opp ^ f;
-        c->opp = me | f | bit;
-        c->order = keyed ? ot_popcount(ot_move_mask(g, c->me, c->opp)) - (bit & g->corners ? 4 : 0) : 0;
-    }
-    if (keyed)
-        sort_children(children, n);
+    int n = expand(g, me, opp, mask, children, keyed);
     int best = -g->cells - 1;
     for (int i = 0; i < n; i++) {
         int v = margin(ctx, children[i].me, children[i].opp, -beta, -alpha, empties - 1, 0);

@@ -8,15 +8,14 @@ compiled module skip when it is not built; the fallback tests run everywhere.
 """
 from __future__ import annotations
 
-import os
 import random
-import subprocess
 import sys
 from contextlib import contextmanager
-from pathlib import Path
 
 import numpy as np
 import pytest
+
+from native_support import blocking, run_python
 
 import games.gomoku as gm
 from games import get_game, native
@@ -26,7 +25,6 @@ try:
 except ImportError:
     core = None
 
-ROOT = Path(__file__).resolve().parent.parent
 needs_core = pytest.mark.skipif(core is None, reason="the compiled gomoku core is not built here (no C compiler "
                                                      "when the project was installed): only the Python rules run")
 SIZES = (5, 6, 8, 9, 11, 15, 19, 26)
@@ -309,11 +307,6 @@ def test_bad_input_is_an_error_that_names_it_never_a_crash():
 
 
 # --- which path runs, and the fallback -------------------------------------------------------
-def run_python(code: str, **env) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), **env})
-
-
 PLAY = ("import games.gomoku as g; from games import get_game; "
         "s = get_game('gomoku').state_from_text('h8 a1 i8 a2 j8 a3'); "
         "print(g._core is None, s.vcf(), s.tactical_priors()[:2], s.encode().sum())")
@@ -328,12 +321,7 @@ def test_the_switch_forces_the_python_rules_and_says_so_in_one_line():
 
 
 def test_without_the_compiled_module_the_python_rules_run_and_say_so():
-    blocked = ("import sys, importlib.abc\n"
-               "class Block(importlib.abc.MetaPathFinder):\n"
-               "    def find_spec(self, name, path, target=None):\n"
-               "        if name.endswith('_c') and name.startswith('games._'):\n"
-               "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
-               "sys.meta_path.insert(0, Block())\n")
+    blocked = blocking('games._gomoku_c')
     out = run_python(blocked + PLAY + "\nfrom games import native; print(native.status())", ZEROBOARD_PURE_PYTHON="")
     assert out.returncode == 0, out.stderr
     first, status = out.stdout.splitlines()[:2]

@@ -9,15 +9,14 @@ fallback tests run everywhere.
 """
 from __future__ import annotations
 
-import os
 import random
-import subprocess
 import sys
 from contextlib import contextmanager
-from pathlib import Path
 
 import numpy as np
 import pytest
+
+from native_support import blocking, run_python
 
 import games.othello as oth
 from games import get_game, native
@@ -27,7 +26,6 @@ try:
 except ImportError:
     core = None
 
-ROOT = Path(__file__).resolve().parent.parent
 needs_core = pytest.mark.skipif(core is None, reason="the compiled othello core is not built here (no C compiler "
                                                      "when the project was installed): only the Python rules run")
 SIZES = (4, 6, 8)
@@ -430,11 +428,6 @@ def test_bad_input_is_an_error_that_names_it_never_a_crash():
 
 
 # --- which path runs, and the fallback -------------------------------------------------------
-def run_python(code: str, **env) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), **env})
-
-
 PLAY = ("import games.othello as o; from games import get_game; "
         "s = get_game('othello').state_from_text('f5d6c3d3c4f4f6f3e6e7'); "
         "print(o._core is None, s.legal_actions(), s.perft_counts(3), s.encode().sum())")
@@ -449,12 +442,7 @@ def test_the_switch_forces_the_python_rules_and_says_so_in_one_line():
 
 
 def test_without_the_compiled_module_the_python_rules_run_and_say_so():
-    blocked = ("import sys, importlib.abc\n"
-               "class Block(importlib.abc.MetaPathFinder):\n"
-               "    def find_spec(self, name, path, target=None):\n"
-               "        if name == 'games._othello_c':\n"
-               "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
-               "sys.meta_path.insert(0, Block())\n")
+    blocked = blocking('games._othello_c')
     out = run_python(blocked + PLAY + "\nfrom games import native; print(native.status())", ZEROBOARD_PURE_PYTHON="")
     assert out.returncode == 0, out.stderr
     first, status = out.stdout.splitlines()[:2]

@@ -8,14 +8,14 @@ module skip when it is not built; the fallback tests run everywhere.
 """
 from __future__ import annotations
 
-import os
 import random
-import subprocess
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from native_support import blocking, run_python
 
 import games.xiangqi as xq
 from games import get_game, native
@@ -27,7 +27,6 @@ try:
 except ImportError:
     core = None
 
-ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "records"
 GAME = get_game("xiangqi")
 needs_core = pytest.mark.skipif(core is None, reason="the compiled xiangqi core is not built here (no C compiler "
@@ -277,11 +276,6 @@ def test_a_board_without_generals_has_no_moves_and_no_check():
 
 
 # --- which path runs, and the fallback -------------------------------------------------------
-def run_python(code: str, **env) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), **env})
-
-
 PERFT_3 = "import games.xiangqi as x; from games import get_game; " \
           "print(x._core is None, get_game('xiangqi').initial_state().perft_counts(3))"
 
@@ -295,11 +289,7 @@ def test_the_switch_forces_the_python_rules_and_says_so_in_one_line():
 
 def test_without_the_compiled_module_the_python_rules_run_and_say_so():
     # as on a machine without a C compiler: the extension module cannot be found
-    blocked = ("import sys, importlib.abc\n"
-               "class Block(importlib.abc.MetaPathFinder):\n"
-               "    def find_spec(self, name, path, target=None):\n"
-               "        if name == 'games._xiangqi_c': raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
-               "sys.meta_path.insert(0, Block())\n")
+    blocked = blocking('games._xiangqi_c')
     out = run_python(blocked + PERFT_3 + "\nfrom games import native; print(native.status())", ZEROBOARD_PURE_PYTHON="")
     assert out.returncode == 0, out.stderr
     first, status = out.stdout.splitlines()[:2]

@@ -2,13 +2,15 @@
 
 For each game, plays short self-play batches with the shipped model and the game's own
 self-play settings (engine/core/configs/<game>.toml), one process, one thread, alternating
-the runtimes (torch float32, torch bfloat16, ONNX Runtime float32) round by round so that
+the runtimes (``--runtimes``; by default torch float32, torch bfloat16, ONNX Runtime float32,
+and ONNX Runtime static int8, `engine.core.int8`) round by round so that
 other load on the machine falls on all of them alike. Before ONNX Runtime, self-play used
 torch with bfloat16 where it pays (`precision = "auto"`); "chosen" is the runtime
 `runtime.load_model_evaluator` picks now. Prints one JSON line per game: positions, CPU
 seconds and positions per CPU-hour for each runtime.
 
     python benchmarks/selfplay_runtimes.py [--games connect4 xiangqi] [--rounds 3] [--n-games 32]
+                                           [--runtimes ort-fp32 ort-int8-static]
 """
 from __future__ import annotations
 
@@ -27,6 +29,8 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--n-games", type=int, default=0, help="games a batch (default: the game's parallel_games)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--runtimes", nargs="+", default=["torch-fp32", "torch-bf16", "ort-fp32", "ort-int8-static"],
+                    choices=["torch-fp32", "torch-bf16", "ort-fp32", "ort-int8-static"])
     args = ap.parse_args()
     from engine.core.checkpoint import load_network
     from engine.core.config import load_config
@@ -41,7 +45,7 @@ def main() -> int:
         path = shipped_model_path(game.key)
         sp = load_config(game).selfplay
         net, _ = load_network(path, game)
-        runs = {name: build_evaluator(name, net) for name in ("torch-fp32", "torch-bf16", "ort-fp32")}
+        runs = {name: build_evaluator(name, net, game=game) for name in args.runtimes}
         chosen, _ = load_model_evaluator(path, game, purpose="selfplay", batch=sp.parallel_games * sp.leaf_batch,
                                          precision=sp.precision, keep_export=False)
         n_games = args.n_games or sp.parallel_games

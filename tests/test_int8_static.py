@@ -215,3 +215,44 @@ def test_the_packaged_apps_models_folder_gets_no_quantized_copy(checkpoint, monk
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
     assert [p.name for p in onnxnet.cache_dir().glob("*.int8.onnx")] == [f"{digest[:32]}.int8.onnx"]
     assert int8.load_cached(path, game) is not None
+
+
+def test_selfplay_precision_int8_runs_the_checkpoint_quantized_and_leaves_no_file(checkpoint):
+    from engine.core.config import SelfPlaySettings
+    from engine.training.workers import selfplay_evaluator
+    game, path = checkpoint
+    ev, meta = selfplay_evaluator(path, game, SelfPlaySettings(precision="int8", parallel_games=4))
+    assert ev.runtime == runtime.INT8_STATIC and meta["generation"] == 3
+    # a run's many checkpoints get no quantized copies beside them, and no choice is remembered
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+    assert not runtime._choice_path().exists()
+    # it evaluates the game's positions
+    state = game.initial_state()
+    priors, values = ev.evaluate([state], [state.legal_actions()])
+    assert priors[0].shape == (len(state.legal_actions()),) and -1.0 <= values[0] <= 1.0
+
+
+def test_selfplay_int8_that_cannot_be_built_runs_in_float32_with_a_note(checkpoint, monkeypatch, capsys):
+    game, path = checkpoint
+
+    def broken(*a, **k):
+        raise RuntimeError("calibration broke")
+    monkeypatch.setattr(int8, "quantize_for", broken)
+    monkeypatch.setattr(runtime, "time_runtimes", lambda evs, planes, *a, **k:
+                        {"torch-fp32": 1.0, "torch-bf16": 0.5, "ort-fp32": 2.0})
+    ev, _ = runtime.load_model_evaluator(path, game, purpose="selfplay", batch=8, precision="int8",
+                                         keep_export=False)
+    assert ev.runtime == "ort-fp32"
+    assert "calibration broke" in capsys.readouterr().err
+
+
+def test_selfplay_precision_must_be_a_known_format(tmp_path):
+    from engine.core.config import load_config
+    game = get_game("connect4")
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[selfplay]\nprecision = "int4"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="int8"):
+        load_config(game, bad)
+    good = tmp_path / "good.toml"
+    good.write_text('[selfplay]\nprecision = "int8"\n', encoding="utf-8")
+    assert load_config(game, good).selfplay.precision == "int8"

@@ -94,7 +94,11 @@ class SelfPlaySettings:
     # self-play batch (engine/core/runtime.py: torch float32, ONNX Runtime float32, or torch
     # bfloat16 where the checkpoint passes the accuracy check: values within 0.01 on average
     # and the same first choice in 99% of 2,000 positions; connect4's network does, xiangqi's
-    # does not); "fp32" or "bf16" force torch in that format, with no check.
+    # does not); "fp32" or "bf16" force torch in that format, with no check; "int8" forces ONNX
+    # Runtime's static int8 (engine/core/int8.py: each checkpoint quantized when a self-play batch
+    # loads it, calibrated on 512 positions of its own games), with no check either: it misses
+    # the play accuracy bar on every network, and is for self-play only where an equal-visits
+    # match showed no strength loss (docs/network-int8.md).
     precision: str = "auto"
     # Gumbel root search (engine/core/gumbel.py) instead of PUCT with Dirichlet noise when > 0:
     # this many moves are considered at the root (Gumbel top-k), sequential halving spreads the
@@ -221,7 +225,9 @@ PLAY_SEARCH_RANGES = {"cpuct": (0.05, 20.0), "fpu_reduction": (0.0, 2.0), "polic
 
 #: the network's number formats (`evaluators.NetworkEvaluator`'s precision)
 PRECISIONS = ("auto", "fp32", "bf16")
-_CHOICES = {("selfplay", "precision"): PRECISIONS}
+#: what ``[selfplay] precision`` may say: those, or ONNX Runtime's static int8
+SELFPLAY_PRECISIONS = (*PRECISIONS, "int8")
+_CHOICES = {("selfplay", "precision"): SELFPLAY_PRECISIONS}
 
 
 def _check_choices(cfg: GameConfig, where: str) -> None:
@@ -322,5 +328,5 @@ def config_to_dict(cfg: GameConfig) -> dict:
     return asdict(cfg)
 
 
-__all__ = ["GameConfig", "PRECISIONS", "NetSettings", "PlaySettings", "SelfPlaySettings", "TrainSettings", "load_config",
+__all__ = ["GameConfig", "PRECISIONS", "SELFPLAY_PRECISIONS", "NetSettings", "PlaySettings", "SelfPlaySettings", "TrainSettings", "load_config",
            "config_from_dict", "config_to_dict", "replace"]

@@ -365,14 +365,28 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
     exported (cached when ``keep_export``), and the choice timed once. Any problem with
     ONNX Runtime falls back to torch with a note on stderr. ``batch``: the batch the caller
     sends (the search's leaf batch, or self-play's games times leaves); ``precision``: the
-    self-play setting ("auto" lets bfloat16 compete; "fp32"/"bf16" force torch's format)."""
+    self-play setting ("auto" lets bfloat16 compete; "fp32"/"bf16" force torch's format;
+    "int8" quantizes the checkpoint now and runs it in ONNX Runtime's static int8, unchecked,
+    or float32 with a note where that fails; ``ZEROBOARD_RUNTIME`` overrides it)."""
     from .checkpoint import load_network
     from .onnxnet import export_bytes, export_checkpoint, file_sha256, load_cached
     if purpose not in PURPOSES:
         raise ValueError(f"purpose must be one of {PURPOSES}, not {purpose!r}")
     forced = forced_runtime()
-    torch_only = forced == "torch" or (purpose == "selfplay" and precision != "auto" and forced != "ort")
     path = Path(path)
+    if purpose == "selfplay" and precision == "int8":
+        if forced is None:
+            from .checkpoint import load_network
+            net, meta = load_network(path, game)   # CheckpointError for a bad file, as below
+            try:
+                from .int8 import quantize_for
+                from .onnxnet import export_bytes, session
+                sess = session(quantize_for(export_bytes(net, meta=meta), game))
+                return build_evaluator(INT8_STATIC, int8_sess=sess), meta
+            except Exception as e:   # quantization trouble of any kind (onnx missing too): float32 still works
+                note(f"static int8 cannot serve {path.name} ({first_line(e)}); self-play runs in float32")
+        precision = "auto"
+    torch_only = forced == "torch" or (purpose == "selfplay" and precision != "auto" and forced != "ort")
     candidates = candidates_for(purpose, precision)
     sess = meta = None
     digest = None

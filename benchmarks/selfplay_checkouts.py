@@ -7,7 +7,7 @@ ratio. For changes to a game's rules code or the search that should only make th
 (games can still differ where a change alters a search budget's cut-off).
 
     python benchmarks/selfplay_checkouts.py OLD_ROOT NEW_ROOT [MORE_ROOTS...] --game xiangqi [--model M.pt]
-        [--config C.toml] [--games 48] [--seeds 1 2 3] [--runtime torch|trainer]
+        [--config C.toml [C2.toml ...]] [--games 48] [--seeds 1 2 3] [--runtime torch|ort|trainer [...]]
 
 ``--runtime torch`` (the default) runs the network in torch (bfloat16 where the settings ask for
 it, else float32) in both checkouts, so only the rules and search code differ (``--runtime ort``:
@@ -61,21 +61,33 @@ def main() -> int:
                                              "compared with the first)")
     ap.add_argument("--game", required=True)
     ap.add_argument("--model", default="", help="network (default: the shipped model)")
-    ap.add_argument("--config", default=None, help="a run's config on top of the game's settings")
+    ap.add_argument("--config", nargs="+", default=None,
+                    help="a run's config on top of the game's settings: one for every checkout, or one per "
+                         "checkout in their order ('-': none)")
     ap.add_argument("--games", type=int, default=48, help="games a batch")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
-    ap.add_argument("--runtime", choices=("torch", "ort", "trainer"), default="torch",
-                    help="torch or ONNX Runtime float32 in every checkout, or each checkout's trainer's choice")
+    ap.add_argument("--runtime", nargs="+", choices=("torch", "ort", "trainer"), default=["torch"],
+                    help="torch or ONNX Runtime float32 in every checkout, or each checkout's trainer's choice; "
+                         "one for every checkout, or one per checkout in their order")
     args = ap.parse_args()
     if len(args.roots) < 2:
         ap.error("give at least two checkouts to compare")
+
+    def per_root(values, name):
+        values = values or [None]
+        if len(values) not in (1, len(args.roots)):
+            ap.error(f"give one {name} or one per checkout ({len(args.roots)})")
+        return dict(zip(args.roots, values * len(args.roots) if len(values) == 1 else values))
+    runtimes = per_root(args.runtime, "--runtime")
+    configs = {root: None if c in (None, "-") else str(Path(c).resolve())
+               for root, c in per_root(args.config, "--config").items()}
     totals = {root: [0, 0.0] for root in args.roots}
     for seed in args.seeds:
         for root in args.roots:
             code = ONE_BATCH.format(root=str(Path(root).resolve()), game=args.game, games=args.games, seed=seed,
-                                    runtime=args.runtime,
+                                    runtime=runtimes[root],
                                     model=str(Path(args.model).resolve()) if args.model else "",
-                                    config=str(Path(args.config).resolve()) if args.config else None)
+                                    config=configs[root])
             out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
             batch = json.loads(out.stdout.strip().splitlines()[-1])
             totals[root][0] += batch["positions"]

@@ -217,16 +217,19 @@ def test_the_packaged_apps_models_folder_gets_no_quantized_copy(checkpoint, monk
     assert int8.load_cached(path, game) is not None
 
 
-def test_selfplay_precision_int8_runs_the_checkpoint_quantized_and_leaves_no_file(checkpoint):
+@pytest.mark.parametrize("int8_rate,expected", [(6.0, runtime.INT8_STATIC), (0.5, "ort-fp32")])
+def test_selfplay_precision_int8_takes_static_int8_where_it_is_faster_here(checkpoint, monkeypatch, int8_rate,
+                                                                            expected):
     from engine.core.config import SelfPlaySettings
     from engine.training.workers import selfplay_evaluator
     game, path = checkpoint
+    monkeypatch.setattr(runtime, "accuracy", lambda *a, **k: pytest.fail("the settings waive the accuracy check"))
+    monkeypatch.setattr(runtime, "time_runtimes", lambda evs, planes, *a, **k:
+                        {"torch-fp32": 1.0, "ort-fp32": 2.0, runtime.INT8_STATIC: int8_rate})
     ev, meta = selfplay_evaluator(path, game, SelfPlaySettings(precision="int8", parallel_games=4))
-    assert ev.runtime == runtime.INT8_STATIC and meta["generation"] == 3
-    # a run's many checkpoints get no quantized copies beside them, and no choice is remembered
+    assert ev.runtime == expected and meta["generation"] == 3
+    # a run's many checkpoints get no exports or quantized copies beside them
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
-    assert not runtime._choice_path().exists()
-    # it evaluates the game's positions
     state = game.initial_state()
     priors, values = ev.evaluate([state], [state.legal_actions()])
     assert priors[0].shape == (len(state.legal_actions()),) and -1.0 <= values[0] <= 1.0
@@ -239,7 +242,7 @@ def test_selfplay_int8_that_cannot_be_built_runs_in_float32_with_a_note(checkpoi
         raise RuntimeError("calibration broke")
     monkeypatch.setattr(int8, "quantize_for", broken)
     monkeypatch.setattr(runtime, "time_runtimes", lambda evs, planes, *a, **k:
-                        {"torch-fp32": 1.0, "torch-bf16": 0.5, "ort-fp32": 2.0})
+                        {name: {"torch-fp32": 1.0, "ort-fp32": 2.0}.get(name, 9.0) for name in evs})
     ev, _ = runtime.load_model_evaluator(path, game, purpose="selfplay", batch=8, precision="int8",
                                          keep_export=False)
     assert ev.runtime == "ort-fp32"

@@ -279,6 +279,10 @@ def accurate_enough(runtime: str, evaluators: dict, game, digest: str, shape: st
     return verdict
 
 
+#: what self-play with ``precision = "int8"`` chooses from (static int8 with its accuracy check waived)
+SELFPLAY_INT8_CANDIDATES = ("torch-fp32", "ort-fp32", INT8_STATIC)
+
+
 def candidates_for(purpose: str, precision: str = "fp32") -> tuple[str, ...]:
     if purpose == "selfplay" and precision == "auto":
         # not static int8: it fails the accuracy bar on every trained network (docs/network-int8.md), and
@@ -354,6 +358,27 @@ def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, 
     return runtime, evaluator(runtime)
 
 
+def _selfplay_int8(net, meta: dict, game, batch: int):
+    """Self-play's evaluator where its settings ask for static int8 (``precision = "int8"``): the
+    faster of int8 and the float32 runtimes at self-play's batch on this machine (timed once and
+    remembered, as every choice), the accuracy check waived by the settings; a processor without
+    fast integer kernels times int8 slower and keeps float32. The checkpoint is quantized in
+    memory (a run's checkpoints get no files beside them) only where int8 is timed or chosen."""
+    from .int8 import quantize_for
+    from .onnxnet import export_bytes, session
+    model = None
+
+    def float_model():
+        nonlocal model
+        if model is None:
+            model = export_bytes(net, meta=meta)
+        return model
+    _, evaluator = choose(net, meta["net"], batch, "selfplay", SELFPLAY_INT8_CANDIDATES, game=game,
+                          sess=session(float_model()), accurate={INT8_STATIC},
+                          int8_sess=lambda: session(quantize_for(float_model(), game)))
+    return evaluator
+
+
 def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, precision: str = "fp32",
                          keep_export: bool = True):
     """(evaluator, metadata) for the checkpoint at ``path``: the one factory that decides which
@@ -366,8 +391,8 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
     ONNX Runtime falls back to torch with a note on stderr. ``batch``: the batch the caller
     sends (the search's leaf batch, or self-play's games times leaves); ``precision``: the
     self-play setting ("auto" lets bfloat16 compete; "fp32"/"bf16" force torch's format;
-    "int8" quantizes the checkpoint now and runs it in ONNX Runtime's static int8, unchecked,
-    or float32 with a note where that fails; ``ZEROBOARD_RUNTIME`` overrides it)."""
+    "int8" runs it in ONNX Runtime's static int8 where that is faster here than float32,
+    without the accuracy check, `_selfplay_int8`; ``ZEROBOARD_RUNTIME`` overrides it)."""
     from .checkpoint import load_network
     from .onnxnet import export_bytes, export_checkpoint, file_sha256, load_cached
     if purpose not in PURPOSES:
@@ -379,12 +404,9 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
             from .checkpoint import load_network
             net, meta = load_network(path, game)   # CheckpointError for a bad file, as below
             try:
-                from .int8 import quantize_for
-                from .onnxnet import export_bytes, session
-                sess = session(quantize_for(export_bytes(net, meta=meta), game))
-                return build_evaluator(INT8_STATIC, int8_sess=sess), meta
-            except Exception as e:   # quantization trouble of any kind (onnx missing too): float32 still works
-                note(f"static int8 cannot serve {path.name} ({first_line(e)}); self-play runs in float32")
+                return _selfplay_int8(net, meta, game, batch), meta
+            except Exception as e:   # export or runtime trouble of any kind (onnx missing too): torch still works
+                note(f"ONNX Runtime cannot serve {path.name} ({first_line(e)}); self-play runs in torch")
         precision = "auto"
     torch_only = forced == "torch" or (purpose == "selfplay" and precision != "auto" and forced != "ort")
     candidates = candidates_for(purpose, precision)

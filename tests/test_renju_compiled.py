@@ -71,7 +71,7 @@ def test_forbidden_points_agree_on_boards_rich_in_black_stones(size):
     geo = renju.RuleGeometry(size)
     rng = random.Random(size)
     kinds, cut_decides = Counter(), 0
-    for _ in range({6: 60, 9: 40, 15: 30, 19: 20, 26: 10}[size]):
+    for _ in range({6: 60, 9: 60, 15: 80, 19: 40, 26: 15}[size]):
         black, white = black_heavy_board(rng, size)
         empty = geo.full ^ (black | white)
         assert core.forbidden_candidates(size, black, empty) == renju.forbidden_candidates(black, empty, geo)

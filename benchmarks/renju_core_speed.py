@@ -77,7 +77,8 @@ def main() -> int:
     args = ap.parse_args()
     core = gm._core
     if core is None:
-        raise SystemExit("renju_core_speed: the compiled gomoku core is not built (python setup.py build_ext --inplace)")
+        raise SystemExit("renju_core_speed: the compiled gomoku core is not built "
+                         "(python setup.py build_ext --inplace)")
     game = get_game("gomoku", rule=args.rule)
     geo = game.geometry
     games = load_games(args.records, args.games, game)

@@ -6,7 +6,7 @@ falls on both alike; prints one JSON line a batch and then each checkout's total
 ratio. For changes to a game's rules code or the search that should only make them faster
 (games can still differ where a change alters a search budget's cut-off).
 
-    python benchmarks/selfplay_checkouts.py OLD_ROOT NEW_ROOT [MORE_ROOTS...] --game xiangqi|gomoku-renju|... [--model M.pt]
+    python benchmarks/selfplay_checkouts.py OLD_ROOT NEW_ROOT [MORE_ROOTS...] --game KEY [--model M.pt]
         [--config C.toml] [--games 48] [--seeds 1 2 3] [--runtime torch|trainer]
 
 ``--runtime torch`` (the default) runs the network in torch (bfloat16 where the settings ask for

@@ -421,7 +421,8 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_gomoku_c",
-                                    "The compiled gomoku rules core (games.gomoku and games.renju are its reference).", -1,
+                                    "The compiled gomoku rules core (games.gomoku and games.renju: the reference).",
+                                    -1,
                                     methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__gomoku_c(void)

@@ -1,6 +1,7 @@
-/* The free-style gomoku rules' hot parts (see gomoku_rules.h). Each function follows the Python
- * one it mirrors in games/gomoku.py step by step, down to the order moves are tried and the budget
- * counted, so that a bounded search gives the very answer of the reference. */
+/* Gomoku's hot parts (see gomoku_rules.h): the free-style rules, and the threat search under every
+ * rule set (the standard and renju rules' own tests are in renju_rules.c). Each function follows
+ * the Python one it mirrors in games/gomoku.py step by step, down to the order moves are tried and
+ * the budget counted, so that a bounded search gives the very answer of the reference. */
 #include "gomoku_rules.h"
 #include "renju_rules.h"
 
@@ -238,8 +239,6 @@ static inline void four_points(const gk_geom *g, const gk_bb *mine, const gk_bb 
 }
 
 /* --- victory by continuous threats (games.gomoku._vct, _threats, _defend) -------------------- */
-
-const gk_rules GK_FREESTYLE = {0, 0, 0, 0};
 
 static int defend(const gk_geom *g, const gk_rules *rules, const gk_bb *a, const gk_bb *d, const gk_bb *a_wins,
                   const gk_bb *d_wins, const gk_bb *empty, const gk_bb *replies, int threes, int fours, long *budget);

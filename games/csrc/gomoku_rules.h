@@ -1,9 +1,11 @@
-/* The free-style gomoku rules' hot parts in plain C, without Python: five in a row through a
- * stone, the points that make five, the points that make a four or a three (segment counts), the
- * victory-by-continuous-threats search (VCF and VCT) and the network's input planes. They mirror
- * games/gomoku.py (five_through, winning_points, Gomoku._segment_points, _vct/_defend/_threats,
- * GomokuState.encode), which stays the reference (tests/test_gomoku_compiled.py compares the two
- * bit for bit). games/_gomoku_c.c binds them to Python; a compiled search can call them directly.
+/* Gomoku's hot parts in plain C, without Python: five in a row through a stone, the points that
+ * make five, the points that make a four or a three (segment counts), the victory-by-continuous-
+ * threats search (VCF and VCT, under every rule set: gk_rules) and the network's input planes.
+ * They mirror games/gomoku.py (five_through, winning_points, Gomoku._segment_points,
+ * _vct/_defend/_threats with ThreatRules, GomokuState.encode), which stays the reference
+ * (tests/test_gomoku_compiled.py and tests/test_renju_compiled.py compare the two bit for bit);
+ * renju_rules.h has the standard and renju rules' own tests. games/_gomoku_c.c binds them to
+ * Python; a compiled search can call them directly.
  *
  * A board is a bitboard per side: bit row * size + column, row 0 at the top (the Python side's
  * action numbering), held in GK_WORDS 64-bit words, least significant first; only the first
@@ -59,15 +61,14 @@ typedef struct {
     uint8_t nwin6[GK_MAX_CELLS];          /* per point: its windows of reach 5 with at least five points */
     gk_window6 win6[GK_MAX_CELLS][4];
     int16_t ray[GK_MAX_CELLS][4][GK_RAY]; /* per point, per direction: the cells at -6..6, -1 off the board */
-    gk_bb nb_valid[4][8];                 /* per direction, per offset -4..-1, 1..4: the points whose neighbour there is on the board */
+    gk_bb nb_valid[4][8];                 /* per direction, per offset -4..-1, 1..4: the points whose */
+                                          /* neighbour at that offset is on the board */
 } gk_geom;
 
 /* what the threat search needs to know of a rule set, one side attacking (games.gomoku.ThreatRules):
  * whether the attacker's and the defender's five must be exactly five, and whether it is black
  * under renju (its forbidden points are neither its threats nor its blocks) */
 typedef struct { int8_t exact_a, exact_d, renju_a, renju_d; } gk_rules;
-/* free-style: five or more wins, nothing forbidden */
-extern const gk_rules GK_FREESTYLE;
 
 /* fills g for a size x size board; 0 when the size is out of range */
 int gk_geom_init(gk_geom *g, int size);

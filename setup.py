@@ -13,8 +13,9 @@ setup(ext_modules=[
               depends=["games/csrc/xiangqi_rules.h"], optional=True),
     Extension("engine.core._tree_c", ["engine/core/_tree_c.c", "engine/core/csrc/tree.c"],
               include_dirs=["engine/core/csrc"], depends=["engine/core/csrc/tree.h"], optional=True),
-    Extension("games._gomoku_c", ["games/_gomoku_c.c", "games/csrc/gomoku_rules.c"], include_dirs=["games/csrc"],
-              depends=["games/csrc/gomoku_rules.h"], optional=True),
+    Extension("games._gomoku_c", ["games/_gomoku_c.c", "games/csrc/gomoku_rules.c", "games/csrc/renju_rules.c"],
+              include_dirs=["games/csrc"], depends=["games/csrc/gomoku_rules.h", "games/csrc/renju_rules.h"],
+              optional=True),
     Extension("games._othello_c", ["games/_othello_c.c", "games/csrc/othello_rules.c"], include_dirs=["games/csrc"],
               depends=["games/csrc/othello_rules.h"], optional=True),
 ])

@@ -16,7 +16,10 @@ threats are as common as in real games; or ``random``, random games of 8-40 plie
 one of the last stones played, fixed seed (quiet positions: few threats).
 
     python benchmarks/gomoku_search_rules.py [--sims 800] [--positions 6] [--rounds 3] [--measure model uniform]
-        [--source selfplay|random]
+        [--source selfplay|random] [--rule freestyle|standard|renju]
+
+``--rule`` plays every position, game and search under that rule set (its own shipped network where
+there is one: models/gomoku-renju.pt under renju; the free-style network otherwise).
 """
 from __future__ import annotations
 
@@ -40,9 +43,16 @@ def child_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def positions(count: int, seed: int) -> list[str]:
+RULE = "freestyle"   # set by --rule
+
+
+def the_game():
     from games import get_game
-    game, rng, out = get_game("gomoku"), random.Random(seed), []
+    return get_game("gomoku", rule=RULE)
+
+
+def positions(count: int, seed: int) -> list[str]:
+    game, rng, out = the_game(), random.Random(seed), []
     while len(out) < count:
         s = game.initial_state()
         for _ in range(rng.randrange(8, 40)):
@@ -64,9 +74,8 @@ def selfplay_positions(count: int, seed: int) -> list[str]:
     from engine.core.paths import shipped_model_path
     from engine.core.runtime import build_evaluator
     from engine.core.selfplay import play_games
-    from games import get_game
-    game = get_game("gomoku")
-    net, _ = load_network(shipped_model_path(game.key), game)
+    game = the_game()
+    net, _ = load_network(shipped_model_path(game.key) or shipped_model_path(game.network_key), game)
     records, _ = play_games(game, build_evaluator("ort-fp32", net), load_config(game, None).selfplay, 2, seed=seed)
     texts = []
     for record in records:
@@ -82,8 +91,8 @@ def selfplay_positions(count: int, seed: int) -> list[str]:
 def analyse(path: Path, sims: int, pure: bool) -> tuple[list[str], float]:
     env = dict(os.environ, PYTHONPATH=str(ROOT), ZEROBOARD_RUNTIME="ort", ZEROBOARD_PURE_PYTHON="1" if pure else "0")
     before = child_cpu()
-    out = subprocess.run([sys.executable, "main.py", "analyse", "--game", "gomoku", "--positions-file", str(path),
-                          "--sims", str(sims), "--batch", "1", "--seed", "1"],
+    out = subprocess.run([sys.executable, "main.py", "analyse", "--game", "gomoku", "--rule", RULE,
+                          "--positions-file", str(path), "--sims", str(sims), "--batch", "1", "--seed", "1"],
                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=1800)
     if out.returncode != 0:
         raise SystemExit(f"gomoku_search_rules: analyse failed: {out.stderr.strip()[-400:]}")
@@ -112,8 +121,7 @@ def measure_uniform(texts: list[str], sims: int, rounds: int) -> dict:
     import games.gomoku as gm
     from engine.core.evaluators import UniformEvaluator
     from engine.core.mcts import MCTS, Tree
-    from games import get_game
-    game, compiled = get_game("gomoku"), gm._core
+    game, compiled = the_game(), gm._core
     if compiled is None:
         raise SystemExit("gomoku_search_rules: the compiled gomoku core is not built")
     best: dict[str, float] = {}
@@ -145,12 +153,15 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--measure", nargs="+", choices=("model", "uniform"), default=["model", "uniform"])
     ap.add_argument("--source", choices=("selfplay", "random"), default="selfplay")
+    ap.add_argument("--rule", choices=("freestyle", "standard", "renju"), default="freestyle")
     args = ap.parse_args()
+    global RULE
+    RULE = args.rule
     texts = (selfplay_positions if args.source == "selfplay" else positions)(args.positions, args.seed)
     ok = True
     for what in args.measure:
         result = (measure_model if what == "model" else measure_uniform)(texts, args.sims, args.rounds)
-        result.update(source=args.source, positions=len(texts), sims=args.sims, rounds=args.rounds)
+        result.update(rule=args.rule, source=args.source, positions=len(texts), sims=args.sims, rounds=args.rounds)
         print(json.dumps(result), flush=True)
         ok = ok and result.get("same_moves", True) and result.get("same_visits", True)
     return 0 if ok else 1

@@ -6,7 +6,7 @@ falls on both alike; prints one JSON line a batch and then each checkout's total
 ratio. For changes to a game's rules code or the search that should only make them faster
 (games can still differ where a change alters a search budget's cut-off).
 
-    python benchmarks/selfplay_checkouts.py OLD_ROOT NEW_ROOT [MORE_ROOTS...] --game xiangqi [--model M.pt]
+    python benchmarks/selfplay_checkouts.py OLD_ROOT NEW_ROOT [MORE_ROOTS...] --game KEY [--model M.pt]
         [--config C.toml [C2.toml ...]] [--games 48] [--seeds 1 2 3] [--runtime torch|ort|trainer [...]]
 
 ``--runtime torch`` (the default) runs the network in torch (bfloat16 where the settings ask for
@@ -36,9 +36,9 @@ from engine.core.network import configure_threads
 from engine.core.runtime import build_evaluator
 from engine.core.selfplay import play_games
 from engine.core.paths import shipped_model_path
-from games import get_game
+from games import game_from_key
 configure_threads(1)
-game = get_game({game!r})
+game = game_from_key({game!r})
 cfg = load_config(game, {config!r})
 net, _ = load_network({model!r} or shipped_model_path(game.key), game)
 if {runtime!r} == "trainer":
@@ -59,7 +59,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("roots", nargs="+", help="the checkouts' root folders (old, new, and any more: each is "
                                              "compared with the first)")
-    ap.add_argument("--game", required=True)
+    ap.add_argument("--game", required=True, help="a game key: xiangqi, gomoku, gomoku-renju, gomoku-9...")
     ap.add_argument("--model", default="", help="network (default: the shipped model)")
     ap.add_argument("--config", nargs="+", default=None,
                     help="a run's config on top of the game's settings: one for every checkout, or one per "

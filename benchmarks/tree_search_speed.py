@@ -19,6 +19,10 @@ is the network's share of a visit's CPU (its CPU a position times the positions 
 visit: visits that reach a finished or proven position need none).
 
     python benchmarks/tree_search_speed.py [--games xiangqi gomoku] [--sims 400] [--positions 4] [--rounds 3]
+        [--rule renju]
+
+``--rule`` (standard or renju) plays gomoku under that rule set, with its own shipped network
+where there is one (models/gomoku-renju.pt); the other games ignore it.
 """
 from __future__ import annotations
 
@@ -65,7 +69,8 @@ def network_evaluator(game):
     from engine.core.paths import shipped_model_path
     from engine.core.runtime import build_evaluator
     configure_threads(1)
-    net, _ = load_network(shipped_model_path(game.key), game)
+    # a variant without a network of its own (gomoku's standard rule) plays its base game's
+    net, _ = load_network(shipped_model_path(game.key) or shipped_model_path(game.network_key), game)
     return build_evaluator("ort-fp32", net)
 
 
@@ -102,15 +107,15 @@ def run(positions, evaluator, cfg, sims: int, compiled) -> tuple[float, int, lis
         mcts_module._tree_c = saved
 
 
-def measure(game_id: str, sims: int, count: int, rounds: int) -> dict:
-    game = get_game(game_id)
+def measure(game_id: str, sims: int, count: int, rounds: int, rule: str | None = None) -> dict:
+    game = get_game(game_id, rule=rule) if rule and game_id == "gomoku" else get_game(game_id)
     compiled = mcts_module._tree_c
     if compiled is None:
         raise SystemExit("tree_search_speed: the compiled tree is not built (python setup.py build_ext --inplace)")
     cfg = play_search_config(game)
     positions = sample_positions(game, count, seed=1)
     evaluators = {"trivial": FixedPriors(game.action_size), "network": network_evaluator(game)}
-    out = {"game": game_id, "sims": sims, "positions": count, "leaf_batch": cfg.leaf_batch, "rounds": rounds}
+    out = {"game": game.key, "sims": sims, "positions": count, "leaf_batch": cfg.leaf_batch, "rounds": rounds}
     for name, ev in evaluators.items():
         run(positions[:1], ev, cfg, min(sims, 50), compiled)   # warm-up
         per_visit = {"python": [], "compiled": []}
@@ -148,9 +153,11 @@ def main() -> int:
     parser.add_argument("--sims", type=int, default=400)
     parser.add_argument("--positions", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rule", choices=("freestyle", "standard", "renju"), default=None,
+                        help="gomoku's rule set (the other games ignore it)")
     args = parser.parse_args()
     for game_id in args.games:
-        print(json.dumps(measure(game_id, args.sims, args.positions, args.rounds)), flush=True)
+        print(json.dumps(measure(game_id, args.sims, args.positions, args.rounds, args.rule)), flush=True)
     return 0
 
 

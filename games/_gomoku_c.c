@@ -1,18 +1,21 @@
-/* games._gomoku_c: the compiled free-style gomoku rules (games/csrc/gomoku_rules.c) for Python.
+/* games._gomoku_c: the compiled gomoku rules (games/csrc/gomoku_rules.c: free-style, the threat
+ * search under every rule set; games/csrc/renju_rules.c: exactly five and renju's forbidden points)
+ * for Python.
  *
  * A side's stones cross the boundary as the Python state's bitboard (an int, bit row * size +
  * column) and live in C as 64-bit words; every function takes the board size first (5..26) and
  * builds that size's tables on first use. games/gomoku.py calls these where it would run its own
- * code (games/native.py loads the module; without it the Python runs); tests/test_gomoku_compiled.py
- * compares the two.
+ * code or games/renju.py's (games/native.py loads the module; without it the Python runs);
+ * tests/test_gomoku_compiled.py and tests/test_renju_compiled.py compare the two.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "gomoku_rules.h"
+#include "renju_rules.h"
 
 /* bumped whenever a function's meaning or signature changes: games/native.py refuses a stale build */
-#define API_VERSION 1
+#define API_VERSION 2
 
 /* a search that may try this many moves or more lets other threads run meanwhile; shorter ones
  * (the VCF at every visit) keep the GIL, whose release and re-take would cost more than they do */
@@ -190,18 +193,39 @@ static PyObject *py_empty_points(PyObject *self, PyObject *args)
     return out;
 }
 
-/* vct(size, a, d, a_wins, d_wins, empty, threes, fours, budget) -> (first point or -1, budget left):
- * games.gomoku._vct with budget[0] given and returned */
+/* the threat search's view of a rule set (0 free-style, 1 standard, 2 renju) with attacker (0 black,
+ * 1 white) attacking (games.gomoku.ThreatRules); 0 with an exception set for a bad value */
+static int read_rules(int rule, int attacker, gk_rules *out)
+{
+    static const int8_t exact[3][2] = {{0, 0}, {1, 1}, {1, 0}};   /* per rule, per player: exactly five */
+    if (rule < 0 || rule > 2 || attacker < 0 || attacker > 1) {
+        PyErr_Format(PyExc_ValueError, "rule must be 0..2 (free-style, standard, renju) and attacker 0 or 1, not %d "
+                     "and %d", rule, attacker);
+        return 0;
+    }
+    out->exact_a = exact[rule][attacker];
+    out->exact_d = exact[rule][1 - attacker];
+    out->renju_a = (int8_t)(rule == 2 && attacker == 0);
+    out->renju_d = (int8_t)(rule == 2 && attacker == 1);
+    return 1;
+}
+
+/* vct(size, a, d, a_wins, d_wins, empty, threes, fours, budget, rule=0, attacker=0) -> (first point or
+ * -1, budget left): games.gomoku._vct with budget[0] given and returned, under the rule set with
+ * attacker (0 black, 1 white) attacking */
 static PyObject *py_vct(PyObject *self, PyObject *args)
 {
-    int size, threes, fours;
+    int size, threes, fours, rule = 0, attacker = 0;
     long budget;
     PyObject *ao, *dobj, *awo, *dwo, *eo;
     gk_bb a, d, aw, dw, empty;
+    gk_rules rules;
     const gk_geom *g;
-    if (!PyArg_ParseTuple(args, "iOOOOOiil:vct", &size, &ao, &dobj, &awo, &dwo, &eo, &threes, &fours, &budget)
+    if (!PyArg_ParseTuple(args, "iOOOOOiil|ii:vct", &size, &ao, &dobj, &awo, &dwo, &eo, &threes, &fours, &budget,
+                          &rule, &attacker)
         || !(g = geometry(size)) || !read_bb(g, ao, &a, "a") || !read_bb(g, dobj, &d, "d")
-        || !read_bb(g, awo, &aw, "a_wins") || !read_bb(g, dwo, &dw, "d_wins") || !read_bb(g, eo, &empty, "empty"))
+        || !read_bb(g, awo, &aw, "a_wins") || !read_bb(g, dwo, &dw, "d_wins") || !read_bb(g, eo, &empty, "empty")
+        || !read_rules(rule, attacker, &rules))
         return NULL;
     if (threes > 64 || fours > 1024) {   /* the recursion's depth: the budget bounds it too */
         PyErr_Format(PyExc_ValueError, "threes (%d) and fours (%d) must be at most 64 and 1024", threes, fours);
@@ -210,12 +234,134 @@ static PyObject *py_vct(PyObject *self, PyObject *args)
     int first;
     if (budget >= RELEASE_BUDGET) {
         Py_BEGIN_ALLOW_THREADS
-        first = gk_vct(g, &a, &d, &aw, &dw, &empty, threes, fours, &budget);
+        first = gk_vct(g, &rules, &a, &d, &aw, &dw, &empty, threes, fours, &budget);
         Py_END_ALLOW_THREADS
     } else {
-        first = gk_vct(g, &a, &d, &aw, &dw, &empty, threes, fours, &budget);
+        first = gk_vct(g, &rules, &a, &d, &aw, &dw, &empty, threes, fours, &budget);
     }
     return Py_BuildValue("(il)", first, budget);
+}
+
+/* --- exactly five and renju's forbidden points (games.renju) --------------------------------- */
+
+/* exact_five_through(size, stones, point) -> bool (games.renju.exact_five_through with windows6[point]) */
+static PyObject *py_exact_five_through(PyObject *self, PyObject *args)
+{
+    int size, point;
+    PyObject *so;
+    gk_bb stones;
+    const gk_geom *g;
+    if (!PyArg_ParseTuple(args, "iOi:exact_five_through", &size, &so, &point) || !(g = geometry(size))
+        || !check_point(g, point) || !read_bb(g, so, &stones, "stones"))
+        return NULL;
+    return PyBool_FromLong(rj_exact_five_through(g, &stones, -1, point));
+}
+
+/* exact_winning_points(size, stones, empty, near) -> int */
+static PyObject *py_exact_winning_points(PyObject *self, PyObject *args)
+{
+    int size;
+    PyObject *so, *eo, *no;
+    gk_bb stones, empty, near, out;
+    const gk_geom *g;
+    if (!PyArg_ParseTuple(args, "iOOO:exact_winning_points", &size, &so, &eo, &no) || !(g = geometry(size))
+        || !read_bb(g, so, &stones, "stones") || !read_bb(g, eo, &empty, "empty") || !read_bb(g, no, &near, "near"))
+        return NULL;
+    rj_exact_winning_points(g, &stones, &empty, &near, &out);
+    return bb_to_int(g, &out);
+}
+
+/* exact_new_wins(size, stones, empty, point) -> int */
+static PyObject *py_exact_new_wins(PyObject *self, PyObject *args)
+{
+    int size, point;
+    PyObject *so, *eo;
+    gk_bb stones, empty, out;
+    const gk_geom *g;
+    if (!PyArg_ParseTuple(args, "iOOi:exact_new_wins", &size, &so, &eo, &point) || !(g = geometry(size))
+        || !check_point(g, point) || !read_bb(g, so, &stones, "stones") || !read_bb(g, eo, &empty, "empty"))
+        return NULL;
+    rj_exact_new_wins(g, &stones, &empty, point, &out);
+    return bb_to_int(g, &out);
+}
+
+/* exact_place(size, stones, empty, wins, point) -> (exact five through point, wins updated): the
+ * stone on point is already in stones (games.renju.exact_five_through and update_exact_wins) */
+static PyObject *py_exact_place(PyObject *self, PyObject *args)
+{
+    int size, point;
+    PyObject *so, *eo, *wo;
+    gk_bb stones, empty, wins;
+    const gk_geom *g;
+    if (!PyArg_ParseTuple(args, "iOOOi:exact_place", &size, &so, &eo, &wo, &point) || !(g = geometry(size))
+        || !check_point(g, point) || !read_bb(g, so, &stones, "stones") || !read_bb(g, eo, &empty, "empty")
+        || !read_bb(g, wo, &wins, "wins"))
+        return NULL;
+    int five = rj_exact_five_through(g, &stones, -1, point);
+    rj_update_exact_wins(g, &wins, &stones, &empty, point);
+    return Py_BuildValue("(ON)", five ? Py_True : Py_False, bb_to_int(g, &wins));
+}
+
+/* forbidden_candidates(size, black, empty) -> int */
+static PyObject *py_forbidden_candidates(PyObject *self, PyObject *args)
+{
+    int size;
+    PyObject *bo, *eo;
+    gk_bb black, empty, out;
+    const gk_geom *g;
+    if (!PyArg_ParseTuple(args, "iOO:forbidden_candidates", &size, &bo, &eo) || !(g = geometry(size))
+        || !read_bb(g, bo, &black, "black") || !read_bb(g, eo, &empty, "empty"))
+        return NULL;
+    rj_forbidden_candidates(g, &black, &empty, &out);
+    return bb_to_int(g, &out);
+}
+
+/* forbidden_kind(size, black, white, point, depth=12) -> "overline", "double-four", "double-three" or None */
+static PyObject *py_forbidden_kind(PyObject *self, PyObject *args)
+{
+    static const char *names[] = {NULL, "overline", "double-four", "double-three"};
+    int size, point, depth = RJ_MAX_DEPTH;
+    PyObject *bo, *wo;
+    gk_bb black, white;
+    const gk_geom *g;
+    if (!PyArg_ParseTuple(args, "iOOi|i:forbidden_kind", &size, &bo, &wo, &point, &depth) || !(g = geometry(size))
+        || !check_point(g, point) || !read_bb(g, bo, &black, "black") || !read_bb(g, wo, &white, "white"))
+        return NULL;
+    if (depth > 64) {   /* each level adds a stone; games.renju.MAX_DEPTH is 12 */
+        PyErr_Format(PyExc_ValueError, "depth must be at most 64, not %d", depth);
+        return NULL;
+    }
+    int kind = rj_forbidden_kind(g, &black, &white, point, depth);
+    if (kind == RJ_ALLOWED)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(names[kind]);
+}
+
+/* forbidden_points(size, black, white) -> int */
+static PyObject *py_forbidden_points(PyObject *self, PyObject *args)
+{
+    int size;
+    PyObject *bo, *wo;
+    gk_bb black, white, out;
+    const gk_geom *g;
+    if (!PyArg_ParseTuple(args, "iOO:forbidden_points", &size, &bo, &wo) || !(g = geometry(size))
+        || !read_bb(g, bo, &black, "black") || !read_bb(g, wo, &white, "white"))
+        return NULL;
+    rj_forbidden_points(g, &black, &white, &out);
+    return bb_to_int(g, &out);
+}
+
+/* stable_open_four(size, black, white, point) -> bool */
+static PyObject *py_stable_open_four(PyObject *self, PyObject *args)
+{
+    int size, point;
+    PyObject *bo, *wo;
+    gk_bb black, white;
+    const gk_geom *g;
+    if (!PyArg_ParseTuple(args, "iOOi:stable_open_four", &size, &bo, &wo, &point) || !(g = geometry(size))
+        || !check_point(g, point) || !read_bb(g, bo, &black, "black") || !read_bb(g, wo, &white, "white"))
+        return NULL;
+    return PyBool_FromLong(rj_stable_open_four(g, &black, &white, point));
 }
 
 /* encode(size, me, opp, wins_me, wins_opp, last, black_to_move) -> bytearray of 8 x size x size
@@ -251,14 +397,32 @@ static PyMethodDef methods[] = {
      "place(size, stones, empty, point) -> (five through point, new winning points or 0)"},
     {"empty_points", py_empty_points, METH_VARARGS, "empty_points(size, occupied) -> the other points, ascending"},
     {"vct", py_vct, METH_VARARGS,
-     "vct(size, a, d, a_wins, d_wins, empty, threes, fours, budget) -> (first point or -1, budget left)"},
+     "vct(size, a, d, a_wins, d_wins, empty, threes, fours, budget, rule=0, attacker=0) -> (first point or -1, "
+     "budget left); rule 0 free-style, 1 standard, 2 renju; attacker 0 black, 1 white"},
+    {"exact_five_through", py_exact_five_through, METH_VARARGS,
+     "exact_five_through(size, stones, point) -> a row of exactly five through point"},
+    {"exact_winning_points", py_exact_winning_points, METH_VARARGS,
+     "exact_winning_points(size, stones, empty, near) -> the points of empty & near that make exactly five"},
+    {"exact_new_wins", py_exact_new_wins, METH_VARARGS,
+     "exact_new_wins(size, stones, empty, point) -> the exact five points on point's lines"},
+    {"exact_place", py_exact_place, METH_VARARGS,
+     "exact_place(size, stones, empty, wins, point) -> (exactly five through point, the exact five points updated)"},
+    {"forbidden_candidates", py_forbidden_candidates, METH_VARARGS,
+     "forbidden_candidates(size, black, empty) -> the empty points that may be forbidden to black under renju"},
+    {"forbidden_kind", py_forbidden_kind, METH_VARARGS,
+     "forbidden_kind(size, black, white, point, depth=12) -> 'overline', 'double-four', 'double-three' or None"},
+    {"forbidden_points", py_forbidden_points, METH_VARARGS,
+     "forbidden_points(size, black, white) -> the empty points black may not play under renju"},
+    {"stable_open_four", py_stable_open_four, METH_VARARGS,
+     "stable_open_four(size, black, white, point) -> black may play point whatever white stones are added"},
     {"encode", py_encode, METH_VARARGS,
      "encode(size, me, opp, wins_me, wins_opp, last, black_to_move) -> bytearray of 8 x size x size float32"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_gomoku_c",
-                                    "The compiled free-style gomoku rules core (games.gomoku is its reference).", -1,
+                                    "The compiled gomoku rules core (games.gomoku and games.renju: the reference).",
+                                    -1,
                                     methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__gomoku_c(void)

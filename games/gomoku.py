@@ -28,8 +28,9 @@ LETTERS = "abcdefghijklmnopqrstuvwxyz"
 WIN_LENGTH = 5
 _POINT_RE = re.compile(r"([a-z])([0-9]{1,4})")  # a row of at most 4 digits: int() refuses 4300
 
-#: the compiled free-style rules (games/_gomoku_c.c), or None where this module's Python runs;
-#: tests/test_gomoku_compiled.py compares the two
+#: the compiled rules (games/_gomoku_c.c: free-style, exactly five, renju's forbidden points and the
+#: threat searches under each rule set), or None where this module's and games.renju's Python runs;
+#: tests/test_gomoku_compiled.py and tests/test_renju_compiled.py compare the two
 _core = native.load("games._gomoku_c")
 
 
@@ -101,10 +102,13 @@ class ThreatRules:
     exactly five for black under renju and for both sides under standard (`renju.exact_new_wins`),
     five or more otherwise; a five point is never forbidden (five wins whatever else it makes)."""
 
-    __slots__ = ("game", "win_a", "win_d", "bad_a", "bad_d", "safe_a")
+    __slots__ = ("game", "attacker", "rule_code", "win_a", "win_d", "bad_a", "bad_d", "safe_a")
 
     def __init__(self, game: "Gomoku", attacker: int):
         self.game = game
+        self.attacker = attacker
+        #: the rule set as the compiled search numbers it (`renju.RULES`' order)
+        self.rule_code = renju.RULES.index(game.rule)
         windows, geo = game.windows, game.geometry
 
         def five_or_more(stones: int, empty: int, action: int) -> int:
@@ -176,8 +180,9 @@ def _vct(rules: ThreatRules, a: int, d: int, a_wins: int, d_wins: int, empty: in
     Under renju (`ThreatRules`) black's forbidden points are neither its threats nor its blocks:
     a white four whose block is forbidden to black wins."""
     game = rules.game
-    if _core is not None and game.rule == "freestyle":   # the compiled search (free-style only)
-        first, budget[0] = _core.vct(game.size, a, d, a_wins, d_wins, empty, threes, fours, budget[0])
+    if _core is not None:   # the compiled search, the same moves tried in the same order
+        first, budget[0] = _core.vct(game.size, a, d, a_wins, d_wins, empty, threes, fours, budget[0],
+                                     rules.rule_code, rules.attacker)
         return None if first < 0 else 1 << first
     if a_wins & empty:
         return a_wins & empty & -(a_wins & empty)
@@ -633,6 +638,8 @@ class RuledGomokuState(GomokuState):
             g = self.game
             if g.rule != "renju" or len(self._moves) & 1 or self._winner is not None:
                 self._forbidden = 0
+            elif _core is not None:
+                self._forbidden = _core.forbidden_points(g.size, self._black, self._white)
             else:
                 self._forbidden = renju.forbidden_points(self._black, self._white, g.geometry)
         return self._forbidden
@@ -645,8 +652,10 @@ class RuledGomokuState(GomokuState):
         if self._winner is not None:
             return []
         g = self.game
-        free = g.full ^ (self._black | self._white) ^ self.forbidden_mask()
-        return np.flatnonzero(self._unpack(free)[0]).tolist()
+        taken = self._black | self._white | self.forbidden_mask()
+        if _core is not None:
+            return _core.empty_points(g.size, taken)
+        return np.flatnonzero(self._unpack(g.full ^ taken)[0]).tolist()
 
     def apply(self, action: int) -> "RuledGomokuState":
         bit = 1 << action
@@ -660,6 +669,13 @@ class RuledGomokuState(GomokuState):
             black |= bit
         stones = white if me else black
         empty = g.full ^ (black | white)
+        if _core is not None:
+            if g.exact_five[me]:
+                five, wins[me] = _core.exact_place(g.size, stones, empty, wins[me], action)
+            else:
+                five, new = _core.place(g.size, stones, empty, action)
+                wins[me] |= new
+            return RuledGomokuState(g, black, white, self._moves + (action,), me if five else None, (wins[0], wins[1]))
         if g.exact_five[me]:
             winner = me if renju.exact_five_through(stones, g.geometry.windows6[action]) else None
             wins[me] = renju.update_exact_wins(wins[me], stones, empty, g.geometry, action)
@@ -677,7 +693,11 @@ class RuledGomokuState(GomokuState):
             return False
         g = self.game
         empty = g.full ^ (self._black | self._white)
-        if empty & ~renju.forbidden_candidates(self._black, empty, g.geometry):
+        if _core is not None:
+            candidates = _core.forbidden_candidates(g.size, self._black, empty)
+        else:
+            candidates = renju.forbidden_candidates(self._black, empty, g.geometry)
+        if empty & ~candidates:
             return False   # a point that cannot be forbidden is free: no need to decide the others
         return not empty & ~self.forbidden_mask()
 

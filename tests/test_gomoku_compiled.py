@@ -177,7 +177,7 @@ def test_threat_defence_agrees(monkeypatch):
 @needs_core
 @pytest.mark.parametrize("rule", ["standard", "renju"])
 def test_the_other_rule_sets_agree_where_they_use_the_core(rule):
-    """Standard and renju states share the segment counts and the encoding with free-style."""
+    """Standard and renju states through the state API (tests/test_renju_compiled.py goes further)."""
     def look(state):
         return (state.key(), state._wins, state.legal_actions(), state.is_terminal(), state.winner(),
                 planes(state.encode()), state.proven_value(), state.tactical_priors(), state.defence_candidates())

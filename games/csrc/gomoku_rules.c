@@ -1,7 +1,9 @@
-/* The free-style gomoku rules' hot parts (see gomoku_rules.h). Each function follows the Python
- * one it mirrors in games/gomoku.py step by step, down to the order moves are tried and the budget
- * counted, so that a bounded search gives the very answer of the reference. */
+/* Gomoku's hot parts (see gomoku_rules.h): the free-style rules, and the threat search under every
+ * rule set (the standard and renju rules' own tests are in renju_rules.c). Each function follows
+ * the Python one it mirrors in games/gomoku.py step by step, down to the order moves are tried and
+ * the budget counted, so that a bounded search gives the very answer of the reference. */
 #include "gomoku_rules.h"
+#include "renju_rules.h"
 
 #include <string.h>
 
@@ -23,9 +25,6 @@ static inline int bb_count(const gk_geom *g, const gk_bb *x)
     return n;
 }
 
-static inline int bb_test(const gk_bb *x, int p) { return (int)(x->w[p >> 6] >> (p & 63) & 1); }
-static inline void bb_set(gk_bb *x, int p) { x->w[p >> 6] |= (uint64_t)1 << (p & 63); }
-static inline void bb_flip(gk_bb *x, int p) { x->w[p >> 6] ^= (uint64_t)1 << (p & 63); }
 
 static inline void bb_and(const gk_geom *g, gk_bb *out, const gk_bb *x, const gk_bb *y)
 {
@@ -65,14 +64,14 @@ int gk_geom_init(gk_geom *g, int size)
     g->cells = n * n;
     g->nw = (g->cells + 63) / 64;
     for (int p = 0; p < g->cells; p++)
-        bb_set(&g->full, p);
+        gk_set(&g->full, p);
     for (int j = 0; j < 4; j++) {   /* Gomoku._segment_starts */
         int dr = DIRS[j][0], dc = DIRS[j][1];
         g->seg_step[j] = dr * n + dc;
         for (int r = 0; r < n; r++)
             for (int c = 0; c < n; c++)
                 if (r + 4 * dr >= 0 && r + 4 * dr < n && c + 4 * dc >= 0 && c + 4 * dc < n)
-                    bb_set(&g->seg_starts[j], r * n + c);
+                    gk_set(&g->seg_starts[j], r * n + c);
     }
     for (int p = 0; p < g->cells; p++) {   /* Gomoku._windows and .lines */
         int r0 = p / n, c0 = p % n, k = 0;
@@ -86,11 +85,12 @@ int gk_geom_init(gk_geom *g, int size)
             if (w.len >= GK_WIN) {
                 g->win[p][k++] = w;
                 for (int i = 0; i < w.len; i++)
-                    bb_set(&g->lines[p], w.cell[i]);
+                    gk_set(&g->lines[p], w.cell[i]);
             }
         }
         g->nwin[p] = (uint8_t)k;
     }
+    rj_geom_init(g);
     return 1;
 }
 
@@ -102,7 +102,7 @@ static inline int window_five(const gk_window *w, const gk_bb *stones, int extra
     int run = 0;
     for (int i = 0; i < w->len; i++) {
         int q = w->cell[i];
-        if (q == extra || bb_test(stones, q)) {
+        if (q == extra || gk_test(stones, q)) {
             if (++run >= GK_WIN)
                 return 1;
         } else {
@@ -127,13 +127,13 @@ void gk_winning_points(const gk_geom *g, const gk_bb *stones, const gk_bb *empty
         const gk_window *w = &g->win[point][k];
         int have = 0;
         for (int i = 0; i < w->len; i++)
-            have += bb_test(stones, w->cell[i]);
+            have += gk_test(stones, w->cell[i]);
         if (have < GK_WIN - 1)
             continue;
         for (int i = 0; i < w->len; i++) {
             int q = w->cell[i];
-            if (bb_test(empty, q) && window_five(w, stones, q))
-                bb_set(out, q);
+            if (gk_test(empty, q) && window_five(w, stones, q))
+                gk_set(out, q);
         }
     }
 }
@@ -240,41 +240,55 @@ static inline void four_points(const gk_geom *g, const gk_bb *mine, const gk_bb 
 
 /* --- victory by continuous threats (games.gomoku._vct, _threats, _defend) -------------------- */
 
-static int defend(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb *a_wins, const gk_bb *d_wins,
-                  const gk_bb *empty, const gk_bb *replies, int threes, int fours, long *budget);
+static int defend(const gk_geom *g, const gk_rules *rules, const gk_bb *a, const gk_bb *d, const gk_bb *a_wins,
+                  const gk_bb *d_wins, const gk_bb *empty, const gk_bb *replies, int threes, int fours, long *budget);
 
-/* the position after the stone p joins stones: both sets copied, p placed; with wins, also the
- * points where stones then make five (gk_winning_points) */
-static inline void place(const gk_geom *g, const gk_bb *stones, const gk_bb *empty, int p, gk_bb *stones2,
-                         gk_bb *empty2, gk_bb *wins)
+/* the position after the stone p joins stones: both sets copied, p placed */
+static inline void place(const gk_bb *stones, const gk_bb *empty, int p, gk_bb *stones2, gk_bb *empty2)
 {
     *stones2 = *stones;
-    bb_set(stones2, p);
+    gk_set(stones2, p);
     *empty2 = *empty;
-    bb_flip(empty2, p);
-    if (wins)
-        gk_winning_points(g, stones2, empty2, p, wins);
+    gk_flip(empty2, p);
 }
 
-/* the attacker's moves among near that would leave it two points to make five, with those points */
-static void threats(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb *empty, const gk_bb *near,
-                    gk_bb *out)
+/* the points on the lines through the new stone at where stones now make the rule's five
+ * (ThreatRules.win_a and win_d: exactly five, or five or more) */
+static inline void new_wins(const gk_geom *g, int exact, const gk_bb *stones, const gk_bb *empty, int at, gk_bb *out)
+{
+    if (exact)
+        rj_exact_new_wins(g, stones, empty, at, out);
+    else
+        gk_winning_points(g, stones, empty, at, out);
+}
+
+/* black (under renju) may not play at (ThreatRules.bad_a and bad_d) */
+static inline int forbidden(const gk_geom *g, const gk_bb *black, const gk_bb *white, int at)
+{
+    return rj_forbidden_kind(g, black, white, at, RJ_MAX_DEPTH) != RJ_ALLOWED;
+}
+
+/* the attacker's moves among near that would leave it two points to make five, with those points;
+ * under renju only black's threats that no white stone can make forbidden (rj_stable_open_four) */
+static void threats(const gk_geom *g, const gk_rules *rules, const gk_bb *a, const gk_bb *d, const gk_bb *empty,
+                    const gk_bb *near, gk_bb *out)
 {
     gk_bb cand, a2, e2, w;
     memset(out, 0, sizeof *out);
     four_points(g, a, d, empty, &cand);
     bb_and(g, &cand, &cand, near);
-    for (int q = bb_lowest(g, &cand); q >= 0; bb_flip(&cand, q), q = bb_lowest(g, &cand)) {
-        place(g, a, empty, q, &a2, &e2, &w);
-        if (bb_count(g, &w) >= 2) {
-            bb_set(out, q);
+    for (int q = bb_lowest(g, &cand); q >= 0; gk_flip(&cand, q), q = bb_lowest(g, &cand)) {
+        place(a, empty, q, &a2, &e2);
+        new_wins(g, rules->exact_a, &a2, &e2, q, &w);
+        if (bb_count(g, &w) >= 2 && (!rules->renju_a || rj_stable_open_four(g, a, d, q))) {
+            gk_set(out, q);
             bb_or_into(g, out, &w);
         }
     }
 }
 
-int gk_vct(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb *a_wins, const gk_bb *d_wins,
-           const gk_bb *empty, int threes, int fours, long *budget)
+int gk_vct(const gk_geom *g, const gk_rules *rules, const gk_bb *a, const gk_bb *d, const gk_bb *a_wins,
+           const gk_bb *d_wins, const gk_bb *empty, int threes, int fours, long *budget)
 {
     gk_bb x, a2, e2, e3, d2, nw, aw, dw, replies;
     bb_and(g, &x, a_wins, empty);
@@ -288,18 +302,21 @@ int gk_vct(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb *a_wins
         if (--*budget < 0)
             return -1;
         int f = bb_single(g, &forced);
-        place(g, a, empty, f, &a2, &e2, &nw);
+        if (rules->renju_a && forbidden(g, a, d, f))
+            return -1;   /* black may not block there */
+        place(a, empty, f, &a2, &e2);
+        new_wins(g, rules->exact_a, &a2, &e2, f, &nw);
         int new_count = bb_count(g, &nw);
         if (new_count >= 2)
             return f;
         memset(&replies, 0, sizeof replies);
         if (!new_count && threes > 0)
-            threats(g, &a2, d, &e2, &g->full, &replies);
+            threats(g, rules, &a2, d, &e2, &g->full, &replies);
         int have_replies = bb_any(g, &replies);
         if (new_count || (have_replies && threes > 0)) {
             aw = *a_wins;
             bb_or_into(g, &aw, &nw);
-            if (defend(g, &a2, d, &aw, d_wins, &e2, &replies, threes - (new_count ? 0 : 1), fours - 1, budget))
+            if (defend(g, rules, &a2, d, &aw, d_wins, &e2, &replies, threes - (new_count ? 0 : 1), fours - 1, budget))
                 return f;
         }
         return -1;
@@ -310,37 +327,44 @@ int gk_vct(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb *a_wins
     if (threes > 0)
         for (int i = 0; i < g->nw; i++)
             three_moves.w[i] &= ~four_moves.w[i];
-    for (int p = bb_lowest(g, &four_moves); p >= 0; bb_flip(&four_moves, p), p = bb_lowest(g, &four_moves)) {
+    for (int p = bb_lowest(g, &four_moves); p >= 0; gk_flip(&four_moves, p), p = bb_lowest(g, &four_moves)) {
         if (--*budget < 0)
             return -1;
-        place(g, a, empty, p, &a2, &e2, &nw);
+        place(a, empty, p, &a2, &e2);
+        new_wins(g, rules->exact_a, &a2, &e2, p, &nw);
         int new_count = bb_count(g, &nw);
-        if (!new_count)
+        if (!new_count || (rules->renju_a && forbidden(g, a, d, p)))
             continue;
         if (new_count >= 2)
             return p;   /* two points to make five: the defender stops one */
         int q = bb_single(g, &nw);
-        place(g, d, &e2, q, &d2, &e3, &dw);
+        if (rules->renju_d && forbidden(g, d, &a2, q))
+            return p;   /* black may not stop this five */
+        place(d, &e2, q, &d2, &e3);
+        new_wins(g, rules->exact_d, &d2, &e3, q, &dw);
         bb_or_into(g, &dw, d_wins);
         aw = *a_wins;
-        bb_set(&aw, q);
-        if (gk_vct(g, &a2, &d2, &aw, &dw, &e3, threes, fours - 1, budget) >= 0)
+        gk_set(&aw, q);
+        if (gk_vct(g, rules, &a2, &d2, &aw, &dw, &e3, threes, fours - 1, budget) >= 0)
             return p;
     }
-    for (int p = bb_lowest(g, &three_moves); p >= 0; bb_flip(&three_moves, p), p = bb_lowest(g, &three_moves)) {
+    for (int p = bb_lowest(g, &three_moves); p >= 0; gk_flip(&three_moves, p), p = bb_lowest(g, &three_moves)) {
         if (--*budget < 0)
             return -1;
-        place(g, a, empty, p, &a2, &e2, NULL);
-        threats(g, &a2, d, &e2, &g->lines[p], &replies);
-        if (bb_any(g, &replies) && defend(g, &a2, d, a_wins, d_wins, &e2, &replies, threes - 1, fours, budget))
+        if (rules->renju_a && forbidden(g, a, d, p))
+            continue;
+        place(a, empty, p, &a2, &e2);
+        threats(g, rules, &a2, d, &e2, &g->lines[p], &replies);
+        if (bb_any(g, &replies)
+            && defend(g, rules, &a2, d, a_wins, d_wins, &e2, &replies, threes - 1, fours, budget))
             return p;
     }
     return -1;
 }
 
 /* does the attacker a still win by continuous threats with the defender d to move (games.gomoku._defend) */
-static int defend(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb *a_wins, const gk_bb *d_wins,
-                  const gk_bb *empty, const gk_bb *replies, int threes, int fours, long *budget)
+static int defend(const gk_geom *g, const gk_rules *rules, const gk_bb *a, const gk_bb *d, const gk_bb *a_wins,
+                  const gk_bb *d_wins, const gk_bb *empty, const gk_bb *replies, int threes, int fours, long *budget)
 {
     gk_bb x, d2, e2, e3, a3, nw, an, aw, dw, rep;
     bb_and(g, &x, d_wins, empty);
@@ -352,33 +376,42 @@ static int defend(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb 
         if (bb_count(g, &pending) >= 2)
             return 1;
         int q = bb_single(g, &pending);
-        place(g, d, empty, q, &d2, &e2, &nw);
+        if (rules->renju_d && forbidden(g, d, a, q))
+            return 1;   /* black may not stop this five */
+        place(d, empty, q, &d2, &e2);
+        new_wins(g, rules->exact_d, &d2, &e2, q, &nw);
         bb_or_into(g, &nw, d_wins);
-        return gk_vct(g, a, &d2, a_wins, &nw, &e2, threes, fours, budget) >= 0;
+        return gk_vct(g, rules, a, &d2, a_wins, &nw, &e2, threes, fours, budget) >= 0;
     }
     if (!bb_any(g, replies))
         return 0;
     gk_bb cand;
     four_points(g, d, a, empty, &cand);
     bb_or_into(g, &cand, replies);
-    for (int r = bb_lowest(g, &cand); r >= 0; bb_flip(&cand, r), r = bb_lowest(g, &cand)) {
+    for (int r = bb_lowest(g, &cand); r >= 0; gk_flip(&cand, r), r = bb_lowest(g, &cand)) {
         if (--*budget < 0)
             return 0;
-        place(g, d, empty, r, &d2, &e2, &nw);
+        if (rules->renju_d && forbidden(g, d, a, r))
+            continue;   /* not a move black may make */
+        place(d, empty, r, &d2, &e2);
+        new_wins(g, rules->exact_d, &d2, &e2, r, &nw);
         int new_count = bb_count(g, &nw);
         if (new_count >= 2)
             return 0;   /* the defender's own open four */
         if (new_count) {   /* a four: the attacker must block it, then the defender moves again */
             int q = bb_single(g, &nw);
-            place(g, a, &e2, q, &a3, &e3, &an);
+            if (rules->renju_a && forbidden(g, a, &d2, q))
+                return 0;   /* black may not block it */
+            place(a, &e2, q, &a3, &e3);
+            new_wins(g, rules->exact_a, &a3, &e3, q, &an);
             aw = *a_wins;
             bb_or_into(g, &aw, &an);
             dw = *d_wins;
-            bb_set(&dw, q);
-            threats(g, &a3, &d2, &e3, &g->full, &rep);
-            if (!defend(g, &a3, &d2, &aw, &dw, &e3, &rep, threes, fours, budget))
+            gk_set(&dw, q);
+            threats(g, rules, &a3, &d2, &e3, &g->full, &rep);
+            if (!defend(g, rules, &a3, &d2, &aw, &dw, &e3, &rep, threes, fours, budget))
                 return 0;
-        } else if (gk_vct(g, a, &d2, a_wins, d_wins, &e2, threes, fours, budget) < 0) {
+        } else if (gk_vct(g, rules, a, &d2, a_wins, d_wins, &e2, threes, fours, budget) < 0) {
             return 0;
         }
     }
@@ -390,7 +423,7 @@ static int defend(const gk_geom *g, const gk_bb *a, const gk_bb *d, const gk_bb 
 static void put_plane(const gk_geom *g, const gk_bb *x, float *plane)
 {
     for (int p = 0; p < g->cells; p++)
-        plane[p] = (float)bb_test(x, p);
+        plane[p] = (float)gk_test(x, p);
 }
 
 void gk_encode(const gk_geom *g, const gk_bb *me, const gk_bb *opp, const gk_bb *wins_me, const gk_bb *wins_opp,

@@ -289,6 +289,29 @@ def test_proven_distance_agrees_at_the_search_threshold():
 
 
 @needs_core
+def test_the_distance_solver_gives_the_published_scores_of_pascal_pons_benchmark_positions():
+    """An outside reference: Pons' sets (benchmarks/connect4) score a position 22 less the winner's
+    stones at the end with the winner fastest and the loser slowest (0 a draw, negative a loss),
+    which `solve_distance` says as plies; every position with 20 empty cells or fewer agrees."""
+    from pathlib import Path
+    checked = 0
+    for path in sorted((Path(__file__).resolve().parent.parent / "benchmarks" / "connect4").glob("*.labels")):
+        for line in path.read_text().splitlines():
+            moves, score = line.split()[:2]
+            played = len(moves)
+            if c4.CELLS - played > 20:
+                continue
+            s = GAME.state_from_text(moves)
+            (result, plies), _ = core.solve_distance(s._cur, s._mask, 10**7)
+            mover_stones, other_stones = played // 2, (played + 1) // 2
+            want = (0 if result == 0 else 22 - mover_stones - (plies + 1) // 2 if result > 0
+                    else other_stones + plies // 2 - 22)
+            assert want == int(score), (path.name, moves)
+            checked += 1
+    assert checked > 1800
+
+
+@needs_core
 def test_perft_agrees_to_depth():
     """Perft from the start (the published counts) and from positions of random games to depth,
     past the game's end included."""

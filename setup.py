@@ -18,4 +18,6 @@ setup(ext_modules=[
               optional=True),
     Extension("games._othello_c", ["games/_othello_c.c", "games/csrc/othello_rules.c"], include_dirs=["games/csrc"],
               depends=["games/csrc/othello_rules.h"], optional=True),
+    Extension("games._connect4_c", ["games/_connect4_c.c", "games/csrc/connect4_rules.c"],
+              include_dirs=["games/csrc"], depends=["games/csrc/connect4_rules.h"], optional=True),
 ])

@@ -14,8 +14,13 @@ import os
 
 import numpy as np
 
+from . import native
 from .base import (AlternatingState, Game, NotationError, SetupProblem, clip_text, count_problems, replay,
                    split_move_list)
+
+#: the compiled rules and endgame solvers (games/_connect4_c.c), or None where this module's Python
+#: runs; tests/test_connect4_compiled.py compares the two
+_core = native.load("games._connect4_c")
 
 WIDTH = 7
 HEIGHT = 6
@@ -96,6 +101,8 @@ def solve(cur: int, mask: int) -> int:
     threats before the others. Results and bounds are kept between calls, so the searches
     of neighbouring positions share their work. Its cost grows steeply with the empty
     cells: meant for the last dozen or so."""
+    if _core is not None:   # its own table of solved positions, kept between calls like _SOLVED
+        return _core.solve(cur, mask)
     if len(_SOLVED) > _SOLVED_LIMIT:
         _SOLVED.clear()
     return _negamax(cur, mask, -1, 1, winning_cells(cur, mask), winning_cells(cur ^ mask, mask))
@@ -156,6 +163,17 @@ def _negamax(cur: int, mask: int, alpha: int, beta: int, wins: int, opp_wins: in
     return best
 
 
+def clear_solved() -> None:
+    """Forgets the positions `solve` keeps between calls (the compiled core's too)."""
+    _SOLVED.clear()
+    if _core is not None:
+        _core.solve_clear()
+
+
+#: budgets the compiled distance solver counts (a C long long); a larger one runs the Python
+_BUDGET_LIMIT = 1 << 62
+
+
 class SolveBudgetExceeded(Exception):
     """A distance solve (`solve_distance`) visited more positions than it was allowed."""
 
@@ -170,6 +188,11 @@ def solve_distance(cur: int, mask: int, budget: int = 200_000) -> tuple[int, int
     it lose within d plies?") is asked for d = 1, 3, 5... (2, 4...) until it holds: a proof
     search that only looks d plies ahead, with the same forced-move rules as `solve`.
     Raises `SolveBudgetExceeded` past ``budget`` positions (about 2 s in plain Python)."""
+    if _core is not None and type(budget) is int and -_BUDGET_LIMIT < budget < _BUDGET_LIMIT:
+        found, _ = _core.solve_distance(cur, mask, budget)
+        if found is None:
+            raise SolveBudgetExceeded
+        return found
     result = solve(cur, mask)
     if result == 0:
         return 0, 0
@@ -269,6 +292,10 @@ class Connect4State(AlternatingState):
         return list(_OPEN_COLUMNS[self._mask & TOP_ROW])
 
     def apply(self, action: int) -> "Connect4State":
+        if _core is not None:
+            cur, mask, won = _core.play(self._cur, self._mask, action)
+            return Connect4State(self.game, cur, mask, self._moves + (action,),
+                                 len(self._moves) & 1 if won else None)
         mask = self._mask
         new_mask = mask | (mask + BOTTOM[action])  # the carry lands on the column's lowest empty cell
         mover = self._cur | (new_mask ^ mask)
@@ -284,6 +311,9 @@ class Connect4State(AlternatingState):
             return None
         if CELLS - mask.bit_count() <= SOLVE_EMPTIES:
             return float(solve(self._cur, mask))
+        if _core is not None:
+            shortcut = _core.shortcut(self._cur, mask)
+            return float(shortcut) if shortcut else None
         playable = (mask + BOTTOM_ROW) & BOARD   # the lowest empty cell of each open column
         cur, opp = self._cur, self._cur ^ mask
         threats = 0
@@ -320,6 +350,8 @@ class Connect4State(AlternatingState):
 
     def encode(self) -> np.ndarray:
         """Plane 0: the stones of the player to move; plane 1: the opponent's."""
+        if _core is not None:
+            return np.frombuffer(_core.encode(self._cur, self._mask), np.float32).reshape(2, HEIGHT, WIDTH)
         return self._planes(self._cur, self._cur ^ self._mask).astype(np.float32).reshape(2, HEIGHT, WIDTH)
 
     def board_array(self) -> np.ndarray:
@@ -362,6 +394,8 @@ class Connect4State(AlternatingState):
         nodes = [0] * depth
         if depth <= 0 or self.is_terminal():
             return nodes
+        if _core is not None:
+            return _core.perft(self._cur, self._mask, depth)
         last = depth - 1
 
         def walk(cur: int, mask: int, ply: int) -> None:

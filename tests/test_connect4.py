@@ -215,7 +215,7 @@ def test_the_endgame_solver_agrees_with_brute_force_from_a_cold_start():
             s = s.apply(rng.choice(s.legal_actions()))
         if s.is_terminal():
             continue
-        c4._SOLVED.clear()
+        c4.clear_solved()
         v = c4.solve(s._cur, s._mask)
         assert v == brute_force(s), s.to_text()
         checked[v] += 1

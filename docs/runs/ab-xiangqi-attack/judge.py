@@ -7,7 +7,7 @@ copied here as base-latest.pt and attack-latest.pt) at 800 visits against Debian
 fairy-stockfish at `go depth 1` from the balanced 2-move openings of seeds 1-6 (20 openings a
 seed, each played from both sides): judge/attack-sS.games.jsonl and judge/base-sS.games.jsonl
 here (`run_judge.sh`), and the shipped 171's games from the same openings with the capture
-search fixed as the arms play (g171fix, docs/runs/xiangqi-fix-s33/). Paired by opening:
+search fixed as the arms play (g171fix, docs/runs/xiangqi-capture-fix-2026-11-28/). Paired by opening:
 attack - base decides the comparison (the attack planes are kept, and become the line's
 encoding, when at least 2 standard errors above zero); each arm - g171fix is the ship test
 (ship at 2 standard errors above it)."""
@@ -16,8 +16,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 HERE = ROOT / "docs/runs/ab-xiangqi-attack/judge"
-FIX = ROOT / "docs/runs/xiangqi-fix-s33"
-PLAY = runpy.run_path(str(ROOT / "docs/runs/xiangqi-play-s31/judge.py"))   # judge()
+FIX = ROOT / "docs/runs/xiangqi-capture-fix-2026-11-28"
+PLAY = runpy.run_path(str(ROOT / "docs/runs/xiangqi-play-search-2026-11-28/judge.py"))   # judge()
 
 
 def main() -> None:

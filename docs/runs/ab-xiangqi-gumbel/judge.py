@@ -8,7 +8,7 @@ fairy-stockfish at `go depth 1` from the balanced 2-move openings of seeds 1-6 (
 seed, each played from both sides): judge/gumbel-sS.games.jsonl and judge/base-sS.games.jsonl
 here (`main.py arena --game xiangqi --a model:NET@800 --b uci:/usr/games/fairy-stockfish@depth1
 --games 40 --balanced-openings 2 --seed S --games-out ...`), and the shipped 171's games from the
-same openings (docs/runs/xiangqi-play-s31/judge.py). Paired by opening: gumbel - base decides the
+same openings (docs/runs/xiangqi-play-search-2026-11-28/judge.py). Paired by opening: gumbel - base decides the
 comparison (Gumbel self-play is kept for xiangqi when at least 2 standard errors above zero);
 each arm - 171 is the ship test (ship at 2 standard errors above 171)."""
 import runpy
@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 HERE = ROOT / "docs/runs/ab-xiangqi-gumbel/judge"
-PLAY = runpy.run_path(str(ROOT / "docs/runs/xiangqi-play-s31/judge.py"))   # g171 and judge()
+PLAY = runpy.run_path(str(ROOT / "docs/runs/xiangqi-play-search-2026-11-28/judge.py"))   # g171 and judge()
 
 
 def main() -> None:

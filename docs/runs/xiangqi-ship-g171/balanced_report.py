@@ -7,7 +7,7 @@ usage: python docs/runs/xiangqi-ship-g171/balanced_report.py [--write]
 Reads the games files named in MATCHES (each line one game of `main.py arena --games-out`),
 counts each match's wins, draws and losses, and prints the entries; with --write, replaces the
 report's balanced entries of the same spec (the suite's sampled-opening entries stay) and
-rewrites its summary line. docs/runs/xiangqi-fix-s33/report.py calls `main` with the matches
+rewrites its summary line. docs/runs/xiangqi-capture-fix-2026-11-28/report.py calls `main` with the matches
 of 2026-11-28 (the same network with the capture search fixed)."""
 import json
 import sys
@@ -23,7 +23,7 @@ PLAYER = "model:models/xiangqi.pt@800"
 DEPTH1 = "uci:/usr/games/fairy-stockfish@depth1"
 ELO1350 = "uci:/usr/games/fairy-stockfish@nodes1000?UCI_LimitStrength=true&UCI_Elo=1350"
 LEAD = "docs/runs/ab-xiangqi-lead/judge/lead-s{}.games.jsonl"
-SHIP = "docs/runs/xiangqi-ship-s30/lead171-s{}.games.jsonl"
+SHIP = "docs/runs/xiangqi-ship-2026-11-27/lead171-s{}.games.jsonl"
 G171 = "docs/runs/xiangqi-ship-g171/elo1350-g171-s{}.games.jsonl"
 MATCHES = [
     {"opponent": "stockfish-depth1", "label": "fairy-stockfish at depth 1", "spec": DEPTH1,
@@ -33,7 +33,7 @@ MATCHES = [
                "--balanced-openings 2 --seed S for S = 1-6: 120 openings of 2 uniformly random moves, "
                "each played from both sides; the strong level's search (800 visits, no sampled moves) "
                "without its 1 s cap (2026-11-28: docs/runs/ab-xiangqi-lead/judge/, "
-               "docs/runs/xiangqi-ship-s30/)"},
+               "docs/runs/xiangqi-ship-2026-11-27/)"},
     {"opponent": "stockfish-elo1350", "label": "fairy-stockfish at Elo 1350, 1000 nodes", "spec": ELO1350,
      "files": [G171.format(s) for s in (0, 1)],
      "measured": "2026-11-27",

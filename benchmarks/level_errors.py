@@ -25,6 +25,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from weak_levels import judge_value  # noqa: E402  (the same judge as the weak levels' benchmark)
 
 LEVEL_NAME = re.compile(r"^level_([a-z]+)_cap_0$")
 #: a loss of this much win rate (0..1) is a large error (issue 52)
@@ -78,17 +81,6 @@ def level_moves(game, records, level: str):
     return moves
 
 
-def judge_value(judge, state) -> float:
-    """The judge's value of ``state`` for its player to move (−1..1); exact when it is over or
-    proven."""
-    if state.is_terminal():
-        w = state.winner()
-        return 0.0 if w is None else (1.0 if w == state.current_player else -1.0)
-    judge.reset()
-    r = judge.choose(state)
-    return float(r.proven) if getattr(r, "proven", None) is not None else float(r.value)
-
-
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--game", required=True)
@@ -101,6 +93,8 @@ def main(argv=None) -> int:
     from games import get_game
     game = get_game(args.game)
     folder = Path(args.dir or f"docs/runs/level-ratings/{args.game}")
+    if not folder.is_dir():
+        p.error(f"no rating matches at {folder}: give --dir")
     evaluator, described = load_evaluator(game)
     judge = MCTSPlayer(game, evaluator, sims=args.judge_visits, seconds=None, config=play_search_config(game),
                        reuse=False)

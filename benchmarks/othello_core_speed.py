@@ -31,9 +31,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import games.othello as oth  # noqa: E402
 from games import get_game  # noqa: E402
+import paths_timing  # noqa: E402
+from paths_timing import PATHS  # noqa: E402
 
 CORE = oth._core
 
@@ -42,30 +45,9 @@ def use(compiled: bool) -> None:
     oth._core = CORE if compiled else None
 
 
-#: the paths timed (--paths): both by default
-PATHS = ["python", "compiled"]
-
-
 def rounds_of(rounds: int, work) -> dict:
-    """Runs ``work(compiled)`` -> (CPU seconds, units, answer) for each path ``rounds`` times, taking turns."""
-    cpu = {p: [] for p in PATHS}
-    differ = 0
-    for r in range(rounds):
-        answers = {}
-        for path in (PATHS if r % 2 == 0 else PATHS[::-1]):
-            use(path == "compiled")
-            seconds, units, answers[path] = work(path == "compiled")
-            cpu[path].append(seconds / units)
-        differ += len(set(map(repr, answers.values()))) > 1
-    use(True)
-    out = {p: {"fastest_us": round(min(v) * 1e6, 2), "median_us": round(statistics.median(v) * 1e6, 2)}
-           for p, v in cpu.items()}
-    if len(PATHS) == 1:
-        return out
-    out["ratio_fastest"] = round(min(cpu["python"]) / min(cpu["compiled"]), 1)
-    out["ratio_median"] = round(statistics.median(cpu["python"]) / statistics.median(cpu["compiled"]), 1)
-    out["rounds_that_differ"] = differ
-    return out
+    """`paths_timing.rounds_of` with this game's switch."""
+    return paths_timing.rounds_of(rounds, work, use)
 
 
 def endgames(game, empties: int, count: int, seed: int) -> list:
@@ -201,7 +183,6 @@ def part_search(args) -> dict:
     from engine.commands.cli import sample_positions
     from engine.core.mcts import MCTS, Tree
     from engine.play.players import play_search_config
-    sys.path.insert(0, str(ROOT / "benchmarks"))
     from tree_search_speed import FixedPriors, network_evaluator
 
     game = get_game("othello")

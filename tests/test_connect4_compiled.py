@@ -10,16 +10,15 @@ tests run everywhere.
 from __future__ import annotations
 
 import random
-import sys
 from contextlib import contextmanager
 
 import numpy as np
 import pytest
 
-from native_support import blocking, run_python
+from native_support import check_forced_python, check_silent, check_stale_refused, check_unbuilt
 
 import games.connect4 as c4
-from games import get_game, native
+from games import get_game
 
 try:
     from games import _connect4_c as core
@@ -475,35 +474,17 @@ PLAYED = "[0, 1, 2, 3, 4, 5, 6] [7, 42, 294] 10.0 None"
 
 
 def test_the_switch_forces_the_python_rules_and_says_so_in_one_line():
-    out = run_python(PLAY, ZEROBOARD_PURE_PYTHON="1")
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "True " + PLAYED, out.stdout
-    assert out.stderr.count("\n") == 1 and "pure-Python" in out.stderr and "ZEROBOARD_PURE_PYTHON" in out.stderr
+    check_forced_python(PLAY, PLAYED)
 
 
 def test_without_the_compiled_module_the_python_rules_run_and_say_so():
-    blocked = blocking("games._connect4_c")
-    out = run_python(blocked + PLAY + "\nfrom games import native; print(native.status())", ZEROBOARD_PURE_PYTHON="")
-    assert out.returncode == 0, out.stderr
-    first, status = out.stdout.splitlines()[:2]
-    assert first == "True " + PLAYED, first
-    assert out.stderr.count("\n") == 1 and "Connect Four rules" in out.stderr and "not built" in out.stderr, out.stderr
-    assert "games._connect4_c" in status
+    check_unbuilt("games._connect4_c", PLAY, PLAYED, "Connect Four")
 
 
 @needs_core
 def test_the_compiled_core_runs_silently_when_built():
-    out = run_python(PLAY, ZEROBOARD_PURE_PYTHON="")
-    assert out.returncode == 0 and out.stdout.strip() == "False " + PLAYED, out
-    assert out.stderr == ""
+    check_silent(PLAY, PLAYED)
 
 
 def test_a_connect4_build_from_other_sources_is_refused(monkeypatch, capsys):
-    class Stale:
-        API_VERSION = -1
-    monkeypatch.setitem(sys.modules, "games._connect4_c", Stale)
-    monkeypatch.setattr(native, "_told", False)
-    monkeypatch.delenv(native.PURE_ENV, raising=False)
-    assert native.load("games._connect4_c") is None
-    err = capsys.readouterr().err
-    assert "other sources" in err and "Connect Four" in err and err.count("\n") == 1
+    check_stale_refused("games._connect4_c", "Connect Four", monkeypatch, capsys)

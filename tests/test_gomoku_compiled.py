@@ -9,16 +9,15 @@ compiled module skip when it is not built; the fallback tests run everywhere.
 from __future__ import annotations
 
 import random
-import sys
 from contextlib import contextmanager
 
 import numpy as np
 import pytest
 
-from native_support import blocking, run_python
+from native_support import check_forced_python, check_silent, check_stale_refused, check_unbuilt
 
 import games.gomoku as gm
-from games import get_game, native
+from games import get_game
 
 try:
     from games import _gomoku_c as core
@@ -314,35 +313,17 @@ PLAYED = "111 [(110, 0.06666666666666667), (111, 0.06666666666666667)] 238.0"
 
 
 def test_the_switch_forces_the_python_rules_and_says_so_in_one_line():
-    out = run_python(PLAY, ZEROBOARD_PURE_PYTHON="1")
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip().startswith("True ") and out.stdout.strip().endswith(PLAYED), out.stdout
-    assert out.stderr.count("\n") == 1 and "pure-Python" in out.stderr and "ZEROBOARD_PURE_PYTHON" in out.stderr
+    check_forced_python(PLAY, PLAYED)
 
 
 def test_without_the_compiled_module_the_python_rules_run_and_say_so():
-    blocked = blocking('games._gomoku_c')
-    out = run_python(blocked + PLAY + "\nfrom games import native; print(native.status())", ZEROBOARD_PURE_PYTHON="")
-    assert out.returncode == 0, out.stderr
-    first, status = out.stdout.splitlines()[:2]
-    assert first.startswith("True ") and first.endswith(PLAYED), first
-    assert out.stderr.count("\n") == 1 and "not built" in out.stderr, out.stderr
-    assert "games._gomoku_c" in status
+    check_unbuilt("games._gomoku_c", PLAY, PLAYED, "gomoku")
 
 
 @needs_core
 def test_the_compiled_core_runs_silently_when_built():
-    out = run_python(PLAY, ZEROBOARD_PURE_PYTHON="")
-    assert out.returncode == 0 and out.stdout.strip().startswith("False ") and out.stdout.strip().endswith(PLAYED), out
-    assert out.stderr == ""
+    check_silent(PLAY, PLAYED)
 
 
 def test_a_gomoku_build_from_other_sources_is_refused(monkeypatch, capsys):
-    class Stale:
-        API_VERSION = -1
-    monkeypatch.setitem(sys.modules, "games._gomoku_c", Stale)
-    monkeypatch.setattr(native, "_told", False)
-    monkeypatch.delenv(native.PURE_ENV, raising=False)
-    assert native.load("games._gomoku_c") is None
-    err = capsys.readouterr().err
-    assert "other sources" in err and "gomoku" in err and err.count("\n") == 1
+    check_stale_refused("games._gomoku_c", "gomoku", monkeypatch, capsys)

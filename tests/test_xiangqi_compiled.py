@@ -9,13 +9,12 @@ module skip when it is not built; the fallback tests run everywhere.
 from __future__ import annotations
 
 import random
-import sys
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from native_support import blocking, run_python
+from native_support import check_forced_python, check_silent, check_stale_refused, check_unbuilt
 
 import games.xiangqi as xq
 from games import get_game, native
@@ -278,43 +277,25 @@ def test_a_board_without_generals_has_no_moves_and_no_check():
 # --- which path runs, and the fallback -------------------------------------------------------
 PERFT_3 = "import games.xiangqi as x; from games import get_game; " \
           "print(x._core is None, get_game('xiangqi').initial_state().perft_counts(3))"
+PERFT_3_COUNTS = "[44, 1920, 79666]"
 
 
 def test_the_switch_forces_the_python_rules_and_says_so_in_one_line():
-    out = run_python(PERFT_3, ZEROBOARD_PURE_PYTHON="1")
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split("\n")[0] == "True [44, 1920, 79666]"
-    assert out.stderr.count("\n") == 1 and "pure-Python xiangqi rules" in out.stderr and "ZEROBOARD_PURE_PYTHON" in out.stderr
+    check_forced_python(PERFT_3, PERFT_3_COUNTS)
 
 
 def test_without_the_compiled_module_the_python_rules_run_and_say_so():
     # as on a machine without a C compiler: the extension module cannot be found
-    blocked = blocking('games._xiangqi_c')
-    out = run_python(blocked + PERFT_3 + "\nfrom games import native; print(native.status())", ZEROBOARD_PURE_PYTHON="")
-    assert out.returncode == 0, out.stderr
-    first, status = out.stdout.splitlines()[:2]
-    assert first == "True [44, 1920, 79666]"
-    assert out.stderr.count("\n") == 1 and "not built" in out.stderr, out.stderr
-    assert "not built" in status
+    check_unbuilt("games._xiangqi_c", PERFT_3, PERFT_3_COUNTS, "xiangqi rules")
 
 
 @needs_core
 def test_the_compiled_core_runs_silently_when_built():
-    out = run_python(PERFT_3, ZEROBOARD_PURE_PYTHON="")
-    assert out.returncode == 0 and out.stdout.split("\n")[0] == "False [44, 1920, 79666]", out
-    assert out.stderr == ""
+    check_silent(PERFT_3, PERFT_3_COUNTS)
 
 
 def test_a_build_from_other_sources_is_refused(monkeypatch, capsys):
-    class Stale:
-        API_VERSION = -1
-    monkeypatch.setitem(sys.modules, "games._xiangqi_c", Stale)
-    monkeypatch.setattr(native, "_told", False)
-    monkeypatch.delenv(native.PURE_ENV, raising=False)
-    assert native.load("games._xiangqi_c") is None
-    err = capsys.readouterr().err
-    assert "other sources" in err and err.count("\n") == 1
-    assert native.load("games._xiangqi_c") is None and capsys.readouterr().err == ""   # said once
+    check_stale_refused("games._xiangqi_c", "xiangqi", monkeypatch, capsys)
 
 
 @pytest.mark.parametrize("value, forced", [("1", True), ("yes", True), ("0", False), ("", False), ("false", False)])

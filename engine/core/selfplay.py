@@ -55,8 +55,11 @@ class SelfPlayStats:
     false_lead: int = 0
     sims: int = 0
     seconds: float = 0.0
+    #: the network's runtime(s) the games were played with (``runtime.RUNTIMES`` names, comma-separated)
+    runtime: str = ""
 
     def add(self, other: "SelfPlayStats") -> None:
+        self.runtime = ",".join(sorted({r for r in (self.runtime + "," + other.runtime).split(",") if r}))
         for k in ("games", "positions", "plies", "draws", "resigned", "resign_checked", "false_resign", "adjudicated",
                   "lead_won", "lead_checked", "false_lead", "sims", "seconds"):
             setattr(self, k, getattr(self, k) + getattr(other, k))

@@ -626,6 +626,8 @@ class TrainingRun:
                                         "adjudicated": sp_stats.adjudicated, "sims": sp_stats.sims,
                                         "seconds": round(sp_stats.seconds, 1),
                                         "positions_per_s": round(sp_stats.positions / max(sp_stats.seconds, 1e-9), 1)}
+                    if sp_stats.runtime:
+                        line["selfplay"]["runtime"] = sp_stats.runtime
                     if self.cfg.selfplay.material_adjudicate > 0:   # games ended by a lasting lead, and their check
                         line["selfplay"].update(lead_won=sp_stats.lead_won, lead_checked=sp_stats.lead_checked,
                                                 false_lead=sp_stats.false_lead)

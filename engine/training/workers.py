@@ -71,6 +71,7 @@ def selfplay_job(game_key: str, checkpoint: str, settings: dict, n_games: int, s
     material = bool((meta.get("net") or {}).get("material", False))   # likewise the final material
     records, stats = play_games(game, evaluator, sp, n_games, seed=seed, on_game_done=done, should_stop=stop,
                                 ownership=ownership, material=material)
+    stats.runtime = getattr(evaluator, "runtime", "")
     # a win/draw/loss head learns the real outcome of a game scored by draw_winner
     real_draws = bool((meta.get("net") or {}).get("wdl", False))
     planes = (meta.get("net") or {}).get("in_planes") or game.num_planes

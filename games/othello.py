@@ -95,16 +95,21 @@ def _bits(mask: int) -> list[int]:
 
 
 #: positions with at most this many empty squares are solved exactly by `proven_value`
-#: (win, draw or loss with perfect play, `solve`). On endgames of the shipped network's own
-#: games an 800-visit search took 0.16 s without it at 12-20 empty squares; with it 0.01 s
-#: at 12-14, 0.07 s at 16 and 0.55 s at 18-20 (10: 0.25 s at 18-20; 14: 2.9 s at 20).
-#: Against Egaroucid at level 5 it raised the strong level from 43.5% to 53.8% over the
-#: same 200 games' openings (docs/training.md, 2026-11-25). The compiled solver (games._othello_c)
-#: solves about a hundred times faster (docs/compiled-core.md); a higher threshold is not yet tried in play.
+#: (win, draw or loss with perfect play, `solve`). Against Egaroucid at level 5 it raised the
+#: strong level from 43.5% to 53.8% over the same 200 games' openings (docs/training.md,
+#: 2026-11-25). With the compiled solver (docs/performance.md, "Othello's solver threshold",
+#: 2026-11-29; CPU on the shipped network's own endgames) a cold solve takes 0.1 ms on average
+#: at 12 empty squares, 1.0 ms at worst (14: 0.7 and 6.5 ms; 16: 4.1 and 40 ms; 18: 31 and
+#: 232 ms; 20: 181 ms and 1.26 s; the Python's about a hundred times more). 14 was tried in play:
+#: over the same 40 openings against Egaroucid at level 7 it scored no worse than 12 (77.5%
+#: against 74.4%), but the strong level's 2,100-visit search then took up to 2.3 s CPU at 21-27
+#: empty squares (12: 1.3 s at most), past the level's second; from 16 on it is slower still.
 SOLVE_EMPTIES = 12
+#: the most the environment may ask for: past it one solve can take seconds
+_SOLVE_EMPTIES_LIMIT = 20 if _core is not None else 16
 try:   # to measure the network and search without it: ZEROBOARD_OTHELLO_SOLVE_EMPTIES=0
-    # (at most 16: each further empty square multiplies a solve's cost about three to five times)
-    SOLVE_EMPTIES = min(16, max(0, int(os.environ.get("ZEROBOARD_OTHELLO_SOLVE_EMPTIES", SOLVE_EMPTIES))))
+    SOLVE_EMPTIES = min(_SOLVE_EMPTIES_LIMIT,
+                        max(0, int(os.environ.get("ZEROBOARD_OTHELLO_SOLVE_EMPTIES", SOLVE_EMPTIES))))
 except ValueError:
     pass   # not a number: keep the default
 

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import numpy as np
 import pytest
 
-from native_support import check_forced_python, check_silent, check_stale_refused, check_unbuilt
+from native_support import check_forced_python, check_silent, check_stale_refused, check_unbuilt, run_python
 
 import games.othello as oth
 from games import get_game
@@ -448,3 +448,39 @@ def test_the_compiled_core_runs_silently_when_built():
 
 def test_an_othello_build_from_other_sources_is_refused(monkeypatch, capsys):
     check_stale_refused("games._othello_c", "othello", monkeypatch, capsys)
+
+
+THRESHOLD = "import games.othello as o; print(o.SOLVE_EMPTIES)"
+
+
+def threshold(pure: bool, value: str | None = None) -> int:
+    """`SOLVE_EMPTIES` in a fresh interpreter on the Python or the compiled path, with
+    ZEROBOARD_OTHELLO_SOLVE_EMPTIES set to ``value`` (None: empty, which keeps the default)."""
+    env = {"ZEROBOARD_PURE_PYTHON": "1" if pure else ""}
+    env["ZEROBOARD_OTHELLO_SOLVE_EMPTIES"] = "" if value is None else value
+    out = run_python(THRESHOLD, **env)
+    assert out.returncode == 0, out.stderr
+    return int(out.stdout.split()[-1])
+
+
+def test_the_python_solver_keeps_the_old_threshold_and_clamp():
+    """Without the compiled solver (about a hundred times dearer) positions are solved from 12
+    empty squares, and the environment may raise that to 16 at most; 0 switches it off, a value
+    that is not a number keeps the default."""
+    assert threshold(pure=True) == 12
+    assert threshold(pure=True, value="99") == 16
+    assert threshold(pure=True, value="0") == 0
+    assert threshold(pure=True, value="lots") == 12
+
+
+@needs_core
+def test_the_compiled_solver_may_be_asked_for_more_empty_squares():
+    """With the compiled solver the default stays 12 (14 was tried and made the strong level's
+    search too slow: docs/performance.md, "Othello's solver threshold"), but the environment may
+    raise it to 20 (a cold solve of 20 empty squares takes up to about a second, as 16 does in
+    the Python); 0 switches it off, a value that is not a number keeps the default."""
+    assert threshold(pure=False) == 12
+    assert threshold(pure=False, value="99") == 20
+    assert threshold(pure=False, value="18") == 18
+    assert threshold(pure=False, value="0") == 0
+    assert threshold(pure=False, value="lots") == 12

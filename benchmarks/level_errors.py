@@ -64,20 +64,16 @@ def level_records(folder: Path, level: str, games: int) -> list[tuple[str | None
 
 def level_moves(game, records, level: str):
     """[(state before, action)] of ``level``'s moves in ``records`` where it had a choice."""
+    from engine.play.arena import record_positions
     moves = []
     for a, record in records:
-        state = game.state_from_text(record["start"])
+        states, actions = record_positions(game, record)
         # player A is the side to move at the start when a_first; a level that played itself
         # is judged as A only
-        a_player = state.current_player if record["a_first"] else 1 - state.current_player
+        a_player = states[0].current_player if record["a_first"] else 1 - states[0].current_player
         mine = a_player if a == level else 1 - a_player
-        for text in record["moves"]:
-            if state.is_terminal():
-                break
-            action = state.parse_action(text)
-            if state.current_player == mine and len(state.legal_actions()) > 1:
-                moves.append((state, action))
-            state = state.apply(action)
+        moves += [(s, action) for s, action in zip(states, actions)
+                  if s.current_player == mine and len(s.legal_actions()) > 1]
     return moves
 
 

@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import games.othello as oth  # noqa: E402
+from engine.play.arena import record_positions  # noqa: E402
 from games import get_game  # noqa: E402
 
 RECORDS = ROOT / "docs" / "runs" / "level-ratings" / "othello"
@@ -44,12 +45,7 @@ def own_games(game) -> list[list]:
     for path in sorted(RECORDS.glob("*level_*.games.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             try:
-                rec = json.loads(line)
-                state = game.state_from_text(rec["start"])
-                states = [state]
-                for move in rec["moves"]:
-                    state = state.apply(state.parse_action(move))
-                    states.append(state)
+                states, _ = record_positions(game, json.loads(line))
             except (ValueError, KeyError, TypeError):
                 continue   # a record this version cannot read: left out
             out.append(states)

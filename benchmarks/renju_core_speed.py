@@ -33,23 +33,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import games.gomoku as gm  # noqa: E402
+from engine.play.arena import record_positions  # noqa: E402
 from games import get_game, renju  # noqa: E402
 
 
 def load_games(path: Path, count: int, game) -> list[list[int]]:
-    """The move lists (actions) of the first ``count`` games of the record file."""
-    out = []
-    start = game.initial_state()
-    for line in path.read_text(encoding="utf-8").splitlines()[:count]:
-        record = json.loads(line)
-        names = record.get("start", "").split() + list(record.get("moves", []))
-        s, moves = start, []
-        for name in names:
-            a = s.parse_action(name)
-            moves.append(a)
-            s = s.apply(a)
-        out.append(moves)
-    return out
+    """The move lists (actions, from the empty board) of the first ``count`` games of the record file."""
+    return [list(record_positions(game, json.loads(line))[0][-1].moves)
+            for line in path.read_text(encoding="utf-8").splitlines()[:count]]
 
 
 def states_of(game, games: list[list[int]]) -> list:

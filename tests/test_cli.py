@@ -11,6 +11,7 @@ import pytest
 
 from engine.commands.specs import SpecError, player_from_spec
 from engine.play.baselines import has_heuristic
+from engine.play.arena import record_positions
 from engine.commands.cli import analyse_main, arena_main, bench_main, position_from_line
 from engine.core import mcts as mcts_module
 from games import get_game
@@ -140,6 +141,8 @@ def test_arena_games_out_records_each_game_so_that_it_replays_to_its_result(caps
         for text in g["moves"]:
             state = state.play(state.parse_action(text))
         assert state.is_terminal()
+        states, actions = record_positions(game, g)   # the reader the benchmarks use agrees
+        assert states[-1].key() == state.key() and len(actions) == len(g["moves"]) == len(states) - 1
         w = state.winner()
         a_index = 0 if g["a_first"] else 1
         assert g["result"] == ("draw" if w is None else "win" if w == a_index else "loss")

@@ -80,7 +80,7 @@ def summarise(records: list[dict]) -> dict:
     for r in records:
         by.setdefault((r["file"], r["opening"]), {}).setdefault(r["threshold"], []).append(POINTS.get(r["result"], 0.0))
         moves.setdefault(r["threshold"], []).extend(r.get("a_cpu_s", []))
-    thresholds = sorted({t for per in by.values() for t in per}, key=lambda t: [r["threshold"] for r in records].index(t))
+    thresholds = list(dict.fromkeys(r["threshold"] for r in records))   # in the order first met
     complete = {k: v for k, v in by.items() if all(len(v.get(t, [])) == 2 for t in thresholds)}
     out = {"openings": len(complete), "arms": {}}
     for t in thresholds:
@@ -122,7 +122,7 @@ def main() -> int:
         ap.error("thresholds 0-64, --openings and --plies at least 1")
     import games.othello as oth
     from engine.commands.specs import SpecError, close_player, player_from_spec
-    from engine.play.arena import play_match, random_openings
+    from engine.play.arena import game_record, play_match, random_openings
     from games import get_game
     game = get_game("othello")
     done = set()
@@ -149,13 +149,8 @@ def main() -> int:
                     oth._SOLVED.clear()
 
                     def on_record(i, a_first, start, final, actions, outcome, t=t, k=k):
-                        state, moves = start, []
-                        for x in actions:
-                            moves.append(state.action_to_text(x))
-                            state = state.play(x)
-                        line = {"threshold": t, "opening": k, "a_first": a_first, "start": start.to_text(),
-                                "moves": moves, "result": outcome, "end": final.end_reason(),
-                                "a_cpu_s": a.times}
+                        line = {"threshold": t, "opening": k, "a_first": a_first,
+                                **game_record(start, final, actions, outcome), "a_cpu_s": a.times}
                         records.write(json.dumps(line) + "\n")
                         records.flush()
                         a.times = []

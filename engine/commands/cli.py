@@ -292,7 +292,7 @@ def arena_main(argv: list[str]) -> int:
             start = time.perf_counter()
             progress = Progress(args.games, "arena", "games", enabled=not args.quiet, every_unit=args.progress)
 
-            from ..play.arena import MatchResult
+            from ..play.arena import MatchResult, game_record
             finished = [MatchResult()]   # the tally of the games played so far
 
             def on_game(i, r):
@@ -301,16 +301,7 @@ def arena_main(argv: list[str]) -> int:
                 progress.update()
 
             def on_record(i, a_first, start, final, actions, outcome):
-                state, moves = start, []
-                for a in actions:
-                    moves.append(state.action_to_text(a))
-                    state = state.play(a)
-                line = {"game": i + 1, "a_first": a_first, "start": start.to_text(), "moves": moves,
-                        "result": outcome}
-                reason = getattr(final, "end_reason", None)
-                end = reason() if callable(reason) else None
-                if end:
-                    line["end"] = end
+                line = {"game": i + 1, "a_first": a_first, **game_record(start, final, actions, outcome)}
                 records.write(json.dumps(line, ensure_ascii=False) + "\n")
                 records.flush()
 

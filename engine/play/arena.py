@@ -151,3 +151,33 @@ def play_match(game, player_a, player_b, games: int, on_game=None, openings: lis
         if on_game is not None:
             on_game(i, result)
     return result
+
+
+def game_record(start, final, actions, outcome: str) -> dict:
+    """One finished game as `play_match`'s ``on_record`` sees it, as the JSON object a match's game
+    records hold (``arena --games-out``): the start position's text, the moves' notation, A's
+    result and, where the game says, how it ended. `record_positions` reads it back."""
+    state, moves = start, []
+    for a in actions:
+        moves.append(state.action_to_text(a))
+        state = state.play(a)
+    line = {"start": start.to_text(), "moves": moves, "result": outcome}
+    reason = getattr(final, "end_reason", None)
+    end = reason() if callable(reason) else None
+    if end:
+        line["end"] = end
+    return line
+
+
+def record_positions(game, record: dict) -> tuple[list, list[int]]:
+    """(positions, actions) of a `game_record`: the start and the position after each move, and
+    the moves' actions (one fewer). ValueError (a NotationError too), KeyError or TypeError for a
+    record this version of ``game`` cannot read."""
+    state = game.state_from_text(record["start"])
+    states, actions = [state], []
+    for text in record["moves"]:
+        action = state.parse_action(text)
+        state = state.play(action)
+        states.append(state)
+        actions.append(action)
+    return states, actions

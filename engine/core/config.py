@@ -94,11 +94,11 @@ class SelfPlaySettings:
     # self-play batch (engine/core/runtime.py: torch float32, ONNX Runtime float32, or torch
     # bfloat16 where the checkpoint passes the accuracy check: values within 0.01 on average
     # and the same first choice in 99% of 2,000 positions; connect4's network does, xiangqi's
-    # does not); "fp32" or "bf16" force torch in that format, with no check; "int8" forces ONNX
-    # Runtime's static int8 (engine/core/int8.py: each checkpoint quantized when a self-play batch
-    # loads it, calibrated on 512 positions of its own games), with no check either: it misses
-    # the play accuracy bar on every network, and is for self-play only where an equal-visits
-    # match showed no strength loss (docs/network-int8.md).
+    # does not); "fp32" or "bf16" force torch in that format, with no check; "int8" takes ONNX
+    # Runtime's static int8 (engine/core/int8.py: each checkpoint quantized in memory when a
+    # self-play batch loads it) wherever it is faster here than float32, with no accuracy check:
+    # it misses the play bar on every network, and is set only where an equal-visits match
+    # showed no strength loss (docs/network-int8.md).
     precision: str = "auto"
     # Gumbel root search (engine/core/gumbel.py) instead of PUCT with Dirichlet noise when > 0:
     # this many moves are considered at the root (Gumbel top-k), sequential halving spreads the

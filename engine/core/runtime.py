@@ -366,16 +366,9 @@ def _selfplay_int8(net, meta: dict, game, batch: int):
     memory (a run's checkpoints get no files beside them) only where int8 is timed or chosen."""
     from .int8 import quantize_for
     from .onnxnet import export_bytes, session
-    model = None
-
-    def float_model():
-        nonlocal model
-        if model is None:
-            model = export_bytes(net, meta=meta)
-        return model
-    _, evaluator = choose(net, meta["net"], batch, "selfplay", SELFPLAY_INT8_CANDIDATES, game=game,
-                          sess=session(float_model()), accurate={INT8_STATIC},
-                          int8_sess=lambda: session(quantize_for(float_model(), game)))
+    model = export_bytes(net, meta=meta)
+    _, evaluator = choose(net, meta["net"], batch, "selfplay", SELFPLAY_INT8_CANDIDATES, model=model, game=game,
+                          accurate={INT8_STATIC}, int8_sess=lambda: session(quantize_for(model, game)))
     return evaluator
 
 
@@ -401,12 +394,12 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
     path = Path(path)
     if purpose == "selfplay" and precision == "int8":
         if forced is None:
-            from .checkpoint import load_network
             net, meta = load_network(path, game)   # CheckpointError for a bad file, as below
             try:
                 return _selfplay_int8(net, meta, game, batch), meta
-            except Exception as e:   # export or runtime trouble of any kind (onnx missing too): torch still works
-                note(f"ONNX Runtime cannot serve {path.name} ({first_line(e)}); self-play runs in torch")
+            except Exception as e:   # export or runtime trouble of any kind (onnx missing too)
+                note(f"ONNX Runtime cannot serve {path.name} ({first_line(e)}); self-play takes the measured "
+                     f"runtime instead")
         precision = "auto"
     torch_only = forced == "torch" or (purpose == "selfplay" and precision != "auto" and forced != "ort")
     candidates = candidates_for(purpose, precision)

@@ -170,10 +170,6 @@ def clear_solved() -> None:
         _core.solve_clear()
 
 
-#: budgets the compiled distance solver counts (a C long long); a larger one runs the Python
-_BUDGET_LIMIT = 1 << 62
-
-
 class SolveBudgetExceeded(Exception):
     """A distance solve (`solve_distance`) visited more positions than it was allowed."""
 
@@ -188,7 +184,7 @@ def solve_distance(cur: int, mask: int, budget: int = 200_000) -> tuple[int, int
     it lose within d plies?") is asked for d = 1, 3, 5... (2, 4...) until it holds: a proof
     search that only looks d plies ahead, with the same forced-move rules as `solve`.
     Raises `SolveBudgetExceeded` past ``budget`` positions (about 2 s in plain Python)."""
-    if _core is not None and type(budget) is int and -_BUDGET_LIMIT < budget < _BUDGET_LIMIT:
+    if _core is not None and native.fits_budget(budget):
         found, _ = _core.solve_distance(cur, mask, budget)
         if found is None:
             raise SolveBudgetExceeded

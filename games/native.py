@@ -27,6 +27,14 @@ COMPILED = {
     "games._connect4_c": ("Connect Four rules", 1),
 }
 
+#: the largest magnitude a node budget may have and still be counted by a compiled solver (a C
+#: ``long long``); a larger budget, or one that is not an int, runs the Python solver
+BUDGET_LIMIT = 1 << 62
+
+
+def fits_budget(budget) -> bool:
+    """Whether a compiled solver can count ``budget`` (see `BUDGET_LIMIT`)."""
+    return type(budget) is int and -BUDGET_LIMIT < budget < BUDGET_LIMIT
 
 
 def register(name: str, what: str, version: int) -> None:

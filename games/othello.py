@@ -229,10 +229,6 @@ def _last_square(game: "Othello", me: int, opp: int) -> int:
 MARGIN_EMPTIES = 10
 
 
-#: a budget the compiled margin solver counts (a C long long); a larger one runs the Python
-_BUDGET_LIMIT = 1 << 62
-
-
 class SolveBudgetExceeded(Exception):
     """A margin solve (`solve_margin`) visited more positions than it was allowed."""
 
@@ -244,7 +240,7 @@ def solve_margin(game: "Othello", me: int, opp: int, budget: int | list = 200_00
     bounds of the larger positions kept for this call); raises `SolveBudgetExceeded` past
     ``budget`` positions (a one-item list: a budget shared with other calls, counted down)."""
     counter = budget if isinstance(budget, list) else [budget]
-    if _core is not None and type(counter[0]) is int and -_BUDGET_LIMIT < counter[0] < _BUDGET_LIMIT:
+    if _core is not None and native.fits_budget(counter[0]):
         value, counter[0] = _core.solve_margin(game.size, me, opp, counter[0])
         if value is None:
             raise SolveBudgetExceeded

@@ -191,18 +191,7 @@ def part_distance(args) -> dict:
 
 def part_state(args) -> dict:
     """CPU a position of each call a search makes on a new position, over every position of 40 random games."""
-    rng = random.Random(5)
-    games = []
-    use(False)
-    for _ in range(40):
-        s, moves = GAME.initial_state(), []
-        while not s.is_terminal():
-            a = rng.choice(s.legal_actions())
-            moves.append(a)
-            s = s.apply(a)
-        games.append(moves)
-    use(True)
-    out = {}
+    games = paths_timing.random_games(GAME, 40, 5, use)
     calls = {
         "apply": lambda s, a: s.apply(a).key(),
         "legal_actions": lambda s, a: s.legal_actions(),
@@ -212,24 +201,9 @@ def part_state(args) -> dict:
     saved = c4.SOLVE_EMPTIES
     c4.SOLVE_EMPTIES = 0
     try:
-        for name, call in calls.items():
-            def work(_, call=call):
-                cpu, answers, n = 0.0, [], 0
-                for moves in games:
-                    s = GAME.initial_state()
-                    for a in moves:
-                        t = time.process_time()
-                        for _ in range(20):
-                            r = call(s, a)
-                        cpu += time.process_time() - t
-                        answers.append(r)
-                        n += 20
-                        s = s.apply(a)
-                return cpu, n, answers
-            out[name] = rounds_of(args.rounds, work)
+        return paths_timing.state_calls(GAME, games, calls, args.rounds, use, repeat=20)
     finally:
         c4.SOLVE_EMPTIES = saved
-    return out
 
 
 def part_search(args) -> dict:

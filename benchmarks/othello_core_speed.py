@@ -138,18 +138,7 @@ def part_margin(args) -> dict:
 def part_state(args) -> dict:
     """CPU a position of each call a search makes on a new position, over every position of 20 random games."""
     game = get_game("othello")
-    rng = random.Random(5)
-    games = []
-    use(False)
-    for _ in range(20):
-        s, moves = game.initial_state(), []
-        while not s.is_terminal():
-            a = rng.choice(s.legal_actions())
-            moves.append(a)
-            s = s.apply(a)
-        games.append(moves)
-    use(True)
-    out = {}
+    games = paths_timing.random_games(game, 20, 5, use)
     calls = {
         "apply": lambda s, a: s.apply(a),
         "legal_actions": lambda s, a: s.legal_actions(),
@@ -159,24 +148,12 @@ def part_state(args) -> dict:
     saved = oth.SOLVE_EMPTIES
     oth.SOLVE_EMPTIES = 0
     try:
-        for name, call in calls.items():
-            def work(_, call=call):
-                cpu, answers, n = 0.0, [], 0
-                for moves in games:
-                    s = game.initial_state()
-                    for a in moves:
-                        fresh = oth.OthelloState(game, s._me, s._opp, s._player, s._moves)   # no cached masks
-                        t = time.process_time()
-                        r = call(fresh, a)
-                        cpu += time.process_time() - t
-                        answers.append(r.key() if name == "apply" else r)
-                        n += 1
-                        s = s.apply(a)
-                return cpu, n, answers
-            out[name] = rounds_of(args.rounds, work)
+        return paths_timing.state_calls(
+            game, games, calls, args.rounds, use,
+            fresh=lambda s: oth.OthelloState(game, s._me, s._opp, s._player, s._moves),   # no cached masks
+            answer=lambda name, r: r.key() if name == "apply" else r)
     finally:
         oth.SOLVE_EMPTIES = saved
-    return out
 
 
 def part_search(args) -> dict:

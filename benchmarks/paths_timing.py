@@ -3,6 +3,7 @@ per-game core benchmarks (othello_core_speed.py, connect4_core_speed.py)."""
 from __future__ import annotations
 
 import statistics
+import time
 
 #: the paths a benchmark times (its --paths option may narrow this list in place)
 PATHS = ["python", "compiled"]
@@ -30,4 +31,46 @@ def rounds_of(rounds: int, work, use) -> dict:
     out["ratio_fastest"] = round(min(cpu["python"]) / min(cpu["compiled"]), 1)
     out["ratio_median"] = round(statistics.median(cpu["python"]) / statistics.median(cpu["compiled"]), 1)
     out["rounds_that_differ"] = differ
+    return out
+
+
+def random_games(game, count: int, seed: int, use) -> list[list[int]]:
+    """The moves of ``count`` uniformly random games of ``game``, played on the Python path."""
+    import random
+    rng, games = random.Random(seed), []
+    use(False)
+    for _ in range(count):
+        s, moves = game.initial_state(), []
+        while not s.is_terminal():
+            a = rng.choice(s.legal_actions())
+            moves.append(a)
+            s = s.apply(a)
+        games.append(moves)
+    use(True)
+    return games
+
+
+def state_calls(game, games: list[list[int]], calls: dict, rounds: int, use, fresh=None, repeat: int = 1,
+                answer=None) -> dict:
+    """`rounds_of` for each of ``calls`` (name -> ``call(state, action)``): CPU a call on every
+    position of ``games`` with its next move. ``fresh(state)`` gives the state each call sees (a
+    copy without cached results, say); ``repeat`` calls a position; ``answer(name, result)`` what
+    is compared between the paths (the result itself by default)."""
+    out = {}
+    for name, call in calls.items():
+        def work(_, name=name, call=call):
+            cpu, answers, n = 0.0, [], 0
+            for moves in games:
+                s = game.initial_state()
+                for a in moves:
+                    seen = fresh(s) if fresh else s
+                    t = time.process_time()
+                    for _ in range(repeat):
+                        r = call(seen, a)
+                    cpu += time.process_time() - t
+                    answers.append(answer(name, r) if answer else r)
+                    n += repeat
+                    s = s.apply(a)
+            return cpu, n, answers
+        out[name] = rounds_of(rounds, work, use)
     return out

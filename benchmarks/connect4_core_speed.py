@@ -208,31 +208,10 @@ def part_state(args) -> dict:
 
 def part_search(args) -> dict:
     from engine.commands.cli import sample_positions
-    from engine.core.mcts import MCTS, Tree
-    from engine.play.players import play_search_config
-    from tree_search_speed import FixedPriors, network_evaluator
-
-    cfg = play_search_config(GAME)
     sets = {"opening": sample_positions(GAME, args.positions, seed=1),
             "endgame_14_20": [s for e in (14, 16, 18, 20) for s in endgames(e, max(1, args.positions // 4), 40 + e)]}
-    out = {"sims": args.sims, "leaf_batch": cfg.leaf_batch, "solve_empties": c4.SOLVE_EMPTIES}
-    for ev_name, ev in (("trivial", FixedPriors(GAME.action_size)), ("network", network_evaluator(GAME))):
-        for set_name, positions in sets.items():
-            def work(_, ev=ev, positions=positions):
-                c4.clear_solved()
-                search = MCTS(ev, cfg, seed=0)
-                cpu, visits, counts = 0.0, 0, []
-                for st in positions:
-                    tree = Tree(st)
-                    t = time.process_time()
-                    search.search([tree], args.sims)
-                    cpu += time.process_time() - t
-                    visits += int(tree.root_n)
-                    counts.append(tree.visit_counts()[1].tolist())
-                return cpu, visits, counts
-            work(True)   # warm-up (imports, the runtime's first call)
-            out[f"{ev_name}/{set_name}"] = rounds_of(args.rounds, work)
-    return out
+    return {"solve_empties": c4.SOLVE_EMPTIES,
+            **paths_timing.search_sets(GAME, sets, args.sims, args.rounds, use, c4.clear_solved)}
 
 
 def part_selfplay(args) -> dict:

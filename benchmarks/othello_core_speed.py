@@ -158,33 +158,12 @@ def part_state(args) -> dict:
 
 def part_search(args) -> dict:
     from engine.commands.cli import sample_positions
-    from engine.core.mcts import MCTS, Tree
-    from engine.play.players import play_search_config
-    from tree_search_speed import FixedPriors, network_evaluator
-
     game = get_game("othello")
-    cfg = play_search_config(game)
     sets = {"opening": sample_positions(game, args.positions, seed=1),
             "endgame_14_20": [s for e in (14, 16, 18, 20)
                               for s in endgames(game, e, max(1, args.positions // 4), 40 + e)]}
-    out = {"sims": args.sims, "leaf_batch": cfg.leaf_batch, "solve_empties": oth.SOLVE_EMPTIES}
-    for ev_name, ev in (("trivial", FixedPriors(game.action_size)), ("network", network_evaluator(game))):
-        for set_name, positions in sets.items():
-            def work(_, ev=ev, positions=positions):
-                clear_tables()
-                search = MCTS(ev, cfg, seed=0)
-                cpu, visits, counts = 0.0, 0, []
-                for st in positions:
-                    tree = Tree(st)
-                    t = time.process_time()
-                    search.search([tree], args.sims)
-                    cpu += time.process_time() - t
-                    visits += int(tree.root_n)
-                    counts.append(tree.visit_counts()[1].tolist())
-                return cpu, visits, counts
-            work(True)   # warm-up (imports, the runtime's first call)
-            out[f"{ev_name}/{set_name}"] = rounds_of(args.rounds, work)
-    return out
+    return {"solve_empties": oth.SOLVE_EMPTIES,
+            **paths_timing.search_sets(game, sets, args.sims, args.rounds, use, clear_tables)}
 
 
 PARTS = {"perft": part_perft, "solve": part_solve, "margin": part_margin, "state": part_state, "search": part_search}

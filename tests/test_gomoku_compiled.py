@@ -17,6 +17,7 @@ import pytest
 from native_support import check_forced_python, check_silent, check_stale_refused, check_unbuilt
 
 import games.gomoku as gm
+from engine.core.evaluators import BatchNetEvaluator
 from games import get_game
 
 try:
@@ -239,24 +240,26 @@ def test_the_functions_agree_on_boards_no_game_reaches(size):
         assert core.empty_points(size, black | white) == [p for p in range(game.cells) if empty >> p & 1]
 
 
+class PlanesEvaluator(BatchNetEvaluator):
+    """Logits and values from fixed random weights on a gomoku board's input planes (``cells``
+    points): a deterministic evaluator that reads the encoding, for comparing whole searches."""
+
+    def __init__(self, cells):
+        super().__init__()
+        weights = np.random.default_rng(5)
+        self.w = weights.standard_normal((gm.NUM_PLANES * cells, cells)).astype(np.float32) * 0.2
+        self.v = weights.standard_normal(gm.NUM_PLANES * cells).astype(np.float32) * 0.05
+
+    def infer(self, planes):
+        flat = planes.reshape(len(planes), -1)
+        return flat @ self.w, np.tanh(flat @ self.v)
+
+
 @needs_core
 def test_searches_with_the_same_seed_give_the_same_visits():
     """The search (tactics, proofs and threat-space defence on) with a fixed evaluator that reads
     the planes: the same visit counts and values on both paths, from positions of random games."""
-    from engine.core.evaluators import BatchNetEvaluator
     from engine.core.mcts import MCTS, Tree
-
-    class PlanesEvaluator(BatchNetEvaluator):
-        """Logits and values from fixed random weights on the input planes."""
-        def __init__(self, cells):
-            super().__init__()
-            weights = np.random.default_rng(5)
-            self.w = weights.standard_normal((gm.NUM_PLANES * cells, cells)).astype(np.float32) * 0.2
-            self.v = weights.standard_normal(gm.NUM_PLANES * cells).astype(np.float32) * 0.05
-
-        def infer(self, planes):
-            flat = planes.reshape(len(planes), -1)
-            return flat @ self.w, np.tanh(flat @ self.v)
 
     compared = 0
     for size, seed in ((15, 21), (9, 22)):

@@ -13,10 +13,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-import numpy as np
 import pytest
 
-from test_gomoku_compiled import core, needs_core, planes, play_in_step, random_games, rules
+from test_gomoku_compiled import PlanesEvaluator, core, needs_core, planes, play_in_step, random_games, rules
 
 import games.gomoku as gm
 from games import get_game, renju
@@ -221,19 +220,7 @@ def test_threat_defence_agrees_under_renju(monkeypatch):
 def test_searches_under_the_rule_give_the_same_visits(rule):
     """A whole search (tactics and proofs on) with a fixed evaluator reading the planes: the same
     visit counts and values on both paths."""
-    from engine.core.evaluators import BatchNetEvaluator
     from engine.core.mcts import MCTS, Tree
-
-    class PlanesEvaluator(BatchNetEvaluator):
-        def __init__(self, cells):
-            super().__init__()
-            weights = np.random.default_rng(5)
-            self.w = weights.standard_normal((gm.NUM_PLANES * cells, cells)).astype(np.float32) * 0.2
-            self.v = weights.standard_normal(gm.NUM_PLANES * cells).astype(np.float32) * 0.05
-
-        def infer(self, x):
-            flat = x.reshape(len(x), -1)
-            return flat @ self.w, np.tanh(flat @ self.v)
 
     compared = 0
     for size, seed in ((15, 21), (9, 22)):

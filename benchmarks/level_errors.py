@@ -27,11 +27,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from weak_levels import judge_value  # noqa: E402  (the same judge as the weak levels' benchmark)
+from weak_levels import is_large_error  # noqa: E402  (the weak levels' benchmark's measure)
 
 LEVEL_NAME = re.compile(r"^level_([a-z]+)_cap_0$")
-#: a loss of this much win rate (0..1) is a large error (issue 52)
-LARGE = 0.2
 
 
 def players_of(path: Path) -> tuple[str | None, str | None]:
@@ -98,11 +96,7 @@ def main(argv=None) -> int:
         t0 = time.process_time()
         records = level_records(folder, level, args.games_per_level)
         moves, used = level_moves(game, records, level), len(records)
-        large = 0
-        for before, action in moves:
-            v_before = judge_value(judge, before)
-            v_after = -judge_value(judge, before.apply(action))
-            large += (v_before - v_after) / 2 >= LARGE
+        large = sum(is_large_error(judge, before, action) for before, action in moves)
         print(json.dumps({"game": args.game, "level": level, "games": used, "judged_moves": len(moves),
                           "large_errors": large, "large_error_rate": round(large / max(1, len(moves)), 4),
                           "judge": f"{described}, {args.judge_visits} visits, play settings",

@@ -64,6 +64,16 @@ def judge_value(judge, state) -> float:
     return float(r.proven) if getattr(r, "proven", None) is not None else float(r.value)
 
 
+#: a loss of this much win rate (0..1) is a large error (issue 52)
+LARGE = 0.2
+
+
+def is_large_error(judge, before, action) -> bool:
+    """Whether ``action`` in ``before`` loses at least `LARGE` of win rate by the judge's values
+    ((value before - value after) / 2 on the -1..1 scale, both for the mover)."""
+    return (judge_value(judge, before) + judge_value(judge, before.apply(action))) / 2 >= LARGE
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--game", default="connect4")
@@ -94,10 +104,8 @@ def main(argv=None) -> int:
                 score += s
                 if g < args.judged_games:
                     for before, action in moves:
-                        v_before = judge_value(judge, before)
-                        v_after = -judge_value(judge, before.apply(action))
                         judged += 1
-                        large += (v_before - v_after) / 2 >= 0.2
+                        large += is_large_error(judge, before, action)
             print(json.dumps({"game": args.game, "level": level, "variant": variant,
                               "opponent": args.opponent, "games": args.games,
                               "score": round(score / args.games, 3), "judged_moves": judged,

@@ -26,6 +26,12 @@ Optional State hooks the engine uses when a game offers them:
   afford it, an exact solution of a small endgame, such as connect4's); the search scores such
   positions like finished games instead of asking the network, and passes the results up
   its tree;
+- ``wins_at_once() -> bool``: whether the side to move has a move that wins the game at once
+  (a five, a four in a row, a mate in one); the glancing weak level (`engine.play.players`)
+  never misses such a move and never allows one (without the hook it tries every move);
+- ``hanging_loss(action) -> float``: the material ``action`` leaves the opponent to take at
+  once, net of what it takes, in ``heuristic``'s units (xiangqi); the glancing level does not
+  leave material to be taken where it has a move that does not;
 - ``proven_plies() -> int``: how many plies away the result ``proven_value`` gave is (at
   least; default 1), so a lost side holds out against the longest proof;
 - ``deep_proven_value() -> 1.0 | 0.0 | -1.0 | None``: a slower proof, asked only for the

@@ -324,6 +324,18 @@ class Connect4State(AlternatingState):
     def is_terminal(self) -> bool:
         return self._winner is not None or self._mask == BOARD
 
+    def wins_at_once(self) -> bool:
+        """Whether the side to move connects four with its next stone."""
+        if self._winner is not None:
+            return False
+        playable = (self._mask + BOTTOM_ROW) & BOARD
+        while playable:
+            cell = playable & -playable
+            playable ^= cell
+            if has_four(self._cur | cell):
+                return True
+        return False
+
     def proven_distance(self, budget: int = 200_000) -> tuple[int, int] | None:
         """With `SOLVE_EMPTIES` empty cells or fewer, the exact result for the side to move and
         the plies to its end with best play (`solve_distance`: (1, 3) wins with its second stone

@@ -419,6 +419,13 @@ class GomokuState(AlternatingState):
                      empty, VCF_DEPTH, [VCF_BUDGET])
         return 1.0 if found is not None else None
 
+    def wins_at_once(self) -> bool:
+        """Whether the side to move makes five (as the rules count it) with its next stone."""
+        if self._winner is not None:
+            return False
+        empty = self.game.full ^ (self._black | self._white)
+        return bool(self._wins[len(self._moves) & 1] & empty)
+
     def proven_plies(self) -> int:
         """Plies to the end of a position `proven_value` decides (for a loser's choice of the
         longest resistance): 1 when the side to move makes five at once, 2 when it cannot

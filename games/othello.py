@@ -443,19 +443,32 @@ class OthelloState(State):
             return float(solve(g, me, opp))
         if _core is not None:
             return 1.0 if _core.wins_at_once(g.size, me, opp) else None
+        return 1.0 if self._wins_at_once() else None
+
+    def wins_at_once(self) -> bool:
+        """Whether the side to move has a move that ends the game in its favour at once (a
+        wipe-out, or the last square with a majority); the game's end by two passes with squares
+        left is not looked for (as in `proven_value`)."""
+        if self.is_terminal():
+            return False
+        if _core is not None:
+            return bool(_core.wins_at_once(self.game.size, self._me, self._opp))
+        return self._wins_at_once()
+
+    def _wins_at_once(self) -> bool:
+        g = self.game
+        me, opp = self._me, self._opp
         mask = self.legal_mask()
-        if not mask:
-            return None
         fills = (me | opp).bit_count() == g.cells - 1
         while mask:
             bit = mask & -mask
             mask ^= bit
             flipped = flips(me, opp, bit.bit_length() - 1, g.up_rays, g.down_rays)
             if flipped == opp:
-                return 1.0   # a wipe-out
+                return True   # a wipe-out
             if fills and (me | flipped | bit).bit_count() * 2 > g.cells:
-                return 1.0
-        return None
+                return True
+        return False
 
     def exact_move_margins(self, budget: int = 200_000) -> dict[int, int] | None:
         """With `MARGIN_EMPTIES` empty squares or fewer, each legal move's final disc margin

@@ -307,6 +307,35 @@ class XiangqiState(State):
                 return 1.0
         return None
 
+    def wins_at_once(self) -> bool:
+        """Whether the side to move can mate at once."""
+        return self.proven_value() == 1.0
+
+    def hanging_loss(self, action: int) -> float:
+        """The material, in soldiers (`heuristic`), that ``action`` itself puts within the
+        opponent's captures: what the opponent wins by captures after it, net of what the move
+        takes, beyond what the opponent could already take before it (`threatened`). A piece
+        moved where it is taken for less, or a defender moved away, counts; a threat the move
+        does not answer does not (not seeing it is another kind of error). 0 for a mate."""
+        me = self._player
+        child = self.apply(action)
+        if child.is_terminal():
+            return 0.0
+        after = child.heuristic(me) - child.capture_gain()
+        return max(0.0, self.heuristic(me) - after - self.threatened())
+
+    def threatened(self) -> float:
+        """What the opponent could win by captures, in soldiers, if it were its move now (0 when
+        the side to move is in check: every legal move answers that)."""
+        if self._outcome()[0] or self.is_check():
+            return 0.0
+        other = 1 - self._player
+        if _core is not None:
+            gain, _ = _core.capture_gain(self.board, other)
+        else:
+            gain, _ = capture_gain(list(self.board), other)
+        return min(gain, 1000) / 10.0
+
     def capture_gain(self) -> float:
         """What the side to move wins by captures alone, in soldiers (chariot 9, cannon 4.5,
         horse 4, advisor and elephant 2, soldier 1; >= 0): a small quiescence search with

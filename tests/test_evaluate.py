@@ -133,12 +133,14 @@ def test_a_new_report_keeps_the_strong_visits_measured_apart(capsys, tmp_path, c
     strength report over it must not drop them, nor take another game's."""
     out_file = tmp_path / "connect2.json"
     out_file.write_text(json.dumps({"game": "connect2", "strong_visits": 1234, "strong_visits_method": "m",
+                                    "level_visits": {"medium": 30}, "level_visits_method": "r",
                                     "sims": 1}), encoding="utf-8")
     code, report, _ = run(capsys, "--game", "connect2", "--model", str(connect2_model), "--games", "2",
                           "--out", str(out_file))
     assert code == 0
     written = json.loads(out_file.read_text(encoding="utf-8"))
     assert written["strong_visits"] == 1234 and written["strong_visits_method"] == "m" and written["sims"] == 800
+    assert written["level_visits"] == {"medium": 30} and written["level_visits_method"] == "r"
     out_file.write_text(json.dumps({"game": "connect4", "strong_visits": 99}), encoding="utf-8")
     assert run(capsys, "--game", "connect2", "--model", str(connect2_model), "--games", "2",
                "--out", str(out_file))[0] == 0

@@ -19,6 +19,7 @@ def models(tmp_path, monkeypatch):
     """An empty models folder (no network: the players search with rollouts) and no cached figure."""
     monkeypatch.setattr(paths, "models_dir", lambda: tmp_path)
     monkeypatch.setattr(players, "_strong_visits", {})
+    monkeypatch.setattr(players, "_level_visits", {})
     return tmp_path
 
 
@@ -45,6 +46,30 @@ def test_strong_level_plays_the_recorded_visits(models):
     assert make_player(game, "hard", seed=1).sims == LEVEL_SETTINGS["hard"].sims   # only strong reads it
     from engine.protocols.session import SearchSession
     assert SearchSession(game, level="strong").level_sims == 321
+
+
+def test_a_game_may_give_another_level_its_own_visits(models):
+    """models/<game>.json ``level_visits`` (levels spread apart by rating matches); bad entries,
+    and one for the strong level (which has `strong_visits`), are ignored."""
+    (models / "gomoku.json").write_text(json.dumps({"game": "gomoku", "level_visits": {
+        "medium": 30, "hard": 0, "max": "lots", "strong": 5, "easy": 2.5}}), encoding="utf-8")
+    game = get_game("gomoku")
+    assert level_visits(game, "medium") == 30 and make_player(game, "medium", seed=1).sims == 30
+    for level in ("hard", "max", "easy", "beginner"):
+        assert level_visits(game, level) == LEVEL_SETTINGS[level].sims
+    assert level_visits(game, "strong") == LEVEL_SETTINGS["strong"].sims
+    from engine.protocols.session import SearchSession
+    assert SearchSession(game, level="medium").level_sims == 30
+
+
+def test_a_shipped_level_visits_table_is_valid():
+    for gid in MEASURED_GAMES:
+        data = json.loads((paths.models_dir() / f"{gid}.json").read_text(encoding="utf-8"))
+        table = data.get("level_visits", {})
+        assert isinstance(table, dict) and set(table) <= set(LEVEL_SETTINGS) - {"strong"}
+        assert all(type(v) is int and 1 <= v <= MAX_STRONG_VISITS for v in table.values())
+        if table:
+            assert data.get("level_visits_method"), "the table says how it was chosen"
 
 
 def test_rule_variant_reads_its_network_figure(models):

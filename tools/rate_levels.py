@@ -34,11 +34,13 @@ EGAROUCID = os.environ.get("EGAROUCID", "/tmp/refengines/egaroucid/nboard-egarou
 
 def ladder(game: str) -> dict:
     """The reference rungs of ``game`` (weakest first), the anchors that name the scale, the
-    balanced-opening plies and a first guess for the weakest level."""
+    balanced-opening plies and a first guess for the weakest level. The project's own random and
+    greedy players (one ply, the game's heuristic) lie below the engines' weakest settings; the
+    glancing beginner is placed among them."""
     if game == "xiangqi":
         fsf = find_fairy_stockfish() or "fairy-stockfish"
         elo = [1350, 1600, 1850, 2100]
-        rungs = ([f"uci:{fsf}@nodes1000?Skill Level={s}" for s in (-20, -10, 0)]
+        rungs = (["random", "greedy"] + [f"uci:{fsf}@nodes1000?Skill Level={s}" for s in (-20, -10, 0)]
                  + [f"uci:{fsf}@nodes1000?UCI_LimitStrength=true&UCI_Elo={e}" for e in elo]
                  + [f"uci:{fsf}@depth{d}" for d in (1, 2)])
         anchors = {f"uci:{fsf}@nodes1000?UCI_LimitStrength=true&UCI_Elo={e}": float(e) for e in elo}
@@ -46,12 +48,12 @@ def ladder(game: str) -> dict:
                 "scale": "the Fairy-Stockfish scale (its UCI_Elo settings at 1000 nodes a move)"}
     if game == "gomoku":
         nodes = [30, 100, 300, 1000, 3000, 10000]
-        rungs = [f"gomocup:{RAPFI}@nodes{n}" for n in nodes]
+        rungs = ["random"] + [f"gomocup:{RAPFI}@nodes{n}" for n in nodes]
         return {"rungs": rungs, "anchors": {f"gomocup:{RAPFI}@nodes1000": 1500.0}, "openings": 2,
                 "scale": "the Rapfi scale (Rapfi's classical evaluation; 1000 nodes a move = 1500)"}
     if game == "othello":
         levels = [1, 2, 3, 5, 7, 9]
-        rungs = [f"nboard:{EGAROUCID} {lv}@depth{lv}" for lv in levels]
+        rungs = ["random", "greedy"] + [f"nboard:{EGAROUCID} {lv}@depth{lv}" for lv in levels]
         return {"rungs": rungs, "anchors": {f"nboard:{EGAROUCID} 5@depth5": 1500.0}, "openings": 4,
                 "scale": "the Egaroucid scale (its web engine's levels, book off; level 5 = 1500)"}
     if game == "connect4":

@@ -590,9 +590,9 @@ def main(argv: list[str]) -> int:
     return run_command(parser, argv, body)
 
 
-#: entries of a models/<game>.json measured apart from the strength suite (benchmarks/strong_visits.py),
-#: which a new report written over the file keeps
-KEPT_KEYS = ("strong_visits", "strong_visits_method")
+#: entries of a models/<game>.json measured apart from the strength suite (benchmarks/strong_visits.py,
+#: the levels' rating matches), which a new report written over the file keeps
+KEPT_KEYS = ("strong_visits", "strong_visits_method", "level_visits", "level_visits_method")
 
 
 def kept_measurements(path: Path, game_key: str) -> dict:

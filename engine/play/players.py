@@ -29,15 +29,22 @@ class Level:
     #: (value, -1..1) of its best: a weak level errs by seeing less, not by throwing away a move it
     #: knows is better (None: any visited move)
     tolerance: float | None = None
+    #: a level that glances: it looks at only this many of the moves, drawn at random, and plays
+    #: the one whose position it likes best, after taking any win at once and setting aside moves
+    #: that lose at once or leave material to be taken (`glance_choice`); None: it searches
+    glance: int | None = None
+    #: how much the glancing level's draw of moves follows the network's priors (0: all alike)
+    glance_prior: float = 0.0
 
 
-#: from a beginner that makes human-like mistakes (few visits, moves sampled in proportion
-#: to them) to the maximum; "strong" is the default and answers within about a second: its
+#: from a beginner that makes human-like mistakes (it glances at one move that throws nothing
+#: away at once; easy at three, the network's favourites likelier) to the maximum; the visits of
+#: the glancing levels are what an engine protocol's search at that level uses; "strong" is the default and answers within about a second: its
 #: visits are the game's measured `strong_visits` where models/<game>.json records them (800
 #: is the fallback, and what the strength reports were measured at)
 _LEVELS = (
-    Level("beginner", 12, 0.5, 1.0, 0.3),
-    Level("easy", 40, 0.5, 0.5, 0.2),
+    Level("beginner", 12, 0.5, 0.0, None, glance=1, glance_prior=0.0),
+    Level("easy", 40, 0.5, 0.0, None, glance=3, glance_prior=0.5),
     Level("medium", 120, 1.0, 0.0),
     Level("hard", 300, 1.0, 0.0),
     Level("strong", 800, 1.0, 0.0),
@@ -50,6 +57,25 @@ DEFAULT_LEVEL = "strong"
 MAX_STRONG_VISITS = LEVEL_SETTINGS["max"].sims
 
 _strong_visits: dict[str, int] = {}
+_level_visits: dict[str, dict[str, int]] = {}
+
+
+def _model_report(game) -> dict:
+    """The shipped models/<game>.json (of the game's network for a rule variant) as a dict;
+    empty where it is missing or unreadable."""
+    from ..core.paths import models_dir
+    from ..core.safefile import UnreadableFile, read_json
+    for name in dict.fromkeys((game.key, getattr(game, "network_key", game.key))):
+        try:
+            data = read_json(models_dir() / f"{name}.json", "model_report")
+        except (UnreadableFile, OSError):
+            continue
+        return data if isinstance(data, dict) else {}
+    return {}
+
+
+def _visits_value(value) -> int | None:
+    return value if type(value) is int and 1 <= value <= MAX_STRONG_VISITS else None
 
 
 def strong_visits(game) -> int:
@@ -57,27 +83,29 @@ def strong_visits(game) -> int:
     (of the game's network for a rule variant), how many visits its search reaches in about a
     second on an idle 2-core machine; the level's 800 where the file, the entry or its value is
     missing or not a whole number from 1 to `MAX_STRONG_VISITS`. Read once per game."""
-    from ..core.paths import models_dir
-    from ..core.safefile import UnreadableFile, read_json
     key = game.key
     if key not in _strong_visits:
-        found = LEVEL_SETTINGS["strong"].sims
-        for name in dict.fromkeys((game.key, getattr(game, "network_key", game.key))):
-            try:
-                data = read_json(models_dir() / f"{name}.json", "model_report")
-            except (UnreadableFile, OSError):
-                continue
-            value = data.get("strong_visits") if isinstance(data, dict) else None
-            if type(value) is int and 1 <= value <= MAX_STRONG_VISITS:
-                found = value
-            break
-        _strong_visits[key] = found
+        found = _visits_value(_model_report(game).get("strong_visits"))
+        _strong_visits[key] = found or LEVEL_SETTINGS["strong"].sims
     return _strong_visits[key]
 
 
 def level_visits(game, level: str) -> int:
-    """The visit budget of ``level`` (a name of `LEVELS`) for ``game``."""
-    return strong_visits(game) if level == "strong" else LEVEL_SETTINGS[level].sims
+    """The visit budget of ``level`` (a name of `LEVELS`) for ``game``: the strong level's
+    `strong_visits`; another level's entry in the shipped models/<game>.json ``level_visits``
+    (a game whose levels would otherwise lie too close together on its rating scale, chosen by
+    rating matches: docs/levels.md), else the level's own. An entry that is not a whole number
+    from 1 to `MAX_STRONG_VISITS` is ignored. Read once per game."""
+    if level == "strong":
+        return strong_visits(game)
+    default = LEVEL_SETTINGS[level].sims
+    key = game.key
+    if key not in _level_visits:
+        table = _model_report(game).get("level_visits")
+        table = table if isinstance(table, dict) else {}
+        _level_visits[key] = {name: v for name, v in ((n, _visits_value(table.get(n))) for n in LEVELS)
+                              if v is not None and name != "strong"}
+    return _level_visits[key].get(level, default)
 
 
 #: how a player built without a network describes itself (`load_evaluator`)
@@ -140,21 +168,98 @@ def play_search_config(game, **overrides) -> SearchConfig:
                            **overrides})
 
 
+#: material (in the game's `heuristic` units: xiangqi's soldiers) that counts as a piece left
+#: to be taken: an advisor, an elephant, a soldier across the river or more
+HANGING_MATERIAL = 2.0
+
+
+def wins_at_once(state) -> bool:
+    """Whether the side to move in ``state`` can win with its next move (the game's
+    ``wins_at_once`` hook, else every move tried)."""
+    hook = getattr(state, "wins_at_once", None)
+    if hook is not None:
+        return bool(hook())
+    if state.is_terminal():
+        return False
+    me = state.current_player
+    for a in state.legal_actions():
+        child = state.apply(a)
+        if child.is_terminal() and child.winner() == me:
+            return True
+    return False
+
+
+def _child_value(state, child, value: float | None, me: int) -> float:
+    """The value of ``child`` (the position after one of ``state``'s moves) for ``me``: exact when
+    it is over, else ``value`` (the network's, for the side to move there)."""
+    if child.is_terminal():
+        w = child.winner()
+        return 0.0 if w is None else (1.0 if w == me else -1.0)
+    return float(value) if child.current_player == me else -float(value)
+
+
+def glance_choice(state, evaluator, glance: int, rng: np.random.Generator, prior_share: float = 0.0) -> SearchResult:
+    """A move as a beginner finds it: it wins at once where it can; it sets aside the moves after
+    which the opponent wins at once or that leave material to be taken (the game's
+    ``hanging_loss``), unless every move does; of the rest it looks at ``glance`` moves drawn at
+    random (a ``prior_share`` of the draw following the network's priors, the rest alike for
+    every move), and plays the one whose position the network values most. It errs by not seeing moves, never by a blunder it could
+    see at once."""
+    start = time.perf_counter()
+    me = state.current_player
+    legal = list(state.legal_actions())
+    children = [state.apply(a) for a in legal]
+    wins = [i for i, c in enumerate(children) if c.is_terminal() and c.winner() == me]
+    if wins:
+        i = wins[int(rng.integers(len(wins)))]
+        return SearchResult(legal[i], 1.0, [MoveStat(legal[i], 1, 1.0, 1.0)], 1, time.perf_counter() - start)
+    hanging = getattr(state, "hanging_loss", None)
+
+    def safe(i: int) -> bool:
+        child = children[i]
+        if child.is_terminal():
+            return child.winner() in (None, me)
+        if child.current_player != me and wins_at_once(child):
+            return False
+        return hanging is None or hanging(legal[i]) < HANGING_MATERIAL
+
+    pool = [i for i in range(len(legal)) if safe(i)] or list(range(len(legal)))
+    priors, _ = evaluator.evaluate([state], [legal])
+    prior = np.asarray(priors[0], dtype=np.float64)[pool]
+    prior = prior / prior.sum() if prior.sum() > 0 else np.full(len(pool), 1.0 / len(pool))
+    share = min(1.0, max(0.0, float(prior_share)))
+    weights = share * prior + (1.0 - share) / len(pool)
+    k = min(len(pool), max(1, int(glance)))
+    seen = [pool[j] for j in rng.choice(len(pool), size=k, replace=False, p=weights / weights.sum())]
+    open_ = [i for i in seen if not children[i].is_terminal()]
+    values = {}
+    if open_:
+        _, v = evaluator.evaluate([children[i] for i in open_], [children[i].legal_actions() for i in open_])
+        values = dict(zip(open_, (float(x) for x in v)))
+    scored = sorted(((_child_value(state, children[i], values.get(i), me), i) for i in seen), reverse=True)
+    top = [MoveStat(legal[i], 1, q, float(priors[0][i])) for q, i in scored]
+    return SearchResult(legal[scored[0][1]], scored[0][0], top, len(seen), time.perf_counter() - start)
+
+
 class MCTSPlayer:
     """PUCT search guided by ``evaluator``; reuses its tree between moves of one game."""
 
     def __init__(self, game, evaluator, sims: int = 800, seconds: float | None = None, temperature: float = 0.0,
                  config: SearchConfig | None = None, seed: int | None = None, reuse: bool = True,
-                 temperature_plies: int | None = None, threads: int = 1, tolerance: float | None = None):
+                 temperature_plies: int | None = None, threads: int = 1, tolerance: float | None = None,
+                 glance: int | None = None, glance_prior: float = 0.0):
         """``threads``: search threads sharing the tree (`MCTS`), used where the evaluator
         releases the GIL (a network); 1 is the single-threaded search. ``tolerance``: see
-        `Level.tolerance` (only with a temperature)."""
+        `Level.tolerance` (only with a temperature). ``glance``: choose by `glance_choice`
+        looking at that many moves instead of searching (`Level.glance`, `Level.glance_prior`)."""
         self.game = game
         self.temperature_plies = temperature_plies  # temperature only for the game's first plies (arena openings)
         self.sims = sims
         self.seconds = seconds
         self.temperature = temperature
         self.tolerance = tolerance
+        self.glance = glance
+        self.glance_prior = glance_prior
         self.mcts = MCTS(evaluator, config or SearchConfig(), seed, threads=threads)
         self.rng = np.random.default_rng(seed)
         self.reuse = reuse
@@ -169,6 +274,9 @@ class MCTSPlayer:
         shortens the search below the player's own time cap, never lengthens it."""
         if state.is_terminal():
             raise ValueError("the game is over; there is no move to choose")
+        if self.glance:
+            self.tree = None
+            return glance_choice(state, self.mcts.evaluator, self.glance, self.rng, self.glance_prior)
         start = time.perf_counter()
         tree = reuse_tree(self.tree if self.reuse else None, state)
         self.tree = tree
@@ -284,7 +392,8 @@ def make_player(game, level: str = DEFAULT_LEVEL, model_path=None, seed: int | N
     evaluator, desc = load_evaluator(game, model_path)
     player = MCTSPlayer(game, evaluator, sims=level_visits(game, level), seconds=lv.seconds,
                         temperature=lv.temperature, seed=seed,
-                        config=play_search_config(game), threads=threads, tolerance=lv.tolerance)
+                        config=play_search_config(game), threads=threads, tolerance=lv.tolerance,
+                        glance=lv.glance, glance_prior=lv.glance_prior)
     player.name = f"{level} ({desc})"
     player.description = desc
     return player

@@ -32,6 +32,8 @@ Optional State hooks the engine uses when a game offers them:
 - ``hanging_loss(action) -> float``: the material ``action`` leaves the opponent to take at
   once, net of what it takes, in ``heuristic``'s units (xiangqi); the glancing level does not
   leave material to be taken where it has a move that does not;
+- ``noticeable_actions() -> list[int]``: the legal moves a person looks at first (gomoku: the
+  points near the stones); the glancing level draws the moves it notices from these;
 - ``proven_plies() -> int``: how many plies away the result ``proven_value`` gave is (at
   least; default 1), so a lost side holds out against the longest proof;
 - ``deep_proven_value() -> 1.0 | 0.0 | -1.0 | None``: a slower proof, asked only for the

@@ -419,6 +419,23 @@ class GomokuState(AlternatingState):
                      empty, VCF_DEPTH, [VCF_BUDGET])
         return 1.0 if found is not None else None
 
+    def noticeable_actions(self) -> list[int]:
+        """The moves a person looks at first: the legal points within two lines of a stone (the
+        centre on an empty board); all legal moves where none is."""
+        legal = self.legal_actions()
+        size = self.game.size
+        stones = self._black | self._white
+        if not stones:
+            centre = (size // 2) * size + size // 2
+            return [centre] if centre in legal else legal
+        near = set()
+        for bit in _bits(stones):
+            r, c = divmod(bit.bit_length() - 1, size)
+            for rr in range(max(0, r - 2), min(size, r + 3)):
+                for cc in range(max(0, c - 2), min(size, c + 3)):
+                    near.add(rr * size + cc)
+        return [a for a in legal if a in near] or legal
+
     def wins_at_once(self) -> bool:
         """Whether the side to move makes five (as the rules count it) with its next stone."""
         if self._winner is not None:

@@ -35,8 +35,8 @@ EGAROUCID = os.environ.get("EGAROUCID", "/tmp/refengines/egaroucid/nboard-egarou
 def ladder(game: str) -> dict:
     """The reference rungs of ``game`` (weakest first), the anchors that name the scale, the
     balanced-opening plies and a first guess for the weakest level. The project's own random and
-    greedy players (one ply, the game's heuristic) lie below the engines' weakest settings; the
-    glancing beginner is placed among them."""
+    greedy players (one ply, the game's heuristic; in gomoku, which has none, random-playout
+    searches) lie below the engines' weakest settings; the glancing beginner is placed among them."""
     if game == "xiangqi":
         fsf = find_fairy_stockfish() or "fairy-stockfish"
         elo = [1350, 1600, 1850, 2100]
@@ -48,7 +48,7 @@ def ladder(game: str) -> dict:
                 "scale": "the Fairy-Stockfish scale (its UCI_Elo settings at 1000 nodes a move)"}
     if game == "gomoku":
         nodes = [30, 100, 300, 1000, 3000, 10000]
-        rungs = ["random"] + [f"gomocup:{RAPFI}@nodes{n}" for n in nodes]
+        rungs = ["random", "rollout:50", "rollout:200"] + [f"gomocup:{RAPFI}@nodes{n}" for n in nodes]
         return {"rungs": rungs, "anchors": {f"gomocup:{RAPFI}@nodes1000": 1500.0}, "openings": 2,
                 "scale": "the Rapfi scale (Rapfi's classical evaluation; 1000 nodes a move = 1500)"}
     if game == "othello":

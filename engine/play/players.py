@@ -200,10 +200,12 @@ def _child_value(state, child, value: float | None, me: int) -> float:
 
 def glance_choice(state, evaluator, glance: int, rng: np.random.Generator, prior_share: float = 0.0) -> SearchResult:
     """A move as a beginner finds it: it wins at once where it can; it sets aside the moves after
-    which the opponent wins at once or that leave material to be taken (the game's
-    ``hanging_loss``), unless every move does; of the rest it looks at ``glance`` moves drawn at
-    random (a ``prior_share`` of the draw following the network's priors, the rest alike for
-    every move), and plays the one whose position the network values most. It errs by not seeing moves, never by a blunder it could
+    which the opponent wins at once, unless every move does, and of the others those that put
+    material within the opponent's captures (the game's ``hanging_loss``), unless every one
+    does. Of the rest (only those the game's ``noticeable_actions`` names, where it has the
+    hook and any are left) it looks at ``glance`` moves drawn at random (a ``prior_share`` of the
+    draw following the network's priors, the rest alike for every move), and plays the one whose
+    position the network values most. It errs by not seeing moves, never by a blunder it could
     see at once."""
     start = time.perf_counter()
     me = state.current_player
@@ -215,15 +217,20 @@ def glance_choice(state, evaluator, glance: int, rng: np.random.Generator, prior
         return SearchResult(legal[i], 1.0, [MoveStat(legal[i], 1, 1.0, 1.0)], 1, time.perf_counter() - start)
     hanging = getattr(state, "hanging_loss", None)
 
-    def safe(i: int) -> bool:
+    def holds(i: int) -> bool:   # the opponent cannot win at once after it
         child = children[i]
         if child.is_terminal():
             return child.winner() in (None, me)
-        if child.current_player != me and wins_at_once(child):
-            return False
-        return hanging is None or hanging(legal[i]) < HANGING_MATERIAL
+        return child.current_player == me or not wins_at_once(child)
 
-    pool = [i for i in range(len(legal)) if safe(i)] or list(range(len(legal)))
+    everything = list(range(len(legal)))
+    holding = [i for i in everything if holds(i)]
+    keeping = [i for i in holding if hanging is None or hanging(legal[i]) < HANGING_MATERIAL]
+    pool = keeping or holding or everything
+    notice = getattr(state, "noticeable_actions", None)
+    if notice is not None:   # the moves a person looks at first (gomoku: those near the stones)
+        looked = set(notice())
+        pool = [i for i in pool if legal[i] in looked] or pool
     priors, _ = evaluator.evaluate([state], [legal])
     prior = np.asarray(priors[0], dtype=np.float64)[pool]
     prior = prior / prior.sum() if prior.sum() > 0 else np.full(len(pool), 1.0 / len(pool))

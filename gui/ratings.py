@@ -191,7 +191,10 @@ def level_line(game, level: str, player: Rating | None = None) -> str:
     lv = level_ratings(game).get(level)
     if lv is None:
         return ""
-    text = t("level.rated", level=t(f"level.{level}"), rating=_round(lv["rating"]), scale=scale_name(game))
+    if _round(lv["rating"]) < 0:   # a scale's numbers are anchored high; a rating under 0 reads as a fault
+        text = t("level.rated_below_zero", level=t(f"level.{level}"), scale=scale_name(game))
+    else:
+        text = t("level.rated", level=t(f"level.{level}"), rating=_round(lv["rating"]), scale=scale_name(game))
     you = you_text(player)
     return f"{text}{t('rating.join')}{you}" if you else text
 

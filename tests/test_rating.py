@@ -244,3 +244,21 @@ def test_the_home_card_says_the_nearest_level_and_the_players_rating(app_factory
     app.go_home()
     drawn = " ".join(texts_drawn(app, monkeypatch))
     assert "on the Connect Four scale; you:" in drawn and "after 1 game" in drawn
+
+
+def test_a_rating_under_zero_is_said_as_below_zero(monkeypatch):
+    """Gomoku's glancing beginner lies under 0 on the Rapfi scale (the scale's numbers come from
+    Rapfi at 1000 positions = 1500); the picker does not print a negative rating."""
+    from games import get_game
+    from gui import i18n, ratings
+    monkeypatch.setattr(ratings, "_levels_cache", {"gomoku": {
+        "beginner": {"rating": -305, "low": -750, "high": 140, "rd": 200, "games": 100, "reference": "t"},
+        "easy": {"rating": 259, "low": -160, "high": 680, "rd": 200, "games": 60, "reference": "t"}}})
+    game = get_game("gomoku")
+    assert ratings.level_line(game, "beginner") == "Beginner — below 0 on the Rapfi scale"
+    assert ratings.level_line(game, "easy") == "Easy — about 260 on the Rapfi scale"
+    i18n.set_language("zh")
+    try:
+        assert ratings.level_line(game, "beginner") == "入门——低于Rapfi标度的0分"
+    finally:
+        i18n.set_language("en")

@@ -9,7 +9,7 @@ import pytest
 
 from engine.core.evaluators import UniformEvaluator
 from engine.play.players import (HANGING_MATERIAL, LEVEL_SETTINGS, MCTSPlayer, glance_choice, make_player,
-                                 play_search_config, wins_at_once)
+                                 play_search_config, wins_at_once, wins_by_trying)
 from games import get_game
 
 
@@ -103,13 +103,6 @@ def _random_positions(game_id, count, seed, max_plies=60, **variant):
     return game, out
 
 
-def _generic_wins_at_once(state) -> bool:
-    me = state.current_player
-    for a in state.legal_actions():
-        child = state.apply(a)
-        if child.is_terminal() and child.winner() == me:
-            return True
-    return False
 
 
 @pytest.mark.parametrize("game_id,variant,plies", [
@@ -119,7 +112,7 @@ def test_each_games_wins_at_once_agrees_with_trying_every_move(game_id, variant,
     game, states = _random_positions(game_id, 60, 7, plies, **variant)
     found = 0
     for s in states:
-        expected = _generic_wins_at_once(s)
+        expected = wins_by_trying(s)
         assert wins_at_once(s) == expected, s.to_text()
         found += expected
     if game_id in ("connect4", "gomoku", "tictactoe"):
@@ -138,7 +131,7 @@ def test_glancing_never_misses_a_win_at_once_nor_allows_one_it_could_stop(game_i
         me = s.current_player
         action = glance_choice(s, UniformEvaluator(), 1, rng).action
         child = s.apply(action)
-        if _generic_wins_at_once(s):
+        if wins_by_trying(s):
             assert child.is_terminal() and child.winner() == me
             continue
         stoppable = any(not wins_at_once(s.apply(a)) for a in s.legal_actions())
@@ -177,7 +170,7 @@ def test_glancing_never_puts_material_en_prise_where_it_need_not(seed):
     avoided = 0
     for s in states:
         action = glance_choice(s, UniformEvaluator(), 1, rng).action
-        if _generic_wins_at_once(s):
+        if wins_by_trying(s):
             continue
         options = [a for a in s.legal_actions() if not wins_at_once(s.apply(a)) or s.apply(a).is_terminal()]
         safe = [a for a in options if s.hanging_loss(a) < HANGING_MATERIAL]

@@ -175,10 +175,13 @@ HANGING_MATERIAL = 2.0
 
 def wins_at_once(state) -> bool:
     """Whether the side to move in ``state`` can win with its next move (the game's
-    ``wins_at_once`` hook, else every move tried)."""
+    ``wins_at_once`` hook, else `wins_by_trying`)."""
     hook = getattr(state, "wins_at_once", None)
-    if hook is not None:
-        return bool(hook())
+    return bool(hook()) if hook is not None else wins_by_trying(state)
+
+
+def wins_by_trying(state) -> bool:
+    """`wins_at_once` by trying every move (the reference a game's hook must agree with)."""
     if state.is_terminal():
         return False
     me = state.current_player

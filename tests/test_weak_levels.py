@@ -196,3 +196,30 @@ def test_a_glancing_gomoku_level_plays_near_the_stones(rule):
     for s in states:
         action = glance_choice(s, UniformEvaluator(), 1, rng).action
         assert action in s.noticeable_actions()
+
+
+def _weak_levels_benchmark():
+    import importlib.util
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "benchmarks"))
+    spec = importlib.util.spec_from_file_location("weak_levels_under_test", root / "benchmarks" / "weak_levels.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_benchmark_counts_the_blunders_a_glance_never_makes():
+    """benchmarks/weak_levels.py `blunders`: (missed a win at once, allowed one it could stop,
+    put material en prise where it need not)."""
+    bench = _weak_levels_benchmark()
+    game, s = _after("tictactoe", [0, 3, 1, 4])   # X: a1 b1 (c1 wins); O: a2 b2 (threatens c2)
+    assert bench.blunders(s, 2) == (0, 0, 0)
+    assert bench.blunders(s, 5) == (1, 0, 0)     # blocks instead of winning
+    game, s = _after("tictactoe", [0, 4, 8, 1])   # O threatens b3 (7)
+    assert bench.blunders(s, 7) == (0, 0, 0)
+    assert bench.blunders(s, 2) == (0, 1, 0)
+    game, s = _xiangqi("r2akab2/9/9/9/9/9/9/9/9/1R1K5 w - - 0 1")
+    assert bench.blunders(s, s.parse_action("b0a0")) == (0, 0, 1)
+    assert bench.blunders(s, s.parse_action("b0c0")) == (0, 0, 0)

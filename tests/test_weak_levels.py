@@ -223,3 +223,19 @@ def test_the_benchmark_counts_the_blunders_a_glance_never_makes():
     game, s = _xiangqi("r2akab2/9/9/9/9/9/9/9/9/1R1K5 w - - 0 1")
     assert bench.blunders(s, s.parse_action("b0a0")) == (0, 0, 1)
     assert bench.blunders(s, s.parse_action("b0c0")) == (0, 0, 0)
+
+
+def test_a_glance_that_follows_the_priors_alone_still_chooses():
+    """With the whole draw following the priors, moves the network gives nothing are never
+    drawn, and a glance wider than the moves it can draw still plays one."""
+    class Peaked:
+        def evaluate(self, states, legal):
+            out = []
+            for acts in legal:
+                p = np.zeros(len(acts))
+                p[0] = 1.0
+                out.append(p)
+            return out, np.zeros(len(states))
+    game = get_game("connect4")
+    result = glance_choice(game.initial_state(), Peaked(), 5, np.random.default_rng(0), prior_share=1.0)
+    assert result.action == game.initial_state().legal_actions()[0] and len(result.top) == 1

@@ -239,7 +239,7 @@ def glance_choice(state, evaluator, glance: int, rng: np.random.Generator, prior
     prior = prior / prior.sum() if prior.sum() > 0 else np.full(len(pool), 1.0 / len(pool))
     share = min(1.0, max(0.0, float(prior_share)))
     weights = share * prior + (1.0 - share) / len(pool)
-    k = min(len(pool), max(1, int(glance)))
+    k = min(int(np.count_nonzero(weights)), max(1, int(glance)))
     seen = [pool[j] for j in rng.choice(len(pool), size=k, replace=False, p=weights / weights.sum())]
     open_ = [i for i in seen if not children[i].is_terminal()]
     values = {}

@@ -65,8 +65,9 @@ class NetworkEvaluator(BatchNetEvaluator):
     """The policy/value network in torch, called once per batch in inference mode.
 
     It evaluates a frozen copy of ``net`` made for inference (`network.inference_copy`:
-    batch norms folded, channels-last), so later changes to ``net`` (training) do not reach
-    it: make a new evaluator for new weights."""
+    batch norms folded, channels-last), run as a flat list of torch calls on prepacked
+    weights (`leanforward.lean_forward`, the same outputs), so later changes to ``net``
+    (training) do not reach it: make a new evaluator for new weights."""
 
     def __init__(self, net, device: str = "cpu", precision: str = "fp32", draw_winner: int = -1):
         """``precision``: "fp32"; "bf16" (bfloat16 weights and inputs: about twice the speed
@@ -95,6 +96,8 @@ class NetworkEvaluator(BatchNetEvaluator):
         if precision == "bf16" or (precision == "auto" and device == "cpu" and bf16_pays(self.fast_net)):
             self.fast_net = self.fast_net.to(torch.bfloat16)
             self.dtype = torch.bfloat16
+        from .leanforward import lean_forward
+        self.forward = lean_forward(self.fast_net, device)
         self.runtime = "torch-bf16" if self.dtype == torch.bfloat16 else "torch-fp32"
 
     def infer(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -102,7 +105,7 @@ class NetworkEvaluator(BatchNetEvaluator):
         torch = self.torch
         with torch.inference_mode():
             x = torch.from_numpy(planes).to(self.device, self.dtype).contiguous(memory_format=torch.channels_last)
-            logits, values = self.fast_net(x)
+            logits, values = self.forward(x)
             return logits.float().cpu().numpy(), values.float().cpu().numpy()
 
     def infer_wdl(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -113,7 +116,7 @@ class NetworkEvaluator(BatchNetEvaluator):
         torch = self.torch
         with torch.inference_mode():
             x = torch.from_numpy(planes).to(self.device, self.dtype).contiguous(memory_format=torch.channels_last)
-            logits, _, raw = self.fast_net(x, wdl=True)
+            logits, _, raw = self.forward(x, wdl=True)
             return logits.float().cpu().numpy(), torch.softmax(raw.float(), dim=1).cpu().numpy()
 
     def _outputs(self, states, planes):

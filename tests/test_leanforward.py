@@ -1,0 +1,100 @@
+"""The inference copy's flat forward (`engine.core.leanforward`) computes what the module does,
+bit for bit, for every head the networks have, in float32 and bfloat16, and with or without
+oneDNN's prepacked convolutions."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import engine.core.leanforward as lean
+from engine.core.evaluators import NetworkEvaluator
+from engine.core.network import NetConfig, PolicyValueNet, inference_copy
+from games import get_game
+
+
+def trained_looking_net(game, seed: int, **shape) -> PolicyValueNet:
+    """A small network with non-trivial batch norms (and pooling weights), as after training."""
+    torch.manual_seed(seed)
+    net = PolicyValueNet(NetConfig.for_game(game, blocks=2, channels=16, **shape))
+    with torch.no_grad():
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.5, 0.5)
+                m.running_var.uniform_(0.3, 3.0)
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.3, 0.3)
+            if isinstance(m, torch.nn.Linear):
+                m.weight.normal_(0, 0.3)   # pooling layers start at zero: give them weights
+                m.bias.normal_(0, 0.3)
+    return net.eval()
+
+
+def planes(game, batch: int, dtype) -> torch.Tensor:
+    x = torch.rand(batch, game.num_planes, *game.board_shape, generator=torch.Generator().manual_seed(batch)).round()
+    return x.to(dtype).contiguous(memory_format=torch.channels_last)
+
+
+SHAPES = [("connect4", {}), ("othello", {}), ("xiangqi", {}), ("gomoku", {"global_pool": 1}),
+          ("xiangqi", {"wdl": True, "global_pool": 2})]
+
+
+@pytest.mark.parametrize("game_id,shape", SHAPES)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_the_flat_forward_gives_the_modules_outputs_exactly(game_id, shape, dtype):
+    game = get_game(game_id)
+    fast = inference_copy(trained_looking_net(game, 3, **shape)).to(dtype)
+    forward = lean.lean_forward(fast)
+    assert forward is not fast   # every network shape the project makes runs flat
+    for batch in (1, 7, 33):
+        x = planes(game, batch, dtype)
+        with torch.inference_mode():
+            want, got = fast(x, wdl=True), forward(x, wdl=True)
+            assert all(torch.equal(a, b) for a, b in zip(fast(x), forward(x)))
+        for a, b in zip(want, got):
+            assert (a is None and b is None) or torch.equal(a, b)
+        assert (got[2] is not None) == bool(shape.get("wdl"))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_without_onednn_the_plain_calls_give_the_same_outputs(monkeypatch, dtype):
+    game = get_game("othello")
+    fast = inference_copy(trained_looking_net(game, 4)).to(dtype)
+    monkeypatch.setattr(lean, "_mkldnn_ops", lambda: None)
+    forward = lean.lean_forward(fast)
+    x = planes(game, 9, dtype)
+    with torch.inference_mode():
+        assert forward is not fast and all(torch.equal(a, b) for a, b in zip(fast(x), forward(x)))
+
+
+def test_an_operator_that_computes_something_else_is_not_used(monkeypatch):
+    """A oneDNN operator that misbehaves on this machine is caught by the check at build time."""
+    game = get_game("connect4")
+    fast = inference_copy(trained_looking_net(game, 5)).to(torch.bfloat16)
+    used = []
+
+    def wrong(x, w, b, pad, stride, dilation, groups, attr, scalars, algorithm):
+        used.append(1)
+        return torch.nn.functional.conv2d(x, w.to_dense(), b, 1, pad) + 1.0
+    monkeypatch.setattr(lean, "_mkldnn_ops", lambda: (wrong, lambda w, *a: w))
+    forward = lean.lean_forward(fast)
+    assert used   # it was tried
+    x = planes(game, 9, torch.bfloat16)
+    with torch.inference_mode():
+        assert all(torch.equal(a, b) for a, b in zip(fast(x), forward(x)))
+
+
+def test_the_evaluator_runs_the_flat_forward_in_both_precisions():
+    game = get_game("xiangqi")
+    net = trained_looking_net(game, 6)
+    states = [game.initial_state()]
+    for _ in range(4):
+        states.append(states[-1].apply(states[-1].legal_actions()[0]))
+    x = np.stack([s.encode() for s in states])
+    for precision in ("fp32", "bf16"):
+        ev = NetworkEvaluator(net, precision=precision)
+        assert ev.forward is not ev.fast_net
+        logits, values = ev.infer(x)
+        with torch.inference_mode():
+            want = ev.fast_net(torch.from_numpy(x).to(ev.dtype).contiguous(memory_format=torch.channels_last))
+        assert np.array_equal(logits, want[0].float().numpy()) and np.array_equal(values, want[1].float().numpy())

@@ -1,6 +1,6 @@
 /* engine.core._tree_c: the search tree's walk down and backup (engine/core/csrc/tree.c) for
  * Python, working on the numpy arrays of an engine.core.mcts.Tree through the buffer protocol
- * (no copies). engine/core/native_tree.py loads it; Tree falls back to its Python methods
+ * (no copies), and the walk that Tree.child_tree copies a subtree by. engine/core/native_tree.py loads it; Tree falls back to its Python methods
  * without it, and tests/test_tree_compiled.py compares the two paths.
  *
  * Threads: every function holds the GIL throughout. The tree's arrays are shared by the search
@@ -16,7 +16,7 @@
 #include "tree.h"
 
 /* bumped whenever a function's meaning or signature changes: native_tree.py refuses a stale build */
-#define API_VERSION 1
+#define API_VERSION 2
 /* path entries a walk collects before handing them to the Python list */
 #define PATH_CHUNK 256
 
@@ -269,6 +269,47 @@ static PyObject *py_backup(PyObject *self, PyObject *args)
     return walk_path(tree, path, 1, value, leaf_player, vl);
 }
 
+#define SUBTREE_ARRAYS ((1u << A_START) | (1u << A_COUNT) | (1u << A_CHILD))
+
+static PyObject *py_subtree(PyObject *self, PyObject *args)
+{
+    PyObject *tree;
+    int root;
+    if (!PyArg_ParseTuple(args, "Oi:subtree", &tree, &root))
+        return NULL;
+    zb_tree t;
+    held_arrays h;
+    if (!read_tree(tree, SUBTREE_ARRAYS, &t, &h))
+        return NULL;
+    PyObject *result = NULL, *nodes_bytes = NULL, *edges_bytes = NULL;
+    int64_t cap = t.nodes - 1;   /* every node but the spare, each at most once */
+    int64_t *nodes = PyMem_Malloc((size_t)(cap > 0 ? cap : 1) * sizeof *nodes);
+    if (nodes == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t n = zb_subtree_nodes(&t, root, nodes, cap);
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "the tree's arrays are inconsistent below node %d", root);
+        goto done;
+    }
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++)
+        m += t.n_count[nodes[i]];
+    nodes_bytes = PyBytes_FromStringAndSize((const char *)nodes, (Py_ssize_t)(n * (int64_t)sizeof *nodes));
+    edges_bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(m * (int64_t)sizeof(int64_t)));
+    if (nodes_bytes == NULL || edges_bytes == NULL)
+        goto done;
+    zb_subtree_edges(&t, nodes, n, (int64_t *)PyBytes_AS_STRING(edges_bytes));
+    result = PyTuple_Pack(2, nodes_bytes, edges_bytes);
+done:
+    Py_XDECREF(nodes_bytes);
+    Py_XDECREF(edges_bytes);
+    PyMem_Free(nodes);
+    release(&h);
+    return result;
+}
+
 static PyObject *py_half_bits(PyObject *self, PyObject *arg)
 {
     double x = PyFloat_AsDouble(arg);
@@ -294,6 +335,9 @@ static PyMethodDef methods[] = {
      "virtual_loss(tree, path, vl): Tree.apply_virtual_loss on the path's nodes (not the root's counts)."},
     {"backup", py_backup, METH_VARARGS,
      "backup(tree, path, value, leaf_player, vl): Tree.backup on the path's nodes (not the root's counts)."},
+    {"subtree", py_subtree, METH_VARARGS,
+     "subtree(tree, root) -> (nodes, edges): the int64 node indices of the subtree below root in\n"
+     "Tree.child_tree's breadth-first order, and their edges' indices, as native-endian bytes."},
     {"half_bits", py_half_bits, METH_O, "half_bits(x): the 16 bits of x rounded to float16 (as numpy rounds)."},
     {"round_half", py_round_half, METH_O,
      "round_half(x): x as a float32, rounded to the nearest float16 value (the walk's fast rounding)."},

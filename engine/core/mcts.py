@@ -702,17 +702,13 @@ class Tree:
         self.root_w += value if self.n_player[0] == leaf_player else -value
 
     # --- tree reuse -----------------------------------------------------------
-    def child_tree(self, action: int) -> "Tree | None":
-        """The subtree after ``action`` as a new compact tree, or None when it was never visited."""
-        if not self.root_expanded:
-            return None
-        legal = self.states[0].legal_actions()
-        if action not in legal:
-            return None
-        child = int(self.e_child[int(self.n_start[0]) + legal.index(action)])
-        if child < 0 or child in self.pending:
-            return None
-        # breadth-first order keeps each node's edges contiguous in the copy
+    def _subtree(self, child: int) -> tuple[np.ndarray, np.ndarray]:
+        """(nodes, edges): the node indices of the subtree below ``child`` in breadth-first order
+        (which keeps each node's edges contiguous in a copy) and their edges' indices, in turn;
+        walked in C where the compiled tree is built, the same order."""
+        if _tree_c is not None:
+            nodes, edges = _tree_c.subtree(self, child)
+            return np.frombuffer(nodes, np.int64), np.frombuffer(edges, np.int64)
         nodes = [child]
         i = 0
         while i < len(nodes):
@@ -723,14 +719,29 @@ class Tree:
                 s = int(self.n_start[n])
                 kids = self.e_child[s:s + k]
                 nodes.extend(int(c) for c in kids[kids >= 0])
-        new = Tree.__new__(Tree)
         node_idx = np.array(nodes, np.int64)
+        counts = self.n_count[node_idx].astype(np.int64)
+        edge_idx = np.concatenate([np.arange(s, s + c) for s, c in zip(self.n_start[node_idx].astype(np.int64), counts)]) \
+            if counts.sum() else np.zeros(0, np.int64)
+        return node_idx, edge_idx
+
+    def child_tree(self, action: int) -> "Tree | None":
+        """The subtree after ``action`` as a new compact tree, or None when it was never visited."""
+        if not self.root_expanded:
+            return None
+        legal = self.states[0].legal_actions()
+        if action not in legal:
+            return None
+        child = int(self.e_child[int(self.n_start[0]) + legal.index(action)])
+        if child < 0 or child in self.pending:
+            return None
+        node_idx, edge_idx = self._subtree(child)
+        nodes = node_idx.tolist()
+        new = Tree.__new__(Tree)
         node_map = np.full(self.num_nodes, -1, np.int64)
         node_map[node_idx] = np.arange(len(nodes))
         counts = self.n_count[node_idx].astype(np.int64)
         new_start = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-        edge_idx = np.concatenate([np.arange(s, s + c) for s, c in zip(self.n_start[node_idx].astype(np.int64), counts)]) \
-            if counts.sum() else np.zeros(0, np.int64)
         cap_n = max(64, 1 << int(len(nodes) + 1).bit_length())
         cap_e = max(512, 1 << int(len(edge_idx)).bit_length())
 

@@ -53,12 +53,33 @@ class BatchNetEvaluator:
 
     @staticmethod
     def _priors(logits, legal) -> list[np.ndarray]:
-        priors = []
-        for row, acts in zip(logits, legal):
-            z = row[acts]
-            z = np.exp(z - z.max())
-            priors.append(z / z.sum())
-        return priors
+        """Each row's softmax over its legal actions: ``z = row[acts]; e = exp(z - z.max());
+        e / e.sum()``, with the gathering, exponentials and divisions done for the whole batch
+        at once. Element-wise numpy gives each element what it gives it alone, and each row's
+        sum is still that row's own ``sum()`` (numpy's pairwise order, which ``add.reduceat``
+        does not keep), so the priors are those of the row-by-row loop bit for bit."""
+        lens = np.fromiter(map(len, legal), np.int64, len(legal))
+        if not len(lens) or not lens.all():
+            return [BatchNetEvaluator._row_priors(row, acts) for row, acts in zip(logits, legal)]
+        logits = np.ascontiguousarray(logits)
+        idx = np.concatenate(legal).astype(np.int64)
+        idx += np.repeat(np.arange(len(lens), dtype=np.int64) * logits.shape[1], lens)
+        z = logits.reshape(-1)[idx]
+        bounds = np.zeros(len(lens) + 1, np.int64)
+        np.cumsum(lens, out=bounds[1:])
+        z -= np.repeat(np.maximum.reduceat(z, bounds[:-1]), lens)
+        np.exp(z, out=z)
+        b = bounds.tolist()
+        rows = [z[b[i]:b[i + 1]] for i in range(len(lens))]
+        z /= np.repeat(np.array([r.sum() for r in rows], z.dtype), lens)
+        return rows
+
+    @staticmethod
+    def _row_priors(row, acts) -> np.ndarray:
+        """One row's softmax over its legal actions (the reference `_priors` keeps to)."""
+        z = row[acts]
+        z = np.exp(z - z.max())
+        return z / z.sum()
 
 
 class NetworkEvaluator(BatchNetEvaluator):

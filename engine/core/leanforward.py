@@ -33,7 +33,7 @@ def _mkldnn_ops():
     try:
         if not torch.backends.mkldnn.is_available():
             return None
-        return torch.ops.mkldnn._convolution_pointwise, torch._C._nn.mkldnn_reorder_conv2d_weight
+        return torch.ops.mkldnn._convolution_pointwise.default, torch._C._nn.mkldnn_reorder_conv2d_weight
     except (AttributeError, RuntimeError):
         return None
 
@@ -97,14 +97,14 @@ def _build(fast, ops):
                 r = F.relu(a)
                 pooled = torch.cat([r.mean(dim=(2, 3)), r.amax(dim=(2, 3))], dim=1)
                 a = F.relu(a + F.linear(pooled, pool.weight, pool.bias)[:, :, None, None])
-            y = F.relu(y + conv2(a))
+            y = conv2(a).add_(y).relu_()   # y + conv2(a) as the module adds, in place
         if spatial:
             logits = p2(p1(y)).flatten(1)
             if plinear is not None:
                 logits = torch.cat([logits, F.linear(y.mean(dim=(2, 3)), plinear.weight, plinear.bias)], dim=1)
         else:
             logits = F.linear(p1(y).flatten(1), plinear.weight, plinear.bias)
-        raw = F.linear(F.relu(F.linear(vconv(y).flatten(1), w1, b1)), w2, b2)
+        raw = F.linear(F.linear(vconv(y).flatten(1), w1, b1).relu_(), w2, b2)
         if wdl_head:
             p = torch.softmax(raw, dim=1)
             value = p[:, 0] - p[:, 2]

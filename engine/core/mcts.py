@@ -577,16 +577,16 @@ class Tree:
                         q_node = -q_node
                     node = child
                     continue
-            # code NEW (or a root edge without a child): create the child the walk chose
+            # code NEW (or a root edge without a child): create the child the walk chose. A new
+            # node is a leaf (or known at once), never pending: where the walk would stop next
             st = self.states[node]
             child = self._new_node(st.apply(st.legal_actions()[j]), node)
             self.e_child[int(self.n_start[node]) + j] = child
             path.append(child)
             if not math.isnan(self.n_term[child]):
                 self._settle(path)
-            if self.n_player[child] != self.n_player[node]:
-                q_node = -q_node
-            node = child
+                return "terminal", child, path
+            return "eval", child, path
 
     def _forced_root_child(self, s: int, k: int, kids: np.ndarray) -> int:
         """Forced playouts (KataGo): the open root edge furthest below its quota of

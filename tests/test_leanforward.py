@@ -76,7 +76,7 @@ def test_an_operator_that_computes_something_else_is_not_used(monkeypatch):
     def wrong(x, w, b, pad, stride, dilation, groups, attr, scalars, algorithm):
         used.append(1)
         return torch.nn.functional.conv2d(x, w.to_dense(), b, 1, pad) + 1.0
-    monkeypatch.setattr(lean, "_mkldnn_ops", lambda: (wrong, lambda w, *a: w))
+    monkeypatch.setattr(lean, "_mkldnn_ops", lambda: (wrong, lambda w, *a: w, None))
     forward = lean.lean_forward(fast)
     assert used   # it was tried
     x = planes(game, 9, torch.bfloat16)
@@ -98,3 +98,29 @@ def test_the_evaluator_runs_the_flat_forward_in_both_precisions():
         with torch.inference_mode():
             want = ev.fast_net(torch.from_numpy(x).to(ev.dtype).contiguous(memory_format=torch.channels_last))
         assert np.array_equal(logits, want[0].float().numpy()) and np.array_equal(values, want[1].float().numpy())
+
+
+@pytest.mark.skipif(lean._mkldnn_ops() is None, reason="this torch has no oneDNN convolutions")
+def test_fused_residuals_round_once_and_only_when_asked(monkeypatch):
+    """With FUSE_ENV the blocks' additions run inside the convolutions (bfloat16 only): outputs
+    within bfloat16's rounding of the module's, not bit for bit; without it, exact."""
+    game = get_game("xiangqi")
+    fast = inference_copy(trained_looking_net(game, 8)).to(torch.bfloat16)
+    x = planes(game, 9, torch.bfloat16)
+    monkeypatch.setenv(lean.FUSE_ENV, "1")
+    fused = lean.lean_forward(fast)
+    monkeypatch.setenv(lean.FUSE_ENV, "0")
+    exact = lean.lean_forward(fast)
+    with torch.inference_mode():
+        want, got, same = fast(x), fused(x), exact(x)
+        f32 = inference_copy(trained_looking_net(game, 8))(x.float())
+    assert all(torch.equal(a, b) for a, b in zip(want, same))
+    assert not all(torch.equal(a, b) for a, b in zip(want, got))
+    for a, b, ref in zip(want, got, f32):
+        assert torch.allclose(a.float(), b.float(), atol=0.1, rtol=0.05)
+        # rounding once is no further from float32 than rounding twice, on the whole
+        assert (b.float() - ref).abs().mean() <= 1.1 * (a.float() - ref).abs().mean()
+    float32 = inference_copy(trained_looking_net(game, 8))
+    assert lean.lean_forward(float32) is not float32   # float32 is never fused (nor prepacked)
+    with torch.inference_mode():
+        assert all(torch.equal(a, b) for a, b in zip(float32(x.float()), lean.lean_forward(float32)(x.float())))

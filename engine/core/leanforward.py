@@ -10,8 +10,8 @@ reordered once into oneDNN's layout (``mkldnn_reorder_conv2d_weight``) and each 
 runs with its ReLU as a post-op (``mkldnn._convolution_pointwise``, the kernels torch's own
 compiler uses on CPUs). The residual additions stay separate additions, as in the module, so
 the outputs are the module's bit for bit (a fused addition would round once instead of twice,
-which changes bfloat16's outputs). Where those operators are missing, or give other outputs
-than the module on a check at build time, the plain calls run.
+which changes bfloat16's outputs: only where ``FUSE_ENV`` asks for it). Where those operators
+are missing, or give other outputs than the module on a check at build time, the plain calls run.
 
 2026-11-29, xiangqi's 20x10x9 input and 4x64 tower, one thread, against the module
 (docs/performance.md, "Xiangqi self-play, second pass"): bfloat16 prepacked 1.4-1.8x at
@@ -20,20 +20,31 @@ batches 1, 8 and 48 (plain calls 1.1-1.2x); float32 plain calls 1.0-1.2x, prepac
 """
 from __future__ import annotations
 
+import os
+
 import torch
 import torch.nn.functional as F
 
 #: the batch whose input shape the weights are prepacked for: oneDNN's blocked layout for a
 #: convolution does not depend on the batch on the CPUs measured (other batches run as fast)
 PACK_BATCH = 16
+#: "1": bfloat16's residual additions and ReLUs fused into the convolutions before them, each
+#: block's output rounded to bfloat16 once instead of twice: 1.07-1.13x the exact flat forward
+#: at batches 9 and 48, but no longer the module's outputs bit for bit (xiangqi's network against
+#: float32 on 2000 of its own positions: mean value difference 0.00448 against the exact path's
+#: 0.00446, same first choice 98.15% against 97.15%). Off until a match at equal visits says
+#: the rounding costs nothing; for measurements until then.
+FUSE_ENV = "ZEROBOARD_FUSED_RESIDUAL"
 
 
 def _mkldnn_ops():
-    """(convolution with a post-op, weight reorder) where this torch has them, else None."""
+    """(convolution with a post-op, weight reorder, convolution with an addition and a post-op)
+    where this torch has them, else None."""
     try:
         if not torch.backends.mkldnn.is_available():
             return None
-        return torch.ops.mkldnn._convolution_pointwise.default, torch._C._nn.mkldnn_reorder_conv2d_weight
+        ops = torch.ops.mkldnn._convolution_pointwise
+        return ops.default, torch._C._nn.mkldnn_reorder_conv2d_weight, ops.binary
     except (AttributeError, RuntimeError):
         return None
 
@@ -42,7 +53,7 @@ class _Conv:
     """One convolution of the inference copy (batch norm folded in), optionally followed by a
     ReLU, as a plain call."""
 
-    __slots__ = ("weight", "bias", "padding", "call")
+    __slots__ = ("weight", "bias", "padding", "call", "add_relu")
 
     def __init__(self, conv: torch.nn.Conv2d, relu: bool, ops, in_shape: tuple[int, int, int]):
         self.bias = conv.bias
@@ -55,11 +66,14 @@ class _Conv:
                 self.call = lambda x: F.conv2d(x, w, b, 1, pad).relu_()
             else:
                 self.call = lambda x: F.conv2d(x, w, b, 1, pad)
+            self.add_relu = None
             return
-        pointwise, reorder = ops
+        pointwise, reorder, binary = ops
         self.weight = reorder(conv.weight.to_mkldnn(), pad, [1, 1], [1, 1], 1, [PACK_BATCH, *in_shape])
         w, b, one, attr = self.weight, self.bias, [1, 1], "relu" if relu else "none"
         self.call = lambda x: pointwise(x, w, b, pad, one, one, 1, attr, [], "")
+        #: relu(conv(x) + skip) in one pass, rounded once (`FUSE_ENV`)
+        self.add_relu = lambda x, skip: binary(x, skip, w, b, pad, one, one, 1, "add", 1.0, "relu", [], "")
 
 
 def _is_plain(conv) -> bool:
@@ -67,9 +81,10 @@ def _is_plain(conv) -> bool:
             and conv.groups == 1 and conv.padding_mode == "zeros" and not isinstance(conv.padding, str))
 
 
-def _build(fast, ops):
+def _build(fast, ops, fuse_residual: bool = False):
     """The forward of the inference copy ``fast`` as closures over its layers; ``ops``: oneDNN's
-    operators, or None for ``F.conv2d``."""
+    operators, or None for ``F.conv2d``; ``fuse_residual``: each block's addition and ReLU in
+    its second convolution (with ``ops`` only)."""
     cfg = fast.cfg
     h, w, c = cfg.height, cfg.width, cfg.channels
     stem = _Conv(fast.stem[0], True, ops, (cfg.in_planes, h, w)).call
@@ -77,8 +92,9 @@ def _build(fast, ops):
     for b in fast.tower:
         pool = b.pool_fc
         # with pooling the first convolution's output is needed before its ReLU
-        blocks.append((_Conv(b.conv1, pool is None, ops, (c, h, w)).call, pool,
-                       _Conv(b.conv2, False, ops, (c, h, w)).call))
+        conv2 = _Conv(b.conv2, False, ops, (c, h, w))
+        blocks.append((_Conv(b.conv1, pool is None, ops, (c, h, w)).call, pool, conv2.call,
+                       conv2.add_relu if fuse_residual else None))
     spatial = fast.spatial_policy
     pconv = fast.policy_conv
     p1 = _Conv(pconv[0], True, ops, (c, h, w)).call
@@ -91,13 +107,16 @@ def _build(fast, ops):
 
     def forward(x, wdl: bool = False):
         y = stem(x)
-        for conv1, pool, conv2 in blocks:
+        for conv1, pool, conv2, add_relu in blocks:
             a = conv1(y)
             if pool is not None:
                 r = F.relu(a)
                 pooled = torch.cat([r.mean(dim=(2, 3)), r.amax(dim=(2, 3))], dim=1)
                 a = F.relu(a + F.linear(pooled, pool.weight, pool.bias)[:, :, None, None])
-            y = conv2(a).add_(y).relu_()   # y + conv2(a) as the module adds, in place
+            if add_relu is not None:
+                y = add_relu(a, y)
+            else:
+                y = conv2(a).add_(y).relu_()   # y + conv2(a) as the module adds, in place
         if spatial:
             logits = p2(p1(y)).flatten(1)
             if plinear is not None:
@@ -128,6 +147,11 @@ def _agrees(forward, fast, dtype) -> bool:
                    for a, b in zip(want, got))
 
 
+def fused_residual() -> bool:
+    """Whether ``FUSE_ENV`` asks for the residual additions fused into the convolutions."""
+    return os.environ.get(FUSE_ENV, "").strip() == "1"
+
+
 def lean_forward(fast, device: str = "cpu"):
     """``forward(x, wdl=False)`` computing what the inference copy ``fast`` (float32 or
     bfloat16, its weights not to change afterwards) computes for channels-last input ``x``:
@@ -141,7 +165,7 @@ def lean_forward(fast, device: str = "cpu"):
     if ops is not None:
         try:
             with torch.inference_mode():
-                forward = _build(fast, ops)
+                forward = _build(fast, ops, fuse_residual=fused_residual())
             if _agrees(forward, fast, dtype):
                 return forward
         except RuntimeError:
@@ -150,4 +174,4 @@ def lean_forward(fast, device: str = "cpu"):
     return forward if _agrees(forward, fast, dtype) else fast
 
 
-__all__ = ["lean_forward", "PACK_BATCH"]
+__all__ = ["lean_forward", "fused_residual", "PACK_BATCH", "FUSE_ENV"]

@@ -725,6 +725,37 @@ class Tree:
             if counts.sum() else np.zeros(0, np.int64)
         return node_idx, edge_idx
 
+    def _copy_arrays(self, new: "Tree", node_idx: np.ndarray, edge_idx: np.ndarray) -> None:
+        """Give ``new`` this tree's node arrays at ``node_idx`` and edge arrays at ``edge_idx``
+        (`_subtree`'s order), renumbered: each node's edges start where its predecessors' end,
+        and each edge's child is its index in ``node_idx``. Capacities are powers of two (the
+        spare node after the last); copied in C where the compiled tree is built, the same arrays."""
+        cap_n = max(64, 1 << int(len(node_idx) + 1).bit_length())
+        cap_e = max(512, 1 << int(len(edge_idx)).bit_length())
+        if _tree_c is not None:
+            for name, fill in self._NODE_FILLS + self._EDGE_FILLS:
+                old = getattr(self, name)
+                setattr(new, name, np.full(cap_e if name.startswith("e_") else cap_n, fill, old.dtype))
+            _tree_c.copy_subtree(self, new, node_idx, edge_idx)
+            return
+        node_map = np.full(self.num_nodes, -1, np.int64)
+        node_map[node_idx] = np.arange(len(node_idx))
+        counts = self.n_count[node_idx].astype(np.int64)
+        new_start = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+
+        def take(arr, idx, cap, fill):
+            out = np.full(cap, fill, arr.dtype)
+            out[:len(idx)] = arr[idx]
+            return out
+
+        for name, fill in self._NODE_FILLS:
+            setattr(new, name, take(getattr(self, name), node_idx, cap_n, fill))
+        new.n_start[:len(node_idx)] = np.where(counts > 0, new_start, 0)
+        new.e_prior = take(self.e_prior, edge_idx, cap_e, 0)
+        ch = self.e_child[edge_idx]
+        new.e_child = np.full(cap_e, -1, np.int32)
+        new.e_child[:len(edge_idx)] = np.where(ch >= 0, node_map[np.maximum(ch, 0)], -1)
+
     def child_tree(self, action: int) -> "Tree | None":
         """The subtree after ``action`` as a new compact tree, or None when it was never visited."""
         if not self.root_expanded:
@@ -738,21 +769,7 @@ class Tree:
         node_idx, edge_idx = self._subtree(child)
         nodes = node_idx.tolist()
         new = Tree.__new__(Tree)
-        node_map = np.full(self.num_nodes, -1, np.int64)
-        node_map[node_idx] = np.arange(len(nodes))
-        counts = self.n_count[node_idx].astype(np.int64)
-        new_start = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-        cap_n = max(64, 1 << int(len(nodes) + 1).bit_length())
-        cap_e = max(512, 1 << int(len(edge_idx)).bit_length())
-
-        def take(arr, idx, cap, fill):
-            out = np.full(cap, fill, arr.dtype)
-            out[:len(idx)] = arr[idx]
-            return out
-
-        for name, fill in self._NODE_FILLS:
-            setattr(new, name, take(getattr(self, name), node_idx, cap_n, fill))
-        new.n_start[:len(nodes)] = np.where(counts > 0, new_start, 0)
+        self._copy_arrays(new, node_idx, edge_idx)
         new.n_visits[0] = new.n_wsum[0] = 0.0   # the new root's statistics live in root_n/root_w
         new.n_owner[0] = new.n_player[0]
         new._proven = self._proven
@@ -765,10 +782,6 @@ class Tree:
         new.states = [self.states[n] for n in nodes]
         new.pending = set()
         new.num_nodes = len(nodes)
-        new.e_prior = take(self.e_prior, edge_idx, cap_e, 0)
-        ch = self.e_child[edge_idx]
-        new.e_child = np.full(cap_e, -1, np.int32)
-        new.e_child[:len(edge_idx)] = np.where(ch >= 0, node_map[np.maximum(ch, 0)], -1)
         new.num_edges = len(edge_idx)
         new.root_state = self.states[child]
         new.root_n = float(self.n_visits[child])

@@ -46,6 +46,7 @@ def test_the_flat_forward_gives_the_modules_outputs_exactly(game_id, shape, dtyp
     fast = inference_copy(trained_looking_net(game, 3, **shape)).to(dtype)
     forward = lean.lean_forward(fast)
     assert forward is not fast   # every network shape the project makes runs flat
+    assert forward.path == ("plain" if dtype == torch.float32 or lean._mkldnn_ops() is None else "onednn")
     for batch in (1, 7, 33):
         x = planes(game, batch, dtype)
         with torch.inference_mode():
@@ -124,3 +125,28 @@ def test_fused_residuals_round_once_and_only_when_asked(monkeypatch):
     assert lean.lean_forward(float32) is not float32   # float32 is never fused (nor prepacked)
     with torch.inference_mode():
         assert all(torch.equal(a, b) for a, b in zip(float32(x.float()), lean.lean_forward(float32)(x.float())))
+
+
+@pytest.mark.skipif(lean._mkldnn_ops() is None, reason="this torch has no oneDNN convolutions")
+def test_the_shipped_xiangqi_network_runs_prepacked_and_fuses_when_asked(monkeypatch):
+    """A trained network's large logits (xiangqi's reach 50) must not send the build-time check
+    to the slower plain calls: exact prepacked by default, fused with FUSE_ENV."""
+    from pathlib import Path
+
+    from engine.core.checkpoint import load_network
+    game = get_game("xiangqi")
+    path = Path(__file__).resolve().parent.parent / "models" / "xiangqi.pt"
+    if not path.is_file():
+        pytest.skip("no shipped xiangqi model")
+    net, _ = load_network(path, game)
+    fast = inference_copy(net.eval()).to(torch.bfloat16)
+    x = planes(game, 9, torch.bfloat16)
+    monkeypatch.delenv(lean.FUSE_ENV, raising=False)
+    exact = lean.lean_forward(fast)
+    monkeypatch.setenv(lean.FUSE_ENV, "1")
+    fused = lean.lean_forward(fast)
+    assert (exact.path, fused.path) == ("onednn", "onednn-fused")
+    assert lean.lean_forward(inference_copy(net.eval())).path == "plain"   # float32
+    with torch.inference_mode():
+        assert all(torch.equal(a, b) for a, b in zip(fast(x), exact(x)))
+        assert not torch.equal(fast(x)[0], fused(x)[0])

@@ -32,8 +32,8 @@ PACK_BATCH = 16
 #: block's output rounded to bfloat16 once instead of twice: 1.07-1.13x the exact flat forward
 #: at batches 9 and 48, but no longer the module's outputs bit for bit (xiangqi's network against
 #: float32 on 2000 of its own positions: mean value difference 0.00448 against the exact path's
-#: 0.00446, same first choice 98.15% against 97.15%). Off until a match at equal visits says
-#: the rounding costs nothing; for measurements until then.
+#: 0.00446, same first choice 98.15% against 97.15%), and no gain showed in self-play at this
+#: machine's noise. Off until a match at equal visits says the rounding costs nothing.
 FUSE_ENV = "ZEROBOARD_FUSED_RESIDUAL"
 
 

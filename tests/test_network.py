@@ -147,3 +147,20 @@ def test_global_pooling_settings_are_checked():
     with pytest.raises(ValueError):
         with_global_pool(pooled, 1)   # trained pooling is never dropped
     assert with_global_pool(pooled, 2) is pooled
+
+
+def test_batched_priors_are_the_row_by_row_softmax_bit_for_bit():
+    """The evaluator's priors, computed for the whole batch at once, are each row's own softmax
+    over its legal actions exactly (the tree stores them as float16: a last-bit change could
+    change a search)."""
+    from engine.core.evaluators import BatchNetEvaluator
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        batch, width = int(rng.integers(1, 50)), int(rng.integers(2, 5000))
+        logits = (rng.standard_normal((batch, width)) * rng.uniform(0.1, 10)).astype(np.float32)
+        legal = [sorted(rng.choice(width, size=int(rng.integers(1, min(width, 300) + 1)), replace=False).tolist())
+                 for _ in range(batch)]
+        got = BatchNetEvaluator._priors(logits, legal)
+        for row, acts, p in zip(logits, legal, got):
+            z = np.exp(row[acts] - row[acts].max())
+            assert p.dtype == np.float32 and np.array_equal(p, z / z.sum())

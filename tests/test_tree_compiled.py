@@ -258,6 +258,75 @@ def test_bad_trees_and_paths_are_errors_not_crashes():
     readonly.n_visits.flags.writeable = False
     with pytest.raises((TypeError, ValueError, BufferError)):
         compiled.backup(readonly, [0], 1.0, 0, 0.0)
+    with pytest.raises(ValueError):
+        compiled.subtree(cyclic, 0)   # a node met twice
+    with pytest.raises(ValueError):
+        compiled.subtree(tree, 10_000)
+    with pytest.raises(ValueError):
+        compiled.subtree(tree, len(tree.n_start) - 1)   # the spare slot is no node
+    beyond = Tree(get_game("tictactoe").initial_state())
+    beyond.n_count[0], beyond.n_start[0] = 3, len(beyond.e_child) - 1   # edges past the array's end
+    with pytest.raises(ValueError):
+        compiled.subtree(beyond, 0)
+    src, nodes, edges = Tree(get_game("tictactoe").initial_state()), np.array([0]), np.zeros(0, np.int64)
+    dst = Tree(get_game("tictactoe").initial_state())
+    compiled.copy_subtree(src, dst, nodes.astype(np.int64), edges)   # a lone root copies
+    with pytest.raises(TypeError):
+        compiled.copy_subtree(src, dst, nodes.astype(np.int32), edges)
+    with pytest.raises(ValueError):
+        compiled.copy_subtree(src, dst, np.array([10_000], np.int64), edges)
+    with pytest.raises(ValueError):
+        compiled.copy_subtree(src, dst, nodes.astype(np.int64), np.array([-1], np.int64))
+    short = Tree(get_game("tictactoe").initial_state())
+    short.n_wsum = short.n_wsum[:0]
+    with pytest.raises(ValueError):
+        compiled.copy_subtree(src, short, nodes.astype(np.int64), edges)
+    other = Tree(get_game("tictactoe").initial_state())
+    other.n_term = other.n_term.astype(np.float64)
+    with pytest.raises(ValueError):
+        compiled.copy_subtree(src, other, nodes.astype(np.int64), edges)
+    frozen = Tree(get_game("tictactoe").initial_state())
+    frozen.n_visits.flags.writeable = False
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        compiled.copy_subtree(src, frozen, nodes.astype(np.int64), edges)
+
+
+@needs_compiled
+@pytest.mark.parametrize("game_id,variant,visits,plies", GAMES, ids=[g[0] for g in GAMES])
+def test_a_subtree_is_walked_in_the_python_order(game_id, variant, visits, plies):
+    """Tree reuse's copy of a subtree (`Tree._subtree`, `Tree._copy_arrays`, `Tree.child_tree`):
+    the same node and edge order, and the same copied tree, from the compiled walk and copy as
+    from the Python ones, for every child of the root (with subtrees of their own and without)."""
+    game = get_game(game_id, **variant)
+    trees = run_searches(random_positions(game, 4, plies, seed=7), visits, SETTINGS[2], seed=3, tree_c=compiled)
+    compared = 0
+    for t in trees:
+        if not t.root_expanded:
+            continue
+        kids = t.e_child[int(t.n_start[0]):int(t.n_start[0]) + int(t.n_count[0])]
+        for child in (int(c) for c in kids if c >= 0):
+            got = t._subtree(child)
+            saved = mcts_module._tree_c
+            mcts_module._tree_c = None
+            try:
+                want = t._subtree(child)
+            finally:
+                mcts_module._tree_c = saved
+            assert got[0].tolist() == want[0].tolist() and got[1].tolist() == want[1].tolist()
+            compared += len(want[0]) > 1
+    assert compared >= 4   # subtrees deeper than one node were compared
+    for t in trees:
+        for m in t.stats(limit=3):
+            copied = t.child_tree(m.action)
+            saved = mcts_module._tree_c
+            mcts_module._tree_c = None
+            try:
+                reference = t.child_tree(m.action)
+            finally:
+                mcts_module._tree_c = saved
+            assert (copied is None) == (reference is None)
+            if copied is not None:
+                assert_same_trees([reference], [copied], f"{game_id}, child_tree({m.action})")
 
 
 def _tree_module_in_subprocess(env_extra: dict, code: str) -> subprocess.CompletedProcess:

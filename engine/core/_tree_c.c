@@ -1,6 +1,6 @@
 /* engine.core._tree_c: the search tree's walk down and backup (engine/core/csrc/tree.c) for
  * Python, working on the numpy arrays of an engine.core.mcts.Tree through the buffer protocol
- * (no copies). engine/core/native_tree.py loads it; Tree falls back to its Python methods
+ * (no copies), and the walk that Tree.child_tree copies a subtree by. engine/core/native_tree.py loads it; Tree falls back to its Python methods
  * without it, and tests/test_tree_compiled.py compares the two paths.
  *
  * Threads: every function holds the GIL throughout. The tree's arrays are shared by the search
@@ -16,7 +16,7 @@
 #include "tree.h"
 
 /* bumped whenever a function's meaning or signature changes: native_tree.py refuses a stale build */
-#define API_VERSION 1
+#define API_VERSION 2
 /* path entries a walk collects before handing them to the Python list */
 #define PATH_CHUNK 256
 
@@ -269,6 +269,179 @@ static PyObject *py_backup(PyObject *self, PyObject *args)
     return walk_path(tree, path, 1, value, leaf_player, vl);
 }
 
+#define SUBTREE_ARRAYS ((1u << A_START) | (1u << A_COUNT) | (1u << A_CHILD))
+
+static PyObject *py_subtree(PyObject *self, PyObject *args)
+{
+    PyObject *tree;
+    int root;
+    if (!PyArg_ParseTuple(args, "Oi:subtree", &tree, &root))
+        return NULL;
+    zb_tree t;
+    held_arrays h;
+    if (!read_tree(tree, SUBTREE_ARRAYS, &t, &h))
+        return NULL;
+    PyObject *result = NULL, *nodes_bytes = NULL, *edges_bytes = NULL;
+    int64_t cap = t.nodes - 1;   /* every node but the spare, each at most once */
+    int64_t *nodes = PyMem_Malloc((size_t)(cap > 0 ? cap : 1) * sizeof *nodes);
+    if (nodes == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t n = zb_subtree_nodes(&t, root, nodes, cap);
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "the tree's arrays are inconsistent below node %d", root);
+        goto done;
+    }
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++)
+        m += t.n_count[nodes[i]];
+    nodes_bytes = PyBytes_FromStringAndSize((const char *)nodes, (Py_ssize_t)(n * (int64_t)sizeof *nodes));
+    edges_bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(m * (int64_t)sizeof(int64_t)));
+    if (nodes_bytes == NULL || edges_bytes == NULL)
+        goto done;
+    zb_subtree_edges(&t, nodes, n, (int64_t *)PyBytes_AS_STRING(edges_bytes));
+    result = PyTuple_Pack(2, nodes_bytes, edges_bytes);
+done:
+    Py_XDECREF(nodes_bytes);
+    Py_XDECREF(edges_bytes);
+    PyMem_Free(nodes);
+    release(&h);
+    return result;
+}
+
+/* the node arrays tree reuse copies (Tree._NODE_FILLS), n_start first: it is renumbered, the
+ * others copied element by element whatever their type */
+static const char *COPIED_NODE_ARRAYS[] = {"n_start", "n_count", "n_player", "n_owner", "n_term", "n_done", "n_best",
+                                           "n_floored", "n_visits", "n_wsum", "n_depth"};
+#define COPIED_NODES ((int)(sizeof COPIED_NODE_ARRAYS / sizeof *COPIED_NODE_ARRAYS))
+
+/* obj's one-dimensional, C-contiguous buffer (writable if asked); 0 with an exception set */
+static int get_array(PyObject *obj, const char *what, int writable, Py_buffer *view)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0)
+        return 0;
+    if (view->ndim != 1 || view->itemsize <= 0) {
+        PyErr_Format(PyExc_TypeError, "%s is not a one-dimensional array", what);
+        PyBuffer_Release(view);
+        return 0;
+    }
+    return 1;
+}
+
+static int same_kind(const Py_buffer *a, const Py_buffer *b)
+{
+    return a->itemsize == b->itemsize && ((a->format == NULL && b->format == NULL)
+                                          || (a->format != NULL && b->format != NULL && strcmp(a->format, b->format) == 0));
+}
+
+/* Tree._copy_arrays: dst's arrays (allocated by Python, at least as long as the copy) from
+ * src's at ``nodes`` and ``edges`` (int64 arrays, Tree._subtree's order). */
+static PyObject *py_copy_subtree(PyObject *self, PyObject *args)
+{
+    PyObject *src, *dst, *nodes_obj, *edges_obj;
+    if (!PyArg_ParseTuple(args, "OOOO:copy_subtree", &src, &dst, &nodes_obj, &edges_obj))
+        return NULL;
+    Py_buffer nv, ev, sv, dv;
+    int have_nv = 0, have_ev = 0, ok = 0;
+    int32_t *map = NULL;
+    zb_tree t;
+    held_arrays h;
+    int have_tree = 0;
+    if (!(have_nv = get_array(nodes_obj, "nodes", 0, &nv)) || !(have_ev = get_array(edges_obj, "edges", 0, &ev)))
+        goto done;
+    if (nv.itemsize != 8 || ev.itemsize != 8) {
+        PyErr_SetString(PyExc_TypeError, "nodes and edges must be int64 arrays");
+        goto done;
+    }
+    const int64_t *nodes = nv.buf, *edges = ev.buf;
+    Py_ssize_t n = nv.len / 8, m = ev.len / 8;
+    if (!read_tree(src, (1u << A_START) | (1u << A_COUNT) | (1u << A_CHILD) | (1u << A_PRIOR), &t, &h))
+        goto done;
+    have_tree = 1;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (nodes[i] < 0 || nodes[i] >= t.nodes) {
+            PyErr_Format(PyExc_ValueError, "node %lld is not in the tree", (long long)nodes[i]);
+            goto done;
+        }
+    for (Py_ssize_t k = 0; k < m; k++)
+        if (edges[k] < 0 || edges[k] >= t.edges) {
+            PyErr_Format(PyExc_ValueError, "edge %lld is not in the tree", (long long)edges[k]);
+            goto done;
+        }
+    map = PyMem_Malloc((size_t)t.nodes * sizeof *map);
+    if (map == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int64_t i = 0; i < t.nodes; i++)
+        map[i] = -1;
+    for (Py_ssize_t i = 0; i < n; i++)
+        map[nodes[i]] = (int32_t)i;
+    for (int a = 0; a < COPIED_NODES + 2; a++) {
+        const char *name = a < COPIED_NODES ? COPIED_NODE_ARRAYS[a] : (a == COPIED_NODES ? "e_prior" : "e_child");
+        int edge = a >= COPIED_NODES;
+        PyObject *so = PyObject_GetAttrString(src, name), *dobj = so ? PyObject_GetAttrString(dst, name) : NULL;
+        int got = so && dobj && get_array(so, name, 0, &sv);
+        if (got && !get_array(dobj, name, 1, &dv)) {
+            PyBuffer_Release(&sv);
+            got = 0;
+        }
+        Py_XDECREF(so);
+        Py_XDECREF(dobj);
+        if (!got)
+            goto done;
+        Py_ssize_t es = sv.itemsize, count = edge ? m : n;
+        const int64_t *idx = edge ? edges : nodes;
+        int64_t src_len = sv.len / es;
+        int fits = same_kind(&sv, &dv) && dv.len / es >= count && src_len >= (edge ? t.edges : t.nodes);
+        if (fits && a == 0 && es != 4)
+            fits = 0;
+        if (fits && a == COPIED_NODES + 1 && es != 4)
+            fits = 0;
+        if (!fits) {
+            PyErr_Format(PyExc_ValueError, "Tree.%s cannot be copied (another type or too short)", name);
+            PyBuffer_Release(&sv);
+            PyBuffer_Release(&dv);
+            goto done;
+        }
+        char *out = dv.buf;
+        const char *in = sv.buf;
+        if (a == 0) {   /* n_start: each node's edges after its predecessors' (0 where it has none) */
+            int32_t *start = (int32_t *)out;
+            int64_t at = 0;
+            for (Py_ssize_t i = 0; i < n; i++) {
+                int32_t k = t.n_count[nodes[i]];
+                start[i] = k > 0 ? (int32_t)at : 0;
+                at += k > 0 ? k : 0;
+            }
+        } else if (a == COPIED_NODES + 1) {   /* e_child: renumbered, -1 stays -1 */
+            int32_t *child = (int32_t *)out;
+            for (Py_ssize_t k = 0; k < m; k++) {
+                int32_t c = t.e_child[edges[k]];
+                child[k] = c >= 0 && c < t.nodes ? map[c] : -1;
+            }
+        } else {
+            for (Py_ssize_t i = 0; i < count; i++)
+                memcpy(out + i * es, in + idx[i] * es, (size_t)es);
+        }
+        PyBuffer_Release(&sv);
+        PyBuffer_Release(&dv);
+    }
+    ok = 1;
+done:
+    PyMem_Free(map);
+    if (have_tree)
+        release(&h);
+    if (have_nv)
+        PyBuffer_Release(&nv);
+    if (have_ev)
+        PyBuffer_Release(&ev);
+    if (!ok)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *py_half_bits(PyObject *self, PyObject *arg)
 {
     double x = PyFloat_AsDouble(arg);
@@ -294,6 +467,12 @@ static PyMethodDef methods[] = {
      "virtual_loss(tree, path, vl): Tree.apply_virtual_loss on the path's nodes (not the root's counts)."},
     {"backup", py_backup, METH_VARARGS,
      "backup(tree, path, value, leaf_player, vl): Tree.backup on the path's nodes (not the root's counts)."},
+    {"subtree", py_subtree, METH_VARARGS,
+     "subtree(tree, root) -> (nodes, edges): the int64 node indices of the subtree below root in\n"
+     "Tree.child_tree's breadth-first order, and their edges' indices, as native-endian bytes."},
+    {"copy_subtree", py_copy_subtree, METH_VARARGS,
+     "copy_subtree(src, dst, nodes, edges): Tree._copy_arrays, dst's arrays (allocated, long enough) from\n"
+     "src's at the int64 arrays nodes and edges, n_start and e_child renumbered."},
     {"half_bits", py_half_bits, METH_O, "half_bits(x): the 16 bits of x rounded to float16 (as numpy rounds)."},
     {"round_half", py_round_half, METH_O,
      "round_half(x): x as a float32, rounded to the nearest float16 value (the walk's fast rounding)."},

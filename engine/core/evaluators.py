@@ -53,20 +53,42 @@ class BatchNetEvaluator:
 
     @staticmethod
     def _priors(logits, legal) -> list[np.ndarray]:
-        priors = []
-        for row, acts in zip(logits, legal):
-            z = row[acts]
-            z = np.exp(z - z.max())
-            priors.append(z / z.sum())
-        return priors
+        """Each row's softmax over its legal actions: ``z = row[acts]; e = exp(z - z.max());
+        e / e.sum()``, with the gathering, exponentials and divisions done for the whole batch
+        at once. Element-wise numpy gives each element what it gives it alone, and each row's
+        sum is still that row's own ``sum()`` (numpy's pairwise order, which ``add.reduceat``
+        does not keep), so the priors are those of the row-by-row loop bit for bit."""
+        lens = np.fromiter(map(len, legal), np.int64, len(legal))
+        if not len(lens) or not lens.all():
+            return [BatchNetEvaluator._row_priors(row, acts) for row, acts in zip(logits, legal)]
+        logits = np.ascontiguousarray(logits)
+        idx = np.concatenate(legal).astype(np.int64)
+        idx += np.repeat(np.arange(len(lens), dtype=np.int64) * logits.shape[1], lens)
+        z = logits.reshape(-1)[idx]
+        bounds = np.zeros(len(lens) + 1, np.int64)
+        np.cumsum(lens, out=bounds[1:])
+        z -= np.repeat(np.maximum.reduceat(z, bounds[:-1]), lens)
+        np.exp(z, out=z)
+        b = bounds.tolist()
+        rows = [z[b[i]:b[i + 1]] for i in range(len(lens))]
+        z /= np.repeat(np.array([r.sum() for r in rows], z.dtype), lens)
+        return rows
+
+    @staticmethod
+    def _row_priors(row, acts) -> np.ndarray:
+        """One row's softmax over its legal actions (the reference `_priors` keeps to)."""
+        z = row[acts]
+        z = np.exp(z - z.max())
+        return z / z.sum()
 
 
 class NetworkEvaluator(BatchNetEvaluator):
     """The policy/value network in torch, called once per batch in inference mode.
 
     It evaluates a frozen copy of ``net`` made for inference (`network.inference_copy`:
-    batch norms folded, channels-last), so later changes to ``net`` (training) do not reach
-    it: make a new evaluator for new weights."""
+    batch norms folded, channels-last), run as a flat list of torch calls on prepacked
+    weights (`leanforward.lean_forward`, the same outputs), so later changes to ``net``
+    (training) do not reach it: make a new evaluator for new weights."""
 
     def __init__(self, net, device: str = "cpu", precision: str = "fp32", draw_winner: int = -1):
         """``precision``: "fp32"; "bf16" (bfloat16 weights and inputs: about twice the speed
@@ -95,6 +117,8 @@ class NetworkEvaluator(BatchNetEvaluator):
         if precision == "bf16" or (precision == "auto" and device == "cpu" and bf16_pays(self.fast_net)):
             self.fast_net = self.fast_net.to(torch.bfloat16)
             self.dtype = torch.bfloat16
+        from .leanforward import lean_forward
+        self.forward = lean_forward(self.fast_net, device)
         self.runtime = "torch-bf16" if self.dtype == torch.bfloat16 else "torch-fp32"
 
     def infer(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -102,7 +126,7 @@ class NetworkEvaluator(BatchNetEvaluator):
         torch = self.torch
         with torch.inference_mode():
             x = torch.from_numpy(planes).to(self.device, self.dtype).contiguous(memory_format=torch.channels_last)
-            logits, values = self.fast_net(x)
+            logits, values = self.forward(x)
             return logits.float().cpu().numpy(), values.float().cpu().numpy()
 
     def infer_wdl(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -113,7 +137,7 @@ class NetworkEvaluator(BatchNetEvaluator):
         torch = self.torch
         with torch.inference_mode():
             x = torch.from_numpy(planes).to(self.device, self.dtype).contiguous(memory_format=torch.channels_last)
-            logits, _, raw = self.fast_net(x, wdl=True)
+            logits, _, raw = self.forward(x, wdl=True)
             return logits.float().cpu().numpy(), torch.softmax(raw.float(), dim=1).cpu().numpy()
 
     def _outputs(self, states, planes):

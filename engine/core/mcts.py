@@ -577,16 +577,16 @@ class Tree:
                         q_node = -q_node
                     node = child
                     continue
-            # code NEW (or a root edge without a child): create the child the walk chose
+            # code NEW (or a root edge without a child): create the child the walk chose. A new
+            # node is a leaf (or known at once), never pending: where the walk would stop next
             st = self.states[node]
             child = self._new_node(st.apply(st.legal_actions()[j]), node)
             self.e_child[int(self.n_start[node]) + j] = child
             path.append(child)
             if not math.isnan(self.n_term[child]):
                 self._settle(path)
-            if self.n_player[child] != self.n_player[node]:
-                q_node = -q_node
-            node = child
+                return "terminal", child, path
+            return "eval", child, path
 
     def _forced_root_child(self, s: int, k: int, kids: np.ndarray) -> int:
         """Forced playouts (KataGo): the open root edge furthest below its quota of
@@ -702,17 +702,13 @@ class Tree:
         self.root_w += value if self.n_player[0] == leaf_player else -value
 
     # --- tree reuse -----------------------------------------------------------
-    def child_tree(self, action: int) -> "Tree | None":
-        """The subtree after ``action`` as a new compact tree, or None when it was never visited."""
-        if not self.root_expanded:
-            return None
-        legal = self.states[0].legal_actions()
-        if action not in legal:
-            return None
-        child = int(self.e_child[int(self.n_start[0]) + legal.index(action)])
-        if child < 0 or child in self.pending:
-            return None
-        # breadth-first order keeps each node's edges contiguous in the copy
+    def _subtree(self, child: int) -> tuple[np.ndarray, np.ndarray]:
+        """(nodes, edges): the node indices of the subtree below ``child`` in breadth-first order
+        (which keeps each node's edges contiguous in a copy) and their edges' indices, in turn;
+        walked in C where the compiled tree is built, the same order."""
+        if _tree_c is not None:
+            nodes, edges = _tree_c.subtree(self, child)
+            return np.frombuffer(nodes, np.int64), np.frombuffer(edges, np.int64)
         nodes = [child]
         i = 0
         while i < len(nodes):
@@ -723,16 +719,29 @@ class Tree:
                 s = int(self.n_start[n])
                 kids = self.e_child[s:s + k]
                 nodes.extend(int(c) for c in kids[kids >= 0])
-        new = Tree.__new__(Tree)
         node_idx = np.array(nodes, np.int64)
-        node_map = np.full(self.num_nodes, -1, np.int64)
-        node_map[node_idx] = np.arange(len(nodes))
         counts = self.n_count[node_idx].astype(np.int64)
-        new_start = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         edge_idx = np.concatenate([np.arange(s, s + c) for s, c in zip(self.n_start[node_idx].astype(np.int64), counts)]) \
             if counts.sum() else np.zeros(0, np.int64)
-        cap_n = max(64, 1 << int(len(nodes) + 1).bit_length())
+        return node_idx, edge_idx
+
+    def _copy_arrays(self, new: "Tree", node_idx: np.ndarray, edge_idx: np.ndarray) -> None:
+        """Give ``new`` this tree's node arrays at ``node_idx`` and edge arrays at ``edge_idx``
+        (`_subtree`'s order), renumbered: each node's edges start where its predecessors' end,
+        and each edge's child is its index in ``node_idx``. Capacities are powers of two (the
+        spare node after the last); copied in C where the compiled tree is built, the same arrays."""
+        cap_n = max(64, 1 << int(len(node_idx) + 1).bit_length())
         cap_e = max(512, 1 << int(len(edge_idx)).bit_length())
+        if _tree_c is not None:
+            for name, fill in self._NODE_FILLS + self._EDGE_FILLS:
+                old = getattr(self, name)
+                setattr(new, name, np.full(cap_e if name.startswith("e_") else cap_n, fill, old.dtype))
+            _tree_c.copy_subtree(self, new, node_idx, edge_idx)
+            return
+        node_map = np.full(self.num_nodes, -1, np.int64)
+        node_map[node_idx] = np.arange(len(node_idx))
+        counts = self.n_count[node_idx].astype(np.int64)
+        new_start = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
 
         def take(arr, idx, cap, fill):
             out = np.full(cap, fill, arr.dtype)
@@ -741,7 +750,26 @@ class Tree:
 
         for name, fill in self._NODE_FILLS:
             setattr(new, name, take(getattr(self, name), node_idx, cap_n, fill))
-        new.n_start[:len(nodes)] = np.where(counts > 0, new_start, 0)
+        new.n_start[:len(node_idx)] = np.where(counts > 0, new_start, 0)
+        new.e_prior = take(self.e_prior, edge_idx, cap_e, 0)
+        ch = self.e_child[edge_idx]
+        new.e_child = np.full(cap_e, -1, np.int32)
+        new.e_child[:len(edge_idx)] = np.where(ch >= 0, node_map[np.maximum(ch, 0)], -1)
+
+    def child_tree(self, action: int) -> "Tree | None":
+        """The subtree after ``action`` as a new compact tree, or None when it was never visited."""
+        if not self.root_expanded:
+            return None
+        legal = self.states[0].legal_actions()
+        if action not in legal:
+            return None
+        child = int(self.e_child[int(self.n_start[0]) + legal.index(action)])
+        if child < 0 or child in self.pending:
+            return None
+        node_idx, edge_idx = self._subtree(child)
+        nodes = node_idx.tolist()
+        new = Tree.__new__(Tree)
+        self._copy_arrays(new, node_idx, edge_idx)
         new.n_visits[0] = new.n_wsum[0] = 0.0   # the new root's statistics live in root_n/root_w
         new.n_owner[0] = new.n_player[0]
         new._proven = self._proven
@@ -754,10 +782,6 @@ class Tree:
         new.states = [self.states[n] for n in nodes]
         new.pending = set()
         new.num_nodes = len(nodes)
-        new.e_prior = take(self.e_prior, edge_idx, cap_e, 0)
-        ch = self.e_child[edge_idx]
-        new.e_child = np.full(cap_e, -1, np.int32)
-        new.e_child[:len(edge_idx)] = np.where(ch >= 0, node_map[np.maximum(ch, 0)], -1)
         new.num_edges = len(edge_idx)
         new.root_state = self.states[child]
         new.root_n = float(self.n_visits[child])

@@ -264,3 +264,40 @@ int zb_backup(zb_tree *t, const int32_t *path, int64_t len, double value, int le
     }
     return 1;
 }
+
+int64_t zb_subtree_nodes(const zb_tree *t, int32_t root, int64_t *nodes, int64_t cap)
+{
+    /* nodes = [child]; for each n in order: nodes.extend(kids[kids >= 0]) */
+    if (root < 0 || root >= t->nodes - 1 || cap < 1)
+        return ZB_BAD;
+    int64_t n = 0;
+    nodes[n++] = root;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t node = nodes[i];
+        int32_t k = t->n_count[node], s = t->n_start[node];
+        if (k == 0)
+            continue;
+        if (k < 0 || s < 0 || (int64_t)s + k > t->edges)
+            return ZB_BAD;
+        for (int32_t j = 0; j < k; j++) {
+            int32_t c = t->e_child[s + j];
+            if (c < 0)
+                continue;
+            if (c >= t->nodes - 1 || n >= cap)
+                return ZB_BAD;
+            nodes[n++] = c;
+        }
+    }
+    return n;
+}
+
+int64_t zb_subtree_edges(const zb_tree *t, const int64_t *nodes, int64_t n, int64_t *edges)
+{
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int32_t k = t->n_count[nodes[i]], s = t->n_start[nodes[i]];
+        for (int32_t j = 0; j < k; j++)
+            edges[m++] = (int64_t)s + j;
+    }
+    return m;
+}

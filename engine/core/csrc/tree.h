@@ -1,6 +1,6 @@
 /* The search tree's walk down and its backup in plain C (no Python), over the arrays of
  * engine.core.mcts.Tree. engine/core/_tree_c.c binds it; the Python methods it mirrors
- * (Tree.select_leaf, _pick_wide, _pick_small, apply_virtual_loss, backup) stay the reference,
+ * (Tree.select_leaf, _pick_wide, _pick_small, apply_virtual_loss, backup, child_tree's walk) stay the reference,
  * and every operation here repeats theirs in the same floating-point types and order, so the
  * two paths choose the same children and hold the same statistics, bit for bit. */
 #ifndef ZB_TREE_H
@@ -61,6 +61,15 @@ int zb_virtual_loss(zb_tree *t, const int32_t *path, int64_t len, double vl);
 
 /* Tree.backup on the nodes of ``path``: ``value`` for ``leaf_player``, virtual loss ``vl`` taken off. */
 int zb_backup(zb_tree *t, const int32_t *path, int64_t len, double value, int leaf_player, double vl);
+
+/* Tree.child_tree's breadth-first order of the subtree below ``root``: its nodes into ``nodes``
+ * (room for ``cap``), each node's children in edge order after the nodes before it. Returns the
+ * count, ZB_BAD on an index outside the arrays or a node met twice (more than ``cap``). */
+int64_t zb_subtree_nodes(const zb_tree *t, int32_t root, int64_t *nodes, int64_t cap);
+
+/* The edge indices of ``nodes`` (``n`` of them, checked by zb_subtree_nodes), each node's
+ * n_start .. n_start + n_count - 1 in turn, into ``edges``; returns how many. */
+int64_t zb_subtree_edges(const zb_tree *t, const int64_t *nodes, int64_t n, int64_t *edges);
 
 /* ``x`` rounded to the nearest float16 (ties to even), as its 16 bits; and back */
 uint16_t zb_half_from_double(double x);

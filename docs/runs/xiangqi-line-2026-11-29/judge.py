@@ -29,6 +29,12 @@ def main() -> None:
     JUDGE({"line45": lambda s: HERE / f"line45-s{s}.games.jsonl",
            "attackmat": lambda s: SHIP / f"attackmat-s{s}.games.jsonl"},
           seeds, (("line45", "attackmat"),))
+    elo = [s for s in (0, 1) if (HERE / f"elo1350-line45-s{s}.games.jsonl").exists()]
+    if elo:
+        print("against fairy-stockfish at Elo 1350 (1000 nodes):")
+        JUDGE({"line45": lambda s: HERE / f"elo1350-line45-s{s}.games.jsonl",
+               "attackmat": lambda s: SHIP / f"elo1350-attackmat-s{s}.games.jsonl"},
+              elo, (("line45", "attackmat"),))
 
 
 if __name__ == "__main__":

@@ -81,25 +81,16 @@ def search_sets(game, sets: dict, sims: int, rounds: int, use, clear) -> dict:
     positions in ``sets``, with a fixed-priors evaluator ("trivial": the search and the rules
     alone) and the shipped network: CPU a visit, the visit counts compared between the paths.
     ``clear()`` empties the game's solved-position tables before each run."""
-    from engine.core.mcts import MCTS, Tree
+    from engine.core import mcts
     from engine.play.players import play_search_config
-    from tree_search_speed import FixedPriors, network_evaluator
+    from tree_search_speed import FixedPriors, network_evaluator, run
     cfg = play_search_config(game)
     out = {"sims": sims, "leaf_batch": cfg.leaf_batch}
     for ev_name, ev in (("trivial", FixedPriors(game.action_size)), ("network", network_evaluator(game))):
         for set_name, positions in sets.items():
             def work(_, ev=ev, positions=positions):
                 clear()
-                search = MCTS(ev, cfg, seed=0)
-                cpu, visits, counts = 0.0, 0, []
-                for st in positions:
-                    tree = Tree(st)
-                    t = time.process_time()
-                    search.search([tree], sims)
-                    cpu += time.process_time() - t
-                    visits += int(tree.root_n)
-                    counts.append(tree.visit_counts()[1].tolist())
-                return cpu, visits, counts
+                return run(positions, ev, cfg, sims, mcts._tree_c)   # the search tree as it is
             work(True)   # warm-up (imports, the runtime's first call)
             out[f"{ev_name}/{set_name}"] = rounds_of(rounds, work, use)
     return out

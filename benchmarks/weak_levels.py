@@ -87,15 +87,15 @@ def blunders(before, action) -> tuple[int, int, int]:
     after = before.apply(action)
     if wins_at_once(before):
         return int(not (after.is_terminal() and after.winner() == me)), 0, 0
-    def allows(a):
+    holds = {}
+    for a in before.legal_actions():
         child = before.apply(a)
-        return not child.is_terminal() and child.current_player != me and wins_at_once(child)
-    legal = before.legal_actions()
-    allowed = int(allows(action) and any(not allows(a) for a in legal))
+        holds[a] = child.is_terminal() or child.current_player == me or not wins_at_once(child)
+    allowed = int(not holds[action] and any(holds.values()))
     hanging = getattr(before, "hanging_loss", None)
     hung = 0
     if hanging is not None and hanging(action) >= HANGING_MATERIAL:
-        hung = int(any(not allows(a) and hanging(a) < HANGING_MATERIAL for a in legal))
+        hung = int(any(ok and hanging(a) < HANGING_MATERIAL for a, ok in holds.items()))
     return 0, allowed, hung
 
 

@@ -145,7 +145,7 @@ class XiangqiState(State):
     """One immutable xiangqi position with the history its repetition rules need."""
 
     __slots__ = ("game", "board", "_player", "_clock", "_root", "_moves", "_hash", "_history", "_checks",
-                 "_check", "_legal_ft", "_legal", "_result", "_capture")
+                 "_check", "_legal_ft", "_legal", "_result", "_capture", "_threat")
 
     def __init__(self, game, board, player, clock, root, moves, zhash, history, checks, check):
         self.game = game
@@ -163,6 +163,7 @@ class XiangqiState(State):
         self._legal = None
         self._result = None
         self._capture = None
+        self._threat = None
 
     @classmethod
     def from_fen(cls, game, fen: str) -> "XiangqiState":
@@ -326,15 +327,19 @@ class XiangqiState(State):
 
     def threatened(self) -> float:
         """What the opponent could win by captures, in soldiers, if it were its move now (0 when
-        the side to move is in check: every legal move answers that)."""
-        if self._outcome()[0] or self.is_check():
-            return 0.0
-        other = 1 - self._player
-        if _core is not None:
-            gain, _ = _core.capture_gain(self.board, other)
-        else:
-            gain, _ = capture_gain(list(self.board), other)
-        return min(gain, 1000) / 10.0
+        the side to move is in check: every legal move answers that). Computed once a position
+        (`hanging_loss` asks it for every move)."""
+        if self._threat is None:
+            if self._outcome()[0] or self.is_check():
+                self._threat = 0.0
+            else:
+                other = 1 - self._player
+                if _core is not None:
+                    gain, _ = _core.capture_gain(self.board, other)
+                else:
+                    gain, _ = capture_gain(list(self.board), other)
+                self._threat = min(gain, 1000) / 10.0
+        return self._threat
 
     def capture_gain(self) -> float:
         """What the side to move wins by captures alone, in soldiers (chariot 9, cannon 4.5,

@@ -18,8 +18,7 @@ MEASURED_GAMES = ("connect4", "othello", "gomoku", "xiangqi")
 def models(tmp_path, monkeypatch):
     """An empty models folder (no network: the players search with rollouts) and no cached figure."""
     monkeypatch.setattr(paths, "models_dir", lambda: tmp_path)
-    monkeypatch.setattr(players, "_strong_visits", {})
-    monkeypatch.setattr(players, "_level_visits", {})
+    monkeypatch.setattr(players, "_visits", {})
     return tmp_path
 
 
@@ -33,7 +32,7 @@ def test_shipped_report_records_strong_visits(gid):
 
 @pytest.mark.parametrize("gid", MEASURED_GAMES)
 def test_shipped_strong_level_uses_the_figure(gid, monkeypatch):
-    monkeypatch.setattr(players, "_strong_visits", {})
+    monkeypatch.setattr(players, "_visits", {})
     game = get_game(gid)
     recorded = json.loads((paths.models_dir() / f"{gid}.json").read_text(encoding="utf-8"))["strong_visits"]
     assert strong_visits(game) == level_visits(game, "strong") == recorded

@@ -56,8 +56,8 @@ DEFAULT_LEVEL = "strong"
 #: the most visits a models/<game>.json may give the strong level (the max level's budget)
 MAX_STRONG_VISITS = LEVEL_SETTINGS["max"].sims
 
-_strong_visits: dict[str, int] = {}
-_level_visits: dict[str, dict[str, int]] = {}
+#: each game's visits for every level, read once from its models/<game>.json (`level_visits`)
+_visits: dict[str, dict[str, int]] = {}
 
 
 def _model_report(game) -> dict:
@@ -82,12 +82,8 @@ def strong_visits(game) -> int:
     """The strong level's visits for ``game``: ``strong_visits`` of the shipped models/<game>.json
     (of the game's network for a rule variant), how many visits its search reaches in about a
     second on an idle 2-core machine; the level's 800 where the file, the entry or its value is
-    missing or not a whole number from 1 to `MAX_STRONG_VISITS`. Read once per game."""
-    key = game.key
-    if key not in _strong_visits:
-        found = _visits_value(_model_report(game).get("strong_visits"))
-        _strong_visits[key] = found or LEVEL_SETTINGS["strong"].sims
-    return _strong_visits[key]
+    missing or not a whole number from 1 to `MAX_STRONG_VISITS`."""
+    return level_visits(game, "strong")
 
 
 def level_visits(game, level: str) -> int:
@@ -95,17 +91,17 @@ def level_visits(game, level: str) -> int:
     `strong_visits`; another level's entry in the shipped models/<game>.json ``level_visits``
     (a game whose levels would otherwise lie too close together on its rating scale, chosen by
     rating matches: docs/levels.md), else the level's own. An entry that is not a whole number
-    from 1 to `MAX_STRONG_VISITS` is ignored. Read once per game."""
-    if level == "strong":
-        return strong_visits(game)
-    default = LEVEL_SETTINGS[level].sims
+    from 1 to `MAX_STRONG_VISITS` is ignored (as is a ``level_visits`` entry for the strong
+    level). Read once per game."""
     key = game.key
-    if key not in _level_visits:
-        table = _model_report(game).get("level_visits")
+    if key not in _visits:
+        report = _model_report(game)
+        table = report.get("level_visits")
         table = table if isinstance(table, dict) else {}
-        _level_visits[key] = {name: v for name, v in ((n, _visits_value(table.get(n))) for n in LEVELS)
-                              if v is not None and name != "strong"}
-    return _level_visits[key].get(level, default)
+        found = {name: _visits_value(table.get(name)) for name in LEVELS if name != "strong"}
+        found["strong"] = _visits_value(report.get("strong_visits"))
+        _visits[key] = {name: v or LEVEL_SETTINGS[name].sims for name, v in found.items()}
+    return _visits[key][level]
 
 
 #: how a player built without a network describes itself (`load_evaluator`)

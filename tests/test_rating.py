@@ -218,6 +218,35 @@ def test_the_level_picker_says_the_rating_and_yours_in_english_and_chinese(app_f
     assert "adaptive" in app.scene.level_choices()
 
 
+def test_gomoku_says_its_rule_the_levels_rating_and_plain_note_beside_the_start_button(app_factory):
+    """Gomoku's new-game card also says its rule set and opening rule: the level's plain note must
+    not fall off for them, and the lines that sit beside the Start button must fit left of it."""
+    from gui import i18n, theme
+    from gui.ratings import level_ratings
+    from gui.scenes.setup import SetupScene
+    from games import get_game
+    assert level_ratings(get_game("gomoku")), "the shipped gomoku levels are rated"
+    for size in ((1280, 800), (1024, 640)):
+        app = app_factory(ai_enabled=False, size=size)
+        app.goto(SetupScene(app, "gomoku"))
+        for lang in ("en", "zh"):
+            i18n.set_language(lang)
+            try:
+                app.scene._set_level("easy")
+                app.scene.opening = "free"
+                rating, note = app.scene.level_words()
+                lines = app.scene.note_lines()
+                assert lines[1] == rating and note.startswith(lines[2]) and len(lines) <= 5
+                app.scene.opening = "swap2"
+                lines = app.scene.note_lines()
+                assert lines[1] == rating and i18n.t("swap2.note").startswith(lines[2])
+                start = next(b for b in app.scene.buttons if b.kind == "primary")
+                for line in lines:
+                    assert app.scene.card.x + 28 + theme.FONTS.size(line, 15)[0] < start.rect.x
+            finally:
+                i18n.set_language("en")
+
+
 def test_without_ratings_a_level_is_one_plain_line_without_engine_words(app_factory):
     from gui import i18n
     from gui.controller import LEVELS

@@ -241,6 +241,32 @@ class SetupScene(Scene):
             i = (GAME_IDS.index(self.game_id) + 1) % len(GAME_IDS)
             self._pick_game(GAME_IDS[i])
 
+    def note_lines(self) -> list[str]:
+        """What the choices mean, wrapped to the card (the model's line comes after them)."""
+        width = self.card.width - 56
+        if self.game_id != "gomoku":
+            words = self.level_words() if self.mode == "play" else [t("setup.demo_note")]
+            return [x for w in words for x in theme.wrap_text(w, 15, width)][:3]
+        # the rule set, then the level (its rating and what it is) or, under an opening rule, the
+        # level's rating and the opening rule; the lines below the third sit beside the Start
+        # button, so all are wrapped to the width left of it
+        narrow = width - 248 - 16
+
+        def wrapped(text, n):
+            return theme.wrap_text(text, 15, narrow)[:n]
+
+        lines = wrapped(t(f"rule.{self.rule}.note"), 1)
+        opening = self.chosen_opening() if self.mode == "play" else None
+        if self.mode != "play":
+            lines += wrapped(t("setup.demo_note"), 2)
+        elif opening is None:
+            lines += [x for w in self.level_words() for x in wrapped(w, 2)][:3]
+        else:   # under a clock, the opening's line also says when the clocks start
+            timed = self.clock != "-" and self.clock in clock_choices(self.game_id)
+            note = t(f"{opening}.note") + (" " + t("swap.clock_note") if timed else "")
+            lines += wrapped(self.level_words()[0], 1) + wrapped(note, 2)
+        return lines
+
     def draw(self, surface):
         pal = self.pal
         title = t("setup.title_play") if self.mode == "play" else t("setup.title_demo")
@@ -248,22 +274,9 @@ class SetupScene(Scene):
         panel(surface, pal, self.card, 18)
         for label, rect in self.rows:
             theme.text(surface, label, (self.card.x + 28, rect.centery), 16, pal.text_dim, anchor="midleft")
-        # what the choices mean, in one or two lines
-        width = self.card.width - 56
-        if self.mode == "play":
-            words = self.level_words()
-            lines = [x for w in words for x in theme.wrap_text(w, 15, width)][:3]
-        else:
-            lines = theme.wrap_text(t("setup.demo_note"), 15, width)[:3]
+        lines = self.note_lines()
         model = self.app.model_label(self.game_id, self.variant())
-        if self.game_id == "gomoku":   # what the rule set (and the opening rule) means, a line each
-            lines = theme.wrap_text(t(f"rule.{self.rule}.note"), 15, width)[:1] + lines[:1]
-            opening = self.chosen_opening() if self.mode == "play" else None
-            if opening is not None:   # under a clock, the line also says when the clocks start
-                timed = self.clock != "-" and self.clock in clock_choices(self.game_id)
-                note = t(f"{opening}.note") + (" " + t("swap.clock_note") if timed else "")
-                lines = lines[:1] + theme.wrap_text(note, 15, width)[:2]
         for i, line in enumerate(lines + [model]):
             theme.text(surface, line, (self.card.x + 28, self.note_y + 4 + i * 22), 15,
-                       pal.text_faint if i == 0 or line == model else pal.text_faint)
+                       pal.text_faint)
         self.draw_buttons(surface)

@@ -226,23 +226,31 @@ def test_gomoku_says_its_rule_the_levels_rating_and_plain_note_beside_the_start_
     from gui.scenes.setup import SetupScene
     from games import get_game
     assert level_ratings(get_game("gomoku")), "the shipped gomoku levels are rated"
-    for size in ((1280, 800), (1024, 640)):
+    import pygame
+    from gui.app import MIN_SIZE
+    for size in ((1280, 800), (1024, 640), MIN_SIZE):
         app = app_factory(ai_enabled=False, size=size)
         app.goto(SetupScene(app, "gomoku"))
+        scene = app.scene
+        start = next(b for b in scene.buttons if b.kind == "primary").rect
         for lang in ("en", "zh"):
             i18n.set_language(lang)
             try:
-                app.scene._set_level("easy")
-                app.scene.opening = "free"
-                rating, note = app.scene.level_words()
-                lines = app.scene.note_lines()
-                assert lines[1] == rating and note.startswith(lines[2]) and len(lines) <= 5
-                app.scene.opening = "swap2"
-                lines = app.scene.note_lines()
-                assert lines[1] == rating and i18n.t("swap2.note").startswith(lines[2])
-                start = next(b for b in app.scene.buttons if b.kind == "primary")
-                for line in lines:
-                    assert app.scene.card.x + 28 + theme.FONTS.size(line, 15)[0] < start.rect.x
+                scene._set_level("easy")
+                model = app.model_label("gomoku", scene.variant())
+                for opening in ("free", "swap2"):
+                    scene.opening = opening
+                    rating, note = scene.level_words()
+                    lines = scene.note_lines()
+                    if opening == "free":
+                        assert lines[1] == rating and note.startswith(lines[2])
+                    else:   # the opening rule first, then the rating where there is room
+                        assert i18n.t("swap2.note").startswith(lines[1]) and rating in lines
+                    assert model.startswith(lines[-1].rstrip("…")) or model.endswith(lines[-1])
+                    for i, line in enumerate(lines):
+                        w, h = theme.FONTS.size(line, 15)
+                        rect = pygame.Rect(scene.card.x + 28, scene.note_y + 4 + i * scene.NOTE_LINE, w, h)
+                        assert not rect.colliderect(start) and rect.bottom <= scene.card.bottom, (size, line)
             finally:
                 i18n.set_language("en")
 

@@ -241,31 +241,46 @@ class SetupScene(Scene):
             i = (GAME_IDS.index(self.game_id) + 1) % len(GAME_IDS)
             self._pick_game(GAME_IDS[i])
 
-    def note_lines(self) -> list[str]:
-        """What the choices mean, wrapped to the card (the model's line comes after them)."""
-        width = self.card.width - 56
+    NOTE_LINE = 22   # the notes' line height
+
+    def note_paragraphs(self) -> list[tuple[str, int]]:
+        """What the choices mean, each text with the most lines it may take, then the model's."""
+        model = (self.app.model_label(self.game_id, self.variant()), 2)
+        level = self.level_words() if self.mode == "play" else [t("setup.demo_note")]
         if self.game_id != "gomoku":
-            words = self.level_words() if self.mode == "play" else [t("setup.demo_note")]
-            return [x for w in words for x in theme.wrap_text(w, 15, width)][:3]
+            return [(w, 2) for w in level] + [model]
         # the rule set, then the level (its rating and what it is) or, under an opening rule, the
-        # level's rating and the opening rule; the lines below the third sit beside the Start
-        # button, so all are wrapped to the width left of it
-        narrow = width - 248 - 16
-
-        def wrapped(text, n):
-            return theme.wrap_text(text, 15, narrow)[:n]
-
-        lines = wrapped(t(f"rule.{self.rule}.note"), 1)
+        # opening rule (under a clock it also says when the clocks start), then the level's
+        # rating where room is left (``note_lines`` fills the room in this order)
+        rule = (t(f"rule.{self.rule}.note"), 1)
         opening = self.chosen_opening() if self.mode == "play" else None
-        if self.mode != "play":
-            lines += wrapped(t("setup.demo_note"), 2)
-        elif opening is None:
-            lines += [x for w in self.level_words() for x in wrapped(w, 2)][:3]
-        else:   # under a clock, the opening's line also says when the clocks start
-            timed = self.clock != "-" and self.clock in clock_choices(self.game_id)
-            note = t(f"{opening}.note") + (" " + t("swap.clock_note") if timed else "")
-            lines += wrapped(self.level_words()[0], 1) + wrapped(note, 2)
-        return lines
+        if opening is None:
+            return [rule] + [(w, 2) for w in level] + [model]
+        timed = self.clock != "-" and self.clock in clock_choices(self.game_id)
+        note = t(f"{opening}.note") + (" " + t("swap.clock_note") if timed else "")
+        return [rule, (note, 3), (level[0], 1), model]
+
+    def note_lines(self) -> list[str]:
+        """The notes as drawn from ``note_y`` down, a line every ``NOTE_LINE`` pixels: as many as
+        fit above the card's bottom margin; a line beside the Start button is only as wide as the
+        room left of it; the model's line always shows, the level's plain note gives way to it."""
+        start = next(b.rect for b in self.buttons if b.kind == "primary")
+        full = self.card.width - 56
+        narrow = start.left - 16 - (self.card.x + 28)
+        top = self.note_y + 4
+        height = theme.FONTS.size("Ag", 15)[1]
+        slots = max(1, (start.bottom - top - height) // self.NOTE_LINE + 1)
+        widths = [full if top + i * self.NOTE_LINE + height <= start.top else narrow for i in range(slots)]
+        *notes, (model, model_most) = self.note_paragraphs()
+        # room for the model's line(s) as they would wrap beside the button, the worst case
+        reserve = min(model_most, len(theme.wrap_text(model, 15, narrow))) if model else 0
+        out: list[str] = []
+        for text, most in notes:
+            n = min(most, slots - reserve - len(out))
+            if n <= 0:
+                break
+            out += theme.wrap_box(text, 15, widths[len(out):len(out) + n])
+        return out + (theme.wrap_box(model, 15, widths[len(out):len(out) + reserve]) if model else [])
 
     def draw(self, surface):
         pal = self.pal
@@ -274,9 +289,7 @@ class SetupScene(Scene):
         panel(surface, pal, self.card, 18)
         for label, rect in self.rows:
             theme.text(surface, label, (self.card.x + 28, rect.centery), 16, pal.text_dim, anchor="midleft")
-        lines = self.note_lines()
-        model = self.app.model_label(self.game_id, self.variant())
-        for i, line in enumerate(lines + [model]):
-            theme.text(surface, line, (self.card.x + 28, self.note_y + 4 + i * 22), 15,
+        for i, line in enumerate(self.note_lines()):
+            theme.text(surface, line, (self.card.x + 28, self.note_y + 4 + i * self.NOTE_LINE), 15,
                        pal.text_faint)
         self.draw_buttons(surface)

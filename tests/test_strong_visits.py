@@ -8,7 +8,8 @@ import pytest
 
 from engine.core import paths
 from engine.play import players
-from engine.play.players import LEVEL_SETTINGS, MAX_STRONG_VISITS, level_visits, make_player, strong_visits
+from engine.play.players import (LEVEL_SETTINGS, MAX_LEVEL_VISITS, MAX_STRONG_VISITS, level_visits,
+                                  make_player, strong_visits)
 from games import get_game
 
 MEASURED_GAMES = ("connect4", "othello", "gomoku", "xiangqi")
@@ -61,12 +62,29 @@ def test_a_game_may_give_another_level_its_own_visits(models):
     assert SearchSession(game, level="medium").level_sims == 30
 
 
+def test_a_fast_games_max_level_may_search_more_and_the_strong_level_up_to_it(models):
+    """A fast game's max level may be given what its 5 s reach (beyond the default 6,000, up
+    to `MAX_LEVEL_VISITS`); the strong level may then go up to that, not past it."""
+    (models / "connect4.json").write_text(json.dumps({"game": "connect4", "strong_visits": 7000,
+                                                      "level_visits": {"max": 14000}}), encoding="utf-8")
+    game = get_game("connect4")
+    assert level_visits(game, "max") == 14000 and make_player(game, "max", seed=1).sims == 14000
+    assert strong_visits(game) == 7000
+    players._visits.clear()
+    (models / "connect4.json").write_text(json.dumps({"game": "connect4", "strong_visits": 7000,
+                                                      "level_visits": {"max": MAX_LEVEL_VISITS + 1}}),
+                                          encoding="utf-8")
+    assert level_visits(game, "max") == LEVEL_SETTINGS["max"].sims
+    assert strong_visits(game) == LEVEL_SETTINGS["strong"].sims   # above the max level's visits
+
+
 def test_a_shipped_level_visits_table_is_valid():
     for gid in MEASURED_GAMES:
         data = json.loads((paths.models_dir() / f"{gid}.json").read_text(encoding="utf-8"))
         table = data.get("level_visits", {})
         assert isinstance(table, dict) and set(table) <= set(LEVEL_SETTINGS) - {"strong"}
-        assert all(type(v) is int and 1 <= v <= MAX_STRONG_VISITS for v in table.values())
+        assert all(type(v) is int and 1 <= v <= MAX_LEVEL_VISITS for v in table.values())
+        assert data.get("strong_visits", 0) <= table.get("max", MAX_STRONG_VISITS)
         if table:
             assert data.get("level_visits_method"), "the table says how it was chosen"
 

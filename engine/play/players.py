@@ -53,8 +53,11 @@ _LEVELS = (
 LEVELS = tuple(l.name for l in _LEVELS)
 LEVEL_SETTINGS = {l.name: l for l in _LEVELS}
 DEFAULT_LEVEL = "strong"
-#: the most visits a models/<game>.json may give the strong level (the max level's budget)
+#: the most visits a models/<game>.json may give the strong level (the max level's default budget)
 MAX_STRONG_VISITS = LEVEL_SETTINGS["max"].sims
+#: the most visits a models/<game>.json ``level_visits`` entry may give any level (a fast game's
+#: max level reaches far more than 6,000 within its 5 s; the time cap still applies)
+MAX_LEVEL_VISITS = 100_000
 
 #: each game's visits for every level, read once from its models/<game>.json (`level_visits`)
 _visits: dict[str, dict[str, int]] = {}
@@ -74,15 +77,16 @@ def _model_report(game) -> dict:
     return {}
 
 
-def _visits_value(value) -> int | None:
-    return value if type(value) is int and 1 <= value <= MAX_STRONG_VISITS else None
+def _visits_value(value, most: int = MAX_STRONG_VISITS) -> int | None:
+    return value if type(value) is int and 1 <= value <= most else None
 
 
 def strong_visits(game) -> int:
     """The strong level's visits for ``game``: ``strong_visits`` of the shipped models/<game>.json
     (of the game's network for a rule variant), how many visits its search reaches in about a
     second on an idle 2-core machine; the level's 800 where the file, the entry or its value is
-    missing or not a whole number from 1 to `MAX_STRONG_VISITS`."""
+    missing or not a whole number from 1 to `MAX_STRONG_VISITS` (or to the game's own max level's
+    visits, where its ``level_visits`` raises them)."""
     return level_visits(game, "strong")
 
 
@@ -90,16 +94,18 @@ def level_visits(game, level: str) -> int:
     """The visit budget of ``level`` (a name of `LEVELS`) for ``game``: the strong level's
     `strong_visits`; another level's entry in the shipped models/<game>.json ``level_visits``
     (a game whose levels would otherwise lie too close together on its rating scale, chosen by
-    rating matches: docs/levels.md), else the level's own. An entry that is not a whole number
-    from 1 to `MAX_STRONG_VISITS` is ignored (as is a ``level_visits`` entry for the strong
-    level). Read once per game."""
+    rating matches; a fast game's max level, what its 5 s reach: docs/levels.md), else the
+    level's own. An entry that is not a whole number from 1 to `MAX_LEVEL_VISITS` is ignored (as
+    is a ``level_visits`` entry for the strong level), and so is a ``strong_visits`` above the
+    game's max level's visits. Read once per game."""
     key = game.key
     if key not in _visits:
         report = _model_report(game)
         table = report.get("level_visits")
         table = table if isinstance(table, dict) else {}
-        found = {name: _visits_value(table.get(name)) for name in LEVELS if name != "strong"}
-        found["strong"] = _visits_value(report.get("strong_visits"))
+        found = {name: _visits_value(table.get(name), MAX_LEVEL_VISITS) for name in LEVELS if name != "strong"}
+        most = max(MAX_STRONG_VISITS, found["max"] or 0)
+        found["strong"] = _visits_value(report.get("strong_visits"), most)
         _visits[key] = {name: v or LEVEL_SETTINGS[name].sims for name, v in found.items()}
     return _visits[key][level]
 

@@ -1,0 +1,22 @@
+#!/bin/bash
+# Issue 57's strength rungs at the strong level as the app plays it (its strong_visits, no time
+# cap so that the machine's load does not change the result), 20 games from the balanced
+# openings of each seed, each opening played from both sides.
+# usage (project root): bash docs/runs/strong-rungs-2026-11-29/run.sh JOB...
+#   xq1800:S  xiangqi against fairy-stockfish limited to Elo 1800 at 1000 nodes a move
+#   xqd2:S    xiangqi against fairy-stockfish at depth 2
+cd "$(dirname "$0")/../../.."
+D=docs/runs/strong-rungs-2026-11-29
+PY=${PY:-.venv/bin/python}
+FSF=/usr/games/fairy-stockfish
+for job in "$@"; do
+    s=${job#*:}
+    case $job in
+        xq1800:*) g=xiangqi; f=$D/xiangqi-elo1800-s$s; b="uci:$FSF@nodes1000?UCI_LimitStrength=true&UCI_Elo=1800" ;;
+        xqd2:*) g=xiangqi; f=$D/xiangqi-depth2-s$s; b="uci:$FSF@depth2" ;;
+        *) echo "unknown job $job" >&2; exit 2 ;;
+    esac
+    [ -s $f.json ] && continue
+    nice -n 5 $PY main.py arena --game $g --a "level:strong?cap=0" --b "$b" --games 20 --balanced-openings 2 \
+        --seed $s --games-out $f.games.jsonl > $f.json.part 2> $f.err && mv $f.json.part $f.json
+done

@@ -227,6 +227,7 @@ class SetupScene(Scene):
         self.card.height = min(h - 110, y - self.card.y + 2 * 22 + 24 + 48 + 28)
         start = pygame.Rect(0, 0, 220, 48)
         start.bottomright = (self.card.right - 28, self.card.bottom - 24)
+        self.start_rect = start   # the notes beside it are laid out around it (`note_lines`)
         self.buttons.append(Button(start, t("setup.start") if self.mode == "play" else t("setup.start_demo"),
                                    self.start, kind="primary", hint="Enter"))
 
@@ -264,7 +265,7 @@ class SetupScene(Scene):
         """The notes as drawn from ``note_y`` down, a line every ``NOTE_LINE`` pixels: as many as
         fit above the card's bottom margin; a line beside the Start button is only as wide as the
         room left of it; the model's line always shows, the level's plain note gives way to it."""
-        start = next(b.rect for b in self.buttons if b.kind == "primary")
+        start = self.start_rect
         full = self.card.width - 56
         narrow = start.left - 16 - (self.card.x + 28)
         top = self.note_y + 4

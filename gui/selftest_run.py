@@ -292,6 +292,19 @@ def _bundle_files() -> dict[str, tuple[int, int]]:
 
 # --- driver ------------------------------------------------------------------------------------
 
+def _torch_library() -> str | None:
+    """Where this process loaded torch's operator library from (Linux; None elsewhere or unloaded)."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                path = line.rstrip("\n").split(maxsplit=5)[-1].removesuffix(" (deleted)")   # the self-test's home is gone
+                if path.endswith("/libtorch_cpu.so"):
+                    return path
+    except OSError:
+        pass
+    return None
+
+
 def run(screens_dir: Path | None = None, sims: int = 8, launched_at: float | None = None) -> dict:
     """Run every check and return the summary (``ok`` is True when all passed)."""
     import engine.core.paths as paths
@@ -335,6 +348,16 @@ def run(screens_dir: Path | None = None, sims: int = 8, launched_at: float | Non
             os.environ["ZEROBOARD_HOME"] = own_home
     if "torch" in sys.modules:
         summary["torch"] = sys.modules["torch"].__version__
+        library = _torch_library()
+        if library:
+            summary["torch_library"] = library
+        if frozen and (paths.resource_root() / "torch" / "lib" / "packed_libs.json").is_file():
+            # the bundle packs libtorch_cpu.so: training must have run on the copy unpacked into the cache
+            from engine.core.packedlib import CACHE_FOLDER
+            ok = library is not None and Path(library).parent.parent.name == CACHE_FOLDER
+            summary["checks"]["packed_library"] = {"ok": ok, "loaded": library, "seconds": 0.0}
+            if not ok:
+                summary["failures"].append(f"packed_library: torch did not load the unpacked library ({library})")
     if frozen:
         after = _bundle_files()
         changed = sorted(k for k, v in after.items() if before.get(k) != v)

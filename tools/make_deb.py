@@ -96,10 +96,25 @@ def _version_key(v: str) -> tuple[int, ...]:
 
 
 def system_needs(folder: Path) -> tuple[set[str], str | None]:
-    """(sonames the bundle's ELF files need and the bundle does not carry, newest GLIBC_ version asked)."""
+    """(sonames the bundle's ELF files need and the bundle does not carry, newest GLIBC_ version asked).
+    The libraries the bundle carries compressed (packed_libs.json, engine/core/packedlib.py) count as
+    carried, and what they need counts too: each is unpacked into a temporary folder and read."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))   # the app's code, which a script run from tools/ does not see
+    from engine.core.packedlib import MANIFEST, read_manifest, unpack
     carried = {p.name for p in folder.rglob("*")}
+    with tempfile.TemporaryDirectory(prefix="zeroboard-deb-") as tmp:
+        packed = []
+        for manifest in folder.rglob(MANIFEST):
+            for name, entry in read_manifest(manifest.parent).items():
+                carried.add(name)
+                packed.append(unpack(manifest.parent, name, entry, Path(tmp)))
+        return _needs(elf_files(folder) + packed, carried)
+
+
+def _needs(files: list[Path], carried: set[str]) -> tuple[set[str], str | None]:
     needed, glibc = set(), []
-    for path in elf_files(folder):
+    for path in files:
         text = run(["readelf", "-d", "-V", "-W", str(path)])
         needed |= set(re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", text))
         glibc += re.findall(r"Name: GLIBC_([0-9.]+)", text)

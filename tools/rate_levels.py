@@ -119,6 +119,31 @@ def level_spec(level: str) -> str:
     return f"level:{level}?cap=0"
 
 
+def retire(folder: Path, name: str) -> list[str]:
+    """Give the games of the levels as they play now (``level:LEVEL?cap=0``, on either side) the
+    name ``level:LEVEL-NAME?cap=0``, files and summaries alike, before a re-rating after a model
+    ships: those games stay true of the players that played them and stay in the fit, and the
+    levels with the new model start without games. Returns the renamed files' new names."""
+    current = {level_spec(level): level_spec(f"{level}-{name}") for level in LEVELS}
+    renamed = []
+    for f in sorted(folder.glob("*.json")):
+        summary = json.loads(f.read_text())
+        if summary["a"] not in current and summary["b"] not in current:
+            continue
+        summary["a"], summary["b"] = current.get(summary["a"], summary["a"]), current.get(summary["b"], summary["b"])
+        block = f.stem.rsplit("__", 1)[1]
+        target = folder / f"{_slug(summary['a'])}__vs__{_slug(summary['b'])}__{block}.json"
+        if target.exists():
+            raise SystemExit(f"{target} exists already: was {name!r} used before?")
+        games = f.with_suffix(".games.jsonl")
+        if games.exists():
+            games.rename(target.with_suffix(".games.jsonl"))
+        target.write_text(json.dumps(summary) + "\n")
+        f.unlink()
+        renamed.append(target.name)
+    return renamed
+
+
 def nearest_rung(rungs: list[str], ratings: dict, target: float) -> int:
     rated = [(abs(ratings[r].rating - target), i) for i, r in enumerate(rungs) if r in ratings]
     return min(rated)[1] if rated else 0
@@ -148,7 +173,9 @@ def run(args) -> dict:
         while played < args.games:
             ratings = _fit(matches.pairings(), anchors)
             current = ratings.get(player)
-            guess = current.rating if current else (estimate if estimate is not None
+            before = ratings.get(level_spec(f"{level}-{args.start_from}")) if args.start_from else None
+            guess = current.rating if current else (before.rating if before is not None
+                                                    else estimate if estimate is not None
                                                     else ratings[rungs[0]].rating if rungs[0] in ratings else 1000.0)
             # the opponents: the ladder's rungs and the levels rated before this one (the upper
             # levels of a game whose AI outgrows its ladder are placed through the levels below)
@@ -216,11 +243,20 @@ def main(argv=None) -> int:
     ap.add_argument("--levels", nargs="*", help="rate only these levels")
     ap.add_argument("--rungs-only", action="store_true", help="play only the ladder's own matches")
     ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--retire", default=None, metavar="NAME",
+                    help="first rename the games the levels played so far to level:LEVEL-NAME (after a model "
+                         "ships: the name of the model they played with)")
+    ap.add_argument("--start-from", default=None, metavar="NAME",
+                    help="re-rating after a model ships: a level without games starts its search at the "
+                         "rating of level:LEVEL-NAME, the same level with the model before (its games renamed so)")
     ap.add_argument("--write", action="store_true", help="write the levels rated from at least 20 games into models/GAME.json")
     ap.add_argument("--dry-run", action="store_true", help="say which matches would be played")
     ap.add_argument("--markdown", action="store_true", help="print the ratings as a table, not JSON")
     args = ap.parse_args(argv)
     args.out_dir = args.out_dir or str(ROOT / "docs" / "runs" / "level-ratings" / args.game)
+    if args.retire:
+        for line in retire(Path(args.out_dir), args.retire):
+            print("renamed:", line, file=sys.stderr)
     report = run(args)
     print(markdown(report) if args.markdown else json.dumps(report, indent=1))
     if args.write:  # with --dry-run: what the matches played so far say, no new games

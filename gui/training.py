@@ -63,6 +63,9 @@ class TrainController:
             return
         self.status = "starting"
         self.started_at = time.monotonic()
+        unpacking = _unpacks_first()
+        if unpacking:
+            self.log.append(f"unpacking the trainer's library ({unpacking / 1e6:.0f} MB), once")
 
     def stop(self) -> None:
         if self._process is None:
@@ -206,6 +209,7 @@ LOG_PATTERNS = (
     (re.compile(r"^(?:error: )?the trainer process ended with code (-?\d+)$"), "train.log.exit", ("code",)),
     (re.compile(r"^(?:error: )?the training process stopped \(exit code (-?\d+)\)$"), "train.log.exit", ("code",)),
     (re.compile(r"^generation (\d+) done$"), "train.log.done", ("generation",)),
+    (re.compile(r"^unpacking the trainer's library \((\d+) MB\), once$"), "train.log.unpacking", ("mb",)),
     (re.compile(r"^error: (.*)$"), "train.log.error", ("message",)),
     (re.compile(r"^could not start training: (.*)$"), "train.log.cannot_start", ("message",)),
 )
@@ -222,6 +226,16 @@ def translated(line: str) -> str:
                 fields["game"] = _game_name(fields["game"])
             return t(key, **fields)
     return line
+
+
+def _unpacks_first() -> int:
+    """Bytes of torch's library the packaged app unpacks before this first training (0: none)."""
+    try:
+        from engine.core.packedlib import pending
+        from engine.core.paths import resource_root, user_cache_dir
+        return pending(resource_root() / "torch" / "lib", user_cache_dir())
+    except Exception:
+        return 0
 
 
 def _game_name(key: str) -> str:

@@ -32,6 +32,28 @@ def test_the_log_names_the_game_not_its_key_or_folder():
     assert line == "Training Tic-tac-toe from generation 4"
 
 
+def test_a_first_training_in_the_packaged_app_says_it_unpacks_the_trainer(monkeypatch, tmp_path):
+    from engine.core import packedlib
+    from gui import training
+    from gui.training import TrainController, translated
+    monkeypatch.setattr(packedlib, "pending", lambda lib_dir, cache: 345_017_504)
+    tc = TrainController()
+
+    class NoProcess:   # the trainer process itself is not what this checks
+        def __init__(self, **kwargs):
+            pass
+
+        def start(self):
+            pass
+    monkeypatch.setattr(tc._ctx, "Process", NoProcess)
+    tc.start("tictactoe")
+    tc._process = None
+    assert tc.log[0] == "unpacking the trainer's library (345 MB), once"
+    assert translated(tc.log[0]).startswith("First training here") and "345 MB" in translated(tc.log[0])
+    monkeypatch.setattr(packedlib, "pending", lambda lib_dir, cache: 0)
+    assert training._unpacks_first() == 0
+
+
 def test_a_long_chart_title_is_wrapped_not_cut(monkeypatch):
     from gui import theme
     from gui.i18n import t

@@ -152,3 +152,13 @@ def test_a_failed_unpacking_fails_the_import_with_its_reason_and_tries_again_nex
     packed.write_bytes(good)
     assert finder.find_spec("torch") is None and finder not in sys.meta_path
 
+
+
+def test_pending_says_how_much_the_next_import_unpacks(tmp_path):
+    lib_dir, entry = _bundle(tmp_path)
+    assert packedlib.pending(lib_dir, tmp_path / "cache") == entry["size"]
+    packedlib.unpack(lib_dir, "libsmall.so", entry, tmp_path / "cache")
+    assert packedlib.pending(lib_dir, tmp_path / "cache") == 0
+    assert packedlib.pending(tmp_path, tmp_path / "cache") == 0          # nothing packed
+    (lib_dir / packedlib.MANIFEST).write_text("{", encoding="utf-8")
+    assert packedlib.pending(lib_dir, tmp_path / "cache") == 0           # damaged: the import will say so

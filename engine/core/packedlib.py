@@ -126,6 +126,17 @@ def _ready(target: Path, entry: dict) -> bool:
         return False
 
 
+def pending(lib_dir: Path, cache_dir: Path) -> int:
+    """Bytes the next ``import torch`` will unpack first (0 when ``lib_dir`` packs nothing or all of
+    it is unpacked, or its manifest cannot be read: the import then says why)."""
+    try:
+        manifest = read_manifest(lib_dir)
+    except PackedLibError:
+        return 0
+    root = Path(cache_dir) / CACHE_FOLDER
+    return sum(e["size"] for name, e in manifest.items() if not _ready(root / e["sha256"][:16] / name, e))
+
+
 def unpack(lib_dir: Path, name: str, entry: dict, cache_dir: Path, on_unpack=None) -> Path:
     """The unpacked ``name`` in ``cache_dir``/libs/<digest>/, unpacking ``lib_dir``/<packed> first
     when it is not there yet (``on_unpack(name, size)`` is called just before). The digest is

@@ -162,3 +162,12 @@ def test_pending_says_how_much_the_next_import_unpacks(tmp_path):
     assert packedlib.pending(tmp_path, tmp_path / "cache") == 0          # nothing packed
     (lib_dir / packedlib.MANIFEST).write_text("{", encoding="utf-8")
     assert packedlib.pending(lib_dir, tmp_path / "cache") == 0           # damaged: the import will say so
+
+
+
+def test_a_library_that_cannot_be_loaded_fails_the_import_with_a_reason(tmp_path):
+    fake = tmp_path / "fake.so"
+    fake.write_bytes(b"not a shared library at all" * 100)
+    lib_dir, entry = _bundle(tmp_path, source=fake)
+    with pytest.raises(PackedLibError, match="could not load torch's libraries"):
+        packedlib.load(lib_dir, tmp_path / "cache")

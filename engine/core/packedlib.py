@@ -214,7 +214,9 @@ def load(lib_dir: Path, cache_dir: Path, on_unpack=None) -> list[Path]:
             ctypes.CDLL(str(path), mode=mode)
             loaded.append(path)
     except OSError as e:
-        raise PackedLibError(f"could not load torch's libraries: {e}") from None
+        hint = (" (a cache folder on a file system mounted noexec cannot hold libraries: set ZEROBOARD_HOME "
+                "to a folder elsewhere)") if "map segment" in str(e) or "not permitted" in str(e) else ""
+        raise PackedLibError(f"could not load torch's libraries: {e}{hint}") from None
     return loaded
 
 

@@ -119,12 +119,12 @@ def level_spec(level: str) -> str:
     return f"level:{level}?cap=0"
 
 
-def retire(folder: Path, name: str) -> list[str]:
+def retire(folder: Path, name: str, levels=LEVELS) -> list[str]:
     """Give the games of the levels as they play now (``level:LEVEL?cap=0``, on either side) the
     name ``level:LEVEL-NAME?cap=0``, files and summaries alike, before a re-rating after a model
     ships: those games stay true of the players that played them and stay in the fit, and the
     levels with the new model start without games. Returns the renamed files' new names."""
-    current = {level_spec(level): level_spec(f"{level}-{name}") for level in LEVELS}
+    current = {level_spec(level): level_spec(f"{level}-{name}") for level in levels}
     renamed = []
     for f in sorted(folder.glob("*.json")):
         summary = json.loads(f.read_text())
@@ -244,8 +244,9 @@ def main(argv=None) -> int:
     ap.add_argument("--rungs-only", action="store_true", help="play only the ladder's own matches")
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--retire", default=None, metavar="NAME",
-                    help="first rename the games the levels played so far to level:LEVEL-NAME (after a model "
-                         "ships: the name of the model they played with)")
+                    help="first rename the games the levels played so far (those of --levels, if given) to "
+                         "level:LEVEL-NAME (after a model ships: the name of the model they played with; after a "
+                         "level's settings change: the settings it had)")
     ap.add_argument("--start-from", default=None, metavar="NAME",
                     help="re-rating after a model ships: a level without games starts its search at the "
                          "rating of level:LEVEL-NAME, the same level with the model before (its games renamed so)")
@@ -255,7 +256,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     args.out_dir = args.out_dir or str(ROOT / "docs" / "runs" / "level-ratings" / args.game)
     if args.retire:
-        for line in retire(Path(args.out_dir), args.retire):
+        for line in retire(Path(args.out_dir), args.retire, [lv for lv in LEVELS if not args.levels or lv in args.levels]):
             print("renamed:", line, file=sys.stderr)
     report = run(args)
     print(markdown(report) if args.markdown else json.dumps(report, indent=1))

@@ -5,6 +5,8 @@
 # usage (project root): bash docs/runs/strong-rungs-2026-11-29/run.sh JOB...
 #   xq1800:S  xiangqi against fairy-stockfish limited to Elo 1800 at 1000 nodes a move
 #   xqd2:S    xiangqi against fairy-stockfish at depth 2
+#   xq90d2:S, xq90e1800:S  the same with the network shipped later on 2026-11-29 (the xiangqi
+#             line's generation 90; the jobs above played the network shipped on 2026-11-28)
 cd "$(dirname "$0")/../../.."
 D=docs/runs/strong-rungs-2026-11-29
 PY=${PY:-.venv/bin/python}
@@ -14,6 +16,8 @@ for job in "$@"; do
     case $job in
         xq1800:*) g=xiangqi; f=$D/xiangqi-elo1800-s$s; b="uci:$FSF@nodes1000?UCI_LimitStrength=true&UCI_Elo=1800" ;;
         xqd2:*) g=xiangqi; f=$D/xiangqi-depth2-s$s; b="uci:$FSF@depth2" ;;
+        xq90d2:*) g=xiangqi; f=$D/xiangqi-line90-depth2-s$s; b="uci:$FSF@depth2" ;;
+        xq90e1800:*) g=xiangqi; f=$D/xiangqi-line90-elo1800-s$s; b="uci:$FSF@nodes1000?UCI_LimitStrength=true&UCI_Elo=1800" ;;
         *) echo "unknown job $job" >&2; exit 2 ;;
     esac
     [ -s $f.json ] && continue

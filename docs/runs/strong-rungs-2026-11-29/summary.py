@@ -27,6 +27,9 @@ def score(gs: list[dict]) -> str:
 def main() -> None:
     for prefix, what in (("xiangqi-elo1800", "xiangqi, strong level, against fairy-stockfish at Elo 1800, 1000 nodes"),
                          ("xiangqi-depth2", "xiangqi, strong level, against fairy-stockfish at depth 2"),
+                         ("xiangqi-line90-elo1800", "xiangqi with the network shipped later on 2026-11-29 (the xiangqi "
+                                                    "line's generation 90), the same at Elo 1800"),
+                         ("xiangqi-line90-depth2", "the same network at depth 2"),
                          ("gomoku-rapfi10k", "gomoku, strong level, against Rapfi (classical) at 10,000 nodes")):
         gs = games(prefix)
         if not gs:

@@ -9,7 +9,7 @@ test_the_bundled_font_has_every_character_the_app_shows fails while a character 
 It needs, at build time only (the app never imports fontTools):
 
     apt-get install fonts-noto-cjk                    # Debian/Ubuntu: the source .ttc files
-    python -m pip install -c requirements.lock ".[fonts]"   # fontTools
+    python -m pip install -c requirements.lock -e ".[fonts]"   # fontTools (-e: keep the checkout installed editable)
     python tools/subset_font.py [--regular PATH.ttc] [--bold PATH.ttc]
 
 Font licence: SIL Open Font License 1.1 (assets/fonts/OFL.txt). The subset is renamed

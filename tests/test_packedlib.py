@@ -29,7 +29,7 @@ def test_pack_records_the_size_and_digest_and_unpacking_restores_the_file(tmp_pa
     lib_dir, entry = _bundle(tmp_path)
     data = LIB.read_bytes()
     assert entry == {"packed": "libsmall.so.xz", "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-    assert packedlib.read_manifest(lib_dir) == {"libsmall.so": entry}
+    assert packedlib.read_manifest(lib_dir) == ({"libsmall.so": entry}, [])
     calls = []
     out = packedlib.unpack(lib_dir, "libsmall.so", entry, tmp_path / "cache", lambda *a: calls.append(a))
     assert out.read_bytes() == data and out.parent.name == entry["sha256"][:16]
@@ -69,7 +69,7 @@ def test_a_digest_that_does_not_match_is_refused(tmp_path):
 def test_damaged_manifests_get_a_clear_error(tmp_path):
     lib_dir = tmp_path / "lib"
     lib_dir.mkdir()
-    assert packedlib.read_manifest(lib_dir) == {}
+    assert packedlib.read_manifest(lib_dir) == ({}, [])
     for text in ("{", "[]", '{"libraries": {"x.so": {"packed": "../x.xz", "size": 3, "sha256": "' + "a" * 64 + '"}}}',
                  '{"libraries": {"x.so": {"packed": "x.xz", "size": -1, "sha256": "' + "a" * 64 + '"}}}',
                  '{"libraries": {"x.so": {"packed": "x.xz", "size": 3, "sha256": "short"}}}',
@@ -97,7 +97,7 @@ def test_an_earlier_versions_unpacked_library_is_removed(tmp_path):
 
 
 def _unpack_in_child(lib_dir, cache, queue):
-    entry = packedlib.read_manifest(Path(lib_dir))["libsmall.so"]
+    entry = packedlib.read_manifest(Path(lib_dir)).libraries["libsmall.so"]
     out = packedlib.unpack(Path(lib_dir), "libsmall.so", entry, Path(cache))
     queue.put(hashlib.sha256(out.read_bytes()).hexdigest())
 

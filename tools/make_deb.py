@@ -106,7 +106,7 @@ def system_needs(folder: Path) -> tuple[set[str], str | None]:
     with tempfile.TemporaryDirectory(prefix="zeroboard-deb-") as tmp:
         packed = []
         for manifest in folder.rglob(MANIFEST):
-            for name, entry in read_manifest(manifest.parent).items():
+            for name, entry in read_manifest(manifest.parent).libraries.items():
                 carried.add(name)
                 packed.append(unpack(manifest.parent, name, entry, Path(tmp)))
         return _needs(elf_files(folder) + packed, carried)

@@ -24,6 +24,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 MANIFEST = "packed_libs.json"
 #: the folder (inside the user cache) that holds unpacked libraries, one subfolder per digest
@@ -35,12 +36,19 @@ class PackedLibError(ImportError):
     """A packed library could not be unpacked or loaded; the message says why and what to do."""
 
 
-def read_manifest(lib_dir: Path) -> dict[str, dict]:
-    """name -> {"packed": file name, "size": bytes, "sha256": hex} from ``lib_dir``/packed_libs.json;
-    {} when there is none. PackedLibError when it is there but not a manifest."""
+class Manifest(NamedTuple):
+    """A bundle folder's packed libraries: name -> {"packed": file name, "size": bytes, "sha256":
+    hex}, and the bundle's libraries they need, in loading order."""
+    libraries: dict[str, dict]
+    load_first: list[str]
+
+
+def read_manifest(lib_dir: Path) -> Manifest:
+    """``lib_dir``/packed_libs.json, checked; an empty Manifest when there is none. PackedLibError
+    when it is there but not a manifest."""
     path = Path(lib_dir) / MANIFEST
     if not path.is_file():
-        return {}
+        return Manifest({}, [])
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         libs = data["libraries"]
@@ -54,18 +62,9 @@ def read_manifest(lib_dir: Path) -> dict[str, dict]:
         order = data.get("load_first", [])
         if not isinstance(order, list) or not all(isinstance(n, str) and Path(n).name == n for n in order):
             raise ValueError("load_first must be a list of file names")
-        return out
+        return Manifest(out, list(order))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise PackedLibError(f"the bundle's {path} is damaged ({e}); reinstall ZeroBoard") from None
-
-
-def load_first(lib_dir: Path) -> list[str]:
-    """The bundle's libraries a packed one needs, in loading order (the manifest's ``load_first``)."""
-    path = Path(lib_dir) / MANIFEST
-    try:
-        return list(json.loads(path.read_text(encoding="utf-8")).get("load_first", []))
-    except (OSError, ValueError, AttributeError):
-        return []
 
 
 def write_manifest(lib_dir: Path, libraries: dict[str, dict], load_first_names: list[str]) -> Path:
@@ -130,11 +129,11 @@ def pending(lib_dir: Path, cache_dir: Path) -> int:
     """Bytes the next ``import torch`` will unpack first (0 when ``lib_dir`` packs nothing or all of
     it is unpacked, or its manifest cannot be read: the import then says why)."""
     try:
-        manifest = read_manifest(lib_dir)
+        libraries = read_manifest(lib_dir).libraries
     except PackedLibError:
         return 0
     root = Path(cache_dir) / CACHE_FOLDER
-    return sum(e["size"] for name, e in manifest.items() if not _ready(root / e["sha256"][:16] / name, e))
+    return sum(e["size"] for name, e in libraries.items() if not _ready(root / e["sha256"][:16] / name, e))
 
 
 def unpack(lib_dir: Path, name: str, entry: dict, cache_dir: Path, on_unpack=None) -> Path:
@@ -199,17 +198,17 @@ def load(lib_dir: Path, cache_dir: Path, on_unpack=None) -> list[Path]:
     Returns the loaded paths (none when ``lib_dir`` packs nothing)."""
     import ctypes
     manifest = read_manifest(lib_dir)
-    if not manifest:
+    if not manifest.libraries:
         return []
     mode = getattr(ctypes, "RTLD_GLOBAL", 0)
     loaded = []
     try:
-        for dep in load_first(lib_dir):
+        for dep in manifest.load_first:
             path = Path(lib_dir) / dep
             if path.is_file():
                 ctypes.CDLL(str(path), mode=mode)
                 loaded.append(path)
-        for name, entry in manifest.items():
+        for name, entry in manifest.libraries.items():
             path = unpack(lib_dir, name, entry, cache_dir, on_unpack)
             ctypes.CDLL(str(path), mode=mode)
             loaded.append(path)

@@ -351,9 +351,9 @@ def run(screens_dir: Path | None = None, sims: int = 8, launched_at: float | Non
         library = _torch_library()
         if library:
             summary["torch_library"] = library
-        if frozen and (paths.resource_root() / "torch" / "lib" / "packed_libs.json").is_file():
+        from engine.core.packedlib import CACHE_FOLDER, bundle_lib_dir, packs
+        if frozen and packs(bundle_lib_dir(paths.resource_root())):
             # the bundle packs libtorch_cpu.so: training must have run on the copy unpacked into the cache
-            from engine.core.packedlib import CACHE_FOLDER
             ok = library is not None and Path(library).parent.parent.name == CACHE_FOLDER
             summary["checks"]["packed_library"] = {"ok": ok, "loaded": library, "seconds": 0.0}
             if not ok:

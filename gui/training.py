@@ -231,9 +231,9 @@ def translated(line: str) -> str:
 def _unpacks_first() -> int:
     """Bytes of torch's library the packaged app unpacks before this first training (0: none)."""
     try:
-        from engine.core.packedlib import pending
+        from engine.core.packedlib import bundle_lib_dir, pending
         from engine.core.paths import resource_root, user_cache_dir
-        return pending(resource_root() / "torch" / "lib", user_cache_dir())
+        return pending(bundle_lib_dir(resource_root()), user_cache_dir())
     except Exception:
         return 0
 

@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 MANIFEST = "packed_libs.json"
+#: where, inside the packaged app's folder, the packed libraries and their manifest lie
+BUNDLE_LIB_DIR = ("torch", "lib")
 #: the folder (inside the user cache) that holds unpacked libraries, one subfolder per digest
 CACHE_FOLDER = "libs"
 CHUNK = 1 << 20
@@ -41,6 +43,16 @@ class Manifest(NamedTuple):
     hex}, and the bundle's libraries they need, in loading order."""
     libraries: dict[str, dict]
     load_first: list[str]
+
+
+def bundle_lib_dir(bundle_root: Path) -> Path:
+    """The folder of the packaged app at ``bundle_root`` that holds torch's libraries."""
+    return Path(bundle_root, *BUNDLE_LIB_DIR)
+
+
+def packs(lib_dir: Path) -> bool:
+    """Whether ``lib_dir`` carries packed libraries (a manifest)."""
+    return (Path(lib_dir) / MANIFEST).is_file()
 
 
 def read_manifest(lib_dir: Path) -> Manifest:
@@ -250,7 +262,7 @@ def _say_unpacking(name: str, size: int) -> None:
 def install_import_hook(lib_dir: Path, cache_dir_fn=None) -> bool:
     """Arrange for the first ``import torch`` to load ``lib_dir``'s packed libraries (the packaged
     app's runtime hook calls this). False, and nothing done, when ``lib_dir`` packs nothing."""
-    if not (Path(lib_dir) / MANIFEST).is_file():
+    if not packs(lib_dir):
         return False
     if cache_dir_fn is None:
         def cache_dir_fn():

@@ -4,6 +4,6 @@ unpacks it into the user cache once and loads it (engine/core/packedlib.py)."""
 import sys
 from pathlib import Path
 
-from engine.core.packedlib import install_import_hook
+from engine.core.packedlib import bundle_lib_dir, install_import_hook
 
-install_import_hook(Path(getattr(sys, "_MEIPASS", "")) / "torch" / "lib")
+install_import_hook(bundle_lib_dir(Path(getattr(sys, "_MEIPASS", ""))))

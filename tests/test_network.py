@@ -164,3 +164,27 @@ def test_batched_priors_are_the_row_by_row_softmax_bit_for_bit():
         for row, acts, p in zip(logits, legal, got):
             z = np.exp(row[acts] - row[acts].max())
             assert p.dtype == np.float32 and np.array_equal(p, z / z.sum())
+
+
+def test_configure_threads_flushes_denormals_for_the_threads_started_after_it():
+    """Training processes call configure_threads first: a denormal weight then costs no more than
+    a normal one, and the threads torch starts later (the learner's) flush them too."""
+    import subprocess
+    import sys
+    code = (
+        "import torch\n"
+        "from engine.core.network import configure_threads\n"
+        "configure_threads(1)\n"
+        "tiny = torch.finfo(torch.float32).tiny\n"
+        "print((torch.full((4,), tiny / 4) * 2.0).abs().max().item() == 0.0)\n"
+        "torch.set_num_threads(2)\n"
+        "x = torch.full((64, 4096), tiny / 4)\n"
+        "print(((x * 2.0).abs().max().item() == 0.0) and ((x @ torch.ones(4096, 8)).abs().max().item() == 0.0))\n"
+        "print(torch.set_flush_denormal(True))\n")   # whether this processor can (asked last: it sets it)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=str(__import__("pathlib").Path(__file__).resolve().parent.parent))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.split()
+    if lines[-1] == "False":
+        pytest.skip("this processor cannot flush denormals")
+    assert lines == ["True", "True", "True"]

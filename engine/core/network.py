@@ -39,7 +39,14 @@ import torch.nn.functional as F
 
 
 def configure_threads(n: int = 1) -> None:
-    """One intra-op thread per process: parallelism comes from processes, not from torch."""
+    """One intra-op thread per process: parallelism comes from processes, not from torch. And
+    denormal floats flushed to zero (on processors that can): trained weights decay towards
+    zero, and every convolution that meets a denormal weight, activation or gradient runs about
+    15x slower here. Training othello's shipped network from its checkpoint took 8x the CPU
+    without this for the same losses (docs/training.md, "Denormals in training", 2026-11-29).
+    Threads take the setting from the thread that starts them, so call this before torch's
+    own threads start."""
+    torch.set_flush_denormal(True)
     if torch.get_num_threads() != n:
         torch.set_num_threads(n)
     try:

@@ -255,10 +255,23 @@ def main(argv=None) -> int:
     ap.add_argument("--markdown", action="store_true", help="print the ratings as a table, not JSON")
     args = ap.parse_args(argv)
     args.out_dir = args.out_dir or str(ROOT / "docs" / "runs" / "level-ratings" / args.game)
+    scratch = None
+    if args.retire and args.dry_run:
+        # plan as if the games were renamed, on a copy: a dry run changes no file
+        import shutil
+        import tempfile
+        scratch = tempfile.TemporaryDirectory(prefix="rate_levels_")
+        copy = Path(scratch.name) / "matches"
+        shutil.copytree(args.out_dir, copy) if Path(args.out_dir).is_dir() else copy.mkdir()
+        args.out_dir = str(copy)
     if args.retire:
         for line in retire(Path(args.out_dir), args.retire, [lv for lv in LEVELS if not args.levels or lv in args.levels]):
-            print("renamed:", line, file=sys.stderr)
-    report = run(args)
+            print("would rename:" if scratch else "renamed:", line, file=sys.stderr)
+    try:
+        report = run(args)
+    finally:
+        if scratch is not None:
+            scratch.cleanup()
     print(markdown(report) if args.markdown else json.dumps(report, indent=1))
     if args.write:  # with --dry-run: what the matches played so far say, no new games
         levels = write_levels(args.game, report, ROOT / "models" / f"{args.game}.json")

@@ -2,16 +2,28 @@
 renamed; a real one renames the levels' games and keeps them in the fit."""
 from __future__ import annotations
 
+import json
 import runpy
-import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RATINGS = ROOT / "docs" / "runs" / "level-ratings" / "othello"
+EGAROUCID_5 = "nboard:/tmp/refengines/egaroucid/nboard-egaroucid-web 5@depth5"
 
 
 def _tool():
     return runpy.run_path(str(ROOT / "tools" / "rate_levels.py"))
+
+
+def _folder(tmp_path: Path, tool: dict) -> Path:
+    """A rating folder with one played block of the strong level against a rung, and its games."""
+    folder = tmp_path / "othello"
+    folder.mkdir()
+    a, b = "level:strong?cap=0", EGAROUCID_5
+    summary = {"game": "othello", "a": a, "b": b, "wins": 6, "draws": 1, "losses": 3, "games": 10, "score": 0.65}
+    path = folder / f"{tool['_slug'](a)}__vs__{tool['_slug'](b)}__0.json"
+    path.write_text(json.dumps(summary) + "\n")
+    path.with_suffix(".games.jsonl").write_text('{"moves": []}\n')
+    return folder
 
 
 def _listing(folder: Path) -> dict:
@@ -19,24 +31,22 @@ def _listing(folder: Path) -> dict:
 
 
 def test_a_dry_run_with_retire_changes_no_file_and_plans_the_level_afresh(tmp_path, capsys):
-    folder = tmp_path / "othello"
-    shutil.copytree(RATINGS, folder)
+    tool = _tool()
+    folder = _folder(tmp_path, tool)
     before = _listing(folder)
-    assert any("level_strong_cap_0" in name for name in before)
-    _tool()["main"](["--game", "othello", "--out-dir", str(folder), "--retire", "g0", "--levels", "strong",
-                     "--dry-run"])
+    tool["main"](["--game", "othello", "--out-dir", str(folder), "--retire", "g0", "--levels", "strong", "--dry-run"])
     assert _listing(folder) == before
     err = capsys.readouterr().err
     assert "would rename:" in err and "level_strong-g0_cap_0" in err
-    assert "would play 10 games: level:strong?cap=0" in err     # the level has no games of its own now
+    assert "games: level:strong?cap=0 vs" in err     # the level has no games of its own now: it plays again
 
 
-def test_retire_renames_the_levels_games_and_keeps_them_in_the_fit(tmp_path, capsys):
-    folder = tmp_path / "othello"
-    shutil.copytree(RATINGS, folder)
+def test_retire_renames_the_levels_games_and_keeps_them_in_the_fit(tmp_path):
     tool = _tool()
+    folder = _folder(tmp_path, tool)
     renamed = tool["retire"](folder, "g0", ["strong"])
-    assert renamed and all("level_strong-g0_cap_0" in name for name in renamed)
+    assert renamed == ["level_strong-g0_cap_0__vs__" + tool["_slug"](EGAROUCID_5) + "__0.json"]
     assert not list(folder.glob("level_strong_cap_0__*"))
+    assert (folder / renamed[0]).with_suffix(".games.jsonl").exists()
     pairs = tool["Matches"]("othello", folder, None, dry=True).pairings()
-    assert any(p.a == "level:strong-g0?cap=0" or p.b == "level:strong-g0?cap=0" for p in pairs)
+    assert [(p.a, p.b, p.wins, p.draws, p.losses) for p in pairs] == [("level:strong-g0?cap=0", EGAROUCID_5, 6, 1, 3)]

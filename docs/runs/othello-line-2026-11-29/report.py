@@ -8,8 +8,8 @@ The suite was measured on the candidate's file before it shipped (`main.py evalu
 is that file (checked by the SHA-256 in candidate.txt). With --write the suite's report becomes
 models/othello.json under the shipped file's name, keeping what the file holds beside the suite
 (the strong level's visits; the levels, which tools/rate_levels.py --write rewrites after the
-re-rating), and the ship test's matches against Egaroucid's levels 9 and 7 go in beside it. Without
---write it prints those matches."""
+re-rating), and the ship test's match against Egaroucid's level 9 goes in beside it. Without
+--write it prints the ship test's matches (levels 9 and 7)."""
 import hashlib
 import json
 import sys
@@ -73,7 +73,9 @@ def report() -> dict:
     for key in KEPT_KEYS + ("levels",):
         if key in old:
             rep[key] = old[key]
-    extra = matches(cand["generation"])
+    # level 9 only (issue 57's rung): the home card lists every engine match the report holds, and
+    # two Egaroucid levels do not fit it at 1024x640; level 7's games are in judge.txt and the docs
+    extra = [m for m in matches(cand["generation"]) if m["opponent"] == "egaroucid-web-level9"]
     rep["results"]["matches"] += extra
     rep["summary"] += "; " + "; ".join(
         f"{m['score']:.1%} vs Egaroucid's web engine at level {m['opponent'][-1]}, book off ({m['wins']} wins, "

@@ -3,11 +3,11 @@
 Per game, the shipped model (or ``--model``): ``--positions`` positions of the network's own
 games (every move sampled from its priors, seed 0), targets made from the network itself (its
 own priors sharpened, and a seeded ±1 result); then, once with torch keeping denormal floats
-and once flushing them; the denormal count covers the weights and the batch norms' statistics (``torch.set_flush_denormal``), a fresh copy of the network takes
+and once flushing them (``torch.set_flush_denormal``), a fresh copy of the network takes
 ``--steps`` Adam steps (batch ``--batch``, learning rate 5e-4, weight decay 1e-4, one thread).
 Prints, per game: the largest difference of the network's outputs on the positions, of the
-losses step by step and of the weights after the steps, the denormal weights the checkpoint
-holds, and each way's CPU seconds (``time.process_time``), the two ways taking turns
+losses step by step and of the weights after the steps, the denormal floats the checkpoint
+holds (weights and batch-norm statistics), and each way's CPU seconds (``time.process_time``), the two ways taking turns
 ``--rounds`` times.
 
     python benchmarks/training_denormals.py --games othello xiangqi gomoku connect4
@@ -39,17 +39,17 @@ def main() -> int:
 
     from engine.core.checkpoint import load_network
     from engine.core.evaluators import NetworkEvaluator, policy_game_positions
+    from engine.core.network import flush_denormals_
     from engine.core.paths import shipped_model_path
     from games import get_game
     torch.set_num_threads(1)
-    tiny = torch.finfo(torch.float32).tiny
     for gid in args.games:
         game = get_game(gid)
         path = Path(args.model) if args.model else shipped_model_path(game.key)
         net0, _ = load_network(path, game)
         net0.eval()
         tensors = [t for t in net0.state_dict().values() if t.dtype == torch.float32]   # weights and batch-norm statistics
-        denormal = sum(int(((t != 0) & (t.abs() < tiny)).sum()) for t in tensors)
+        denormal = sum(flush_denormals_(t.clone()) for t in tensors)   # counted on copies
         weights = sum(t.numel() for t in tensors)
         torch.set_flush_denormal(True)   # the positions' source only: not measured
         evaluator = NetworkEvaluator(net0)

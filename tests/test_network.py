@@ -171,6 +171,7 @@ def test_configure_threads_flushes_denormals_for_the_threads_started_after_it():
     a normal one, and the threads torch starts later (the learner's) flush them too."""
     import subprocess
     import sys
+    from pathlib import Path
     code = (
         "import torch\n"
         "from engine.core.network import configure_threads\n"
@@ -182,7 +183,7 @@ def test_configure_threads_flushes_denormals_for_the_threads_started_after_it():
         "print(((x * 2.0).abs().max().item() == 0.0) and ((x @ torch.ones(4096, 8)).abs().max().item() == 0.0))\n"
         "print(torch.set_flush_denormal(True))\n")   # whether this processor can (asked last: it sets it)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                         cwd=str(__import__("pathlib").Path(__file__).resolve().parent.parent))
+                         cwd=str(Path(__file__).resolve().parent.parent))
     assert out.returncode == 0, out.stderr
     lines = out.stdout.split()
     if lines[-1] == "False":

@@ -257,13 +257,14 @@ def main(argv=None) -> int:
     args.out_dir = args.out_dir or str(ROOT / "docs" / "runs" / "level-ratings" / args.game)
     scratch = None
     if args.retire and args.dry_run:
-        # plan as if the games were renamed, on a copy: a dry run changes no file
+        # plan as if the games were renamed, on a copy of the match summaries (all that the plan
+        # and the fit read): a dry run changes no file
         import shutil
         import tempfile
         scratch = tempfile.TemporaryDirectory(prefix="rate_levels_")
-        copy = Path(scratch.name) / "matches"
-        shutil.copytree(args.out_dir, copy) if Path(args.out_dir).is_dir() else copy.mkdir()
-        args.out_dir = str(copy)
+        for summary in Path(args.out_dir).glob("*.json"):
+            shutil.copy2(summary, scratch.name)
+        args.out_dir = scratch.name
     if args.retire:
         for line in retire(Path(args.out_dir), args.retire, [lv for lv in LEVELS if not args.levels or lv in args.levels]):
             print("would rename:" if scratch else "renamed:", line, file=sys.stderr)

@@ -12,6 +12,7 @@ re-rating), and the ship test's match against Egaroucid's level 9 goes in beside
 --write it prints the ship test's matches (levels 9 and 7)."""
 import hashlib
 import json
+import runpy
 import sys
 from pathlib import Path
 
@@ -20,7 +21,7 @@ HERE = ROOT / "docs/runs/othello-line-2026-11-29"
 ENGINE = ("Egaroucid's web-edition engine (github Nyanyan/Egaroucid at 8a98e5a, src/web, its evaluation "
           "compiled in; book left out at compile time and use_book false; single thread), built natively "
           "behind a small NBoard front end that calls its ai() at the level")
-POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+JUDGE = runpy.run_path(str(HERE / "judge.py"))   # its seeds per level and its points per result
 
 
 def candidate() -> dict:
@@ -35,7 +36,7 @@ def candidate() -> dict:
 
 def matches(generation: str) -> list[dict]:
     out = []
-    for level, seeds in ((9, (3, 4)), (7, (1, 2))):
+    for level, seeds in JUDGE["SEEDS"].items():
         results = []
         for s in seeds:
             path = HERE / f"cand-level{level}-s{s}.games.jsonl"
@@ -48,7 +49,7 @@ def matches(generation: str) -> list[dict]:
             "opponent": f"egaroucid-web-level{level}", "label": f"Egaroucid (web engine) at level {level}, book off",
             "spec": f"nboard:nboard-egaroucid-web {level}@depth{level}",
             "wins": wins, "draws": draws, "losses": losses, "games": len(results),
-            "score": round(sum(POINTS[r] for r in results) / len(results), 4),
+            "score": round(sum(JUDGE["POINTS"][r] for r in results) / len(results), 4),
             "player": "level:strong?cap=0", "balanced_openings": 4, "engine": ENGINE,
             "method": (f"python docs/runs/othello-line-2026-11-29/run.sh l{level}:{seeds[0]} l{level}:{seeds[1]} "
                        f"(tools/othello_solve_match.py): 20 openings of 4 uniformly random moves a seed (seeds "

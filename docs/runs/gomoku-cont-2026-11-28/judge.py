@@ -2,7 +2,7 @@
 
 usage: python docs/runs/gomoku-cont-2026-11-28/judge.py
 
-Written before any of its games. The line from generation 115 (runs/gs36, cont.toml) was split
+Written before any of its games. The line from generation 115 (runs/gomoku-line-115, cont.toml) was split
 at its generation 26 (15:04) into two arms, resumed from copies side by side, one worker each,
 niced alike, until 15:55: base (base.toml, the line's settings) and reply (reply.toml: the same
 and `[net] opponent_policy`, KataGo's opponent's-reply target at weight 0.15). Each arm's last

@@ -1,4 +1,4 @@
-"""The 2026-11-28 ship test of the xiangqi line's generation 110 (runs/xs30: 171 + 110) against
+"""The 2026-11-28 ship test of the xiangqi line's generation 110 (runs/xiangqi-line-171: 171 + 110) against
 the shipped 171 (from the project root).
 
 usage: python docs/runs/xiangqi-cont-2026-11-28/judge.py

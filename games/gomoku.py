@@ -166,7 +166,7 @@ VCT_BUDGET = _env_budget("ZEROBOARD_GOMOKU_VCT_BUDGET", 600)   # 0: measure the 
 #: it again: ZEROBOARD_GOMOKU_DEFENCE_BUDGET=5000
 DEFENCE_THREES = 4
 DEFENCE_BUDGET = _env_budget("ZEROBOARD_GOMOKU_DEFENCE_BUDGET", 0)
-DEFENCE_TOTAL = 60000
+DEFENCE_TOTAL = _env_budget("ZEROBOARD_GOMOKU_DEFENCE_TOTAL", 60000)
 
 
 def _vct(rules: ThreatRules, a: int, d: int, a_wins: int, d_wins: int, empty: int, threes: int, fours: int,

@@ -1,3 +1,9 @@
+"""Where the strong level's losses to Rapfi turned (rule.md): for every lost game of
+docs/runs/strong-rungs-2026-11-29, every position where the AI was to move and the opponent had a
+victory by continuous threats if the AI passed (`GomokuState.threat_defence` with BUDGET moves a
+candidate, no total limit): BLUNDER when some candidate was left without a VCT found and the AI
+played a refuted move, lost when every candidate was refuted.
+usage (project root): python docs/runs/gomoku-defence-2026-11-29/analyse.py BUDGET"""
 import json,glob,sys,time
 sys.path.insert(0,'.')
 import games.gomoku as G

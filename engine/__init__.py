@@ -12,3 +12,14 @@
 
 Importing this package is cheap (no torch); the modules that need torch import it themselves.
 """
+
+import os as _os
+
+# torch's OpenMP threads wait for each other passively (a futex) instead of spinning. Spinning
+# costs nothing on an idle machine; beside other work (self-play workers, the AI thinking, other
+# programs) a spinning thread waits for one the kernel has taken off its core, and learning steps
+# on two threads took 7-10x the CPU of one thread's (benchmarks/training_threads.py,
+# docs/training.md, "Learning threads"). OpenMP reads this when torch loads, so it is set here,
+# before any engine module imports torch; processes started later inherit it. A value the
+# person set is kept.
+_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")

@@ -189,3 +189,23 @@ def test_configure_threads_flushes_denormals_for_the_threads_started_after_it():
     if lines[-1] == "False":
         pytest.skip("this processor cannot flush denormals")
     assert lines == ["True", "True", "True"]
+
+
+def test_engine_makes_openmp_wait_passively_unless_the_person_chose():
+    """Importing the engine before torch sets OMP_WAIT_POLICY=PASSIVE (learning threads beside
+    other work no longer spin: docs/training.md, "Learning threads"), and keeps a value already set."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    code = ("import os, engine, torch\n"
+            "print(os.environ.get('OMP_WAIT_POLICY'))\n")
+    root = str(Path(__file__).resolve().parent.parent)
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=root, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["PASSIVE"]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=root,
+                         env=env | {"OMP_WAIT_POLICY": "ACTIVE"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["ACTIVE"]

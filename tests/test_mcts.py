@@ -354,6 +354,27 @@ def test_the_only_defence_is_found_though_the_network_ignores_it(monkeypatch):
         assert tree.n_done[0] == known.sum() >= len(losing)  # and counted once on its parent
 
 
+def test_the_root_defence_leaves_a_lost_root_alone(monkeypatch):
+    """Black has two open threes on separate lines: white stops one, black makes an open four
+    with the other. Every point that touches a threat is proven lost, and the moves elsewhere
+    lose too; the root defence must then leave the priors as they were (it used to hand the whole
+    prior to the far-away moves, which lose at once, instead of a block that loses later)."""
+    import games.gomoku
+    game = get_game("gomoku")
+    s = game.state_from_text("e8 a1 f8 a15 g8 o1 j5 o15 j6 h1 j7")
+    monkeypatch.setattr(games.gomoku, "DEFENCE_BUDGET", 5000)
+    defences, refuted = s.threat_defence()
+    assert defences == [] and {s.parse_action(p) for p in ("d8", "h8", "j4", "j8")} <= set(refuted)
+    roots = []
+    for budget in (0, 5000):
+        monkeypatch.setattr(games.gomoku, "DEFENCE_BUDGET", budget)
+        tree = Tree(s)
+        MCTS(UniformEvaluator(), SearchConfig(), seed=0).search([tree], 64)
+        assert tree.defended
+        roots.append(tree.e_prior[int(tree.n_start[0]):int(tree.n_start[0]) + int(tree.n_count[0])].copy())
+    assert np.array_equal(roots[0], roots[1])
+
+
 def test_a_win_behind_drawn_moves_is_found_though_the_network_ignores_it():
     """Tic-tac-toe positions with one winning move (a fork, not a win in one) and only draws
     besides. The network gives the fork almost no prior and calls everything level; once the

@@ -349,16 +349,21 @@ class Tree:
         if found is None:
             return
         defences, refuted = found
+        if not defences:
+            # every candidate is proven lost, and the moves outside them are presumed lost: left
+            # alone, the search resists as it would have (a block that loses later, not a stone
+            # far away that loses at once)
+            return
         actions = self.states[0].legal_actions()
         s, k = int(self.n_start[0]), int(self.n_count[0])
         lost = set(refuted)
-        keep = set(defences) if defences else None
+        keep = set(defences)
         for j, action in enumerate(actions):
             child = int(self.e_child[s + j])
             if action in lost and child >= 0 and math.isnan(self.n_term[child]):
                 self._prove_root_child(child, 1.0 if self.n_player[child] != self.n_player[0] else -1.0)
         priors = self.e_prior[s:s + k].astype(np.float32)
-        allowed = np.array([a not in lost and (keep is None or a in keep) for a in actions])
+        allowed = np.array([a not in lost and a in keep for a in actions])
         if not allowed.any():
             return
         before = float(priors.sum())

@@ -1,9 +1,10 @@
-"""The decision of rule.md: the defence arm against the baseline, paired game by game (same seed,
+"""The decision of rule.md (or rule2.md with the argument defence2): the defence arm against the baseline, paired game by game (same seed,
 same opening, same colour), over seeds 1-8; prints each arm's score, per colour, and the paired
 difference with its standard error. Seeds 1-4 of the baseline are the recorded games of
-docs/runs/strong-rungs-2026-11-29. usage (project root): python docs/runs/gomoku-defence-2026-11-29/judge.py"""
+docs/runs/strong-rungs-2026-11-29. usage (project root): python docs/runs/gomoku-defence-2026-11-29/judge.py [ARM]"""
 import json
 import math
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -20,10 +21,10 @@ def games(arm: str, seed: int) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def main() -> None:
+def main(arm_name: str = "defence") -> None:
     pairs = []   # (a_first, base points, defence points)
     for seed in SEEDS:
-        base, arm = games("base", seed), games("defence", seed)
+        base, arm = games("base", seed), games(arm_name, seed)
         for b, d in zip(base, arm):
             assert b["start"] == d["start"] and b["a_first"] == d["a_first"], (seed, b["game"])
             pairs.append((b["a_first"], POINTS[b["result"]], POINTS[d["result"]]))
@@ -31,7 +32,7 @@ def main() -> None:
     if n == 0:
         print("no games yet")
         return
-    for name, k in (("baseline", 1), ("defence", 2)):
+    for name, k in (("baseline", 1), (arm_name, 2)):
         black = [p[k] for p in pairs if p[0]]
         white = [p[k] for p in pairs if not p[0]]
         print(f"{name}: {100 * sum(p[k] for p in pairs) / n:.1f}% over {n} games "
@@ -42,14 +43,14 @@ def main() -> None:
     sd = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (n - 1)) if n > 1 else 0.0
     se = sd / math.sqrt(n)
     z = mean / se if se > 0 else 0.0
-    print(f"defence - baseline: {100 * mean:+.2f} points a game, standard error {100 * se:.2f}, z {z:.2f}; "
+    print(f"{arm_name} - baseline: {100 * mean:+.2f} points a game, standard error {100 * se:.2f}, z {z:.2f}; "
           f"games only the defence scored better in: {sum(x > 0 for x in diffs)}, worse: {sum(x < 0 for x in diffs)}")
     complete = n == 20 * len(SEEDS)
     if complete:
-        print("decision:", "switch the defence on" if mean > 0 and z >= 1.5 else "the defence stays off")
+        print("decision:", f"switch {arm_name} on" if mean > 0 and z >= 1.5 else f"{arm_name} stays off")
     else:
         print(f"incomplete ({n} of {20 * len(SEEDS)} pairs): no decision")
 
 
 if __name__ == "__main__":
-    main()
+    main(*sys.argv[1:2])

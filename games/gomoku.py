@@ -162,8 +162,10 @@ VCT_BUDGET = _env_budget("ZEROBOARD_GOMOKU_VCT_BUDGET", 600)   # 0: measure the 
 #: the opponent's victories by continuous threats are looked for with at most this many threes on
 #: a line and `DEFENCE_BUDGET` moves tried, and at most `DEFENCE_TOTAL` moves over one root's
 #: candidates. Off by default: against Rapfi it scored 27.5% where the search without it scored
-#: 28.5%, over the same 200 games (docs/training.md, 2026-11-26), at 0.1-0.6 s a move. To measure
-#: it again: ZEROBOARD_GOMOKU_DEFENCE_BUDGET=5000
+#: 28.5%, over the same 200 games (docs/training.md, 2026-11-26), at 0.1-0.6 s a move; compiled,
+#: at 20,000 and 200,000 moves (14 ms a position), it changed 7 results of 160 against Rapfi at
+#: 10,000 nodes, 2 for the better and 5 for the worse (docs/performance.md, 2026-11-29). To
+#: measure it again: ZEROBOARD_GOMOKU_DEFENCE_BUDGET=20000 ZEROBOARD_GOMOKU_DEFENCE_TOTAL=200000
 DEFENCE_THREES = 4
 DEFENCE_BUDGET = _env_budget("ZEROBOARD_GOMOKU_DEFENCE_BUDGET", 0)
 DEFENCE_TOTAL = _env_budget("ZEROBOARD_GOMOKU_DEFENCE_TOTAL", 60000)

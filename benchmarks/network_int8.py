@@ -41,6 +41,23 @@ def cpu_us_per_position(evaluators: dict, planes: np.ndarray, rounds: int, windo
     return best
 
 
+def cpu_description() -> str:
+    """The processor's name and the vector extensions that decide which int8 and float kernels
+    ONNX Runtime can use (AVX2, AVX-512, VNNI, bfloat16)."""
+    from engine.core.runtime import _cpu_name
+    flags: set[str] = set()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    break
+    except OSError:
+        pass
+    wanted = ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "avx512_bf16", "amx_int8")
+    return " ".join([_cpu_name()] + [f for f in wanted if f in flags])
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", nargs="+", default=["xiangqi", "gomoku", "othello"])
@@ -87,7 +104,7 @@ def main() -> int:
             us = cpu_us_per_position(evaluators, planes, args.rounds)
             speed[str(batch)] = {"cpu_us_per_position": {k: round(v, 1) for k, v in us.items()},
                                  "ratio_to_fp32": {k: round(v / us["fp32"], 3) for k, v in us.items()}}
-        print(json.dumps({"game": gid, "model": str(path.name), "date": time.strftime("%Y-%m-%d"),
+        print(json.dumps({"game": gid, "model": str(path.name), "date": time.strftime("%Y-%m-%d"), "cpu": cpu_description(),
                           "speed": speed, "accuracy_vs_fp32": acc, "held_out_positions": len(held),
                           "calibration_positions": len(calib), "calibration_cpu_s": round(calibration_s, 2),
                           "quantize_cpu_s": round(quantize_s, 2)}), flush=True)

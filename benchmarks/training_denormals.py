@@ -33,12 +33,10 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args()
-    import numpy as np
     import torch
-    import torch.nn.functional as F
+    from learning_steps import own_batch, step
 
     from engine.core.checkpoint import load_network
-    from engine.core.evaluators import NetworkEvaluator, policy_game_positions
     from engine.core.network import flush_denormals_
     from engine.core.paths import shipped_model_path
     from games import get_game
@@ -47,18 +45,12 @@ def main() -> int:
         game = get_game(gid)
         path = Path(args.model) if args.model else shipped_model_path(game.key)
         net0, _ = load_network(path, game)
-        net0.eval()
         tensors = [t for t in net0.state_dict().values() if t.dtype == torch.float32]   # weights and batch-norm statistics
         denormal = sum(flush_denormals_(t.clone()) for t in tensors)   # counted on copies
         weights = sum(t.numel() for t in tensors)
         torch.set_flush_denormal(True)   # the positions' source only: not measured
-        evaluator = NetworkEvaluator(net0)
-        states = policy_game_positions(game, evaluator, args.positions, seed=0)
-        planes = torch.from_numpy(np.stack([evaluator.encode(s) for s in states]).astype(np.float32))
-        with torch.no_grad():
-            logits, _ = net0(planes)[:2]
-        target = F.softmax(2.0 * logits, dim=1)
-        z = torch.from_numpy(np.random.default_rng(1).choice([-1.0, 1.0], size=len(states)).astype(np.float32))
+        batch_tensors = own_batch(game, net0, args.positions)
+        planes = batch_tensors[0]
 
         def run(flush: bool):
             torch.set_flush_denormal(flush)
@@ -70,14 +62,7 @@ def main() -> int:
             losses = []
             start = time.process_time()
             for i in range(args.steps):
-                at = (i * args.batch) % max(1, len(states) - args.batch + 1)
-                x, pi, zt = planes[at:at + args.batch], target[at:at + args.batch], z[at:at + args.batch]
-                lg, v = net(x)[:2]
-                loss = -(pi * F.log_softmax(lg, dim=1)).sum(1).mean() + F.mse_loss(v.reshape(-1), zt)
-                opt.zero_grad(set_to_none=True)
-                loss.backward()
-                opt.step()
-                losses.append(loss.item())
+                losses.append(step(net, opt, batch_tensors, args.batch, i))
             return out, losses, time.process_time() - start, net
 
         cpu = {"keep": [], "flush": []}

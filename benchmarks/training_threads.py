@@ -32,42 +32,25 @@ VARIANTS = (("1", None), ("1", "PASSIVE"), ("2", None), ("2", "PASSIVE"))
 
 def child(args) -> None:
     """One variant's steps in this process (its environment set by the parent); prints a JSON line."""
-    import numpy as np
     import torch
-    import torch.nn.functional as F
+    from learning_steps import own_batch, step
 
     from engine.core.checkpoint import load_network
-    from engine.core.evaluators import NetworkEvaluator, policy_game_positions
     from engine.core.network import configure_threads
     from engine.core.paths import shipped_model_path
     from games import get_game
     configure_threads(1)   # as the trainer's loop does; then its learning sets the threads
     game = get_game(args.game)
     net, _ = load_network(Path(args.model) if args.model else shipped_model_path(game.key), game)
-    net.eval()
-    evaluator = NetworkEvaluator(net)
-    states = policy_game_positions(game, evaluator, args.positions, seed=0)
-    planes = torch.from_numpy(np.stack([evaluator.encode(s) for s in states]).astype(np.float32))
-    with torch.no_grad():
-        target = F.softmax(2.0 * net(planes)[0], dim=1)
-    z = torch.from_numpy(np.random.default_rng(1).choice([-1.0, 1.0], size=len(states)).astype(np.float32))
+    batch_tensors = own_batch(game, net, args.positions)
     torch.set_num_threads(args.threads)
     net.train()
     opt = torch.optim.Adam(net.parameters(), lr=5e-5, weight_decay=1e-4)
 
-    def step(i: int) -> None:
-        at = (i * args.batch) % max(1, len(states) - args.batch + 1)
-        lg, v = net(planes[at:at + args.batch])[:2]
-        loss = (-(target[at:at + args.batch] * F.log_softmax(lg, dim=1)).sum(1).mean()
-                + F.mse_loss(v.reshape(-1), z[at:at + args.batch]))
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-
-    step(0)   # warm-up: threads started, kernels chosen
+    step(net, opt, batch_tensors, args.batch, 0)   # warm-up: threads started, kernels chosen
     wall, cpu = time.perf_counter(), time.process_time()
     for i in range(args.steps):
-        step(i + 1)
+        step(net, opt, batch_tensors, args.batch, i + 1)
     print(json.dumps({"wall_s_per_step": (time.perf_counter() - wall) / args.steps,
                       "cpu_s_per_step": (time.process_time() - cpu) / args.steps}), flush=True)
 

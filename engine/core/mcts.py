@@ -363,9 +363,9 @@ class Tree:
             if action in lost and child >= 0 and math.isnan(self.n_term[child]):
                 self._prove_root_child(child, 1.0 if self.n_player[child] != self.n_player[0] else -1.0)
         priors = self.e_prior[s:s + k].astype(np.float32)
-        allowed = np.array([a not in lost and a in keep for a in actions])
+        allowed = np.array([a in keep for a in actions])   # the defences and the refuted are apart
         if not allowed.any():
-            return
+            return   # no defence is a legal move here (a hook's mistake): the root is left alone
         before = float(priors.sum())
         priors = np.where(allowed, priors, 0.0)
         total = float(priors.sum())

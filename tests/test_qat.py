@@ -15,6 +15,17 @@ from games import get_game
 from test_runtime import trained_looking_net
 
 
+def exact_int8_kernels() -> bool:
+    """Whether this processor has VNNI (AVX-512 or AVX), whose int8 dot products accumulate in 32
+    bits: there ONNX Runtime's u8s8 convolutions are exact integer arithmetic."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return False
+    return "avx512_vnni" in flags or "avx_vnni" in flags
+
+
 def planes_of(game, evaluator, count, seed):
     return np.stack([evaluator.encode(s) for s in policy_game_positions(game, evaluator, count, seed=seed)])
 
@@ -36,6 +47,15 @@ def test_the_simulation_computes_what_the_static_int8_model_computes(key):
         s_logits, s_values = (t.numpy() for t in sim(torch.from_numpy(x), quantize=True))
     rounding = np.abs(q_logits - ref_logits).mean()
     assert rounding > 1e-4   # int8 does round something here
+    if key == "othello" and not exact_int8_kernels():
+        # Without VNNI, ONNX Runtime's u8s8 kernels multiply with AVX2's VPMADDUBSW, whose 16-bit
+        # pair sums saturate: where a layer's products are large (this othello network's are),
+        # its int8 model is no longer exact integer arithmetic, which the simulation copies. On
+        # such a processor (AMD EPYC, AVX2, 2026-11-29: 0.31 and 0.47 of int8's own rounding) the
+        # simulation must still be nearer ONNX Runtime's int8 model than float32 is.
+        assert np.abs(s_logits - q_logits).mean() < rounding / 2
+        assert np.abs(s_values - q_values).mean() < np.abs(q_values - ref_values).mean()
+        return
     assert np.abs(s_logits - q_logits).mean() < rounding / 20
     assert np.abs(s_values - q_values).mean() < np.abs(q_values - ref_values).mean() / 5 + 1e-5
 
@@ -82,6 +102,22 @@ def test_the_margin_loss_counts_only_legal_rivals_within_the_margin():
     top = torch.tensor([0, 0, 0])
     per = [qat.margin_loss(logits[i:i + 1], mask[i:i + 1], top[i:i + 1], 0.3).item() for i in range(3)]
     assert per == [pytest.approx(0.2), 0.0, 0.0]   # an illegal 5.0 or 9.0 is no rival; a lone move has none
+
+
+def test_the_agreement_loss_asks_the_quantized_forward_for_the_float_forwards_choice():
+    s = qat.QatSettings(margin=0.3, value_weight=4.0)
+    mask = torch.tensor([[True, True, True], [True, True, False]])
+    f_logits = torch.tensor([[0.0, 2.0, 1.0], [1.0, 0.0, 9.0]], requires_grad=True)   # float's choices: 1 and 0
+    f_values = torch.tensor([0.5, -0.2], requires_grad=True)
+    agreeing = torch.tensor([[0.0, 1.5, 1.0], [2.0, 0.0, 0.0]])     # leads by 0.5 and 2.0
+    assert qat.agreement_loss((agreeing, f_values.detach()), (f_logits, f_values), mask, s).item() == 0.0
+    q_logits = torch.tensor([[0.0, 1.0, 1.1], [2.0, 0.0, 0.0]], requires_grad=True)   # row 0 flips to move 2
+    q_values = torch.tensor([0.4, -0.2], requires_grad=True)
+    loss = qat.agreement_loss((q_logits, q_values), (f_logits, f_values), mask, s)
+    assert loss.item() == pytest.approx((0.3 + 0.1) / 2 + 4.0 * 0.01 / 2)
+    loss.backward()
+    assert f_logits.grad is None and f_values.grad is None   # the float forward is the target only
+    assert q_logits.grad[0, 1] < 0 < q_logits.grad[0, 2]
 
 
 def test_the_fine_tune_brings_the_quantized_network_closer_to_the_original():

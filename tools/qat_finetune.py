@@ -50,7 +50,7 @@ def main(argv=None) -> int:
     ap.add_argument("--held-out", type=positive(int), default=1000, help="positions for the accuracy figures")
     for name, value in defaults.to_dict().items():
         ap.add_argument("--" + name.replace("_", "-"), default=value,
-                        type=positive(type(value), zero_ok=name in ("value_weight", "margin", "margin_weight")))
+                        type=positive(type(value), zero_ok=name in ("value_weight", "margin", "margin_weight", "agreement_weight")))
     args = ap.parse_args(argv)
     settings = QatSettings(**{k: getattr(args, k) for k in defaults.to_dict()})
     if settings.calibration_positions > settings.positions:

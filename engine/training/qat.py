@@ -56,6 +56,11 @@ class QatSettings:
     #: flip under any rounding, and flip the first choice with them
     margin: float = 0.3
     margin_weight: float = 1.0
+    #: weight of a term that asks the quantized copy to agree with the float copy itself (the
+    #: accuracy bar compares those two, not either with the original): the float copy's first
+    #: choice must lead in the quantized forward by ``margin`` (hinge), and the values match
+    #: (squared error, times ``value_weight``); 0 leaves it out
+    agreement_weight: float = 0.0
     seed: int = 1
 
     def to_dict(self) -> dict:
@@ -215,6 +220,17 @@ def distillation_loss(logits, values, t_logp, t_p, t_values, mask, top, s: QatSe
     return kl + s.value_weight * F.mse_loss(values, t_values) + s.margin_weight * margin
 
 
+def agreement_loss(q_out, f_out, mask, s: QatSettings) -> torch.Tensor:
+    """How far the quantized forward ``q_out`` is from agreeing with the float forward ``f_out``
+    of the same network: the hinge `margin_loss` on the float forward's first legal choice in the
+    quantized logits, plus ``s.value_weight`` x the values' squared error. The float forward is
+    the target only (no gradient through it)."""
+    q_logits, q_values = q_out[0], q_out[1]
+    f_logits, f_values = f_out[0].detach(), f_out[1].detach()
+    f_top = f_logits.masked_fill(~mask, float("-inf")).argmax(dim=1)
+    return margin_loss(q_logits, mask, f_top, s.margin) + s.value_weight * F.mse_loss(q_values, f_values)
+
+
 def training_positions(game, evaluator, settings: QatSettings) -> list:
     """The original network's positions (its priors' games, `policy_game_positions`)."""
     from ..core.evaluators import policy_game_positions
@@ -260,10 +276,14 @@ def finetune(net, game, states, settings: QatSettings, log=print, start=None) ->
         cursor += settings.batch
         x, m = planes[idx], masks[idx]
         args = (t_logp[idx], t_p[idx], t_values[idx], m, t_top[idx], settings)
-        q_loss = distillation_loss(*sim(x, quantize=True), *args)
-        f_loss = distillation_loss(*sim(x, quantize=False), *args)
+        q_out, f_out = sim(x, quantize=True), sim(x, quantize=False)
+        q_loss = distillation_loss(*q_out, *args)
+        f_loss = distillation_loss(*f_out, *args)
+        loss = q_loss + f_loss
+        if settings.agreement_weight:
+            loss = loss + settings.agreement_weight * agreement_loss(q_out, f_out, m, settings)
         opt.zero_grad()
-        (q_loss + f_loss).backward()
+        loss.backward()
         opt.step()
         history.append((q_loss.item(), f_loss.item()))
         if step % 100 == 0:
@@ -283,5 +303,5 @@ def finetune(net, game, states, settings: QatSettings, log=print, start=None) ->
     return student, record
 
 
-__all__ = ["QatSettings", "QuantSim", "finetune", "training_positions", "distillation_loss", "margin_loss",
+__all__ = ["QatSettings", "QuantSim", "finetune", "training_positions", "distillation_loss", "margin_loss", "agreement_loss",
            "fake_quant_act", "fake_quant_weight", "act_grid", "legal_masks"]

@@ -46,7 +46,7 @@ def test_the_flat_forward_gives_the_modules_outputs_exactly(game_id, shape, dtyp
     fast = inference_copy(trained_looking_net(game, 3, **shape)).to(dtype)
     forward = lean.lean_forward(fast)
     assert forward is not fast   # every network shape the project makes runs flat
-    assert forward.path == ("plain" if dtype == torch.float32 or lean._mkldnn_ops() is None else "onednn")
+    assert forward.path == ("onednn" if dtype == torch.bfloat16 and lean.onednn_bf16() else "plain")
     for batch in (1, 7, 33):
         x = planes(game, batch, dtype)
         with torch.inference_mode():
@@ -101,7 +101,8 @@ def test_the_evaluator_runs_the_flat_forward_in_both_precisions():
         assert np.array_equal(logits, want[0].float().numpy()) and np.array_equal(values, want[1].float().numpy())
 
 
-@pytest.mark.skipif(lean._mkldnn_ops() is None, reason="this torch has no oneDNN convolutions")
+@pytest.mark.skipif(not lean.onednn_bf16(), reason="no oneDNN bfloat16 convolutions here (this torch lacks "
+                    "them, or the processor lacks AVX-512 BW/VL/DQ and AVX-NE-CONVERT)")
 def test_fused_residuals_round_once_and_only_when_asked(monkeypatch):
     """With FUSE_ENV the blocks' additions run inside the convolutions (bfloat16 only): outputs
     within bfloat16's rounding of the module's, not bit for bit; without it, exact."""
@@ -127,7 +128,8 @@ def test_fused_residuals_round_once_and_only_when_asked(monkeypatch):
         assert all(torch.equal(a, b) for a, b in zip(float32(x.float()), lean.lean_forward(float32)(x.float())))
 
 
-@pytest.mark.skipif(lean._mkldnn_ops() is None, reason="this torch has no oneDNN convolutions")
+@pytest.mark.skipif(not lean.onednn_bf16(), reason="no oneDNN bfloat16 convolutions here (this torch lacks "
+                    "them, or the processor lacks AVX-512 BW/VL/DQ and AVX-NE-CONVERT)")
 def test_the_shipped_xiangqi_network_runs_prepacked_and_fuses_when_asked(monkeypatch):
     """A trained network's large logits (xiangqi's reach 50) must not send the build-time check
     to the slower plain calls: exact prepacked by default, fused with FUSE_ENV."""

@@ -49,6 +49,31 @@ def _mkldnn_ops():
         return None
 
 
+_ONEDNN_BF16: bool | None = None
+
+
+def onednn_bf16() -> bool:
+    """Whether torch's oneDNN convolutions take bfloat16 on this processor: they need AVX-512
+    (BW, VL, DQ) or AVX-NE-CONVERT, and without them the weight reorder refuses ("bf16 path
+    needs the cpu support ..."), so bfloat16 networks take the plain calls (an AVX2-only
+    processor, such as the AMD EPYC of 2026-11-29). Asked once, with the reorder a 3x3
+    convolution of the flat forward makes."""
+    global _ONEDNN_BF16
+    if _ONEDNN_BF16 is None:
+        ops = _mkldnn_ops()
+        ok = False
+        if ops is not None:
+            try:
+                conv = torch.nn.Conv2d(8, 8, 3, padding=1).to(torch.bfloat16)
+                with torch.inference_mode():
+                    ops[1](conv.weight.to_mkldnn(), [1, 1], [1, 1], [1, 1], 1, [PACK_BATCH, 8, 6, 7])
+                ok = True
+            except RuntimeError:
+                ok = False
+        _ONEDNN_BF16 = ok
+    return _ONEDNN_BF16
+
+
 class _Conv:
     """One convolution of the inference copy (batch norm folded in), optionally followed by a
     ReLU, as a plain call."""
@@ -187,4 +212,4 @@ def lean_forward(fast, device: str = "cpu"):
     return forward
 
 
-__all__ = ["lean_forward", "fused_residual", "PACK_BATCH", "FUSE_ENV"]
+__all__ = ["lean_forward", "fused_residual", "onednn_bf16", "PACK_BATCH", "FUSE_ENV"]

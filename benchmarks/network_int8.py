@@ -44,16 +44,8 @@ def cpu_us_per_position(evaluators: dict, planes: np.ndarray, rounds: int, windo
 def cpu_description() -> str:
     """The processor's name and the vector extensions that decide which int8 and float kernels
     ONNX Runtime can use (AVX2, AVX-512, VNNI, bfloat16)."""
-    from engine.core.runtime import _cpu_name
-    flags: set[str] = set()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    flags = set(line.split(":", 1)[1].split())
-                    break
-    except OSError:
-        pass
+    from engine.core.runtime import _cpu_name, cpu_flags
+    flags = cpu_flags()
     wanted = ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "avx512_bf16", "amx_int8")
     return " ".join([_cpu_name()] + [f for f in wanted if f in flags])
 

@@ -12,17 +12,14 @@ from engine.core.onnxnet import OrtEvaluator, export_bytes, session
 from engine.core.runtime import policy_game_positions
 from engine.training import qat
 from games import get_game
+from engine.core.runtime import cpu_flags
 from test_runtime import trained_looking_net
 
 
 def exact_int8_kernels() -> bool:
     """Whether this processor has VNNI (AVX-512 or AVX), whose int8 dot products accumulate in 32
     bits: there ONNX Runtime's u8s8 convolutions are exact integer arithmetic."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
-            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
-    except OSError:
-        return False
+    flags = cpu_flags()
     return "avx512_vnni" in flags or "avx_vnni" in flags
 
 

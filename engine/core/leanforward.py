@@ -20,6 +20,7 @@ batches 1, 8 and 48 (plain calls 1.1-1.2x); float32 plain calls 1.0-1.2x, prepac
 """
 from __future__ import annotations
 
+import functools
 import os
 
 import torch
@@ -49,29 +50,23 @@ def _mkldnn_ops():
         return None
 
 
-_ONEDNN_BF16: bool | None = None
-
-
+@functools.cache
 def onednn_bf16() -> bool:
     """Whether torch's oneDNN convolutions take bfloat16 on this processor: they need AVX-512
     (BW, VL, DQ) or AVX-NE-CONVERT, and without them the weight reorder refuses ("bf16 path
     needs the cpu support ..."), so bfloat16 networks take the plain calls (an AVX2-only
     processor, such as the AMD EPYC of 2026-11-29). Asked once, with the reorder a 3x3
     convolution of the flat forward makes."""
-    global _ONEDNN_BF16
-    if _ONEDNN_BF16 is None:
-        ops = _mkldnn_ops()
-        ok = False
-        if ops is not None:
-            try:
-                conv = torch.nn.Conv2d(8, 8, 3, padding=1).to(torch.bfloat16)
-                with torch.inference_mode():
-                    ops[1](conv.weight.to_mkldnn(), [1, 1], [1, 1], [1, 1], 1, [PACK_BATCH, 8, 6, 7])
-                ok = True
-            except RuntimeError:
-                ok = False
-        _ONEDNN_BF16 = ok
-    return _ONEDNN_BF16
+    ops = _mkldnn_ops()
+    if ops is None:
+        return False
+    try:
+        conv = torch.nn.Conv2d(8, 8, 3, padding=1).to(torch.bfloat16)
+        with torch.inference_mode():
+            ops[1](conv.weight.to_mkldnn(), [1, 1], [1, 1], [1, 1], 1, [PACK_BATCH, 8, 6, 7])
+    except RuntimeError:
+        return False
+    return True
 
 
 class _Conv:

@@ -58,16 +58,27 @@ def _version(dist: str) -> str:
         return "?"
 
 
-def _cpu_name() -> str:
+def _cpuinfo(field: str) -> str | None:
+    """The first ``field`` line's value in /proc/cpuinfo (Linux), or None."""
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
             for line in f:
-                if line.startswith("model name"):
+                if line.startswith(field):
                     return line.split(":", 1)[1].strip()
     except OSError:
         pass
+    return None
+
+
+def _cpu_name() -> str:
     import platform
-    return platform.processor() or platform.machine() or "?"
+    return _cpuinfo("model name") or platform.processor() or platform.machine() or "?"
+
+
+def cpu_flags() -> frozenset[str]:
+    """The processor's feature flags where the system lists them (Linux), else none: which
+    vector instructions (AVX2, AVX-512, VNNI, bfloat16) the network runtimes' kernels can use."""
+    return frozenset((_cpuinfo("flags") or "").split())
 
 
 def shape_key(net_cfg: dict) -> str:

@@ -7,10 +7,12 @@ and ONNX Runtime static int8, `engine.core.int8`) round by round so that
 other load on the machine falls on all of them alike. Before ONNX Runtime, self-play used
 torch with bfloat16 where it pays (`precision = "auto"`); "chosen" is the runtime
 `runtime.load_model_evaluator` picks now. Prints one JSON line per game: positions, CPU
-seconds and positions per CPU-hour for each runtime.
+seconds and positions per CPU-hour for each runtime. ``--memory N`` adds, for each runtime, the
+same runtime remembering N evaluations across its batches (`BatchNetEvaluator.remember`,
+``[selfplay] memory``), named "<runtime>+memory"; the plain runtimes then remember nothing.
 
     python benchmarks/selfplay_runtimes.py [--games connect4 xiangqi] [--rounds 3] [--n-games 32]
-                                           [--runtimes ort-fp32 ort-int8-static]
+                                           [--runtimes ort-fp32 ort-int8-static] [--memory 65536]
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--runtimes", nargs="+", default=["torch-fp32", "torch-bf16", "ort-fp32", "ort-int8-static"],
                     choices=["torch-fp32", "torch-bf16", "ort-fp32", "ort-int8-static"])
+    ap.add_argument("--memory", type=int, default=0, help="also each runtime remembering this many evaluations")
     args = ap.parse_args()
     from engine.core.checkpoint import load_network
     from engine.core.config import load_config
@@ -46,6 +49,9 @@ def main() -> int:
         sp = load_config(game).selfplay
         net, _ = load_network(path, game)
         runs = {name: build_evaluator(name, net, game=game) for name in args.runtimes}
+        if args.memory:
+            runs.update({f"{name}+memory": build_evaluator(name, net, game=game).remember(args.memory)
+                         for name in args.runtimes})
         chosen, _ = load_model_evaluator(path, game, purpose="selfplay", batch=sp.parallel_games * sp.leaf_batch,
                                          precision=sp.precision, keep_export=False)
         n_games = args.n_games or sp.parallel_games
@@ -57,7 +63,10 @@ def main() -> int:
                 totals[name][0] += sum(len(rec.planes) for rec in records)
                 totals[name][1] += time.process_time() - cpu
         out = {"game": gid, "games_per_batch": n_games, "rounds": args.rounds, "chosen": chosen.runtime,
-               "runtimes": {name: {"positions": p, "cpu_s": round(c, 1), "positions_per_cpu_hour": round(p / c * 3600)}
+               "date": time.strftime("%Y-%m-%d", time.gmtime()),
+               "runtimes": {name: {"positions": p, "cpu_s": round(c, 1), "positions_per_cpu_hour": round(p / c * 3600),
+                                   **({"network_positions": runs[name].positions, "recalled": runs[name].recalled}
+                                      if name.endswith("+memory") else {})}
                             for name, (p, c) in totals.items()}}
         print(json.dumps(out), flush=True)
     return 0

@@ -16,7 +16,10 @@ share of a core the search got. Positions the search proved before the cap are l
 the rates (their searches stop early).
 
     python benchmarks/strong_visits.py [--games connect4 othello gomoku xiangqi]
-        [--positions 30] [--threads 1 2] [--seconds 1.0] [--seed 1]
+        [--positions 30] [--threads 1 2] [--seconds 1.0] [--seed 1] [--memory 0 32768]
+
+``--memory`` compares play evaluators that remember that many evaluations (0: none;
+`BatchNetEvaluator.remember`), each with every thread count, in the same turns.
 """
 from __future__ import annotations
 
@@ -61,13 +64,23 @@ def own_positions(game, count: int, seed: int) -> list:
     return out
 
 
-def measure(game, positions: list, threads: list[int], seconds: float) -> dict:
+def measure(game, positions: list, threads: list[int], seconds: float, memory: list[int] | None = None) -> dict:
+    """Figures per thread count, or with ``memory`` per (threads, remembered evaluations)
+    pair, keyed "T" or "T/M"; the memory is emptied before each search."""
     from engine.play.players import make_player
-    players = {t: make_player(game, "strong", seed=1, threads=t) for t in threads}
-    runs = {t: [] for t in threads}
+    variants = [(t, None) for t in threads] if memory is None else [(t, m) for t in threads for m in memory]
+    players = {}
+    for t, m in variants:
+        player = make_player(game, "strong", seed=1, threads=t)
+        if m is not None and hasattr(player.mcts.evaluator, "remember"):
+            player.mcts.evaluator.remember(m)
+        players[str(t) if m is None else f"{t}/{m}"] = player
+    runs = {k: [] for k in players}
     for state in positions:
         for t, player in players.items():
             player.reset()
+            if hasattr(player.mcts.evaluator, "forget"):
+                player.mcts.evaluator.forget()   # a fresh search: nothing remembered from the last one
             player.sims = 10 ** 7   # no visit budget: the time cap alone stops the search
             player.seconds = seconds
             cpu, wall = time.process_time(), time.perf_counter()
@@ -80,7 +93,7 @@ def measure(game, positions: list, threads: list[int], seconds: float) -> dict:
         timed = [r for r in rows if r["capped"] and r["sims"] > 0]
         per_wall = sorted(r["sims"] / r["wall_s"] for r in timed)
         per_cpu = sorted(r["sims"] / r["cpu_s"] for r in timed)
-        out[str(t)] = {"positions": len(rows), "timed": len(timed),
+        out[t] = {"positions": len(rows), "timed": len(timed),
                        "visits_per_wall_s_q1_med_q3": [round(v) for v in quartiles(per_wall)] if timed else None,
                        "visits_per_cpu_s_q1_med_q3": [round(v) for v in quartiles(per_cpu)] if timed else None,
                        "cpu_per_wall": round(sum(r["cpu_s"] for r in timed) / sum(r["wall_s"] for r in timed), 2)
@@ -95,6 +108,8 @@ def main() -> int:
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--memory", type=int, nargs="+", default=None,
+                    help="remembered evaluations to compare (e.g. 0 32768), each with every thread count")
     args = ap.parse_args()
     from engine.core.network import configure_threads
     from games import get_game
@@ -103,7 +118,7 @@ def main() -> int:
         game = get_game(gid)
         positions = own_positions(game, args.positions, args.seed)
         load = os.getloadavg()
-        figures = measure(game, positions, args.threads, args.seconds)
+        figures = measure(game, positions, args.threads, args.seconds, args.memory)
         print(json.dumps({"game": gid, "seconds": args.seconds, "date": time.strftime("%Y-%m-%d", time.gmtime()),
                           "load_before": [round(x, 2) for x in load],
                           "load_after": [round(x, 2) for x in os.getloadavg()], "threads": figures}), flush=True)

@@ -100,6 +100,13 @@ class SelfPlaySettings:
     # it misses the play bar on every network, and is set only where an equal-visits match
     # showed no strength loss (docs/network-int8.md).
     precision: str = "auto"
+    # Evaluations a self-play worker remembers across its games' searches, so that a position
+    # met again (a transposition, or a shared opening) costs no network call
+    # (engine.core.evaluators.BatchNetEvaluator.remember; the answers are the network's own,
+    # so the games are those without it). 0 = none: where searches meet few transpositions
+    # (gomoku, othello) hashing every leaf costs more than it saves. docs/performance.md,
+    # "Remembered evaluations".
+    memory: int = 0
     # Gumbel root search (engine/core/gumbel.py) instead of PUCT with Dirichlet noise when > 0:
     # this many moves are considered at the root (Gumbel top-k), sequential halving spreads the
     # visits over them, and the policy target is the improved policy softmax(logit + sigma(q)),
@@ -185,6 +192,12 @@ class PlaySettings:
     # won or lost since the search's root, divided by material_scale, added to the network's
     # value at each leaf in atanh space (engine.core.mcts.SearchConfig.material_scale). 0 = off.
     material_scale: float = 0.0
+    # Evaluations the play evaluator remembers, so that a position the search meets again by
+    # another order of moves (a transposition) is answered without the network
+    # (engine.core.evaluators.BatchNetEvaluator.remember). 0 = none. It pays where a search
+    # meets many transpositions (Connect Four, xiangqi) and costs a few percent (hashing each
+    # leaf) where it meets few (gomoku, othello): docs/performance.md, "Remembered evaluations".
+    memory: int = 0
 
 
 @dataclass

@@ -131,9 +131,11 @@ def load_evaluator(game, model_path=None, fallback: bool = True):
         if not fallback:
             raise FileNotFoundError(f"no model is shipped for {game.key}")
         return RolloutEvaluator(rollouts=1, max_plies=min(200, game.max_game_length or 200)), NO_MODEL
+    from ..core.config import load_config
     from ..core.runtime import load_model_evaluator
     evaluator, meta = load_model_evaluator(path, game, purpose="play", batch=play_leaf_batch(game))
-    return with_symmetries(game, evaluator), f"model {path.name} (generation {meta.get('generation', 0)})"
+    evaluator = with_symmetries(game, evaluator).remember(load_config(game).play.memory)
+    return evaluator, f"model {path.name} (generation {meta.get('generation', 0)})"
 
 
 def play_symmetries(game) -> int:

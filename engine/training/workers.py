@@ -35,7 +35,13 @@ def _exit_with_parent():
 
 def selfplay_evaluator(checkpoint, game, sp):
     """(evaluator, metadata) for self-play with the settings ``sp``: the measured runtime, or
-    for a win/draw/loss network with ``draw_winner`` the torch one that scores draws so."""
+    for a win/draw/loss network with ``draw_winner`` the torch one that scores draws so;
+    remembering ``sp.memory`` evaluations."""
+    evaluator, meta = _selfplay_evaluator(checkpoint, game, sp)
+    return evaluator.remember(sp.memory), meta
+
+
+def _selfplay_evaluator(checkpoint, game, sp):
     from ..core.runtime import load_model_evaluator
     from ..core.checkpoint import load_network
     if sp.draw_winner >= 0:

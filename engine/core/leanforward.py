@@ -189,7 +189,9 @@ def lean_forward(fast, device: str = "cpu"):
     if not all(_is_plain(m) for m in convs) or any(isinstance(m, torch.nn.BatchNorm2d) for m in fast.modules()):
         return fast
     dtype = next(fast.parameters()).dtype
-    ops = _mkldnn_ops() if device == "cpu" and dtype == torch.bfloat16 else None
+    # oneDNN's bfloat16 path only where the processor has it (`onednn_bf16`): elsewhere the
+    # build would be refused, once per network
+    ops = _mkldnn_ops() if device == "cpu" and dtype == torch.bfloat16 and onednn_bf16() else None
     if ops is not None:
         fuse = fused_residual()
         try:

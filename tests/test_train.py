@@ -89,11 +89,16 @@ def test_resume_after_kill_9_loses_nothing(tmp_path):
         proc = subprocess.Popen(_train_cmd(run_dir, target, resume=attempt > 0) if attempt == 0 else
                                 _train_cmd(run_dir, target, resume=True), env=env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        # the first kill falls after the run has begun (on a loaded machine starting Python and
+        # torch alone can take longer than the random wait), the later ones anywhere
+        deadline = time.monotonic() + 120
+        while attempt == 0 and not (run_dir / "run.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
         time.sleep(rng.uniform(3.0, 7.0))
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    state = json.loads((run_dir / "state.json").read_text())
-    done = state["generation"]
+    state_file = run_dir / "state.json"
+    done = json.loads(state_file.read_text())["generation"] if state_file.exists() else 0
     # --generations counts from where the run stands; always resume once more after the last kill
     remaining = max(1, target - done)
     subprocess.run(_train_cmd(run_dir, remaining, resume=True), check=True, timeout=180, env=env,

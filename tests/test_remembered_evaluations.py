@@ -155,3 +155,12 @@ def test_play_evaluators_remember_as_each_game_is_configured():
         want = load_config(game).play.memory
         assert (ev._memory is not None) == (want > 0) and ev._memory_size == want
     assert load_config(get_game("connect4")).play.memory > 0
+
+
+@pytest.mark.parametrize("section, value", [("play", -1), ("selfplay", -5), ("play", 1 << 30)])
+def test_a_config_asking_for_an_impossible_memory_is_refused_with_a_message(tmp_path, section, value):
+    from engine.core.config import load_config
+    f = tmp_path / "c.toml"
+    f.write_text(f"[{section}]\nmemory = {value}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=rf"\[{section}\]: memory must be between 0"):
+        load_config(get_game("connect4"), f)

@@ -241,6 +241,8 @@ PRECISIONS = ("auto", "fp32", "bf16")
 #: what ``[selfplay] precision`` may say: those, or ONNX Runtime's static int8
 SELFPLAY_PRECISIONS = (*PRECISIONS, "int8")
 _CHOICES = {("selfplay", "precision"): SELFPLAY_PRECISIONS}
+#: the most evaluations ``[play]`` or ``[selfplay] memory`` may keep (a few hundred MB)
+MAX_MEMORY = 1 << 20
 
 
 def _check_choices(cfg: GameConfig, where: str) -> None:
@@ -248,6 +250,11 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
         value = getattr(getattr(cfg, section), name)
         if value not in allowed:
             raise ValueError(f"{where} [{section}]: {name} must be one of {', '.join(allowed)}, not {value!r}")
+    for section in ("play", "selfplay"):
+        memory = getattr(cfg, section).memory
+        if not 0 <= memory <= MAX_MEMORY:
+            raise ValueError(f"{where} [{section}]: memory must be between 0 (none) and {MAX_MEMORY:,} "
+                             f"evaluations, not {memory}")
     if not cfg.selfplay.material_adjudicate >= 0:   # NaN fails too
         raise ValueError(f"{where} [selfplay]: material_adjudicate must be 0 (off) or more, "
                          f"not {cfg.selfplay.material_adjudicate}")

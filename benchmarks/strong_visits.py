@@ -94,10 +94,10 @@ def measure(game, positions: list, threads: list[int], seconds: float, memory: l
         per_wall = sorted(r["sims"] / r["wall_s"] for r in timed)
         per_cpu = sorted(r["sims"] / r["cpu_s"] for r in timed)
         out[t] = {"positions": len(rows), "timed": len(timed),
-                       "visits_per_wall_s_q1_med_q3": [round(v) for v in quartiles(per_wall)] if timed else None,
-                       "visits_per_cpu_s_q1_med_q3": [round(v) for v in quartiles(per_cpu)] if timed else None,
-                       "cpu_per_wall": round(sum(r["cpu_s"] for r in timed) / sum(r["wall_s"] for r in timed), 2)
-                       if timed else None}
+                  "visits_per_wall_s_q1_med_q3": [round(v) for v in quartiles(per_wall)] if timed else None,
+                  "visits_per_cpu_s_q1_med_q3": [round(v) for v in quartiles(per_cpu)] if timed else None,
+                  "cpu_per_wall": round(sum(r["cpu_s"] for r in timed) / sum(r["wall_s"] for r in timed), 2)
+                  if timed else None}
     return out
 
 

@@ -17,13 +17,17 @@ the rates (their searches stop early).
 
     python benchmarks/strong_visits.py [--games connect4 othello gomoku xiangqi]
         [--positions 30] [--threads 1 2] [--seconds 1.0] [--seed 1] [--memory 0 32768]
+        [--in-gather 0 1]
 
 ``--memory`` compares play evaluators that remember that many evaluations (0: none;
 `BatchNetEvaluator.remember`), each with every thread count, in the same turns.
+``--in-gather`` compares searches whose remembered leaves wait in the network's batch (0)
+with those that back them up as they are gathered (1, as the app plays; `MCTS.recall_in_gather`).
 """
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -64,17 +68,20 @@ def own_positions(game, count: int, seed: int) -> list:
     return out
 
 
-def measure(game, positions: list, threads: list[int], seconds: float, memory: list[int] | None = None) -> dict:
+def measure(game, positions: list, threads: list[int], seconds: float, memory: list[int] | None = None,
+            in_gather: list[int] | None = None) -> dict:
     """Figures per thread count, or with ``memory`` per (threads, remembered evaluations)
-    pair, keyed "T" or "T/M"; the memory is emptied before each search."""
+    pair, keyed "T" or "T/M", and with ``in_gather`` per its setting too ("T/g1", "T/M/g1");
+    the memory is emptied before each search."""
     from engine.play.players import make_player
-    variants = [(t, None) for t in threads] if memory is None else [(t, m) for t in threads for m in memory]
     players = {}
-    for t, m in variants:
+    for t, m, g in itertools.product(threads, memory or [None], in_gather or [None]):
         player = make_player(game, "strong", seed=1, threads=t)
         if m is not None and hasattr(player.mcts.evaluator, "remember"):
             player.mcts.evaluator.remember(m)
-        players[str(t) if m is None else f"{t}/{m}"] = player
+        if g is not None:
+            player.mcts.recall_in_gather = bool(g)
+        players["/".join([str(t)] + ([str(m)] if m is not None else []) + ([f"g{g}"] if g is not None else []))] = player
     runs = {k: [] for k in players}
     for state in positions:
         for t, player in players.items():
@@ -110,6 +117,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--memory", type=int, nargs="+", default=None,
                     help="remembered evaluations to compare (e.g. 0 32768), each with every thread count")
+    ap.add_argument("--in-gather", type=int, nargs="+", choices=[0, 1], default=None,
+                    help="remembered leaves backed up as they are gathered (1) or waiting in the batch (0), compared")
     args = ap.parse_args()
     from engine.core.network import configure_threads
     from games import get_game
@@ -118,7 +127,7 @@ def main() -> int:
         game = get_game(gid)
         positions = own_positions(game, args.positions, args.seed)
         load = os.getloadavg()
-        figures = measure(game, positions, args.threads, args.seconds, args.memory)
+        figures = measure(game, positions, args.threads, args.seconds, args.memory, args.in_gather)
         print(json.dumps({"game": gid, "seconds": args.seconds, "date": time.strftime("%Y-%m-%d", time.gmtime()),
                           "load_before": [round(x, 2) for x in load],
                           "load_after": [round(x, 2) for x in os.getloadavg()], "threads": figures}), flush=True)

@@ -1,6 +1,8 @@
 """Remembered evaluations (`BatchNetEvaluator.remember`): a position met again is answered from
-memory, with exactly what the network gave it, so a search with the memory is the search
-without it, for fewer network calls."""
+memory, with exactly what the network gave it. Where remembered leaves wait in the batch
+(`MCTS.recall_in_gather` off), a search with the memory is the search without it, for fewer
+network calls; where they are backed up as they are gathered (the default), every node still
+gets the network's own priors, and the network never sees a position twice."""
 from __future__ import annotations
 
 import hashlib
@@ -52,11 +54,24 @@ def positions(game, n: int, seed: int) -> list:
     return out
 
 
-def search(game, evaluator, state, visits: int, threads: int = 1):
+def search(game, evaluator, state, visits: int, threads: int = 1, in_gather: bool = True):
     mcts = MCTS(evaluator, play_search_config(game), seed=3, threads=threads)
+    mcts.recall_in_gather = in_gather
     tree = Tree(state)
     mcts.search([tree], visits)
     return tree
+
+
+class SeenNet(RowHashNet):
+    """`RowHashNet` that also keeps the digest of every row it was given."""
+
+    def __init__(self, actions: int):
+        super().__init__(actions)
+        self.rows: list[bytes] = []
+
+    def infer(self, planes):
+        self.rows.extend(hashlib.blake2b(r.tobytes(), digest_size=16).digest() for r in planes)
+        return super().infer(planes)
 
 
 @pytest.mark.parametrize("game_id, visits", [("connect4", 600), ("xiangqi", 800)])
@@ -66,7 +81,7 @@ def test_a_search_with_the_memory_is_the_search_without_it_for_fewer_network_pos
     for state in positions(game, 3, seed=7):
         plain = RowHashNet(game.action_size)
         kept = RowHashNet(game.action_size).remember(100_000)
-        a, b = search(game, plain, state, visits), search(game, kept, state, visits)
+        a, b = search(game, plain, state, visits), search(game, kept, state, visits, in_gather=False)
         acts_a, n_a = a.visit_counts()
         acts_b, n_b = b.visit_counts()
         assert np.array_equal(acts_a, acts_b) and np.array_equal(n_a, n_b)
@@ -77,6 +92,51 @@ def test_a_search_with_the_memory_is_the_search_without_it_for_fewer_network_pos
         recalled, asked = recalled + kept.recalled, asked + plain.positions
     # transpositions are common in both games: the memory answered some of them
     assert 0 < recalled < asked
+
+
+@pytest.mark.parametrize("game_id, visits", [("connect4", 600), ("xiangqi", 800)])
+def test_remembered_leaves_backed_up_as_gathered_get_the_networks_own_priors(game_id, visits):
+    game = get_game(game_id)
+    recalled = 0
+    for state in positions(game, 3, seed=7):
+        reference = RowHashNet(game.action_size)
+        kept = SeenNet(game.action_size).remember(100_000)
+        mcts = MCTS(kept, play_search_config(game), seed=3)
+        tree = Tree(state)
+        assert mcts.search([tree], visits) == visits - 0 and tree.root_n == visits
+        assert not tree.pending
+        # the network never saw a position twice, and the memory answered the rest
+        assert len(set(kept.rows)) == len(kept.rows) == kept.positions
+        recalled += kept.recalled
+        # every expanded node below the root has the priors the network gives its position
+        shaper = MCTS(reference, play_search_config(game))
+        for node in range(1, tree.num_nodes):
+            if tree.n_count[node] == 0:
+                continue
+            st = tree.states[node]
+            acts = st.legal_actions()
+            p, v = reference.evaluate([st], [acts])
+            leads = None
+            if mcts.cfg.tactics and mcts.cfg.material_scale > 0 and hasattr(type(st), "heuristic"):
+                leads = [type(st).heuristic(state, 0)]
+            want = shaper.shaped([st], [acts], p, v, leads)[0][0]
+            stored = np.asarray(want).astype(tree.e_prior.dtype).astype(np.float32)   # as the tree keeps priors
+            assert np.array_equal(tree.edges(node)[3], stored), node
+    assert recalled > 0
+
+
+def test_remembered_leaves_backed_up_as_gathered_keep_the_batches_fuller():
+    game = get_game("connect4")
+    sizes = {}
+    for in_gather in (False, True):
+        net = RowHashNet(game.action_size).remember(100_000)
+        for state in positions(game, 3, seed=7):
+            net.forget()
+            search(game, net, state, 600, in_gather=in_gather)
+        sizes[in_gather] = (net.positions, len(net.batches))
+    # the same network positions or fewer, in fewer, fuller calls
+    assert sizes[True][0] <= sizes[False][0]
+    assert sizes[True][0] / sizes[True][1] > sizes[False][0] / sizes[False][1]
 
 
 def test_a_position_twice_in_one_batch_reaches_the_network_once():
@@ -139,10 +199,11 @@ def test_a_memory_size_must_be_a_whole_number(bad):
 def test_threads_share_one_memory():
     game = get_game("connect4")
     state = positions(game, 1, seed=6)[0]   # one the search does not prove at once
-    net = RowHashNet(game.action_size).remember(100_000)
-    tree = search(game, net, state, 800, threads=2)
-    assert tree.root_n == 800
-    assert net.recalled > 0
+    for in_gather in (False, True):
+        net = RowHashNet(game.action_size).remember(100_000)
+        tree = search(game, net, state, 800, threads=2, in_gather=in_gather)
+        assert tree.root_n == 800 and not tree.pending
+        assert net.recalled > 0
 
 
 def test_play_evaluators_remember_as_each_game_is_configured():

@@ -58,6 +58,31 @@ class BatchNetEvaluator:
             self._memory = {} if entries else None
         return self
 
+    @property
+    def remembering(self) -> bool:
+        """Whether the memory (`remember`) is on."""
+        return self._memory is not None
+
+    def recall(self, state, legal) -> tuple[tuple[np.ndarray, float] | None, np.ndarray, bytes]:
+        """What the memory (`remember`, which must be on) holds for ``state``: ``(entry, planes,
+        key)``, where ``entry`` is ``(priors, value)`` (priors a copy, the search may change
+        them) or None, and ``planes`` and ``key`` are the position's input and digest, which
+        `evaluate_recalled` takes back for a position the network must see."""
+        planes = self.encode(state)
+        key = _position_key(planes, state.current_player, legal)
+        with self._memory_lock:
+            found = self._memory.get(key)
+        if found is None:
+            return None, planes, key
+        self.recalled += 1
+        return (found[0].copy(), found[1]), planes, key
+
+    def evaluate_recalled(self, states, legal, planes: list, keys: list):
+        """`evaluate` for positions `recall` has already encoded and digested (``planes`` and
+        ``keys``, as it gave them), with the memory on: the same answers, without encoding
+        them twice."""
+        return self._evaluate_remembering(states, legal, np.stack(planes), keys)
+
     def forget(self) -> None:
         """Empty the memory (`remember`), keeping its size."""
         with self._memory_lock:
@@ -80,10 +105,11 @@ class BatchNetEvaluator:
         self.positions += len(states)
         return self._priors(logits, legal), np.asarray(values, dtype=np.float64)
 
-    def _evaluate_remembering(self, states, legal, planes):
+    def _evaluate_remembering(self, states, legal, planes, keys=None):
         """`evaluate` with the memory: the network sees only the positions it does not hold
-        (each once, however often it appears in the batch)."""
-        keys = [_position_key(p, s.current_player, acts) for p, s, acts in zip(planes, states, legal)]
+        (each once, however often it appears in the batch); ``keys``: their digests where known."""
+        if keys is None:
+            keys = [_position_key(p, s.current_player, acts) for p, s, acts in zip(planes, states, legal)]
         memory = self._memory
         with self._memory_lock:
             found = [memory.get(k) for k in keys]

@@ -41,6 +41,11 @@ _tree_c = native_tree.load()
 #: nodes with at most this many moves choose a child in plain Python (`Tree._pick_small`);
 #: wider ones (othello's middle game, gomoku, xiangqi) with numpy
 SMALL_NODE = 16
+#: the most walks one gathering makes for a tree, in units of the leaves it wants, where
+#: remembered leaves are backed up as they are found (`MCTS.gather`): the batch fills with
+#: positions the network has not seen, and a tree whose leaves are mostly remembered still
+#: goes to its next network call soon
+RECALL_WALKS = 4
 #: plies to the end counted for a result the game's slower proof finds (`State.deep_proven_value`,
 #: `State.winning_action`): at least a threat, its answer and the win, so a loser facing such a
 #: proof holds out against it rather than allowing a win in one
@@ -925,11 +930,15 @@ class LeafBatch:
     """The leaves one round gathered for one evaluator call: their states, legal actions,
     where they sit (tree index, node, path below the root) and each one's root heuristic."""
 
-    def __init__(self, with_leads: bool):
+    def __init__(self, with_leads: bool, recalled: bool = False):
         self.states: list = []
         self.legal: list = []
         self.owners: list[tuple[int, int, list[int]]] = []
         self.leads: list | None = [] if with_leads else None
+        #: the leaves' input planes and digests, where the evaluator's memory was asked at
+        #: gathering (`MCTS.recall_in_gather`)
+        self.planes: list | None = [] if recalled else None
+        self.keys: list | None = [] if recalled else None
 
 
 class MCTS:
@@ -947,6 +956,11 @@ class MCTS:
         #: chooses the root's children instead of PUCT when set (`engine.core.gumbel.GumbelRule`)
         self.root_rule = None
         self.threads = threads
+        #: where the evaluator remembers evaluations (`BatchNetEvaluator.remember`), a leaf it
+        #: remembers is expanded and backed up as it is gathered, and the gathering goes on, so
+        #: the network's batches stay full of positions it has not seen (off: remembered leaves
+        #: wait in the batch, and the search is the one without the memory, visit for visit)
+        self.recall_in_gather = True
 
     @property
     def threads(self) -> int:
@@ -996,8 +1010,9 @@ class MCTS:
             leaves = self.new_leaves(root_leads)
             for i in active:
                 t = trees[i]
-                want = min(batch, int(targets[i] - t.root_n)) if t.root_expanded else 1
-                sims += self.gather(trees, i, want, root_leads, leaves)
+                room = int(targets[i] - t.root_n)
+                want = min(batch, room) if t.root_expanded else 1
+                sims += self.gather(trees, i, want, root_leads, leaves, room)
             if leaves.states:
                 priors, values = self.evaluate(leaves)
                 sims += self.expand(trees, leaves, priors, values, targets, noise)
@@ -1015,15 +1030,26 @@ class MCTS:
         return sims
 
     # --- the phases of a round (`engine.core.parallel` runs them on several threads) ---
-    @staticmethod
-    def new_leaves(root_leads) -> LeafBatch:
-        """An empty batch of leaves, with room for their roots' heuristic where ``root_leads``."""
-        return LeafBatch(root_leads is not None)
+    def _recalling(self) -> bool:
+        """Whether gathering asks the evaluator's memory (`recall_in_gather`)."""
+        return self.recall_in_gather and getattr(self.evaluator, "remembering", False)
 
-    def gather(self, trees: list[Tree], i: int, want: int, root_leads, leaves: LeafBatch) -> int:
+    def new_leaves(self, root_leads) -> LeafBatch:
+        """An empty batch of leaves, with room for their roots' heuristic where ``root_leads``."""
+        return LeafBatch(root_leads is not None, self._recalling())
+
+    def gather(self, trees: list[Tree], i: int, want: int, root_leads, leaves: LeafBatch,
+               room: int | None = None) -> int:
         """Walk ``trees[i]`` down to up to ``want`` leaves and add those to evaluate to
         ``leaves`` (virtual loss on their paths, marked pending); finished and proven ones are
-        backed up at once. Stops at the first collision. Returns the simulations backed up."""
+        backed up at once. Stops at the first collision. Returns the simulations backed up.
+
+        Where the evaluator's memory is asked (``leaves.keys``; `recall_in_gather`), a leaf it
+        remembers is expanded and backed up at once too, and the walks go on until ``want``
+        leaves wait for the network, ``room`` walks (the visits the tree still lacks) or
+        `RECALL_WALKS` times ``want`` walks have been made."""
+        if leaves.keys is not None and want > 0:
+            return self._gather_recalling(trees, i, want, root_leads, leaves, want if room is None else room)
         cfg = self.cfg
         t = trees[i]
         sims = 0
@@ -1049,16 +1075,69 @@ class MCTS:
                 leaves.leads.append(root_leads[i])
         return sims
 
+    def _gather_recalling(self, trees: list[Tree], i: int, want: int, root_leads, leaves: LeafBatch,
+                          room: int) -> int:
+        """`gather` asking the evaluator's memory for each leaf (the root always goes to the
+        network, which attaches its noise and root rule in `expand`)."""
+        cfg = self.cfg
+        t = trees[i]
+        recall = self.evaluator.recall
+        sims = 0
+        queued = 0
+        for _ in range(min(room, RECALL_WALKS * want)):
+            kind, node, path = t.select_leaf(cfg)
+            if kind == "terminal":
+                v = float(t.n_term[node])
+                if v == 0.0 and cfg.draw_value:
+                    t.backup(path, cfg.draw_value, int(t.n_owner[node]))
+                else:
+                    t.backup(path, v, int(t.n_player[node]))
+                sims += 1
+                continue
+            if kind == "collision":
+                break
+            st = t.states[node]
+            acts = st.legal_actions()
+            entry, planes, key = recall(st, acts)
+            if entry is not None and node != 0:
+                lead = None if leaves.leads is None else [root_leads[i]]
+                priors, values = self.shaped([st], [acts], [entry[0]], np.array([entry[1]]), lead)
+                t.expand(node, acts, priors[0])
+                t.backup(path, float(values[0]), int(t.n_player[node]))
+                sims += 1
+                continue
+            t.apply_virtual_loss(path, cfg.virtual_loss)
+            t.pending.add(node)
+            leaves.states.append(st)
+            leaves.legal.append(acts)
+            leaves.owners.append((i, node, path))
+            leaves.planes.append(planes)
+            leaves.keys.append(key)
+            if leaves.leads is not None:
+                leaves.leads.append(root_leads[i])
+            queued += 1
+            if queued >= want:
+                break
+        return sims
+
     def evaluate(self, leaves: LeafBatch):
         """(priors, values) of the gathered leaves: the evaluator's, tempered and with the
         game's tactics. Reads only the leaves' states, so it needs no lock on the trees."""
+        if leaves.keys is not None:
+            priors, values = self.evaluator.evaluate_recalled(leaves.states, leaves.legal, leaves.planes, leaves.keys)
+        else:
+            priors, values = self.evaluator.evaluate(leaves.states, leaves.legal)
+        return self.shaped(leaves.states, leaves.legal, priors, values, leaves.leads)
+
+    def shaped(self, states, legal, priors, values, leads):
+        """The evaluator's ``priors`` and ``values`` of ``states`` tempered and with the game's
+        tactics (``leads``: each one's root heuristic, or None)."""
         cfg = self.cfg
-        priors, values = self.evaluator.evaluate(leaves.states, leaves.legal)
         if cfg.policy_temperature != 1.0:
             priors = [tempered(p, cfg.policy_temperature) for p in priors]
         if cfg.tactics:
-            priors, values = with_tactics(leaves.states, leaves.legal, priors, values, cfg.capture_scale,
-                                          cfg.material_scale, leaves.leads)
+            priors, values = with_tactics(states, legal, priors, values, cfg.capture_scale,
+                                          cfg.material_scale, leads)
         return priors, values
 
     def expand(self, trees: list[Tree], leaves: LeafBatch, priors, values, targets, noise: bool) -> int:

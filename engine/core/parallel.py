@@ -99,7 +99,7 @@ class _SharedSearch:
             room = int(targets[i] - self._completed(i) - self.in_flight[i])
             want = min(self.batch, room) if t.root_expanded else 1
             before = len(leaves.states)
-            self.sims += self.mcts.gather(trees, i, want, self.root_leads, leaves)
+            self.sims += self.mcts.gather(trees, i, want, self.root_leads, leaves, room)
             self.in_flight[i] += len(leaves.states) - before
         return leaves
 

@@ -289,6 +289,9 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
                        draw_value=settings.draw_value, draw_winner=settings.draw_winner,
                        capture_scale=settings.capture_scale, tactics=settings.tactics)
     mcts = MCTS(evaluator, cfg, seed=None if seed is None else seed + 1)
+    # self-play searches many games' trees at once, so its batches are full without backing
+    # remembered leaves up as they are gathered: its search stays the one without the memory
+    mcts.recall_in_gather = False
     encode = _encoder(evaluator)
     gumbel = settings.gumbel_considered > 0
     if gumbel:   # Gumbel root search: its own exploration (no Dirichlet noise) and policy target

@@ -225,3 +225,17 @@ def test_a_config_asking_for_an_impossible_memory_is_refused_with_a_message(tmp_
     f.write_text(f"[{section}]\nmemory = {value}\n", encoding="utf-8")
     with pytest.raises(ValueError, match=rf"\[{section}\]: memory must be between 0"):
         load_config(get_game("connect4"), f)
+
+
+def test_model_specs_remember_as_the_app_plays():
+    from pathlib import Path
+
+    from engine.commands.specs import player_from_spec
+    from engine.core.config import load_config
+    for game_id in ("connect4", "gomoku"):
+        game = get_game(game_id)
+        path = Path("models") / f"{game_id}.pt"
+        if not path.exists():
+            pytest.skip("no shipped model")
+        player = player_from_spec(game, f"model:{path}@10", seed=1)
+        assert player.mcts.evaluator.remembering == (load_config(game).play.memory > 0)

@@ -234,7 +234,7 @@ def test_model_specs_remember_as_the_app_plays():
     from engine.core.config import load_config
     for game_id in ("connect4", "gomoku"):
         game = get_game(game_id)
-        path = Path("models") / f"{game_id}.pt"
+        path = Path(__file__).resolve().parents[1] / "models" / f"{game_id}.pt"
         if not path.exists():
             pytest.skip("no shipped model")
         player = player_from_spec(game, f"model:{path}@10", seed=1)

@@ -22,7 +22,8 @@ the rates (their searches stop early).
 ``--memory`` compares play evaluators that remember that many evaluations (0: none;
 `BatchNetEvaluator.remember`), each with every thread count, in the same turns.
 ``--in-gather`` compares searches whose remembered leaves wait in the network's batch (0)
-with those that back them up as they are gathered (1, as the app plays; `MCTS.recall_in_gather`).
+with those that back them up as they are gathered (1; `MCTS.recall_in_gather`); left out, each
+game's own `[play] memory_in_gather`.
 """
 from __future__ import annotations
 

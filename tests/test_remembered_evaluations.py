@@ -102,6 +102,7 @@ def test_remembered_leaves_backed_up_as_gathered_get_the_networks_own_priors(gam
         reference = RowHashNet(game.action_size)
         kept = SeenNet(game.action_size).remember(100_000)
         mcts = MCTS(kept, play_search_config(game), seed=3)
+        mcts.recall_in_gather = True
         tree = Tree(state)
         assert mcts.search([tree], visits) == visits - 0 and tree.root_n == visits
         assert not tree.pending
@@ -215,7 +216,19 @@ def test_play_evaluators_remember_as_each_game_is_configured():
             pytest.skip("no shipped model")
         want = load_config(game).play.memory
         assert (ev._memory is not None) == (want > 0) and ev._memory_size == want
+        assert ev.in_gather == load_config(game).play.memory_in_gather
     assert load_config(get_game("connect4")).play.memory > 0
+
+
+def test_a_search_follows_its_evaluators_gather_setting_unless_told():
+    game = get_game("connect4")
+    for told, in_gather, want in ((None, True, True), (None, False, False), (False, True, False),
+                                  (True, False, True)):
+        mcts = MCTS(RowHashNet(game.action_size).remember(10, in_gather=in_gather))
+        mcts.recall_in_gather = told
+        assert mcts._recalling() is want
+    assert MCTS(RowHashNet(game.action_size), None)._recalling() is False   # no memory: nothing to ask
+    assert MCTS(RowHashNet(game.action_size).remember(0, in_gather=True))._recalling() is False
 
 
 @pytest.mark.parametrize("section, value", [("play", -1), ("selfplay", -5), ("play", 1 << 30)])

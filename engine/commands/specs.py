@@ -223,7 +223,8 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
         evaluator = with_symmetries(game, evaluator, symmetries)
         if hasattr(evaluator, "remember"):   # as the app plays (`[play] memory`)
             from ..core.config import load_config
-            evaluator.remember(load_config(game).play.memory)
+            play = load_config(game).play
+            evaluator.remember(play.memory, play.memory_in_gather)
         search = {setting: options[o] for o, setting in _SEARCH_OPTIONS.items() if o in options}
         player = MCTSPlayer(game, evaluator, sims=sims, seed=seed, config=play_search_config(game, **search))
         player.name = f"model {Path(path).name} g{meta.get('generation', 0)} @{sims}"

@@ -198,6 +198,12 @@ class PlaySettings:
     # meets many transpositions (Connect Four, xiangqi) and costs a few percent (hashing each
     # leaf) where it meets few (gomoku, othello): docs/performance.md, "Remembered evaluations".
     memory: int = 0
+    # With the memory: a leaf it holds is backed up as the search gathers its leaves, so the
+    # network's batches hold only positions it has not seen (engine.core.mcts.MCTS.recall_in_gather);
+    # false: such a leaf waits in the batch, and the search is the one without the memory.
+    # Kept where it measured faster and no weaker (Connect Four; docs/performance.md,
+    # "Remembered leaves backed up as they are gathered").
+    memory_in_gather: bool = False
 
 
 @dataclass

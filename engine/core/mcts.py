@@ -956,11 +956,13 @@ class MCTS:
         #: chooses the root's children instead of PUCT when set (`engine.core.gumbel.GumbelRule`)
         self.root_rule = None
         self.threads = threads
-        #: where the evaluator remembers evaluations (`BatchNetEvaluator.remember`), a leaf it
-        #: remembers is expanded and backed up as it is gathered, and the gathering goes on, so
-        #: the network's batches stay full of positions it has not seen (off: remembered leaves
-        #: wait in the batch, and the search is the one without the memory, visit for visit)
-        self.recall_in_gather = True
+        #: where the evaluator remembers evaluations (`BatchNetEvaluator.remember`) and this is
+        #: on, a leaf it remembers is expanded and backed up as it is gathered, and the gathering
+        #: goes on, so the network's batches stay full of positions it has not seen (off:
+        #: remembered leaves wait in the batch, and the search is the one without the memory,
+        #: visit for visit); None: as the evaluator was told (`remember`'s ``in_gather``, from
+        #: the game's ``[play] memory_in_gather``)
+        self.recall_in_gather: bool | None = None
 
     @property
     def threads(self) -> int:
@@ -1032,7 +1034,10 @@ class MCTS:
     # --- the phases of a round (`engine.core.parallel` runs them on several threads) ---
     def _recalling(self) -> bool:
         """Whether gathering asks the evaluator's memory (`recall_in_gather`)."""
-        return self.recall_in_gather and getattr(self.evaluator, "remembering", False)
+        wanted = self.recall_in_gather
+        if wanted is None:
+            wanted = getattr(self.evaluator, "in_gather", False)
+        return bool(wanted) and getattr(self.evaluator, "remembering", False)
 
     def new_leaves(self, root_leads) -> LeafBatch:
         """An empty batch of leaves, with room for their roots' heuristic where ``root_leads``."""

@@ -134,7 +134,8 @@ def load_evaluator(game, model_path=None, fallback: bool = True):
     from ..core.config import load_config
     from ..core.runtime import load_model_evaluator
     evaluator, meta = load_model_evaluator(path, game, purpose="play", batch=play_leaf_batch(game))
-    evaluator = with_symmetries(game, evaluator).remember(load_config(game).play.memory)
+    play = load_config(game).play
+    evaluator = with_symmetries(game, evaluator).remember(play.memory, play.memory_in_gather)
     return evaluator, f"model {path.name} (generation {meta.get('generation', 0)})"
 
 

@@ -1061,11 +1061,7 @@ class MCTS:
         for _ in range(max(want, 0)):
             kind, node, path = t.select_leaf(cfg)
             if kind == "terminal":
-                v = float(t.n_term[node])
-                if v == 0.0 and cfg.draw_value:
-                    t.backup(path, cfg.draw_value, int(t.n_owner[node]))
-                else:
-                    t.backup(path, v, int(t.n_player[node]))
+                self._back_up_result(t, node, path)
                 sims += 1
                 continue
             if kind == "collision":
@@ -1080,6 +1076,14 @@ class MCTS:
                 leaves.leads.append(root_leads[i])
         return sims
 
+    def _back_up_result(self, t: Tree, node: int, path: list[int]) -> None:
+        """Back up the result of the finished or proven ``node`` (a draw as `SearchConfig.draw_value`)."""
+        v = float(t.n_term[node])
+        if v == 0.0 and self.cfg.draw_value:
+            t.backup(path, self.cfg.draw_value, int(t.n_owner[node]))
+        else:
+            t.backup(path, v, int(t.n_player[node]))
+
     def _gather_recalling(self, trees: list[Tree], i: int, want: int, root_leads, leaves: LeafBatch,
                           room: int) -> int:
         """`gather` asking the evaluator's memory for each leaf (the root always goes to the
@@ -1092,11 +1096,7 @@ class MCTS:
         for _ in range(min(room, RECALL_WALKS * want)):
             kind, node, path = t.select_leaf(cfg)
             if kind == "terminal":
-                v = float(t.n_term[node])
-                if v == 0.0 and cfg.draw_value:
-                    t.backup(path, cfg.draw_value, int(t.n_owner[node]))
-                else:
-                    t.backup(path, v, int(t.n_player[node]))
+                self._back_up_result(t, node, path)
                 sims += 1
                 continue
             if kind == "collision":

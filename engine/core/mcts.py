@@ -1053,71 +1053,41 @@ class MCTS:
         remembers is expanded and backed up at once too, and the walks go on until ``want``
         leaves wait for the network, ``room`` walks (the visits the tree still lacks) or
         `RECALL_WALKS` times ``want`` walks have been made."""
-        if leaves.keys is not None and want > 0:
-            return self._gather_recalling(trees, i, want, root_leads, leaves, want if room is None else room)
         cfg = self.cfg
         t = trees[i]
-        sims = 0
-        for _ in range(max(want, 0)):
+        recall = self.evaluator.recall if leaves.keys is not None else None
+        walks = max(want, 0) if recall is None else min(want if room is None else room, RECALL_WALKS * want)
+        sims = queued = 0
+        for _ in range(walks):
             kind, node, path = t.select_leaf(cfg)
             if kind == "terminal":
-                self._back_up_result(t, node, path)
-                sims += 1
-                continue
-            if kind == "collision":
-                break
-            t.apply_virtual_loss(path, cfg.virtual_loss)
-            t.pending.add(node)
-            st = t.states[node]
-            leaves.states.append(st)
-            leaves.legal.append(st.legal_actions())
-            leaves.owners.append((i, node, path))
-            if leaves.leads is not None:
-                leaves.leads.append(root_leads[i])
-        return sims
-
-    def _back_up_result(self, t: Tree, node: int, path: list[int]) -> None:
-        """Back up the result of the finished or proven ``node`` (a draw as `SearchConfig.draw_value`)."""
-        v = float(t.n_term[node])
-        if v == 0.0 and self.cfg.draw_value:
-            t.backup(path, self.cfg.draw_value, int(t.n_owner[node]))
-        else:
-            t.backup(path, v, int(t.n_player[node]))
-
-    def _gather_recalling(self, trees: list[Tree], i: int, want: int, root_leads, leaves: LeafBatch,
-                          room: int) -> int:
-        """`gather` asking the evaluator's memory for each leaf (the root always goes to the
-        network, which attaches its noise and root rule in `expand`)."""
-        cfg = self.cfg
-        t = trees[i]
-        recall = self.evaluator.recall
-        sims = 0
-        queued = 0
-        for _ in range(min(room, RECALL_WALKS * want)):
-            kind, node, path = t.select_leaf(cfg)
-            if kind == "terminal":
-                self._back_up_result(t, node, path)
+                v = float(t.n_term[node])
+                if v == 0.0 and cfg.draw_value:
+                    t.backup(path, cfg.draw_value, int(t.n_owner[node]))
+                else:
+                    t.backup(path, v, int(t.n_player[node]))
                 sims += 1
                 continue
             if kind == "collision":
                 break
             st = t.states[node]
             acts = st.legal_actions()
-            entry, planes, key = recall(st, acts)
-            if entry is not None and node != 0:
-                lead = None if leaves.leads is None else [root_leads[i]]
-                priors, values = self.shaped([st], [acts], [entry[0]], np.array([entry[1]]), lead)
-                t.expand(node, acts, priors[0])
-                t.backup(path, float(values[0]), int(t.n_player[node]))
-                sims += 1
-                continue
+            if recall is not None:
+                entry, planes, key = recall(st, acts)
+                if entry is not None and node != 0:   # the root goes to the network: `expand` sets it up
+                    lead = None if leaves.leads is None else [root_leads[i]]
+                    priors, values = self.shaped([st], [acts], [entry[0]], np.array([entry[1]]), lead)
+                    t.expand(node, acts, priors[0])
+                    t.backup(path, float(values[0]), int(t.n_player[node]))
+                    sims += 1
+                    continue
+                leaves.planes.append(planes)
+                leaves.keys.append(key)
             t.apply_virtual_loss(path, cfg.virtual_loss)
             t.pending.add(node)
             leaves.states.append(st)
             leaves.legal.append(acts)
             leaves.owners.append((i, node, path))
-            leaves.planes.append(planes)
-            leaves.keys.append(key)
             if leaves.leads is not None:
                 leaves.leads.append(root_leads[i])
             queued += 1

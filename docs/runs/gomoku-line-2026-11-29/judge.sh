@@ -1,11 +1,11 @@
 #!/bin/bash
 # The judgement of the gomoku line's candidate by rule.md (from the project root), begun 2026-11-30:
-# latest.pt left the repository after this judgement (not shipped); to play it again, restore it first:
-#   git show fa4f8f3:docs/runs/gomoku-line-2026-11-29/latest.pt > docs/runs/gomoku-line-2026-11-29/latest.pt
 # the candidate (latest.pt when this starts: generation 50, SHA-256 83f87015...ca1f) at 800 visits
 # against Rapfi (classical, max_node 1000) from the balanced openings of seeds 1-4, both sides,
 # two seeds side by side on the two cores; then judge.py pairs it with generation 115's games.
 # RAPFI: the brain (tools/refengines/build_rapfi.sh), default /tmp/refengines/rapfi/build/pbrain-rapfi
+# latest.pt left the repository after this judgement (not shipped); to play it again, restore it first:
+#   git show fa4f8f3:docs/runs/gomoku-line-2026-11-29/latest.pt > docs/runs/gomoku-line-2026-11-29/latest.pt
 cd "$(dirname "$0")/../../.."
 PY=${PY:-.venv/bin/python}
 RAPFI=${RAPFI:-/tmp/refengines/rapfi/build/pbrain-rapfi}

@@ -104,7 +104,7 @@ def test_remembered_leaves_backed_up_as_gathered_get_the_networks_own_priors(gam
         mcts = MCTS(kept, play_search_config(game), seed=3)
         mcts.recall_in_gather = True
         tree = Tree(state)
-        assert mcts.search([tree], visits) == visits - 0 and tree.root_n == visits
+        assert mcts.search([tree], visits) == visits and tree.root_n == visits
         assert not tree.pending
         # the network never saw a position twice, and the memory answered the rest
         assert len(set(kept.rows)) == len(kept.rows) == kept.positions

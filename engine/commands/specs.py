@@ -194,7 +194,7 @@ def _with_opening(player, opening_plies: int):
 def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: int = OPENING_PLIES):
     """Build the player a spec names (see the module docstring); raises SpecError."""
     from ..play.players import LEVEL_SETTINGS, LEVELS, DEFAULT_LEVEL, MCTSPlayer, PolicyPlayer, RandomPlayer, \
-        make_player, play_search_config, rollout_player, with_symmetries
+        make_player, play_search_config, remembering_as_played, rollout_player, with_symmetries
     spec = spec.strip()
     kind, colon, rest = spec.partition(":")
     kind = kind.lower()
@@ -220,11 +220,7 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
             path, sims_text = rest, ""
         sims = _positive_int(sims_text, spec, "the visit count") if sims_text else LEVEL_SETTINGS[DEFAULT_LEVEL].sims
         evaluator, meta = _load_net_evaluator(game, path, spec, options.get("rt"))
-        evaluator = with_symmetries(game, evaluator, symmetries)
-        if hasattr(evaluator, "remember"):   # as the app plays (`[play] memory`)
-            from ..core.config import load_config
-            play = load_config(game).play
-            evaluator.remember(play.memory, play.memory_in_gather)
+        evaluator = remembering_as_played(game, with_symmetries(game, evaluator, symmetries))
         search = {setting: options[o] for o, setting in _SEARCH_OPTIONS.items() if o in options}
         player = MCTSPlayer(game, evaluator, sims=sims, seed=seed, config=play_search_config(game, **search))
         player.name = f"model {Path(path).name} g{meta.get('generation', 0)} @{sims}"

@@ -131,12 +131,20 @@ def load_evaluator(game, model_path=None, fallback: bool = True):
         if not fallback:
             raise FileNotFoundError(f"no model is shipped for {game.key}")
         return RolloutEvaluator(rollouts=1, max_plies=min(200, game.max_game_length or 200)), NO_MODEL
-    from ..core.config import load_config
     from ..core.runtime import load_model_evaluator
     evaluator, meta = load_model_evaluator(path, game, purpose="play", batch=play_leaf_batch(game))
-    play = load_config(game).play
-    evaluator = with_symmetries(game, evaluator).remember(play.memory, play.memory_in_gather)
+    evaluator = remembering_as_played(game, with_symmetries(game, evaluator))
     return evaluator, f"model {path.name} (generation {meta.get('generation', 0)})"
+
+
+def remembering_as_played(game, evaluator):
+    """``evaluator`` remembering evaluations as the game's ``[play]`` settings say (`memory`,
+    `memory_in_gather`), where it can; returns it."""
+    from ..core.config import load_config
+    if hasattr(evaluator, "remember"):
+        play = load_config(game).play
+        evaluator.remember(play.memory, play.memory_in_gather)
+    return evaluator
 
 
 def play_symmetries(game) -> int:

@@ -27,6 +27,8 @@ from gui.sound import Sound
 from gui.training import TrainController, announcement
 
 MIN_SIZE = (800, 560)
+#: what a window leaves of the desktop for its frame, title bar, task bar or menu bar (pixels)
+DESKTOP_MARGIN = (16, 80)
 FPS = 60
 HEARTBEAT = 1.0  # an idle window is redrawn at least this often (seconds), for clocks and timers
 INPUT_SLICE = 0.025  # seconds between looks at the input queue while idle
@@ -39,6 +41,27 @@ def _preset_size(preset: str) -> tuple[int, int]:
         return max(MIN_SIZE[0], w), max(MIN_SIZE[1], h)
     except ValueError:
         return (1280, 800)
+
+
+def fit_to_desktop(size: tuple[int, int], desktop: tuple[int, int] | None) -> tuple[int, int]:
+    """``size`` made small enough that the window, with its frame and the desktop's own bars,
+    fits on a desktop of ``desktop`` pixels: a 1280x800 window on a 1366x768 laptop or a
+    1024x640 screen would otherwise open partly off the screen. ``desktop`` None (unknown) leaves
+    ``size`` as it is; a desktop too small even for MIN_SIZE gets a window that shows the
+    scenes scaled down (`App._fit_canvas`)."""
+    if not desktop or desktop[0] <= 0 or desktop[1] <= 0:
+        return size
+    room = (max(320, desktop[0] - DESKTOP_MARGIN[0]), max(240, desktop[1] - DESKTOP_MARGIN[1]))
+    return min(size[0], room[0]), min(size[1], room[1])
+
+
+def _desktop_size() -> tuple[int, int] | None:
+    """The first display's size in pixels, None where SDL cannot say."""
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+        return tuple(sizes[0]) if sizes else None
+    except (pygame.error, AttributeError, IndexError, TypeError):
+        return None
 
 
 class App:
@@ -93,7 +116,7 @@ class App:
         if self.settings["fullscreen"]:
             screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         else:
-            screen = pygame.display.set_mode(size, flags)
+            screen = pygame.display.set_mode(fit_to_desktop(size, _desktop_size()), flags)
         pygame.display.set_caption(APP_NAME)
         try:
             pygame.display.set_icon(_icon())

@@ -54,7 +54,7 @@ def test_a_chinese_note_is_never_broken_between_a_number_and_its_unit(notes):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("size", [(1024, 640), (1280, 800)])
+@pytest.mark.parametrize("size", [(1024, 640), (1280, 800), (1008, 560), (1280, 688)])
 def test_every_note_is_shown_whole_at_the_usual_window_sizes(tmp_path, monkeypatch, lang, size):
     from gui import theme
     from gui.scenes import home

@@ -279,3 +279,37 @@ def test_the_banners_summary_names_the_worst_moves_first_and_fits(small_app, mon
     assert " ".join(lines) == scene.mistakes_text() and len(lines) <= 2      # wrapped, not cut
     monkeypatch.setattr(scene.c, "qualities", lambda: [])
     assert scene.mistakes_text() == "You: no mistakes found"
+
+
+def test_a_window_never_opens_larger_than_the_desktop():
+    from gui.app import DESKTOP_MARGIN, fit_to_desktop
+    mw, mh = DESKTOP_MARGIN
+    assert fit_to_desktop((1280, 800), (1920, 1080)) == (1280, 800)
+    assert fit_to_desktop((1280, 800), (1366, 768)) == (1280, 768 - mh)     # a common laptop
+    assert fit_to_desktop((1280, 800), (1024, 640)) == (1024 - mw, 640 - mh)
+    assert fit_to_desktop((1680, 1050), (1280, 800)) == (1280 - mw, 800 - mh)
+    assert fit_to_desktop((1280, 800), None) == (1280, 800)                 # SDL could not say
+    assert fit_to_desktop((1280, 800), (0, 0)) == (1280, 800)
+    w, h = fit_to_desktop((1280, 800), (300, 200))                          # a tiny display still gets a window
+    assert w > 0 and h > 0
+
+
+def test_the_window_is_opened_at_the_size_that_fits_the_desktop(monkeypatch):
+    """What a person on a 1366x768 laptop gets from the default 1280x800: a window whose title
+    bar and bottom are on the screen (found under Xvfb at 1024x640, where the window opened
+    1280x800 and centred, cut on every side)."""
+    import gui.app as app_module
+    opened = []
+
+    def set_mode(size, flags=0):
+        opened.append(tuple(size))
+        return pygame.Surface(size)
+    monkeypatch.setattr(app_module, "_desktop_size", lambda: (1366, 768))
+    monkeypatch.setattr(pygame.display, "set_mode", set_mode)
+
+    class Shell:
+        headless = False
+        settings = {"fullscreen": False}
+    screen = app_module.App._open_window(Shell(), (1280, 800))
+    assert opened == [app_module.fit_to_desktop((1280, 800), (1366, 768))]
+    assert screen.get_size()[1] <= 768 - app_module.DESKTOP_MARGIN[1]

@@ -380,9 +380,9 @@ class HomeScene(Scene):
             if hover:
                 theme.rounded_rect(surface, pal.accent, rect, 16, 2)
             compact = self._compact(rect)
-            if compact:
-                side = rect.height - 20
-                pic = pygame.Rect(rect.x + 10, rect.y + 10, side, side)
+            if compact:   # the picture leaves the name and note at least half the card's width
+                side = max(40, min(rect.height - 20, int(rect.width * 0.42)))
+                pic = pygame.Rect(rect.x + 10, rect.y + 10 + (rect.height - 20 - side) // 2, side, side)
                 pic_h = side
             else:
                 pic_h = rect.height - self.NAME_FROM_BOTTOM - 26   # clear of the name row and its button

@@ -74,3 +74,42 @@ def test_every_note_is_shown_whole_at_the_usual_window_sizes(tmp_path, monkeypat
     finally:
         app.shutdown()
         home._notes.clear()
+
+
+def test_a_long_note_gives_way_to_its_first_program_so_that_the_level_rating_shows():
+    from gui.scenes.home import _fitting
+    lines = {"rating": 1, "long": 3, "short": 2}.get
+    rating, long_note = ("rating", "text"), ("long", "dim")
+    assert _fitting([rating, long_note], lines, 3, False, "short") == [rating, ("short", "dim")]
+    assert _fitting([rating, long_note], lines, 4, False, "short") == [rating, long_note]   # both fit whole
+    assert _fitting([rating, long_note], lines, 2, False, "short") == [long_note]           # neither way
+    assert _fitting([rating, long_note], lines, 2, True, "short") == [rating, long_note]    # the person's rating stays
+    assert _fitting([rating, long_note], lines, 3, False) == [long_note]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_rated_game_shows_its_level_rating_on_its_card_at_1280x800(tmp_path, monkeypatch, lang):
+    """Found by looking at the window: xiangqi's card, whose note names two Fairy-Stockfish
+    settings, left out the one line a player reads first ("Strong — about 1980 on the
+    Fairy-Stockfish scale")."""
+    from gui import theme
+    from gui.scenes import home
+    from test_gui_support import make_app
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, size=(1280, 800))
+    try:
+        app.set_language(lang)
+        home._notes.clear()
+        app.go_home()
+        drawn = []
+        real = theme.text
+        monkeypatch.setattr(theme, "text", lambda s, text, *a, **k: drawn.append(text) or real(s, text, *a, **k))
+        app.step()
+        monkeypatch.setattr(theme, "text", real)
+        shown = "".join(drawn).replace(" ", "")
+        for gid in ("connect4", "othello", "gomoku", "xiangqi"):
+            words = home.rating_words(app, get_game(gid))
+            assert words, gid
+            assert words.replace(" ", "") in shown, (gid, words)
+    finally:
+        app.shutdown()
+        home._notes.clear()

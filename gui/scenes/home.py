@@ -88,20 +88,22 @@ def _pct(x) -> str:
     return f"{v:.0f}%" if abs(v - round(v)) < 1e-6 else f"{v:.1f}%"
 
 
-_notes: dict[tuple[str, str], str] = {}
+_notes: dict[tuple, str] = {}
 
 
-def model_note(game) -> str:
+def model_note(game, first_engine_only: bool = False) -> str:
     """The home card's one-line strength note, in the interface language, built from the
     report's figures (its English ``summary`` is the fallback for suites this does not know).
-    Built once per game and language: the cards are drawn every frame."""
-    key = (game.key, language())
+    ``first_engine_only``: where the note lists several outside programs, only the first (the
+    shorter note a small card shows beside the level's rating). Built once per game, language
+    and length: the cards are drawn every frame."""
+    key = (game.key, language(), first_engine_only)
     if key not in _notes:
-        _notes[key] = _build_note(game)
+        _notes[key] = _build_note(game, first_engine_only)
     return _notes[key]
 
 
-def _build_note(game) -> str:
+def _build_note(game, first_engine_only: bool = False) -> str:
     report = model_report(game)
     if report is None:
         return t("home.unmeasured") if (models_dir() / f"{game.key}.pt").is_file() else t("home.untrained")
@@ -128,7 +130,7 @@ def _build_note(game) -> str:
                     spec = m.get("spec", "")
                     if spec not in engines or int(m["games"]) > int(engines[spec]["games"]):
                         engines[spec] = m
-            engines = list(engines.values())
+            engines = list(engines.values())[:1 if first_engine_only else None]
             if engines:  # what a player can expect, in plain words: games won against real engines
                 return t("home.note.sep_engines").join(_engine_result(m, i > 0) for i, m in enumerate(engines))
             scores = t("home.note.sep").join(t("home.note.score", pct=_pct(m["score"]),
@@ -408,7 +410,8 @@ class HomeScene(Scene):
                 notes = [(rating_words(self.app, game), pal.text), (model_note(game), pal.text_dim)]
             room = max(1, min(3, (rect.bottom - 8 - (name_y + 31)) // 17))
             notes = _fitting(notes, lambda text: len(theme.wrap_box(text, 13, [rect.width - 36] * 9)), room,
-                             game is not None and self.app.ratings.get(game.key) is not None)
+                             game is not None and self.app.ratings.get(game.key) is not None,
+                             model_note(game, True) if game is not None else "")
             i = 0
             for note, color in notes:
                 if not note or i >= room:
@@ -447,7 +450,8 @@ class HomeScene(Scene):
         watch_top = rect.bottom - 10 - 28  # the Watch button, at the card's bottom right
         widths = [width if rect.y + 40 + i * 16 + 15 <= watch_top else width - 84 - 8 for i in range(room)]
         notes = _fitting(notes, lambda text: len(theme.wrap_box(text, 12, widths + [widths[-1]] * 9)), room,
-                         game is not None and self.app.ratings.get(game.key) is not None)
+                         game is not None and self.app.ratings.get(game.key) is not None,
+                         model_note(game, True) if game is not None else "")
         i = 0
         for note, color in notes:
             if not note or i >= room:
@@ -459,14 +463,18 @@ class HomeScene(Scene):
             theme.text(surface, t("home.training_badge"), (x, rect.bottom - 26), 12, pal.good, bold=True)
 
 
-def _fitting(notes: list, lines_of, room: int, player_rated: bool) -> list:
+def _fitting(notes: list, lines_of, room: int, player_rated: bool, shorter: str = "") -> list:
     """The card's notes (the level's rating line, then the strength note) that fit in ``room``
-    lines: where both do not, and the person has no rating yet, the strength note stays whole and
-    the level's rating, which the level picker shows too, is left out (the person's own rating
-    always stays)."""
-    if not player_rated and len(notes) == 2 and notes[0][0] and notes[1][0]:
+    lines. Where both do not, the strength note gives way to ``shorter`` (its first outside
+    program only) if that makes both fit; failing that, and while the person has no rating yet,
+    the strength note stays whole and the level's rating, which the level picker shows too, is
+    left out (the person's own rating always stays)."""
+    if len(notes) == 2 and notes[0][0] and notes[1][0]:
         if lines_of(notes[0][0]) + lines_of(notes[1][0]) > room:
-            return notes[1:]
+            if shorter and lines_of(notes[0][0]) + lines_of(shorter) <= room:
+                return [notes[0], (shorter, notes[1][1])]
+            if not player_rated:
+                return notes[1:]
     return notes
 
 

@@ -53,9 +53,8 @@ def test_a_chinese_note_is_never_broken_between_a_number_and_its_unit(notes):
                 assert not re.match(r"[、，。；：）]", b), (width, lines)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("size", [(1024, 640), (1280, 800), (1008, 560), (1280, 688)])
-def test_every_note_is_shown_whole_at_the_usual_window_sizes(tmp_path, monkeypatch, lang, size):
+def home_texts(tmp_path, monkeypatch, lang, size, check) -> None:
+    """``check(app, drawn)`` on the texts one frame of the home screen draws, in order."""
     from gui import theme
     from gui.scenes import home
     from test_gui_support import make_app
@@ -69,11 +68,19 @@ def test_every_note_is_shown_whole_at_the_usual_window_sizes(tmp_path, monkeypat
         monkeypatch.setattr(theme, "text", lambda s, text, *a, **k: drawn.append(text) or real(s, text, *a, **k))
         app.step()
         monkeypatch.setattr(theme, "text", real)
-        cut = [d for d in drawn if d.endswith("…")]
-        assert not cut, cut
+        check(app, drawn)
     finally:
         app.shutdown()
         home._notes.clear()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(1024, 640), (1280, 800), (1008, 560), (1280, 688)])
+def test_every_note_is_shown_whole_at_the_usual_window_sizes(tmp_path, monkeypatch, lang, size):
+    def check(app, drawn):
+        cut = [d for d in drawn if d.endswith("…")]
+        assert not cut, cut
+    home_texts(tmp_path, monkeypatch, lang, size, check)
 
 
 def test_a_long_note_gives_way_to_its_first_program_so_that_the_level_rating_shows():
@@ -92,24 +99,12 @@ def test_every_rated_game_shows_its_level_rating_on_its_card_at_1280x800(tmp_pat
     """Found by looking at the window: xiangqi's card, whose note names two Fairy-Stockfish
     settings, left out the one line a player reads first ("Strong — about 1980 on the
     Fairy-Stockfish scale")."""
-    from gui import theme
     from gui.scenes import home
-    from test_gui_support import make_app
-    app = make_app(tmp_path, monkeypatch, ai_enabled=False, size=(1280, 800))
-    try:
-        app.set_language(lang)
-        home._notes.clear()
-        app.go_home()
-        drawn = []
-        real = theme.text
-        monkeypatch.setattr(theme, "text", lambda s, text, *a, **k: drawn.append(text) or real(s, text, *a, **k))
-        app.step()
-        monkeypatch.setattr(theme, "text", real)
+
+    def check(app, drawn):
         shown = "".join(drawn).replace(" ", "")
         for gid in ("connect4", "othello", "gomoku", "xiangqi"):
             words = home.rating_words(app, get_game(gid))
             assert words, gid
             assert words.replace(" ", "") in shown, (gid, words)
-    finally:
-        app.shutdown()
-        home._notes.clear()
+    home_texts(tmp_path, monkeypatch, lang, (1280, 800), check)

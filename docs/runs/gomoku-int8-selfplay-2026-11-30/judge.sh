@@ -4,6 +4,9 @@
 # against Rapfi (classical, max_node 1000) from the balanced openings of seeds 1-4, both sides;
 # the two arms side by side on the two cores, a seed at a time; then judge.py pairs them with each
 # other and with generation 115's games of 2026-11-27.
+# The checkpoints left the repository after the judgement; to play them again, restore them first:
+#   git show 654e743:docs/runs/gomoku-int8-selfplay-2026-11-30/int8-latest.pt > docs/runs/gomoku-int8-selfplay-2026-11-30/int8-latest.pt
+#   (and the same for fp32-latest.pt)
 # RAPFI: the brain (tools/refengines/build_rapfi.sh), default /tmp/refengines/rapfi/build/pbrain-rapfi
 cd "$(dirname "$0")/../../.."
 PY=${PY:-.venv/bin/python}

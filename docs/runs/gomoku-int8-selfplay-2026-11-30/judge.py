@@ -17,9 +17,9 @@ HERE = ROOT / "docs/runs/gomoku-int8-selfplay-2026-11-30/rapfi"
 RO = runpy.run_path(str(ROOT / "docs/runs/ab-gomoku-ro/judge.py"))   # judge()
 
 
-def by_side(name: str, path_of) -> None:
+def by_side(name: str, path_of, seeds=range(1, 5)) -> None:
     """``name``'s score as the side that moves first after the opening and as the other."""
-    games = [json.loads(line) for s in range(1, 5) if path_of(s).exists()
+    games = [json.loads(line) for s in seeds if path_of(s).exists()
              for line in path_of(s).read_text(encoding="utf-8").splitlines() if line.strip()]
     parts = []
     for first, words in ((True, "moving first (white)"), (False, "moving second (black)")):

@@ -404,14 +404,8 @@ class HomeScene(Scene):
             name_y = rect.bottom - self.NAME_FROM_BOTTOM
             theme.text(surface, theme.fit_text(game_name(gid), 21, rect.width - 36 - 110, True), (rect.x + 18, name_y), 21,
                        pal.text, bold=True)
-            if game is None:
-                notes = [(t("home.unavailable"), pal.bad)]
-            else:
-                notes = [(rating_words(self.app, game), pal.text), (model_note(game), pal.text_dim)]
             room = max(1, min(3, (rect.bottom - 8 - (name_y + 31)) // 17))
-            notes = _fitting(notes, lambda text: len(theme.wrap_box(text, 13, [rect.width - 36] * 9)), room,
-                             game is not None and self.app.ratings.get(game.key) is not None,
-                             model_note(game, True) if game is not None else "")
+            notes = self._card_notes(game, lambda text: len(theme.wrap_box(text, 13, [rect.width - 36] * 9)), room)
             i = 0
             for note, color in notes:
                 if not note or i >= room:
@@ -439,19 +433,23 @@ class HomeScene(Scene):
         theme.text(surface, theme.fit_text(t("home.footer"), 13, self.size[0] - 56), (28, self.size[1] - 30), 13,
                    pal.text_faint)
 
+    def _card_notes(self, game, lines_of, room: int) -> list:
+        """A card's notes, (text, colour) each, as `_fitting` leaves them for ``room`` lines of
+        ``lines_of``: the level's rating and the strength note, or that the game is unavailable."""
+        if game is None:
+            return [(t("home.unavailable"), self.pal.bad)]
+        notes = [(rating_words(self.app, game), self.pal.text), (model_note(game), self.pal.text_dim)]
+        return _fitting(notes, lines_of, room, self.app.ratings.get(game.key) is not None, model_note(game, True))
+
     def _draw_compact_text(self, surface, rect, pic, gid, game, training) -> None:
         pal = self.pal
         x = pic.right + 14
         width = rect.right - 12 - x
         theme.text(surface, theme.fit_text(game_name(gid), 19, width, True), (x, rect.y + 12), 19, pal.text, bold=True)
-        notes = [(t("home.unavailable"), pal.bad)] if game is None else [
-            (rating_words(self.app, game), pal.text), (model_note(game), pal.text_dim)]
         room = max(1, (rect.height - 12 - 30 - 40) // 16)
         watch_top = rect.bottom - 10 - 28  # the Watch button, at the card's bottom right
         widths = [width if rect.y + 40 + i * 16 + 15 <= watch_top else width - 84 - 8 for i in range(room)]
-        notes = _fitting(notes, lambda text: len(theme.wrap_box(text, 12, widths + [widths[-1]] * 9)), room,
-                         game is not None and self.app.ratings.get(game.key) is not None,
-                         model_note(game, True) if game is not None else "")
+        notes = self._card_notes(game, lambda text: len(theme.wrap_box(text, 12, widths + [widths[-1]] * 9)), room)
         i = 0
         for note, color in notes:
             if not note or i >= room:

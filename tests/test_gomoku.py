@@ -485,3 +485,32 @@ def test_search_answers_an_open_three_even_with_uniform_priors(defence_on):
     plain = Tree(s)
     MCTS(UniformEvaluator(), SearchConfig(tactics=False)).search([plain], 60)
     assert (plain.edges(0)[3] > 0).sum() == len(s.legal_actions())
+
+
+def test_self_play_without_the_slower_proofs_searches_as_a_zero_threat_budget(monkeypatch):
+    """``SearchConfig.proofs`` off (``[selfplay] proofs = false``): the search never asks for a
+    victory by continuous threats, so a root whose only proof is one is left to the search,
+    and self-play's games are move for move those of ``ZEROBOARD_GOMOKU_VCT_BUDGET=0``."""
+    import games.gomoku as gm
+    from engine.core.config import SelfPlaySettings
+    from engine.core.evaluators import UniformEvaluator
+    from engine.core.mcts import MCTS, SearchConfig, Tree
+    from engine.core.selfplay import play_games
+    s = get_game("gomoku").state_from_text("g9 k7 k9 h6 g8 e11 g7 g5 h8 g11 h7 k5")
+    assert s.proven_value() is None and s.vct(budget=600) is not None   # only the slow proof sees it
+    calls = []
+    real = gm.GomokuState.vct
+    monkeypatch.setattr(gm.GomokuState, "vct", lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
+    for proofs in (True, False):
+        calls.clear()
+        tree = Tree(s)
+        MCTS(UniformEvaluator(), SearchConfig(proofs=proofs)).search([tree], 20)
+        assert (tree.root_win >= 0) == proofs and bool(calls) == proofs
+    settings = dict(sims=12, fast_sims=4, full_search_prob=0.5, games_per_generation=2, parallel_games=2,
+                    leaf_batch=2, temperature_moves=4, max_plies=40)
+    calls.clear()
+    off = play_games(get_game("gomoku"), UniformEvaluator(), SelfPlaySettings(proofs=False, **settings), 2, seed=5)
+    assert not calls
+    monkeypatch.setattr(gm, "VCT_BUDGET", 0)
+    zero = play_games(get_game("gomoku"), UniformEvaluator(), SelfPlaySettings(**settings), 2, seed=5)
+    assert [r.moves for r in off[0]] == [r.moves for r in zero[0]] and off[0][0].moves

@@ -120,6 +120,10 @@ class SelfPlaySettings:
     # self-play only where tactics = true, with capture_scale for xiangqi's leaf values.
     tactics: bool = False
     capture_scale: float = 0.0
+    # The game's slower proofs in the self-play search (SearchConfig.proofs: gomoku's victories
+    # by continuous threats, right below the root and at it). Play always uses them. false
+    # searches as ZEROBOARD_GOMOKU_VCT_BUDGET=0 did, and is recorded with the run's settings.
+    proofs: bool = True
     # KataGo's forced playouts and policy target pruning (PUCT self-play's full searches; 0 = off):
     # a root move with fewer than sqrt(forced_playouts * prior * root visits) visits is searched
     # before PUCT's choice, so moves that Dirichlet noise favoured get a fair look, and the policy

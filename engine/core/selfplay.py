@@ -287,7 +287,8 @@ def play_games(game, evaluator, settings, n_games: int, seed: int | None = None,
     cfg = SearchConfig(cpuct=settings.cpuct, leaf_batch=settings.leaf_batch,
                        dirichlet_alpha=settings.dirichlet_alpha, dirichlet_eps=settings.dirichlet_eps,
                        draw_value=settings.draw_value, draw_winner=settings.draw_winner,
-                       capture_scale=settings.capture_scale, tactics=settings.tactics)
+                       capture_scale=settings.capture_scale, tactics=settings.tactics,
+                       proofs=settings.proofs)
     mcts = MCTS(evaluator, cfg, seed=None if seed is None else seed + 1)
     # self-play searches many games' trees at once, so its batches are full without backing
     # remembered leaves up as they are gathered: its search stays the one without the memory

@@ -499,8 +499,9 @@ def test_self_play_without_the_slower_proofs_searches_as_a_zero_threat_budget(mo
     s = get_game("gomoku").state_from_text("g9 k7 k9 h6 g8 e11 g7 g5 h8 g11 h7 k5")
     assert s.proven_value() is None and s.vct(budget=600) is not None   # only the slow proof sees it
     calls = []
-    real = gm.GomokuState.vct
-    monkeypatch.setattr(gm.GomokuState, "vct", lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
+    real = gm.GomokuState._vct_for   # under the proof and the threat defence alike
+    monkeypatch.setattr(gm.GomokuState, "_vct_for", lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
+    monkeypatch.setattr(gm, "DEFENCE_BUDGET", 5000)
     for proofs in (True, False):
         calls.clear()
         tree = Tree(s)

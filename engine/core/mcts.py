@@ -86,9 +86,10 @@ class SearchConfig:
     material_scale: float = 0.0
     #: use the game's tactical hooks (``State.tactical_priors``, ``State.capture_gain``) at all
     tactics: bool = True
-    #: use the game's slower proofs (``State.deep_proven_value`` below the root and
-    #: ``State.winning_action`` at it: gomoku's victories by continuous threats). Play keeps
-    #: them; self-play where ``[selfplay] proofs`` says so. The quick ``proven_value`` stays.
+    #: use the game's slower proofs (``State.deep_proven_value`` below the root,
+    #: ``State.winning_action`` and ``State.threat_defence`` at it: gomoku's victories by
+    #: continuous threats). Play keeps them; self-play where ``[selfplay] proofs`` says so.
+    #: The quick ``proven_value`` stays.
     proofs: bool = True
     #: the network's priors at every expanded node are taken to the power 1/T and renormalised
     #: before the tactical floors: above 1 flattens them, so moves the policy underrates get
@@ -995,8 +996,8 @@ class MCTS:
             t.draw_value = cfg.draw_value
             t.select_lcb = cfg.select_lcb
             t.draw_winner = cfg.draw_winner
-            if not cfg.proofs:
-                t._deep = t._winner = None
+            if not cfg.proofs:   # the threat defence proves with the same search
+                t._deep = t._winner = t._defence = None
         if cfg.tactics:   # a root taken over from an earlier search
             for t in trees:
                 t.restrict_root()

@@ -5,7 +5,8 @@ networks grown from it without changing what it computes -- 6 blocks of 48 (`wit
 4 blocks of 64 (`widened`, below) -- are trained alike (the same batches, steps, learning rate)
 on the self-play positions of the lines that went on from 115, and scored on positions none of
 them trained on: those of another line from 115 (the "novct" arm of
-docs/runs/gomoku-vct-selfplay-2026-11-30, generations 1-19). If the larger networks reach a
+docs/runs/gomoku-vct-selfplay-2026-11-30, generations 3-19, copied from runs/gvct/novct/buffer
+to runs/capacity-heldout/ while that line went on). If the larger networks reach a
 clearly lower held-out loss, the small network's size is what holds it back; if not, it is not.
 
     PYTHONPATH=. python docs/runs/gomoku-capacity-2026-11-30/capacity.py STEPS LR [ARM ...] > result.txt
@@ -33,16 +34,18 @@ from engine.core.selfplay import SamplesBatch
 from games import get_game
 
 TRAIN = ["runs/gab/fp32/buffer", "runs/gab/int8/buffer", "runs/gomoku-line/buffer", "runs/gvct/vct/buffer"]
-HELD_OUT = "runs/gvct/novct/buffer"
-HELD_OUT_UP_TO = 19          # that line's generations when this probe was written
+HELD_OUT = "runs/capacity-heldout"   # generations 3-19 of runs/gvct/novct/buffer, copied before they slid out
+HELD_OUT_UP_TO = 19
 BATCH, LR, WD = 256, 1e-4, 1e-4   # the gomoku line's training settings (line.toml)
 
 
 def widened(net: PolicyValueNet, channels: int) -> PolicyValueNet:
-    """``net`` with ``channels`` channels in its tower, the same function: every new channel
-    leaves its batch norm with scale and shift zero, so it is zero after each ReLU and adds
-    nothing to the residual stream or the heads until training moves it; the weights that read
-    the new channels start at zero, those that write them at the new network's random start."""
+    """``net`` with ``channels`` channels in its tower, the same function: the weights that read
+    the new channels start at zero, so whatever the new channels hold changes nothing until
+    training moves those weights; the weights that write them, and their batch norms, keep the
+    new network's random start. (Batch norms of the new channels at scale and shift zero would
+    also keep the function, but leave those channels at zero before a ReLU, whose gradient there
+    is zero: they would never learn.)"""
     old = net.cfg
     cfg = dataclasses.replace(old, channels=channels)
     wide = PolicyValueNet(cfg)
@@ -52,23 +55,13 @@ def widened(net: PolicyValueNet, channels: int) -> PolicyValueNet:
         if t.shape == w.shape:
             new[name] = t.clone()
             continue
-        if name.endswith("num_batches_tracked"):
-            continue
+        grown = w.clone()
         if w.dim() >= 2:                       # conv/linear: [out, in, ...]
-            grown = w.clone()
-            grown[:, t.shape[1]:] = 0          # reading the new (zero) channels
+            grown[:, t.shape[1]:] = 0          # reading the new channels
             grown[:t.shape[0], :t.shape[1]] = t
-            new[name] = grown
-        else:                                  # batch norm / bias vectors over channels
-            grown = w.clone()
-            if name.endswith(("weight", "bias")):
-                grown[t.shape[0]:] = 0         # new channels: scale 0, shift 0 -> output 0
-            elif name.endswith("running_var"):
-                grown[t.shape[0]:] = 1
-            else:
-                grown[t.shape[0]:] = 0
+        else:                                  # batch norm vectors and biases over channels
             grown[:t.shape[0]] = t
-            new[name] = grown
+        new[name] = grown
     wide.load_state_dict(new)
     return wide
 

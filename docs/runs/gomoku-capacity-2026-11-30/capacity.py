@@ -35,7 +35,6 @@ from games import get_game
 
 TRAIN = ["runs/gab/fp32/buffer", "runs/gab/int8/buffer", "runs/gomoku-line/buffer", "runs/gvct/vct/buffer"]
 HELD_OUT = "runs/capacity-heldout"   # generations 3-19 of runs/gvct/novct/buffer, copied before they slid out
-HELD_OUT_UP_TO = 19
 BATCH, LR, WD = 256, 1e-4, 1e-4   # the gomoku line's training settings (line.toml)
 
 
@@ -66,14 +65,10 @@ def widened(net: PolicyValueNet, channels: int) -> PolicyValueNet:
     return wide
 
 
-def read_all(folder: str, up_to: int | None = None) -> SamplesBatch:
-    files = sorted(Path(folder).glob("gen_*.npz"))
-    parts = []
-    for f in files:
-        g = int(f.stem.split("_")[1])
-        if up_to is None or g <= up_to:
-            parts.append(ReplayBuffer.read(f))
-    return SamplesBatch.concat(parts)
+def read_all(folder: str) -> SamplesBatch:
+    """Every generation file in ``folder``, read only: `ReplayBuffer.load` would delete the
+    files beyond its window, and the held-out folder's line was still writing when this ran."""
+    return SamplesBatch.concat([ReplayBuffer.read(f) for f in sorted(Path(folder).glob("gen_*.npz"))])
 
 
 def losses(net, buf: ReplayBuffer, idx_batches) -> tuple[float, float, float]:
@@ -87,7 +82,6 @@ def losses(net, buf: ReplayBuffer, idx_batches) -> tuple[float, float, float]:
             pi = torch.from_numpy(buf._dense(idx, sym))
             z = torch.from_numpy(buf.data.z[idx])
             logits, v = net(torch.from_numpy(planes))
-            logits, v = logits.detach(), v.detach()
             pls += float(-(pi * F.log_softmax(logits, 1)).sum(1).sum())
             vls += float(((v - z) ** 2).sum())
             top += int((logits.argmax(1) == pi.argmax(1)).sum())
@@ -108,7 +102,7 @@ def main() -> None:
     train = ReplayBuffer(tmp + "/t", game, 10 ** 7)
     train.data = SamplesBatch.concat([read_all(f) for f in TRAIN])
     held = ReplayBuffer(tmp + "/h", game, 10 ** 7)
-    held.data = read_all(HELD_OUT, HELD_OUT_UP_TO)
+    held.data = read_all(HELD_OUT)
     rng = np.random.default_rng(1)
     full = np.flatnonzero(held.data.pw > 0)   # the positions whose policy trains (full searches)
     held_idx = rng.choice(full, size=min(4096, len(full)), replace=False)
@@ -116,9 +110,9 @@ def main() -> None:
     print(f"training positions {len(train.data)}, held-out {len(held_idx)} of {len(full)} with a "
           f"policy target ({len(held.data)} in all); "
           f"{steps} steps of {BATCH}, lr {lr}", flush=True)
-    arms = {"small 4x48": lambda: base, "deep 6x48": lambda: with_blocks(base, 6),
-            "wide 4x64": lambda: widened(base, 64)}
-    arms = {name: make() for name, make in arms.items() if name.split()[0] in chosen}
+    makers = {"small 4x48": lambda: base, "deep 6x48": lambda: with_blocks(base, 6),
+              "wide 4x64": lambda: widened(base, 64)}
+    arms = {name: make() for name, make in makers.items() if name.split()[0] in chosen}
     x = torch.from_numpy(held.data.planes[held_idx[:64]].astype(np.float32))
     base.eval()
     with torch.no_grad():

@@ -42,6 +42,10 @@ def ladder(game: str) -> dict:
         elo = [1350, 1600, 1850, 2100]
         rungs = (["random", "greedy"] + [f"uci:{fsf}@nodes1000?Skill Level={s}" for s in (-20, -10, 0)]
                  + [f"uci:{fsf}@nodes1000?UCI_LimitStrength=true&UCI_Elo={e}" for e in elo]
+                 # the engine unlimited at 1,000 nodes: no anchor, but the one rung between the
+                 # top levels (higher UCI_Elo settings add nothing at this node count:
+                 # docs/runs/level-ratings/xiangqi-anchor-2350.md)
+                 + [f"uci:{fsf}@nodes1000"]
                  + [f"uci:{fsf}@depth{d}" for d in (1, 2)])
         anchors = {f"uci:{fsf}@nodes1000?UCI_LimitStrength=true&UCI_Elo={e}": float(e) for e in elo}
         return {"rungs": rungs, "anchors": anchors, "openings": 2,

@@ -87,18 +87,20 @@ def test_a_long_note_gives_way_to_its_first_program_so_that_the_level_rating_sho
     from gui.scenes.home import _fitting
     lines = {"rating": 1, "long": 3, "short": 2}.get
     rating, long_note = ("rating", "text"), ("long", "dim")
-    assert _fitting([rating, long_note], lines, 3, False, "short") == [rating, ("short", "dim")]
-    assert _fitting([rating, long_note], lines, 4, False, "short") == [rating, long_note]   # both fit whole
-    assert _fitting([rating, long_note], lines, 2, False, "short") == [long_note]           # neither way
-    assert _fitting([rating, long_note], lines, 2, True, "short") == [rating, long_note]    # the person's rating stays
-    assert _fitting([rating, long_note], lines, 3, False) == [long_note]
+    assert _fitting([rating, long_note], lines, 3, "short") == [rating, ("short", "dim")]
+    assert _fitting([rating, long_note], lines, 4, "short") == [rating, long_note]   # both fit whole
+    assert _fitting([rating, long_note], lines, 2, "short") == [rating]              # neither way: the rating stays
+    assert _fitting([rating, long_note], lines, 3) == [rating]
+    assert _fitting([rating, long_note], lines, 1) == [rating]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_every_rated_game_shows_its_level_rating_on_its_card_at_1280x800(tmp_path, monkeypatch, lang):
+@pytest.mark.parametrize("size", [(1024, 640), (1280, 800), (1008, 560), (1280, 688)])
+def test_every_rated_game_shows_its_level_rating_on_its_card(tmp_path, monkeypatch, lang, size):
     """Found by looking at the window: xiangqi's card, whose note names two Fairy-Stockfish
     settings, left out the one line a player reads first ("Strong — about 1980 on the
-    Fairy-Stockfish scale")."""
+    Fairy-Stockfish scale"); later, in Chinese at 1024x640, it showed its strength note and left
+    the rating out."""
     from gui.scenes import home
 
     def check(app, drawn):
@@ -107,4 +109,4 @@ def test_every_rated_game_shows_its_level_rating_on_its_card_at_1280x800(tmp_pat
             words = home.rating_words(app, get_game(gid))
             assert words, gid
             assert words.replace(" ", "") in shown, (gid, words)
-    home_texts(tmp_path, monkeypatch, lang, (1280, 800), check)
+    home_texts(tmp_path, monkeypatch, lang, size, check)

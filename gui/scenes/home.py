@@ -439,7 +439,7 @@ class HomeScene(Scene):
         if game is None:
             return [(t("home.unavailable"), self.pal.bad)]
         notes = [(rating_words(self.app, game), self.pal.text), (model_note(game), self.pal.text_dim)]
-        return _fitting(notes, lines_of, room, self.app.ratings.get(game.key) is not None, model_note(game, True))
+        return _fitting(notes, lines_of, room, model_note(game, True))
 
     def _draw_compact_text(self, surface, rect, pic, gid, game, training) -> None:
         pal = self.pal
@@ -461,18 +461,19 @@ class HomeScene(Scene):
             theme.text(surface, t("home.training_badge"), (x, rect.bottom - 26), 12, pal.good, bold=True)
 
 
-def _fitting(notes: list, lines_of, room: int, player_rated: bool, shorter: str = "") -> list:
+def _fitting(notes: list, lines_of, room: int, shorter: str = "") -> list:
     """The card's notes (the level's rating line, then the strength note) that fit in ``room``
     lines. Where both do not, the strength note gives way to ``shorter`` (its first outside
-    program only) if that makes both fit; failing that, and while the person has no rating yet,
-    the strength note stays whole and the level's rating, which the level picker shows too, is
-    left out (the person's own rating always stays)."""
+    program only) if that makes both fit; failing that, the rating line stays and the strength
+    note is left out: how strong the level is, in the player's words, is what the card is for
+    (a small Chinese window once showed xiangqi's evidence and not its rating); the person's own
+    rating, when there is one, is on the same line."""
     if len(notes) == 2 and notes[0][0] and notes[1][0]:
         if lines_of(notes[0][0]) + lines_of(notes[1][0]) > room:
             if shorter and lines_of(notes[0][0]) + lines_of(shorter) <= room:
                 return [notes[0], (shorter, notes[1][1])]
-            if not player_rated:
-                return notes[1:]
+            if lines_of(notes[0][0]) <= room:
+                return notes[:1]
     return notes
 
 

@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.core.safefile import read_json, UnreadableFile  # noqa: E402
+from engine.training.train import _latest_settings  # noqa: E402
 
 SMALL = ("run.json", "state.json", "metrics.jsonl", "optimizer.pt", "latest.pt")
 #: in a packed folder, and in a run unpacked from one: the generation the burst started from
@@ -57,8 +58,7 @@ def _capacity(run: Path) -> int:
         info = read_json(run / "run.json", "run_info")
     except UnreadableFile as e:
         raise SystemExit(f"{run}: no readable run.json ({e})")
-    changes = info.get("config_changes") or []
-    config = changes[-1]["config"] if changes else info.get("config", {})
+    config = _latest_settings(info) or {}
     return int(config.get("train", {}).get("buffer_positions", 0)) or 10**9
 
 
@@ -72,12 +72,13 @@ def _sample_files(run: Path) -> list[tuple[int, Path]]:
     return sorted(out)
 
 
-def _compressed(path: Path) -> bytes:
+def _compressed(path: Path) -> tuple[bytes, int]:
+    """A samples file re-saved compressed, and how many samples it holds."""
     with np.load(path, allow_pickle=False) as f:
         arrays = {k: f[k] for k in f.files}
     buf = io.BytesIO()
     np.savez_compressed(buf, **arrays)
-    return buf.getvalue()
+    return buf.getvalue(), len(arrays["z"])
 
 
 def pack(run: Path, dest: Path, every: int = 0, since: int | None = None) -> dict:
@@ -111,13 +112,12 @@ def pack(run: Path, dest: Path, every: int = 0, since: int | None = None) -> dic
     for g, path in reversed(_sample_files(run)):
         if g > gen:
             continue   # samples of a generation that did not finish: resume plays it again
-        data = _compressed(path)
+        data, count = _compressed(path)
         (dest / "buffer" / path.name).write_bytes(data)
         stats = path.with_suffix(".stats.json")
         if stats.is_file():
             shutil.copyfile(stats, dest / "buffer" / stats.name)
-        with np.load(path, allow_pickle=False) as f:
-            held += len(f["z"])
+        held += count
         kept.append(g)
         if held >= capacity:
             break

@@ -492,3 +492,25 @@ def test_the_background_trainer_goes_on_with_the_shipped_lines_settings(tmp_path
     assert events.get_nowait()["type"] == "error"   # the fake run's exception, reported
     scratch = trainer.BackgroundTrainer("gomoku", workers=1, run_dir=tmp_path / "r2", model_path="")
     assert scratch.config_path is None
+
+
+def test_learning_steps_in_channels_last_give_the_same_losses_and_save_a_standard_checkpoint(tmp_path):
+    from dataclasses import replace
+
+    game = get_game("tictactoe")
+    cfg = load_config(game)
+    cfg = replace(cfg, train=replace(cfg.train, steps_per_generation=5, min_buffer=1, arena_games=0, baseline_games=0))
+    losses = {}
+    for last in (False, True):
+        torch.manual_seed(3)
+        np.random.seed(3)
+        run_dir = tmp_path / f"run-{last}"
+        run = TrainingRun(game, run_dir, replace(cfg, train=replace(cfg.train, channels_last=last)),
+                          workers=1, progress=False)
+        run.rng = np.random.default_rng(3)
+        run.run(generations=1)
+        losses[last] = json.loads((run_dir / "metrics.jsonl").read_text().splitlines()[-1])["loss"]
+        saved = torch.load(run_dir / "latest.pt", weights_only=True)["state_dict"]
+        assert all(t.is_contiguous() for t in saved.values())   # stored in the standard layout
+        assert torch.load(run_dir / "optimizer.pt", weights_only=True)["state"]
+    assert losses[True] == pytest.approx(losses[False], rel=1e-3)

@@ -167,6 +167,7 @@ class TrainSettings:
     baseline_games: int = 10          # games against rollout MCTS
     baseline_playouts: int = 200
     baseline_every: int = 5           # play the rollout baseline every this many generations
+    channels_last: bool = False       # learning steps in the channels-last layout (docs/training.md, 2026-11-30)
 
 
 @dataclass

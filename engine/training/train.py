@@ -418,7 +418,9 @@ class TrainingRun:
         import torch.nn.functional as F
         t = self.cfg.train
         torch.set_num_threads(max(1, self.workers) if self.device == "cpu" else 1)
-        net.to(self.device).train()
+        # channels-last: the same arithmetic up to rounding, in the layout oneDNN prefers
+        layout = torch.channels_last if t.channels_last else torch.contiguous_format
+        net.to(self.device, memory_format=layout).train()
         opt = torch.optim.Adam(net.parameters(), lr=self._lr(generation), weight_decay=t.weight_decay)
         opt_path = self.dir / "optimizer.pt"
         saved = self._saved_optimizer(self.device)
@@ -452,7 +454,7 @@ class TrainingRun:
             sample = self.buffer.sample(t.batch_size, self.rng, ownership=with_own, reply=with_reply,
                                         material=with_mat)
             planes, policy, z, pw = sample[:4]
-            x = torch.from_numpy(planes).to(self.device)
+            x = torch.from_numpy(planes).to(self.device).contiguous(memory_format=layout)
             pi = torch.from_numpy(policy).to(self.device)
             zt = torch.from_numpy(z).to(self.device)
             w = torch.from_numpy(pw).to(self.device)
@@ -498,7 +500,7 @@ class TrainingRun:
             totals["policy_loss"] += pl.item()
             totals["value_loss"] += vl.item()
         bar.close()
-        net.eval().cpu()
+        net.eval().cpu().to(memory_format=torch.contiguous_format)   # checkpoints and exports as before
         import io
         buf = io.BytesIO()
         torch.save(opt.state_dict(), buf)

@@ -26,6 +26,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
+def rel(a: list[float], b: list[float]) -> float:
+    """The largest difference of ``b`` from ``a``, element by element, relative to ``a``."""
+    return max(abs(x - y) / max(abs(x), 1e-12) for x, y in zip(a, b))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", nargs="+", default=["gomoku"])
@@ -75,19 +80,15 @@ def main() -> int:
             cpu["channels_last"].append(last[1])
         with torch.no_grad():
             weight_diff = max(float((p - q).abs().max()) for p, q in zip(default[2].parameters(), last[2].parameters()))
-        def rel(a: list[float], b: list[float]) -> float:
-            return max(abs(x - y) / max(abs(x), 1e-12) for x, y in zip(a, b))
-
         extra = {}
         if args.threads_reference:
             other = run(False, args.threads_reference)
             extra = {"reference_threads": args.threads_reference,
                      "reference_loss_max_rel_diff": rel(default[0], other[0]),
                      "reference_first_loss_rel_diff": rel(default[0][:1], other[0][:1])}
-        diffs = [abs(a - b) for a, b in zip(default[0], last[0])]
         print(json.dumps({
             "game": gid, "model": path.name, "date": time.strftime("%Y-%m-%d"), "threads": args.threads,
-            "loss_max_diff": max(diffs),
+            "loss_max_diff": max(abs(a - b) for a, b in zip(default[0], last[0])),
             "loss_max_rel_diff": rel(default[0], last[0]),
             "first_loss_rel_diff": rel(default[0][:1], last[0][:1]),
             "weight_max_diff_after_steps": weight_diff,

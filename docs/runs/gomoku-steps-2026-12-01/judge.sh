@@ -1,0 +1,33 @@
+#!/bin/bash
+# The games of rule.md once both arms have stopped (from the project root):
+#   bash docs/runs/gomoku-steps-2026-12-01/judge.sh
+# copies each arm's newest checkpoint here (base-latest.pt, half-latest.pt; kept if already
+# there), then plays each of them and the shipped generation 81 (models/gomoku.pt) at 800 visits
+# against Rapfi (classical, max_node 1000) from the 50 balanced 2-stone openings of seeds 9101
+# and 9102, both sides (two seeds side by side on the two cores), and judge.py pairs them.
+# A player's seed already complete is kept, so a stopped judgement goes on.
+# RAPFI: the brain (tools/refengines/build_rapfi.sh), default /tmp/refengines/rapfi/build/pbrain-rapfi
+set -u
+cd "$(dirname "$0")/../../.."
+PY=${PY:-.venv/bin/python}
+RAPFI=${RAPFI:-/tmp/refengines/rapfi/build/pbrain-rapfi}
+HERE=docs/runs/gomoku-steps-2026-12-01
+mkdir -p "$HERE/rapfi"
+for arm in base half; do
+  if [ ! -f "$HERE/$arm-latest.pt" ]; then
+    ckpt=$(ls runs/gsteps/$arm/checkpoints/gen_*.pt | sort | tail -1) || exit 1
+    cp "$ckpt" "$HERE/$arm-latest.pt" && echo "$arm: $ckpt"
+  fi
+done
+sha256sum "$HERE"/*-latest.pt models/gomoku.pt
+seed() {   # NAME SPEC SEED: 50 openings of 2 stones, both sides
+  out="$HERE/rapfi/$1-s$3.games.jsonl"
+  [ -s "$out" ] && [ "$(wc -l < "$out")" -eq 100 ] && return
+  $PY docs/runs/ab-gomoku-cap/rapfi_slice.py "$2" "gomocup:$RAPFI@nodes1000" "$3" 0 50 "$out" 50 2 \
+    2> "$HERE/rapfi/$1-s$3.err"
+}
+for player in "base:model:$HERE/base-latest.pt@800" "half:model:$HERE/half-latest.pt@800" "g81:model:models/gomoku.pt@800"; do
+  name=${player%%:*}; spec=${player#*:}
+  seed "$name" "$spec" 9101 & seed "$name" "$spec" 9102 & wait
+done
+$PY "$HERE/judge.py" | tee "$HERE/judge.txt"

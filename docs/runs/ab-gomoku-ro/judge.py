@@ -77,6 +77,23 @@ def judge(sources: dict, seeds, comparisons) -> None:
     report(players, comparisons)
 
 
+def by_colour(name: str, paths, first: str = "as black", second: str = "as white") -> None:
+    """Print ``name``'s score over the games in ``paths`` (those that exist), in all and by the
+    colour it played: ``first`` where it moved first (after 2 opening stones black, after 3
+    white), ``second`` where it moved second."""
+    games = [json.loads(line) for p in map(Path, paths) if p.exists()
+             for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if not games:
+        print(f"{name}: no games")
+        return
+    parts = [f"{sum(POINTS[g['result']] for g in games) / len(games):.1%} of {len(games)}"]
+    for moved_first, colour in ((True, first), (False, second)):
+        side = [g for g in games if g["a_first"] is moved_first]
+        if side:
+            parts.append(f"{colour} {sum(POINTS[g['result']] for g in side) / len(side):.1%} of {len(side)}")
+    print(f"{name}: " + "; ".join(parts))
+
+
 def main() -> None:
     players = {"ro115": {}, "cap109": {}, "g30": {}}
     for seed in G30:

@@ -7,32 +7,19 @@ seeds 9101-9102 (rapfi/NAME-sS.games.jsonl), paired by opening and side. The "ha
 is kept if half - base >= 0; an arm may ship if its gain over generation 81 is at least 2
 standard errors and it scores at least 50%. After 2 stones black moves, so the side that moves
 first is black."""
-import json
 import runpy
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 HERE = ROOT / "docs/runs/gomoku-steps-2026-12-01/rapfi"
-RO = runpy.run_path(str(ROOT / "docs/runs/ab-gomoku-ro/judge.py"))   # judge(), POINTS
+RO = runpy.run_path(str(ROOT / "docs/runs/ab-gomoku-ro/judge.py"))   # judge(), by_colour()
 SEEDS = (9101, 9102)
 NAMES = ("half", "base", "g81")
 
 
-def by_colour(name: str) -> None:
-    paths = [HERE / f"{name}-s{s}.games.jsonl" for s in SEEDS]
-    games = [json.loads(line) for p in paths if p.exists()
-             for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
-    parts = []
-    for first, colour in ((True, "as black"), (False, "as white")):
-        side = [g for g in games if g["a_first"] is first]
-        if side:
-            parts.append(f"{colour} {sum(RO['POINTS'][g['result']] for g in side) / len(side):.1%} of {len(side)}")
-    print(f"{name}: " + ("; ".join(parts) or "no games"))
-
-
 def main() -> None:
     for name in NAMES:
-        by_colour(name)
+        RO["by_colour"](name, [HERE / f"{name}-s{s}.games.jsonl" for s in SEEDS])
     RO["judge"]({name: (lambda s, name=name: HERE / f"{name}-s{s}.games.jsonl") for name in NAMES},
                 SEEDS, (("half", "base"), ("half", "g81"), ("base", "g81")))
 

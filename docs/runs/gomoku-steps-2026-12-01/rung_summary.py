@@ -10,8 +10,8 @@ ROOT = Path(__file__).resolve().parents[3]
 RO = runpy.run_path(str(ROOT / "docs/runs/ab-gomoku-ro/judge.py"))   # judge(), by_colour()
 SEEDS = range(1, 9)
 HERE = ROOT / "docs/runs/gomoku-steps-2026-12-01/rung"
-G115 = {**{s: ROOT / f"docs/runs/strong-rungs-2026-11-29/gomoku-rapfi10k-s{s}.games.jsonl" for s in range(1, 5)},
-        **{s: ROOT / f"docs/runs/gomoku-defence-2026-11-29/base-s{s}.games.jsonl" for s in range(5, 9)}}
+# generation 115's rung games, as the summary of generation 81's ship reads them
+G115 = runpy.run_path(str(ROOT / "docs/runs/gomoku-g81-2026-12-01/summary.py"))["G115_RUNG"]
 
 
 def main() -> None:

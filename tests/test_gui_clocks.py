@@ -71,6 +71,27 @@ def test_the_clock_stops_while_an_earlier_position_is_looked_at_and_in_the_backg
     assert c.clock.running is not None
 
 
+def test_the_clocks_stop_while_the_app_asks_the_person_something(app_factory):
+    app = app_factory(ai_enabled=False)
+    c = _clock_game(app)
+    app.step()
+    c.play(3)
+    _ai_moves(c, 3)
+    app.step()
+    assert c.clock.running == 0
+    app.scene.back()   # a game in progress: "leave this game?"
+    assert app.scene.confirm is not None
+    app.step()
+    assert c.clock.running is None and c.clock_paused
+    app.scene.confirm = None   # answered "cancel"
+    app.step()
+    assert c.clock.running == 0 and not c.clock_paused
+    app.settings.set("clock_pause", False)   # the person wants the clocks to go on regardless
+    app.scene.back()
+    app.step()
+    assert c.clock.running == 0
+
+
 def test_a_take_back_gives_back_the_time(app_factory):
     app = app_factory(ai_enabled=False)
     c = _clock_game(app, "60")

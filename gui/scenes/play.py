@@ -595,8 +595,12 @@ class PlayScene(Scene):
             self.app.go_home()
 
     def update(self, dt):
-        # the clocks stop while the window is in the background, when the person wants that
-        self.c.clock_paused = bool(self.app.settings["clock_pause"] and not getattr(self.app, "focused", True))
+        # the clocks stop while the window is in the background or the app waits on a question of
+        # its own (leave this game? a file to open), when the person wants that: no side runs out
+        # of time behind a dialog
+        asking = self.confirm is not None or self.dialog is not None
+        self.c.clock_paused = bool(self.app.settings["clock_pause"]
+                                   and (asking or not getattr(self.app, "focused", True)))
         self.c.update()
         self._ask_swap2()
         if self.c.over and not self.c.rating_done:

@@ -8,7 +8,8 @@ here) and the shipped generation 30's games from the same openings (docs/runs/ab
 docs/runs/gomoku-ship-g30/). Games are paired by opening (both games of an opening, one from each
 side); an opening with a game missing (three of cap109's slices ran out of time) is left out of
 every comparison it would be in. Prints each player's score and each paired difference with its
-standard error."""
+standard error. Generation 30's games left the tree when the run data was trimmed (commit 9d2d3a0);
+without them the script prints "g30: no games", and `git show 9d2d3a0^:PATH` gives each back."""
 import json
 import math
 from pathlib import Path

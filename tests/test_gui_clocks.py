@@ -1,5 +1,6 @@
 """Clocks in the app: a control chosen at the start, a side that runs out of time loses, the
-clocks stop while the game is over, looked back at or the window is in the background, and
+clocks stop while the game is over, looked back at, the window is in the background or the app
+asks the person something, and
 the control and the clocks go into saved games and the autosave and come back."""
 from __future__ import annotations
 
@@ -28,6 +29,17 @@ def _ai_moves(c, action):
     c._push(action, by_ai=True)
 
 
+def _person_to_move_after_one_move_each(app):
+    """A clock game in which the person and the AI have made a move each: the person's clock runs."""
+    c = _clock_game(app)
+    app.step()
+    c.play(3)
+    _ai_moves(c, 3)
+    app.step()
+    assert c.clock.running == 0
+    return c
+
+
 def test_a_game_started_with_a_control_has_two_full_clocks(app_factory):
     app = app_factory(ai_enabled=False)
     c = _clock_game(app)
@@ -51,12 +63,7 @@ def test_a_person_who_runs_out_of_time_loses_and_the_move_list_says_why(app_fact
 
 def test_the_clock_stops_while_an_earlier_position_is_looked_at_and_in_the_background(app_factory):
     app = app_factory(ai_enabled=False)
-    c = _clock_game(app)
-    app.step()
-    c.play(3)
-    _ai_moves(c, 3)
-    app.step()
-    assert c.clock.running == 0
+    c = _person_to_move_after_one_move_each(app)
     c.go_to(0)
     app.step()
     assert c.reviewing and c.clock.running is None
@@ -73,12 +80,7 @@ def test_the_clock_stops_while_an_earlier_position_is_looked_at_and_in_the_backg
 
 def test_the_clocks_stop_while_the_app_asks_the_person_something(app_factory):
     app = app_factory(ai_enabled=False)
-    c = _clock_game(app)
-    app.step()
-    c.play(3)
-    _ai_moves(c, 3)
-    app.step()
-    assert c.clock.running == 0
+    c = _person_to_move_after_one_move_each(app)
     app.scene.back()   # a game in progress: "leave this game?"
     assert app.scene.confirm is not None
     app.step()

@@ -1,7 +1,7 @@
 """Clocks in the app: a control chosen at the start, a side that runs out of time loses, the
 clocks stop while the game is over, looked back at, the window is in the background or the app
-asks the person something, and
-the control and the clocks go into saved games and the autosave and come back."""
+asks the person something, and the control and the clocks go into saved games and the autosave
+and come back."""
 from __future__ import annotations
 
 import os

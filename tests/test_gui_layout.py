@@ -267,6 +267,19 @@ def test_no_two_texts_overlap_at_the_minimum_window_size(small_app, monkeypatch,
             assert inner.width < 3 or inner.height <= 4, (s, r, s2, r2)   # lines' padding may touch
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_settings_name_ends_before_its_choices_at_the_minimum_window_size(small_app, monkeypatch, lang):
+    """Found under Xvfb at 1024×640: "Pause clocks in background and dialogs" ran under its
+    buttons."""
+    small_app.set_language(lang)
+    small_app.open_settings()
+    small_app.step((), 0.02, draw=True)
+    drawn = dict(drawn_texts(small_app, monkeypatch))
+    for label, row in small_app.scene.rows:
+        assert label in drawn, label                       # drawn whole, not cut short
+        assert drawn[label].right <= row.x - 8, (label, drawn[label], row)
+
+
 def test_the_banners_summary_names_the_worst_moves_first_and_fits(small_app, monkeypatch):
     """At 1280×800 it read "Your moves: 4 × mistake, 3 × blunder, 6 × inacc…", cut."""
     small_app.start_play("othello", "first", "beginner", {"size": 6})

@@ -73,8 +73,9 @@ class SettingsScene(Scene):
         pal = self.pal
         self.header(surface, t("settings.title"))
         panel(surface, pal, self.card, 18)
-        for label, rect in self.rows:
-            theme.text(surface, label, (self.card.x + 28, rect.centery), 16, pal.text_dim, anchor="midleft")
+        for label, rect in self.rows:   # a name too long for its column ends in an ellipsis, never under the choices
+            theme.text(surface, theme.fit_text(label, 16, rect.x - self.card.x - 36), (self.card.x + 28, rect.centery),
+                       16, pal.text_dim, anchor="midleft")
         for i, line in enumerate(self.info):
             theme.text(surface, theme.fit_text(line, 13, self.card.width - 56), (self.card.x + 28, self.info_y + i * 20),
                        13, pal.text_faint)

@@ -5,18 +5,22 @@
 # the shipped model, so this runs in a scratch clone of the project whose models/gomoku.pt is
 # half-latest.pt (the compiled modules copied beside it), and the results come back here (rung/).
 #   bash docs/runs/gomoku-steps-2026-12-01/rung.sh S...
+# MODEL and OUT (paths from the project root) play another checkpoint into another folder
+# (docs/runs/gomoku-steps25-2026-12-01/rung.sh does).
 set -u
 cd "$(dirname "$0")/../../.."
 ROOT=$PWD
 PY=${PY:-$ROOT/.venv/bin/python}
 RAPFI=${RAPFI:-/tmp/refengines/rapfi/build/pbrain-rapfi}
+MODEL=${MODEL:-docs/runs/gomoku-steps-2026-12-01/half-latest.pt}
+OUT=${OUT:-docs/runs/gomoku-steps-2026-12-01/rung}
 S=$(mktemp -d)
 git clone -q "$ROOT" "$S/p" && cd "$S/p" || exit 1
 for f in $(cd "$ROOT" && find engine games -name "*.so"); do cp "$ROOT/$f" "$f"; done
-cp "$ROOT/docs/runs/gomoku-steps-2026-12-01/half-latest.pt" models/gomoku.pt
-mkdir -p "$ROOT/docs/runs/gomoku-steps-2026-12-01/rung"
+cp "$ROOT/$MODEL" models/gomoku.pt
+mkdir -p "$ROOT/$OUT"
 for s in "$@"; do
-  f=$ROOT/docs/runs/gomoku-steps-2026-12-01/rung/rapfi10k-s$s
+  f=$ROOT/$OUT/rapfi10k-s$s
   [ -s $f.json ] && continue
   $PY main.py arena --game gomoku --a "level:strong?cap=0" --b "gomocup:$RAPFI@nodes10000" --games 20 \
     --balanced-openings 2 --seed $s --games-out $f.games.jsonl > $f.json.part 2> $f.err && mv $f.json.part $f.json

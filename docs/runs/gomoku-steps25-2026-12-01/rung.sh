@@ -1,23 +1,8 @@
 #!/bin/bash
-# Issue 57's rung for the quarter arm's generation 428, as docs/runs/gomoku-g81-2026-12-01/run.sh rung played
-# generation 81: the strong level (level:strong, its 1,000 visits, no time cap) against Rapfi at
-# 10,000 nodes, 20 games from the balanced 2-stone openings of each seed S. The strong level plays
-# the shipped model, so this runs in a scratch clone of the project whose models/gomoku.pt is
-# quarter-latest.pt (the compiled modules copied beside it), and the results come back here (rung/).
+# Issue 57's rung for the quarter arm's generation 428 (quarter-latest.pt), as generation 184's was
+# played: the strong level against Rapfi at 10,000 nodes, 20 games from the balanced 2-stone
+# openings of each seed S, in a scratch clone whose models/gomoku.pt is that checkpoint (rung/).
 #   bash docs/runs/gomoku-steps25-2026-12-01/rung.sh S...
-set -u
 cd "$(dirname "$0")/../../.."
-ROOT=$PWD
-PY=${PY:-$ROOT/.venv/bin/python}
-RAPFI=${RAPFI:-/tmp/refengines/rapfi/build/pbrain-rapfi}
-S=$(mktemp -d)
-git clone -q "$ROOT" "$S/p" && cd "$S/p" || exit 1
-for f in $(cd "$ROOT" && find engine games -name "*.so"); do cp "$ROOT/$f" "$f"; done
-cp "$ROOT/docs/runs/gomoku-steps25-2026-12-01/quarter-latest.pt" models/gomoku.pt
-mkdir -p "$ROOT/docs/runs/gomoku-steps25-2026-12-01/rung"
-for s in "$@"; do
-  f=$ROOT/docs/runs/gomoku-steps25-2026-12-01/rung/rapfi10k-s$s
-  [ -s $f.json ] && continue
-  $PY main.py arena --game gomoku --a "level:strong?cap=0" --b "gomocup:$RAPFI@nodes10000" --games 20 \
-    --balanced-openings 2 --seed $s --games-out $f.games.jsonl > $f.json.part 2> $f.err && mv $f.json.part $f.json
-done
+MODEL=docs/runs/gomoku-steps25-2026-12-01/quarter-latest.pt OUT=docs/runs/gomoku-steps25-2026-12-01/rung \
+  exec bash docs/runs/gomoku-steps-2026-12-01/rung.sh "$@"

@@ -1,8 +1,10 @@
-# usage: python docs/runs/network-int8-avx2/symmetric_disagreements.py GAME [GAME ...]  (from the project root)
+# usage: python docs/runs/network-int8-avx2/symmetric_disagreements.py [--stones K] GAME [GAME ...]  (from the project root)
 # For each game's shipped network: static int8 (the runtime's recipe) against ONNX Runtime float32 on
 # 1,000 held-out positions of the network's own games (seed 0, as the accuracy check draws them), and
 # how many first-choice disagreements are two moves that a symmetry of the position itself maps onto
 # each other (the encoded planes unchanged by the board symmetry): the same move in all but name.
+# With --stones K only the first K planes must be unchanged (gomoku's stones: --stones 2, leaving out
+# the last-move plane, which breaks most symmetries; docs/network-int8.md, generation 184).
 import json
 import sys
 from pathlib import Path
@@ -19,7 +21,11 @@ from engine.core.runtime import policy_game_positions  # noqa: E402
 from games import get_game  # noqa: E402
 
 configure_threads(1)
-for gid in sys.argv[1:]:
+args = sys.argv[1:]
+planes_kept = None
+if args[:1] == ["--stones"]:
+    planes_kept, args = int(args[1]), args[2:]
+for gid in args:
     game = get_game(gid)
     net, _ = load_network(shipped_model_path(game.key), game)
     model = export_bytes(net)
@@ -30,7 +36,7 @@ for gid in sys.argv[1:]:
     same = same_up_to_symmetry = symmetric = 0
     for s in held:
         planes = fp32.encode(s)
-        flat = planes.reshape(planes.shape[0], -1)
+        flat = planes[:planes_kept].reshape(len(planes[:planes_kept]), -1)
         fixing = [ap for cp, ap in syms if np.array_equal(flat[:, cp], flat)]
         symmetric += bool(fixing)
         a, _ = fp32.infer(planes[None])

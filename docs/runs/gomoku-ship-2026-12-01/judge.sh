@@ -1,0 +1,25 @@
+#!/bin/bash
+# The games of rule.md (from the project root):
+#   bash docs/runs/gomoku-ship-2026-12-01/judge.sh [NAME:SPEC ...]
+# plays each player (default generation 184, g184) at its spec against Rapfi (classical,
+# max_node 10000) from the 50 balanced 2-stone openings of seeds 9105 and 9106, both sides, the
+# two seeds side by side, into rapfi/NAME-sS.games.jsonl; a seed already complete is kept.
+# Then judge.py pairs them. RAPFI: the brain (tools/refengines/build_rapfi.sh).
+set -u
+cd "$(dirname "$0")/../../.."
+PY=${PY:-.venv/bin/python}
+RAPFI=${RAPFI:-/tmp/refengines/rapfi/build/pbrain-rapfi}
+HERE=docs/runs/gomoku-ship-2026-12-01
+mkdir -p "$HERE/rapfi"
+seed() {   # NAME SPEC SEED
+  out="$HERE/rapfi/$1-s$3.games.jsonl"
+  [ -s "$out" ] && [ "$(wc -l < "$out")" -eq 100 ] && return
+  $PY docs/runs/ab-gomoku-cap/rapfi_slice.py "$2" "gomocup:$RAPFI@nodes10000" "$3" 0 50 "$out" 50 2 \
+    2> "$HERE/rapfi/$1-s$3.err"
+}
+[ $# -gt 0 ] || set -- "g184:model:docs/runs/gomoku-steps-2026-12-01/half-latest.pt@800"
+for player in "$@"; do
+  name=${player%%:*}; spec=${player#*:}
+  seed "$name" "$spec" 9105 & seed "$name" "$spec" 9106 & wait
+done
+$PY "$HERE/judge.py"

@@ -16,6 +16,7 @@ set -u
 game=$1 a=$2 b=$3 name=$4 out=$5 seeds=$6 openings=$7 plies=$8 slice=$9
 here=$(dirname "$0")
 parts=$(mktemp -d)
+trap 'rm -rf "$parts"' EXIT   # the slices go once they are joined
 mkdir -p "$out"
 for s in $seeds; do
   for ((f = 0; f < openings; f += slice)); do
@@ -30,4 +31,3 @@ for s in $seeds; do
   echo "$out/$name-s$s.games.jsonl: $(wc -l < "$out/$name-s$s.games.jsonl") games"
 done
 cat "$parts"/log-*.txt
-rm -r "$parts"

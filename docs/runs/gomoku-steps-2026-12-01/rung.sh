@@ -15,6 +15,7 @@ RAPFI=${RAPFI:-/tmp/refengines/rapfi/build/pbrain-rapfi}
 MODEL=${MODEL:-docs/runs/gomoku-steps-2026-12-01/half-latest.pt}
 OUT=${OUT:-docs/runs/gomoku-steps-2026-12-01/rung}
 S=$(mktemp -d)
+trap 'rm -rf "$S"' EXIT   # the scratch clone goes when the script ends
 git clone -q "$ROOT" "$S/p" && cd "$S/p" || exit 1
 for f in $(cd "$ROOT" && find engine games -name "*.so"); do cp "$ROOT/$f" "$f"; done
 cp "$ROOT/$MODEL" models/gomoku.pt

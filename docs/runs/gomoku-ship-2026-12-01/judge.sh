@@ -5,11 +5,14 @@
 # max_node 10000) from the 50 balanced 2-stone openings of seeds 9105 and 9106, both sides, the
 # two seeds side by side, into rapfi/NAME-sS.games.jsonl; a seed already complete is kept.
 # Then judge.py pairs them. RAPFI: the brain (tools/refengines/build_rapfi.sh).
+# HERE (a folder from the project root, with its own judge.py) and SEEDS (two seeds) play another
+# judgement's games the same way (docs/runs/gomoku-steps12-2026-12-01/judge.sh does).
 set -u
 cd "$(dirname "$0")/../../.."
 PY=${PY:-.venv/bin/python}
 RAPFI=${RAPFI:-/tmp/refengines/rapfi/build/pbrain-rapfi}
-HERE=docs/runs/gomoku-ship-2026-12-01
+HERE=${HERE:-docs/runs/gomoku-ship-2026-12-01}
+read -r S1 S2 <<< "${SEEDS:-9105 9106}"
 mkdir -p "$HERE/rapfi"
 seed() {   # NAME SPEC SEED
   out="$HERE/rapfi/$1-s$3.games.jsonl"
@@ -20,6 +23,6 @@ seed() {   # NAME SPEC SEED
 [ $# -gt 0 ] || set -- "g184:model:docs/runs/gomoku-steps-2026-12-01/half-latest.pt@800"
 for player in "$@"; do
   name=${player%%:*}; spec=${player#*:}
-  seed "$name" "$spec" 9105 & seed "$name" "$spec" 9106 & wait
+  seed "$name" "$spec" "$S1" & seed "$name" "$spec" "$S2" & wait
 done
 $PY "$HERE/judge.py"

@@ -1,0 +1,20 @@
+#!/bin/bash
+# The games of rule.md once both arms have stopped (from the project root):
+#   bash docs/runs/gomoku-steps12-2026-12-01/judge.sh
+# copies each arm's newest checkpoint here (quarter-latest.pt, eighth-latest.pt; kept if already
+# there), then plays each and generation 184 at 800 visits against Rapfi at 10,000 nodes from the
+# 2-stone openings of seeds 9107 and 9108 (../gomoku-ship-2026-12-01/judge.sh); judge.py pairs them.
+set -u
+cd "$(dirname "$0")/../../.."
+HERE=docs/runs/gomoku-steps12-2026-12-01
+for arm in gsteps25/quarter gsteps12/eighth; do
+  name=${arm#*/}
+  if [ ! -f "$HERE/$name-latest.pt" ]; then
+    ckpt=$(ls runs/$arm/checkpoints/gen_*.pt | sort | tail -1) || exit 1
+    cp "$ckpt" "$HERE/$name-latest.pt" && echo "$name: $ckpt"
+  fi
+done
+sha256sum "$HERE"/*-latest.pt
+HERE=$HERE SEEDS="9107 9108" exec bash docs/runs/gomoku-ship-2026-12-01/judge.sh \
+  "quarter:model:$HERE/quarter-latest.pt@800" "eighth:model:$HERE/eighth-latest.pt@800" \
+  "g184:model:docs/runs/gomoku-steps-2026-12-01/half-latest.pt@800"

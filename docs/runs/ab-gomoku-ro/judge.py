@@ -9,9 +9,14 @@ docs/runs/gomoku-ship-g30/). Games are paired by opening (both games of an openi
 side); an opening with a game missing (three of cap109's slices ran out of time) is left out of
 every comparison it would be in. Prints each player's score and each paired difference with its
 standard error. Generation 30's games left the tree when the run data was trimmed (commit 9d2d3a0);
-without them the script prints "g30: no games", and `git show 9d2d3a0^:PATH` gives each back."""
+without them the script prints "g30: no games", and `git show 9d2d3a0^:PATH` gives each back.
+
+usage: python docs/runs/ab-gomoku-ro/judge.py DIR "SEED SEED..." A:B [C:D ...]
+judges any such match the same way: the players named in the pairs, from DIR/NAME-sSEED.games.jsonl,
+each by colour, then each pair A - B (docs/runs/gomoku-ship-2026-12-01/judge.sh uses it)."""
 import json
 import math
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -96,6 +101,13 @@ def by_colour(name: str, paths, first: str = "as black", second: str = "as white
 
 
 def main() -> None:
+    if len(sys.argv) > 1:
+        folder, seeds, pairs = Path(sys.argv[1]), [int(s) for s in sys.argv[2].split()], [p.split(":") for p in sys.argv[3:]]
+        names = list(dict.fromkeys(n for pair in pairs for n in pair))
+        for name in names:
+            by_colour(name, [folder / f"{name}-s{s}.games.jsonl" for s in seeds])
+        judge({name: (lambda s, name=name: folder / f"{name}-s{s}.games.jsonl") for name in names}, seeds, pairs)
+        return
     players = {"ro115": {}, "cap109": {}, "g30": {}}
     for seed in G30:
         players["g30"].update(openings(ROOT / G30[seed], seed))

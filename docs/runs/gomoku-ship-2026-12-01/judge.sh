@@ -4,8 +4,8 @@
 # plays each player (default generation 184, g184) at its spec against Rapfi (classical,
 # max_node 10000) from the 50 balanced 2-stone openings of seeds 9105 and 9106, both sides, the
 # two seeds side by side, into rapfi/NAME-sS.games.jsonl; a seed already complete is kept.
-# Then judge.py pairs them. RAPFI: the brain (tools/refengines/build_rapfi.sh).
-# HERE (a folder from the project root, with its own judge.py) and SEEDS (two seeds) play another
+# Then ../ab-gomoku-ro/judge.py pairs them by opening and side (PAIRS: the comparisons, A:B). RAPFI: the brain (tools/refengines/build_rapfi.sh).
+# HERE (a folder from the project root), SEEDS (two seeds) and PAIRS play another
 # judgement's games the same way (docs/runs/gomoku-steps12-2026-12-01/judge.sh does).
 set -u
 cd "$(dirname "$0")/../../.."
@@ -25,4 +25,4 @@ for player in "$@"; do
   name=${player%%:*}; spec=${player#*:}
   seed "$name" "$spec" "$S1" & seed "$name" "$spec" "$S2" & wait
 done
-$PY "$HERE/judge.py"
+$PY docs/runs/ab-gomoku-ro/judge.py "$HERE/rapfi" "$S1 $S2" ${PAIRS:-cand:g184 cand:q428 q428:g184}

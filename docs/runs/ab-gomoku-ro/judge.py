@@ -11,9 +11,11 @@ every comparison it would be in. Prints each player's score and each paired diff
 standard error. Generation 30's games left the tree when the run data was trimmed (commit 9d2d3a0);
 without them the script prints "g30: no games", and `git show 9d2d3a0^:PATH` gives each back.
 
-usage: python docs/runs/ab-gomoku-ro/judge.py DIR "SEED SEED..." A:B [C:D ...]
-judges any such match the same way: the players named in the pairs, from DIR/NAME-sSEED.games.jsonl,
-each by colour, then each pair A - B (docs/runs/gomoku-ship-2026-12-01/judge.sh uses it)."""
+usage: python docs/runs/ab-gomoku-ro/judge.py DIR "SEED SEED..." A:B [C:D ...] [NAME=PREFIX ...]
+judges any such match the same way: the players named in the pairs, from DIR/NAME-sSEED.games.jsonl
+(or, for a NAME=PREFIX, from PREFIX-sSEED.games.jsonl, a path from the project root), each by colour,
+then each pair A - B (docs/runs/gomoku-ship-2026-12-01/judge.sh uses it). With 3-stone openings
+(white moves first) add --white-first."""
 import json
 import math
 import sys
@@ -102,11 +104,16 @@ def by_colour(name: str, paths, first: str = "as black", second: str = "as white
 
 def main() -> None:
     if len(sys.argv) > 1:
-        folder, seeds, pairs = Path(sys.argv[1]), [int(s) for s in sys.argv[2].split()], [p.split(":") for p in sys.argv[3:]]
+        args = [a for a in sys.argv[1:] if a != "--white-first"]
+        colours = ("as white", "as black") if "--white-first" in sys.argv else ("as black", "as white")
+        folder, seeds = Path(args[0]), [int(s) for s in args[1].split()]
+        pairs = [a.split(":") for a in args[2:] if ":" in a]
+        prefix = {name: ROOT / path for name, path in (a.split("=", 1) for a in args[2:] if "=" in a)}
         names = list(dict.fromkeys(n for pair in pairs for n in pair))
+        files = {name: (lambda s, name=name: Path(f"{prefix.get(name, folder / name)}-s{s}.games.jsonl")) for name in names}
         for name in names:
-            by_colour(name, [folder / f"{name}-s{s}.games.jsonl" for s in seeds])
-        judge({name: (lambda s, name=name: folder / f"{name}-s{s}.games.jsonl") for name in names}, seeds, pairs)
+            by_colour(name, [files[name](s) for s in seeds], *colours)
+        judge(files, seeds, pairs)
         return
     players = {"ro115": {}, "cap109": {}, "g30": {}}
     for seed in G30:

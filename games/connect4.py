@@ -83,10 +83,6 @@ try:   # to measure the network and search without it: ZEROBOARD_CONNECT4_SOLVE_
 except ValueError:
     pass   # not a number: keep the default
 
-#: how many times as many positions a second the compiled solver visits as the Python one
-#: (2026-12-01, AMD EPYC: 24 million against 366,000 on positions of 26 empty cells, 65x)
-PURE_SOLVE_SHARE = 64
-
 _COLUMN_CELLS: tuple[int, ...] = tuple(((1 << HEIGHT) - 1) << (c * STRIDE) for c in range(WIDTH))
 _CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)
 #: solved positions, (own stones + all stones) -> (lower, upper) bound on the result;
@@ -112,32 +108,9 @@ def solve(cur: int, mask: int) -> int:
     return _negamax(cur, mask, -1, 1, winning_cells(cur, mask), winning_cells(cur ^ mask, mask))
 
 
-def solve_within(cur: int, mask: int, budget: int) -> tuple[int | None, int]:
-    """`solve` allowed to visit at most ``budget`` positions (each call of its search counts
-    one): (result, budget left), or (None, -1) past the budget, with no bound of the unfinished
-    search kept. The compiled solver's table differs from this one's (fixed slots, replaced when
-    two positions meet), so past its first solve the two may count different positions; their
-    results never differ."""
-    if _core is not None and native.fits_budget(budget):
-        return _core.solve_within(cur, mask, budget)
-    if budget < 0:
-        return None, -1
-    if len(_SOLVED) > _SOLVED_LIMIT:
-        _SOLVED.clear()
-    counter = [budget]
-    try:
-        v = _negamax(cur, mask, -1, 1, winning_cells(cur, mask), winning_cells(cur ^ mask, mask), counter)
-    except SolveBudgetExceeded:
-        return None, -1
-    return v, counter[0]
-
-
-def _negamax(cur: int, mask: int, alpha: int, beta: int, wins: int, opp_wins: int, counter: list | None = None) -> int:
+def _negamax(cur: int, mask: int, alpha: int, beta: int, wins: int, opp_wins: int) -> int:
     """``wins``/``opp_wins``: the empty cells that would complete a four for the side to move
-    and for its opponent (each node hands its children theirs, so none is computed twice).
-    ``counter``: [positions it may still visit] for `solve_within` (None: no bound)."""
-    if counter is not None:
-        _count(counter)
+    and for its opponent (each node hands its children theirs, so none is computed twice)."""
     if mask == BOARD:
         return 0
     playable = (mask + BOTTOM_ROW) & BOARD
@@ -173,7 +146,7 @@ def _negamax(cur: int, mask: int, alpha: int, beta: int, wins: int, opp_wins: in
     opp = cur ^ mask
     best = -1
     for _, _, cell, new_wins in ordered:
-        v = -_negamax(opp, mask | cell, -beta, -alpha, opp_wins & ~cell, new_wins, counter)
+        v = -_negamax(opp, mask | cell, -beta, -alpha, opp_wins & ~cell, new_wins)
         if v > best:
             best = v
             if v > alpha:
@@ -198,7 +171,7 @@ def clear_solved() -> None:
 
 
 class SolveBudgetExceeded(Exception):
-    """A bounded solve (`solve_distance`, `solve_within`) visited more positions than it was allowed."""
+    """A distance solve (`solve_distance`) visited more positions than it was allowed."""
 
 
 def solve_distance(cur: int, mask: int, budget: int = 200_000) -> tuple[int, int]:
@@ -378,30 +351,6 @@ class Connect4State(AlternatingState):
             return solve_distance(self._cur, mask, budget)
         except SolveBudgetExceeded:
             return None
-
-    def exact_move_results(self, budget: int) -> dict[int, int] | None:
-        """Each legal move's exact result for the side to move with perfect play after it (1 a
-        win, 0 a draw, -1 a loss), from `solve_within` at any number of empty cells, the moves'
-        solves sharing ``budget`` positions between them; None past it or for a finished game.
-        What the max level's search is given at its root (`engine.play.players.Level.solve_budget`).
-        Without the compiled core the budget is `PURE_SOLVE_SHARE` times smaller, so that a solve
-        takes about as long either way."""
-        if self.is_terminal():
-            return None
-        out = {}
-        left = budget if _core is not None else budget // PURE_SOLVE_SHARE
-        for a in self.legal_actions():
-            child = self.apply(a)
-            if child._winner is not None:
-                out[a] = 1
-            elif child._mask == BOARD:
-                out[a] = 0
-            else:
-                found, left = solve_within(child._cur, child._mask, left)
-                if found is None:
-                    return None
-                out[a] = -found
-        return out
 
     def _planes(self, first: int, second: int) -> np.ndarray:
         raw = np.frombuffer(first.to_bytes(_BYTES, "little") + second.to_bytes(_BYTES, "little"), np.uint8)

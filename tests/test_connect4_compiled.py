@@ -74,20 +74,6 @@ def endgames(empties: int, count: int, seed: int) -> list:
     return out
 
 
-def long_endgames(empties, count: int, seed: int) -> list:
-    """States of ``count`` long random games (`random_games` with ``long``) cut at each of the
-    ``empties`` counts of empty cells where nobody has won yet: endgames a solve must search."""
-    out = []
-    with rules(None):
-        for moves in random_games(count, seed, long=True):
-            s = GAME.initial_state()
-            for a in moves:
-                if c4.CELLS - s._mask.bit_count() in empties:
-                    out.append(s)
-                s = s.apply(a)
-    return out
-
-
 def planes(x: np.ndarray) -> tuple:
     return x.dtype.str, x.shape, x.flags.writeable, x.tobytes()
 
@@ -502,82 +488,3 @@ def test_the_compiled_core_runs_silently_when_built():
 
 def test_a_connect4_build_from_other_sources_is_refused(monkeypatch, capsys):
     check_stale_refused("games._connect4_c", "Connect Four", monkeypatch, capsys)
-
-
-def _within(module, s, budget: int, clear: bool = True):
-    with rules(module):
-        if clear:
-            c4.clear_solved()
-        return c4.solve_within(s._cur, s._mask, budget)
-
-
-@pytest.mark.parametrize("module", [None, pytest.param("core", marks=needs_core)])
-def test_a_bounded_solve_succeeds_with_the_positions_it_needs_and_gives_up_with_one_fewer(module):
-    """`solve_within` on each path, its table cleared before each solve: with the positions it
-    counted it finds `solve`'s result again, with one fewer it gives up ((None, -1)); and a solve
-    cut short leaves no bound behind (the unbounded solve after it agrees with a fresh one)."""
-    module = core if module == "core" else None
-    edges = 0
-    for s in long_endgames(range(6, 21, 2), 80, seed=400):
-        with rules(None):
-            c4.clear_solved()
-            want = c4.solve(s._cur, s._mask)
-        found, left = _within(module, s, 10**7)
-        assert found == want, s.to_text()
-        needed = 10**7 - left
-        assert _within(module, s, needed) == (want, 0)
-        if needed > 1:
-            assert _within(module, s, needed - 1) == (None, -1)
-            for part in (needed // 3, needed // 2):      # cut short, then solved on the same table
-                _within(module, s, part)
-                with rules(module):
-                    assert c4.solve(s._cur, s._mask) == want, s.to_text()
-            edges += 1
-    assert _within(module, endgames(10, 1, seed=7)[0], -5) == (None, -1)
-    assert edges > 50
-
-
-@needs_core
-def test_a_bounded_solve_gives_the_same_results_on_both_paths():
-    """`solve_within` on endgames of 1-20 empty cells at budgets from none to plenty: whenever both
-    paths finish their results agree with each other and with `solve`. (The positions they count
-    may differ past a solve's first stored bound: the compiled table has fixed slots.)"""
-    finished = {"both": 0, "neither": 0}
-    for empties in range(1, 21):
-        for s in endgames(empties, 8, seed=500 + empties):
-            with rules(None):
-                c4.clear_solved()
-                want = c4.solve(s._cur, s._mask)
-            for budget in (0, 10, 300, 5_000, 10**7):
-                got = [_within(m, s, budget)[0] for m in (None, core)]
-                for g in got:
-                    assert g in (None, want), (budget, s.to_text())
-                if None not in got:
-                    finished["both"] += 1
-                elif got == [None, None]:
-                    finished["neither"] += 1
-    assert min(finished.values()) > 40, finished
-
-
-@pytest.mark.parametrize("module", [None, pytest.param("core", marks=needs_core)])
-def test_every_moves_exact_result_is_its_child_solved(module):
-    """`exact_move_results`: each legal move's result for the mover, as `solve` of the position
-    after it says (a four at once 1, a full board 0), or None when the budget runs out."""
-    module = core if module == "core" else None
-    seen = {-1: 0, 0: 0, 1: 0}
-    with rules(module):
-        for empties in (3, 7, 12, 16):
-            for s in endgames(empties, 10, seed=600 + empties):
-                c4.clear_solved()
-                got = s.exact_move_results(10**7)
-                assert sorted(got) == sorted(s.legal_actions())
-                for a, v in got.items():
-                    child = s.apply(a)
-                    want = 1 if child.winner() is not None else 0 if child.is_terminal() else -c4.solve(child._cur, child._mask)
-                    assert v == want, (a, s.to_text())
-                    seen[v] += 1
-                c4.clear_solved()
-                if empties >= 12:
-                    assert s.exact_move_results(0) is None
-        assert GAME.initial_state().apply(3).apply(3).exact_move_results(50) is None
-    assert min(seen.values()) > 10, seen

@@ -139,17 +139,8 @@ void c4_solve_clear(void)
 
 static const int centre_first[C4_WIDTH] = {3, 2, 4, 1, 5, 0, 6};
 
-/* the positions a bounded solve (c4_solve_within) may still visit; negative: the solve is
- * unbounded. Past it, solve_stopped is set and every call returns at once, storing nothing. */
-static long long solve_budget = -1;
-static int solve_stopped;
-
 static int negamax(uint64_t cur, uint64_t mask, int alpha, int beta, uint64_t wins, uint64_t opp_wins)
 {
-    if (solve_budget >= 0 && --solve_budget < 0) {
-        solve_stopped = 1;          /* the reference's _count: one more position, past the budget */
-        return 0;
-    }
     if (mask == C4_BOARD)
         return 0;
     uint64_t playable = playable_cells(mask);
@@ -205,8 +196,6 @@ static int negamax(uint64_t cur, uint64_t mask, int alpha, int beta, uint64_t wi
     int best = -1;
     for (int i = 0; i < n; i++) {
         int v = -negamax(opp, mask | cells[i], -beta, -alpha, opp_wins & ~cells[i], threats[i]);
-        if (solve_stopped)
-            return 0;               /* a bound from a search cut short would be no bound */
         if (v > best) {
             best = v;
             if (v > alpha) {
@@ -241,22 +230,6 @@ int c4_solve(uint64_t cur, uint64_t mask)
         solved = calloc((size_t)1 << SOLVED_BITS, sizeof(solved_entry));
     }
     return negamax(cur, mask, -1, 1, c4_winning_cells(cur, mask), c4_winning_cells(cur ^ mask, mask));
-}
-
-int c4_solve_within(uint64_t cur, uint64_t mask, long long *budget)
-{
-    if (*budget < 0) {
-        *budget = -1;
-        return C4_BUDGET_EXCEEDED;
-    }
-    solve_budget = *budget;
-    solve_stopped = 0;
-    int v = c4_solve(cur, mask);
-    int stopped = solve_stopped;
-    *budget = stopped ? -1 : solve_budget;
-    solve_budget = -1;
-    solve_stopped = 0;
-    return stopped ? C4_BUDGET_EXCEEDED : v;
 }
 
 /* --- the distance solver ---------------------------------------------------------------------- */

@@ -65,10 +65,5 @@ void c4_solve_clear(void);
 #define C4_NO_MEMORY (-1001)
 #define C4_NOT_FOUND (-1002)
 int c4_distance(uint64_t cur, uint64_t mask, int result, long long *budget);
-/* c4_solve that visits at most *budget positions (each call of its search counts one, as
- * games.connect4.solve_within counts them): its result with *budget lowered by the positions
- * visited, or C4_BUDGET_EXCEEDED (*budget then -1) past it, with no bound of the unfinished
- * search kept in the table. Not reentrant, as c4_solve. */
-int c4_solve_within(uint64_t cur, uint64_t mask, long long *budget);
 
 #endif

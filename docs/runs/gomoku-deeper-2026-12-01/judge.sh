@@ -8,14 +8,7 @@
 set -u
 cd "$(dirname "$0")/../../.."
 HERE=docs/runs/gomoku-deeper-2026-12-01
-for arm in base:gsteps25/quarter deep:gdeep/deep; do
-  name=${arm%%:*}; dir=${arm#*:}
-  if [ ! -f "$HERE/$name-latest.pt" ]; then
-    ckpt=$(ls runs/$dir/checkpoints/gen_*.pt | sort | tail -1) || exit 1
-    cp "$ckpt" "$HERE/$name-latest.pt" && echo "$name: $ckpt"
-  fi
-done
-sha256sum "$HERE"/*-latest.pt
-HERE=$HERE SEEDS="9113 9114" PAIRS="deep:base deep:g728 base:g728" exec bash docs/runs/gomoku-ship-2026-12-01/judge.sh \
+HERE=$HERE SEEDS="9113 9114" NEWEST="base:runs/gsteps25/quarter deep:runs/gdeep/deep" PAIRS="deep:base deep:g728 base:g728" \
+  exec bash docs/runs/gomoku-ship-2026-12-01/judge.sh \
   "base:model:$HERE/base-latest.pt@800" "deep:model:$HERE/deep-latest.pt@600" \
   "g728:model:docs/runs/gomoku-steps12-2026-12-01/quarter-latest.pt@800"

@@ -6,7 +6,9 @@
 # two seeds side by side, into rapfi/NAME-sS.games.jsonl; a seed already complete is kept.
 # Then ../ab-gomoku-ro/judge.py pairs them by opening and side (PAIRS: the comparisons, A:B). RAPFI: the brain (tools/refengines/build_rapfi.sh).
 # HERE (a folder from the project root), SEEDS (two seeds) and PAIRS play another
-# judgement's games the same way (docs/runs/gomoku-steps12-2026-12-01/judge.sh does).
+# judgement's games the same way (docs/runs/gomoku-steps12-2026-12-01/judge.sh does); NEWEST
+# ("NAME:RUN_DIR ...") first copies each run's newest checkpoint to HERE/NAME-latest.pt (kept if
+# already there), for the specs to name.
 set -u
 cd "$(dirname "$0")/../../.."
 PY=${PY:-.venv/bin/python}
@@ -14,6 +16,14 @@ RAPFI=${RAPFI:-/tmp/refengines/rapfi/build/pbrain-rapfi}
 HERE=${HERE:-docs/runs/gomoku-ship-2026-12-01}
 read -r S1 S2 <<< "${SEEDS:-9105 9106}"
 mkdir -p "$HERE/rapfi"
+for arm in ${NEWEST:-}; do
+  name=${arm%%:*}; dir=${arm#*:}
+  if [ ! -f "$HERE/$name-latest.pt" ]; then
+    ckpt=$(ls "$dir"/checkpoints/gen_*.pt | sort | tail -1) || exit 1
+    cp "$ckpt" "$HERE/$name-latest.pt" && echo "$name: $ckpt"
+  fi
+  sha256sum "$HERE/$name-latest.pt"
+done
 seed() {   # NAME SPEC SEED
   out="$HERE/rapfi/$1-s$3.games.jsonl"
   [ -s "$out" ] && [ "$(wc -l < "$out")" -eq 100 ] && return

@@ -7,14 +7,7 @@
 set -u
 cd "$(dirname "$0")/../../.."
 HERE=docs/runs/gomoku-steps12-2026-12-01
-for arm in gsteps25/quarter gsteps12/eighth; do
-  name=${arm#*/}
-  if [ ! -f "$HERE/$name-latest.pt" ]; then
-    ckpt=$(ls runs/$arm/checkpoints/gen_*.pt | sort | tail -1) || exit 1
-    cp "$ckpt" "$HERE/$name-latest.pt" && echo "$name: $ckpt"
-  fi
-done
-sha256sum "$HERE"/*-latest.pt
-HERE=$HERE SEEDS="9107 9108" PAIRS="eighth:quarter eighth:g184 quarter:g184" exec bash docs/runs/gomoku-ship-2026-12-01/judge.sh \
+HERE=$HERE SEEDS="9107 9108" NEWEST="quarter:runs/gsteps25/quarter eighth:runs/gsteps12/eighth" PAIRS="eighth:quarter eighth:g184 quarter:g184" \
+  exec bash docs/runs/gomoku-ship-2026-12-01/judge.sh \
   "quarter:model:$HERE/quarter-latest.pt@800" "eighth:model:$HERE/eighth-latest.pt@800" \
   "g184:model:docs/runs/gomoku-steps-2026-12-01/half-latest.pt@800"

@@ -5,18 +5,5 @@
 # Stop the line (runs/gsteps25/quarter) first. Logs: runs/gsteps25/quarter.log, runs/gsteps12/eighth.log.
 set -u
 cd "$(dirname "$0")/../../.."
-D=docs/runs/gomoku-steps12-2026-12-01
-PY=${PY:-.venv/bin/python}
-mode=${1:?start or resume}; H=${2:?hours}
-case $mode in
-  start) mkdir -p runs/gsteps12; [ -e runs/gsteps12/eighth ] || cp -a runs/gsteps25/quarter runs/gsteps12/eighth || exit 1 ;;
-  resume) ;;
-  *) echo "usage: run.sh start|resume HOURS" >&2; exit 2 ;;
-esac
-for arm in gsteps25/quarter:docs/runs/gomoku-steps25-2026-12-01/quarter.toml gsteps12/eighth:$D/eighth.toml; do
-  dir=runs/${arm%%:*}; config=${arm#*:}
-  rm -f $dir/trainer.lock
-  nohup nice -n 19 $PY main.py train --game gomoku --run-dir $dir --resume \
-    --config $config --hours "$H" --workers 1 --quiet >> $dir.log 2>&1 &
-done
-wait
+exec bash tools/side_by_side.sh "${1:?start or resume}" "${2:?hours}" gomoku \
+  runs/gsteps25/quarter:docs/runs/gomoku-steps25-2026-12-01/quarter.toml runs/gsteps12/eighth:docs/runs/gomoku-steps12-2026-12-01/eighth.toml

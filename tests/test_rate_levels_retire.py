@@ -50,3 +50,33 @@ def test_retire_renames_the_levels_games_and_keeps_them_in_the_fit(tmp_path):
     assert (folder / renamed[0]).with_suffix(".games.jsonl").exists()
     pairs = tool["Matches"]("othello", folder, None, dry=True).pairings()
     assert [(p.a, p.b, p.wins, p.draws, p.losses) for p in pairs] == [("level:strong-g0?cap=0", EGAROUCID_5, 6, 1, 3)]
+
+
+def test_rename_merges_a_players_games_into_a_name_that_has_games_already(tmp_path):
+    """--rename OLD=NEW: the same settings rated under two names become one player; a block whose
+    file name is taken gets a suffix, and every game stays in the fit."""
+    tool = _tool()
+    folder = _folder(tmp_path, tool)
+    a, b = "level:strong-g0?cap=0", EGAROUCID_5
+    other = folder / f"{tool['_slug'](a)}__vs__{tool['_slug'](b)}__0.json"
+    other.write_text(json.dumps({"game": "othello", "a": a, "b": b, "wins": 2, "draws": 0, "losses": 8, "games": 10,
+                                 "score": 0.2}) + "\n")
+    other.with_suffix(".games.jsonl").write_text('{"moves": [1]}\n')
+    renamed = tool["rename"](folder, {"strong-g0": "strong"})
+    assert renamed == ["level_strong_cap_0__vs__" + tool["_slug"](EGAROUCID_5) + "__0b.json"]
+    assert (folder / renamed[0]).with_suffix(".games.jsonl").read_text() == '{"moves": [1]}\n'
+    pairs = tool["Matches"]("othello", folder, None, dry=True).pairings()
+    assert sorted((p.a, p.wins, p.losses) for p in pairs) == [("level:strong?cap=0", 2, 8), ("level:strong?cap=0", 6, 3)]
+
+
+def test_rename_refuses_a_malformed_pair_and_a_dry_run_changes_nothing(tmp_path, capsys):
+    tool = _tool()
+    folder = _folder(tmp_path, tool)
+    before = _listing(folder)
+    tool["main"](["--game", "othello", "--out-dir", str(folder), "--rename", "strong=strong-x", "--dry-run"])
+    assert _listing(folder) == before
+    assert "would rename: level_strong-x_cap_0" in capsys.readouterr().err
+    import pytest
+    for bad in ("strong", "=max", "level:max=max", "max="):
+        with pytest.raises(SystemExit):
+            tool["main"](["--game", "othello", "--out-dir", str(folder), "--rename", bad, "--dry-run"])

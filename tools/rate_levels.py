@@ -128,7 +128,17 @@ def retire(folder: Path, name: str, levels=LEVELS) -> list[str]:
     name ``level:LEVEL-NAME?cap=0``, files and summaries alike, before a re-rating after a model
     ships: those games stay true of the players that played them and stay in the fit, and the
     levels with the new model start without games. Returns the renamed files' new names."""
-    current = {level_spec(level): level_spec(f"{level}-{name}") for level in levels}
+    return rename(folder, {level: f"{level}-{name}" for level in levels}, merge=False)
+
+
+def rename(folder: Path, names: dict[str, str], merge: bool = True) -> list[str]:
+    """Give the games of each player ``level:OLD?cap=0`` of ``names`` (OLD -> NEW, on either side)
+    the name ``level:NEW?cap=0``, files and summaries alike. With ``merge`` a player may take a
+    name that has games already (the same settings rated under two names, or a setting that was
+    tried and taken back: its games go back under the level's own name); a block whose file name is
+    taken then gets a suffix. Without it, a name already used is refused (SystemExit). Returns the
+    renamed files' new names."""
+    current = {level_spec(old): level_spec(new) for old, new in names.items()}
     renamed = []
     for f in sorted(folder.glob("*.json")):
         summary = json.loads(f.read_text())
@@ -137,8 +147,11 @@ def retire(folder: Path, name: str, levels=LEVELS) -> list[str]:
         summary["a"], summary["b"] = current.get(summary["a"], summary["a"]), current.get(summary["b"], summary["b"])
         block = f.stem.rsplit("__", 1)[1]
         target = folder / f"{_slug(summary['a'])}__vs__{_slug(summary['b'])}__{block}.json"
-        if target.exists():
-            raise SystemExit(f"{target} exists already: was {name!r} used before?")
+        if target.exists() and not merge:
+            raise SystemExit(f"{target} exists already: was that name used before?")
+        while target.exists():
+            block += "b"
+            target = folder / f"{_slug(summary['a'])}__vs__{_slug(summary['b'])}__{block}.json"
         games = f.with_suffix(".games.jsonl")
         if games.exists():
             games.rename(target.with_suffix(".games.jsonl"))
@@ -146,6 +159,13 @@ def retire(folder: Path, name: str, levels=LEVELS) -> list[str]:
         f.unlink()
         renamed.append(target.name)
     return renamed
+
+
+def _renaming(text: str) -> tuple[str, str]:
+    old, sep, new = text.partition("=")
+    if not sep or not old or not new or "?" in text or ":" in text:
+        raise argparse.ArgumentTypeError(f"expected OLD=NEW (level names such as max-nosolve=max), not {text!r}")
+    return old, new
 
 
 def nearest_rung(rungs: list[str], ratings: dict, target: float) -> int:
@@ -254,13 +274,16 @@ def main(argv=None) -> int:
     ap.add_argument("--start-from", default=None, metavar="NAME",
                     help="re-rating after a model ships: a level without games starts its search at the "
                          "rating of level:LEVEL-NAME, the same level with the model before (its games renamed so)")
+    ap.add_argument("--rename", action="append", type=_renaming, default=[], metavar="OLD=NEW",
+                    help="first give the games of level:OLD the name level:NEW (repeatable; NEW may have games "
+                         "already: the same settings rated under two names, or a setting taken back), then rate")
     ap.add_argument("--write", action="store_true", help="write the levels rated from at least 20 games into models/GAME.json")
     ap.add_argument("--dry-run", action="store_true", help="say which matches would be played")
     ap.add_argument("--markdown", action="store_true", help="print the ratings as a table, not JSON")
     args = ap.parse_args(argv)
     args.out_dir = args.out_dir or str(ROOT / "docs" / "runs" / "level-ratings" / args.game)
     scratch = None
-    if args.retire and args.dry_run:
+    if (args.retire or args.rename) and args.dry_run:
         # plan as if the games were renamed, on a copy of the match summaries (all that the plan
         # and the fit read): a dry run changes no file
         import shutil
@@ -271,6 +294,9 @@ def main(argv=None) -> int:
         args.out_dir = scratch.name
     if args.retire:
         for line in retire(Path(args.out_dir), args.retire, [lv for lv in LEVELS if not args.levels or lv in args.levels]):
+            print("would rename:" if scratch else "renamed:", line, file=sys.stderr)
+    if args.rename:
+        for line in rename(Path(args.out_dir), dict(args.rename)):
             print("would rename:" if scratch else "renamed:", line, file=sys.stderr)
     try:
         report = run(args)

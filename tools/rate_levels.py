@@ -148,7 +148,7 @@ def rename(folder: Path, names: dict[str, str], merge: bool = True) -> list[str]
         block = f.stem.rsplit("__", 1)[1]
         target = folder / f"{_slug(summary['a'])}__vs__{_slug(summary['b'])}__{block}.json"
         if target.exists() and not merge:
-            raise SystemExit(f"{target} exists already: was that name used before?")
+            raise SystemExit(f"{target} exists already: was the name {summary['a']!r} or {summary['b']!r} used before?")
         while target.exists():
             block += "b"
             target = folder / f"{_slug(summary['a'])}__vs__{_slug(summary['b'])}__{block}.json"
@@ -292,12 +292,13 @@ def main(argv=None) -> int:
         for summary in Path(args.out_dir).glob("*.json"):
             shutil.copy2(summary, scratch.name)
         args.out_dir = scratch.name
+    renamed = []
     if args.retire:
-        for line in retire(Path(args.out_dir), args.retire, [lv for lv in LEVELS if not args.levels or lv in args.levels]):
-            print("would rename:" if scratch else "renamed:", line, file=sys.stderr)
+        renamed += retire(Path(args.out_dir), args.retire, [lv for lv in LEVELS if not args.levels or lv in args.levels])
     if args.rename:
-        for line in rename(Path(args.out_dir), dict(args.rename)):
-            print("would rename:" if scratch else "renamed:", line, file=sys.stderr)
+        renamed += rename(Path(args.out_dir), dict(args.rename))
+    for line in renamed:
+        print("would rename:" if scratch else "renamed:", line, file=sys.stderr)
     try:
         report = run(args)
     finally:

@@ -1,27 +1,19 @@
 """Exploratory: a checkpoint's static int8 agreement with its own float32 under several calibrations
 (min/max on 512 positions, the recipe; percentile 99.999 and 99.9999 on 2,048), on 1,000 held-out
 positions of its own games:  python docs/runs/network-int8-calibration/checkpoint_methods.py GAME CHECKPOINT"""
-import sys, time
+import sys
 from pathlib import Path
 import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-import onnx
-from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from onnxruntime.quantization import CalibrationMethod
 from games import get_game
-from engine.core import int8
 from engine.core.checkpoint import load_network
 from engine.core.network import configure_threads
-from engine.core.onnxnet import OrtEvaluator, export_bytes, session, run_quantizer
+from engine.core.onnxnet import OrtEvaluator, export_bytes, session
 from engine.core.runtime import accuracy, policy_game_positions
+from methods import quant  # noqa: E402 (beside this script)
 configure_threads(1)
-
-def quant(model, planes, method, extra=None):
-    proto = onnx.load_from_string(model)
-    keep = int8.float_nodes(proto)
-    return run_quantizer(model, lambda src, dst: quantize_static(
-        src, dst, int8._Planes(proto.graph.input[0].name, planes), quant_format=QuantFormat.QDQ, per_channel=True,
-        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, calibrate_method=method,
-        nodes_to_exclude=keep, extra_options=extra or {}))
 
 gid, ckpt = sys.argv[1], sys.argv[2]
 game = get_game(gid)

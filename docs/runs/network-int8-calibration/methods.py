@@ -18,25 +18,26 @@ def quant(model, planes, method, extra=None):
         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, calibrate_method=method,
         nodes_to_exclude=keep, extra_options=extra or {}))
 
-games = sys.argv[1:] or ["othello", "xiangqi", "gomoku"]
-for gid in games:
-    game = get_game(gid)
-    model = open(f"models/{gid}.onnx", "rb").read()
-    ref = OrtEvaluator(session(model))
-    pos = policy_game_positions(game, ref, 1000)
-    cal = policy_game_positions(game, ref, 2048, seed=7919)
-    planes = np.stack([ref.encode(s) for s in cal])
-    variants = [("minmax512", CalibrationMethod.MinMax, planes[:512], None),
-                ("minmax2048", CalibrationMethod.MinMax, planes, None),
-                ("pct99.999", CalibrationMethod.Percentile, planes, {"CalibPercentile": 99.999}),
-                ("pct99.99", CalibrationMethod.Percentile, planes, {"CalibPercentile": 99.99}),
-                ("pct99.9", CalibrationMethod.Percentile, planes, {"CalibPercentile": 99.9}),
-                ("entropy", CalibrationMethod.Entropy, planes[:512], None)]
-    for name, method, pl, extra in variants:
-        t = time.process_time()
-        try:
-            q = quant(model, pl, method, extra)
-            a = accuracy(ref, OrtEvaluator(session(q), "ort-int8-static"), pos)
-        except Exception as e:
-            a = {"error": str(e)[:200]}
-        print(json.dumps({"game": gid, "variant": name, **a, "cpu_s": round(time.process_time() - t, 1)}), flush=True)
+if __name__ == "__main__":
+    games = sys.argv[1:] or ["othello", "xiangqi", "gomoku"]
+    for gid in games:
+        game = get_game(gid)
+        model = open(f"models/{gid}.onnx", "rb").read()
+        ref = OrtEvaluator(session(model))
+        pos = policy_game_positions(game, ref, 1000)
+        cal = policy_game_positions(game, ref, 2048, seed=7919)
+        planes = np.stack([ref.encode(s) for s in cal])
+        variants = [("minmax512", CalibrationMethod.MinMax, planes[:512], None),
+                    ("minmax2048", CalibrationMethod.MinMax, planes, None),
+                    ("pct99.999", CalibrationMethod.Percentile, planes, {"CalibPercentile": 99.999}),
+                    ("pct99.99", CalibrationMethod.Percentile, planes, {"CalibPercentile": 99.99}),
+                    ("pct99.9", CalibrationMethod.Percentile, planes, {"CalibPercentile": 99.9}),
+                    ("entropy", CalibrationMethod.Entropy, planes[:512], None)]
+        for name, method, pl, extra in variants:
+            t = time.process_time()
+            try:
+                q = quant(model, pl, method, extra)
+                a = accuracy(ref, OrtEvaluator(session(q), "ort-int8-static"), pos)
+            except Exception as e:
+                a = {"error": str(e)[:200]}
+            print(json.dumps({"game": gid, "variant": name, **a, "cpu_s": round(time.process_time() - t, 1)}), flush=True)

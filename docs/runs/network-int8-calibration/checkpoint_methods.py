@@ -3,7 +3,6 @@
 positions of its own games:  python docs/runs/network-int8-calibration/checkpoint_methods.py GAME CHECKPOINT"""
 import sys
 from pathlib import Path
-import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from onnxruntime.quantization import CalibrationMethod
@@ -11,18 +10,15 @@ from games import get_game
 from engine.core.checkpoint import load_network
 from engine.core.network import configure_threads
 from engine.core.onnxnet import OrtEvaluator, export_bytes, session
-from engine.core.runtime import accuracy, policy_game_positions
-from methods import quant  # noqa: E402 (beside this script)
+from engine.core.runtime import accuracy
+from methods import prepare, quant  # beside this script
 configure_threads(1)
 
 gid, ckpt = sys.argv[1], sys.argv[2]
 game = get_game(gid)
 net, _ = load_network(ckpt, game)
 model = export_bytes(net)
-ref = OrtEvaluator(session(model))
-pos = policy_game_positions(game, ref, 1000)
-cal = policy_game_positions(game, ref, 2048, seed=7919)
-planes = np.stack([ref.encode(s) for s in cal])
+ref, pos, planes = prepare(game, model)
 for name, method, pl, extra in [("minmax512", CalibrationMethod.MinMax, planes[:512], None),
                                 ("pct99.999", CalibrationMethod.Percentile, planes, {"CalibPercentile": 99.999}),
                                 ("pct99.9999", CalibrationMethod.Percentile, planes, {"CalibPercentile": 99.9999})]:

@@ -3,16 +3,15 @@ the float network's probability of its own first choice and of int8's."""
 import json, sys
 import numpy as np
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[3]))
-sys.argv = sys.argv[:1]
-exec(open(__file__.replace("disagreements.py", "methods.py")).read().split("games = sys.argv")[0])
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 from onnxruntime.quantization import CalibrationMethod
+from games import get_game
+from engine.core.onnxnet import OrtEvaluator, session
+from methods import prepare, quant   # beside this script
 for gid in ("gomoku", "xiangqi", "othello"):
     game = get_game(gid)
     model = open(f"models/{gid}.onnx", "rb").read()
-    ref = OrtEvaluator(session(model))
-    pos = policy_game_positions(game, ref, 1000)
-    cal = policy_game_positions(game, ref, 2048, seed=7919)
-    planes = np.stack([ref.encode(s) for s in cal])
+    ref, pos, planes = prepare(game, model)
     for name, method, pl, extra in (("minmax512", CalibrationMethod.MinMax, planes[:512], None),
                                     ("pct99.999", CalibrationMethod.Percentile, planes, {"CalibPercentile": 99.999})):
         q = OrtEvaluator(session(quant(model, pl, method, extra)), "ort-int8-static")

@@ -18,15 +18,21 @@ def quant(model, planes, method, extra=None):
         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, calibrate_method=method,
         nodes_to_exclude=keep, extra_options=extra or {}))
 
+def prepare(game, model):
+    """``model``'s float32 evaluator, 1,000 held-out positions of its games (seed 0, as the
+    accuracy check draws them) and the planes of 2,048 calibration positions (seed 7919)."""
+    ref = OrtEvaluator(session(model))
+    pos = policy_game_positions(game, ref, 1000)
+    cal = policy_game_positions(game, ref, 2048, seed=7919)
+    return ref, pos, np.stack([ref.encode(s) for s in cal])
+
+
 if __name__ == "__main__":
     games = sys.argv[1:] or ["othello", "xiangqi", "gomoku"]
     for gid in games:
         game = get_game(gid)
         model = open(f"models/{gid}.onnx", "rb").read()
-        ref = OrtEvaluator(session(model))
-        pos = policy_game_positions(game, ref, 1000)
-        cal = policy_game_positions(game, ref, 2048, seed=7919)
-        planes = np.stack([ref.encode(s) for s in cal])
+        ref, pos, planes = prepare(game, model)
         variants = [("minmax512", CalibrationMethod.MinMax, planes[:512], None),
                     ("minmax2048", CalibrationMethod.MinMax, planes, None),
                     ("pct99.999", CalibrationMethod.Percentile, planes, {"CalibPercentile": 99.999}),

@@ -7,6 +7,8 @@
 #   xqd2:S    xiangqi against fairy-stockfish at depth 2
 #   xq90d2:S, xq90e1800:S  the same with the network shipped later on 2026-11-29 (the xiangqi
 #             line's generation 90; the jobs above played the network shipped on 2026-11-28)
+#             (seeds 1-2 on 2026-11-29 at the strong level's 1,400 visits; seeds 3-4 on 2026-12-01 at its
+#             1,500 visits since 2026-11-30)
 cd "$(dirname "$0")/../../.."
 D=docs/runs/strong-rungs-2026-11-29
 PY=${PY:-.venv/bin/python}

@@ -24,10 +24,6 @@ from games import connect4, get_game  # noqa: E402
 POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 
-def sign(v: int) -> int:
-    return (v > 0) - (v < 0)
-
-
 def main() -> int:
     limit = int(sys.argv[1])
     game = get_game("connect4")
@@ -48,7 +44,7 @@ def main() -> int:
                 if empties > limit or state.is_terminal():
                     continue
                 a_to_move = (ply % 2 == 0) == record["a_first"]
-                v = sign(connect4.solve(state._cur, state._mask))
+                v = connect4.solve(state._cur, state._mask)   # 1, 0 or -1 for the side to move
                 va = v if a_to_move else -v
                 if first is None:
                     first = va
@@ -66,7 +62,7 @@ def main() -> int:
             tally[(result, first)] = tally.get((result, first), 0) + 1
             games += 1
             score += POINTS[result]
-            best = {1: 1.0, 0: 0.5, -1: 0.0}[first] if first is not None else POINTS[result]
+            best = (first + 1) / 2 if first is not None else POINTS[result]
             ceiling += max(POINTS[result], best)
     print("tally (result, A's exact result at the first solved position):", sorted(tally.items(), key=str))
     print(f"A's exact result at {limit} empty cells against the opening's:", early)

@@ -80,3 +80,48 @@ def test_rename_refuses_a_malformed_pair_and_a_dry_run_changes_nothing(tmp_path,
     for bad in ("strong", "=max", "level:max=max", "max="):
         with pytest.raises(SystemExit):
             tool["main"](["--game", "othello", "--out-dir", str(folder), "--rename", bad, "--dry-run"])
+
+
+def _block(folder: Path, tool: dict, a: str, b: str, block: str, wins: int, losses: int, moves: str) -> None:
+    path = folder / f"{tool['_slug'](a)}__vs__{tool['_slug'](b)}__{block}.json"
+    path.write_text(json.dumps({"game": "othello", "a": a, "b": b, "wins": wins, "draws": 0, "losses": losses,
+                                "games": wins + losses, "score": wins / (wins + losses)}) + "\n")
+    path.with_suffix(".games.jsonl").write_text(moves)
+
+
+def test_rename_swaps_two_players_names_without_gaps_or_lost_games(tmp_path, capsys):
+    """A setting tried and taken back (--rename max=max-x --rename max-y=max): the two players swap
+    names block for block, no block takes a suffix, and rating afterwards plays no game again."""
+    tool = _tool()
+    folder = tmp_path / "othello"
+    folder.mkdir()
+    strong = "level:strong?cap=0"
+    for n in range(2):
+        _block(folder, tool, "level:max?cap=0", strong, str(n), 7, 3, f"new {n}\n")
+        _block(folder, tool, "level:max-y?cap=0", strong, str(n), 5, 5, f"old {n}\n")
+    renamed = tool["rename"](folder, {"max": "max-x", "max-y": "max"})
+    assert sorted(renamed) == sorted(f"level_{who}_cap_0__vs__level_strong_cap_0__{n}.json"
+                                     for who in ("max", "max-x") for n in range(2))
+    for n in range(2):
+        stem = f"level_max_cap_0__vs__level_strong_cap_0__{n}"
+        assert json.loads((folder / f"{stem}.json").read_text())["wins"] == 5
+        assert (folder / f"{stem}.games.jsonl").read_text() == f"old {n}\n"
+        assert (folder / f"level_max-x_cap_0__vs__level_strong_cap_0__{n}.games.jsonl").read_text() == f"new {n}\n"
+    assert not list(folder.glob("*.renaming"))
+    # rating now: max has its 20 games (blocks 0 and 1), so nothing of max's would be played again
+    tool["main"](["--game", "othello", "--out-dir", str(folder), "--levels", "max", "--games", "20", "--dry-run"])
+    assert "games: level:max?cap=0 vs" not in capsys.readouterr().err
+
+
+def test_games_of_suffixed_blocks_count_towards_a_levels_games(tmp_path, capsys):
+    """After a merge a level's blocks may be 0 and 0b: 20 games, and --games 20 plays none."""
+    tool = _tool()
+    folder = tmp_path / "othello"
+    folder.mkdir()
+    for block in ("0", "0b"):
+        _block(folder, tool, "level:max?cap=0", "level:strong?cap=0", block, 6, 4, "{}\n")
+    assert tool["Matches"]("othello", folder, None, dry=True).suffixed_games("level:max?cap=0") == 10
+    tool["main"](["--game", "othello", "--out-dir", str(folder), "--levels", "max", "--games", "20", "--dry-run"])
+    assert "games: level:max?cap=0 vs" not in capsys.readouterr().err
+    tool["main"](["--game", "othello", "--out-dir", str(folder), "--levels", "max", "--games", "30", "--dry-run"])
+    assert "games: level:max?cap=0 vs" in capsys.readouterr().err

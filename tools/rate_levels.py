@@ -109,6 +109,11 @@ class Matches:
         print(f"  {a} vs {b}: {summary['wins']}-{summary['draws']}-{summary['losses']}", file=sys.stderr, flush=True)
         return summary
 
+    def suffixed_games(self, a: str) -> int:
+        """The games ``a`` played (as the first player) in blocks whose number has a suffix."""
+        return sum(json.loads(f.read_text())["games"] for f in self.folder.glob(f"{_slug(a)}__vs__*.json")
+                   if not f.stem.rsplit("__", 1)[1].isdigit())
+
     def pairings(self) -> list[Pairing]:
         out = []
         for f in sorted(self.folder.glob("*.json")):
@@ -139,24 +144,45 @@ def rename(folder: Path, names: dict[str, str], merge: bool = True) -> list[str]
     taken then gets a suffix. Without it, a name already used is refused (SystemExit). Returns the
     renamed files' new names."""
     current = {level_spec(old): level_spec(new) for old, new in names.items()}
-    renamed = []
+    # all at once, so that two players may swap names (max=max-x with max-y=max): every file to be
+    # renamed leaves first, and only a file that stays, or one this renaming wrote, takes a name
+    moving = []
     for f in sorted(folder.glob("*.json")):
         summary = json.loads(f.read_text())
-        if summary["a"] not in current and summary["b"] not in current:
-            continue
+        if summary["a"] in current or summary["b"] in current:
+            moving.append((f, summary))
+    leaving = {f for f, _ in moving}
+    taken: set[Path] = set()
+
+    def used(path: Path) -> bool:
+        return path in taken or (path.exists() and path not in leaving)
+
+    plan = []
+    for f, summary in moving:
         summary["a"], summary["b"] = current.get(summary["a"], summary["a"]), current.get(summary["b"], summary["b"])
         block = f.stem.rsplit("__", 1)[1]
         target = folder / f"{_slug(summary['a'])}__vs__{_slug(summary['b'])}__{block}.json"
-        if target.exists() and not merge:
+        if used(target) and not merge:
             raise SystemExit(f"{target} exists already: was the name {summary['a']!r} or {summary['b']!r} used before?")
-        while target.exists():
+        while used(target):
             block += "b"
             target = folder / f"{_slug(summary['a'])}__vs__{_slug(summary['b'])}__{block}.json"
+        taken.add(target)
+        plan.append((f, summary, target))
+    # park every file that moves (renames only: if this stops half-way, nothing is lost), then
+    # give each its new name
+    for f, _, _ in plan:
+        for path in (f, f.with_suffix(".games.jsonl")):
+            if path.exists():
+                path.rename(path.with_name(path.name + ".renaming"))
+    renamed = []
+    for f, summary, target in plan:
         games = f.with_suffix(".games.jsonl")
-        if games.exists():
-            games.rename(target.with_suffix(".games.jsonl"))
+        parked_games = games.with_name(games.name + ".renaming")
+        if parked_games.exists():
+            parked_games.rename(target.with_suffix(".games.jsonl"))
         target.write_text(json.dumps(summary) + "\n")
-        f.unlink()
+        f.with_name(f.name + ".renaming").unlink()
         renamed.append(target.name)
     return renamed
 
@@ -192,7 +218,9 @@ def run(args) -> dict:
             if skipped is not None:
                 estimate = skipped.rating + 100.0
             continue
-        played = 0
+        # the games of blocks that took a suffix when two names were merged (`rename`) count too:
+        # the loop below finds only the numbered ones, and would otherwise play their numbers again
+        played = matches.suffixed_games(player)
         block = 0
         while played < args.games:
             ratings = _fit(matches.pairings(), anchors)

@@ -14,15 +14,21 @@ def _tool():
     return runpy.run_path(str(ROOT / "tools" / "rate_levels.py"))
 
 
+def _block(folder: Path, tool: dict, a: str, b: str, block: str, wins: int, draws: int, losses: int,
+           moves: str) -> None:
+    """One played block of ``a`` against ``b``: its summary and its games."""
+    path = folder / f"{tool['_slug'](a)}__vs__{tool['_slug'](b)}__{block}.json"
+    games = wins + draws + losses
+    path.write_text(json.dumps({"game": "othello", "a": a, "b": b, "wins": wins, "draws": draws, "losses": losses,
+                                "games": games, "score": (wins + draws / 2) / games}) + "\n")
+    path.with_suffix(".games.jsonl").write_text(moves)
+
+
 def _folder(tmp_path: Path, tool: dict) -> Path:
     """A rating folder with one played block of the strong level against a rung, and its games."""
     folder = tmp_path / "othello"
     folder.mkdir()
-    a, b = "level:strong?cap=0", EGAROUCID_5
-    summary = {"game": "othello", "a": a, "b": b, "wins": 6, "draws": 1, "losses": 3, "games": 10, "score": 0.65}
-    path = folder / f"{tool['_slug'](a)}__vs__{tool['_slug'](b)}__0.json"
-    path.write_text(json.dumps(summary) + "\n")
-    path.with_suffix(".games.jsonl").write_text('{"moves": []}\n')
+    _block(folder, tool, "level:strong?cap=0", EGAROUCID_5, "0", 6, 1, 3, '{"moves": []}\n')
     return folder
 
 
@@ -82,13 +88,6 @@ def test_rename_refuses_a_malformed_pair_and_a_dry_run_changes_nothing(tmp_path,
             tool["main"](["--game", "othello", "--out-dir", str(folder), "--rename", bad, "--dry-run"])
 
 
-def _block(folder: Path, tool: dict, a: str, b: str, block: str, wins: int, losses: int, moves: str) -> None:
-    path = folder / f"{tool['_slug'](a)}__vs__{tool['_slug'](b)}__{block}.json"
-    path.write_text(json.dumps({"game": "othello", "a": a, "b": b, "wins": wins, "draws": 0, "losses": losses,
-                                "games": wins + losses, "score": wins / (wins + losses)}) + "\n")
-    path.with_suffix(".games.jsonl").write_text(moves)
-
-
 def test_rename_swaps_two_players_names_without_gaps_or_lost_games(tmp_path, capsys):
     """A setting tried and taken back (--rename max=max-x --rename max-y=max): the two players swap
     names block for block, no block takes a suffix, and rating afterwards plays no game again."""
@@ -97,8 +96,8 @@ def test_rename_swaps_two_players_names_without_gaps_or_lost_games(tmp_path, cap
     folder.mkdir()
     strong = "level:strong?cap=0"
     for n in range(2):
-        _block(folder, tool, "level:max?cap=0", strong, str(n), 7, 3, f"new {n}\n")
-        _block(folder, tool, "level:max-y?cap=0", strong, str(n), 5, 5, f"old {n}\n")
+        _block(folder, tool, "level:max?cap=0", strong, str(n), 7, 0, 3, f"new {n}\n")
+        _block(folder, tool, "level:max-y?cap=0", strong, str(n), 5, 0, 5, f"old {n}\n")
     renamed = tool["rename"](folder, {"max": "max-x", "max-y": "max"})
     assert sorted(renamed) == sorted(f"level_{who}_cap_0__vs__level_strong_cap_0__{n}.json"
                                      for who in ("max", "max-x") for n in range(2))
@@ -119,7 +118,7 @@ def test_games_of_suffixed_blocks_count_towards_a_levels_games(tmp_path, capsys)
     folder = tmp_path / "othello"
     folder.mkdir()
     for block in ("0", "0b"):
-        _block(folder, tool, "level:max?cap=0", "level:strong?cap=0", block, 6, 4, "{}\n")
+        _block(folder, tool, "level:max?cap=0", "level:strong?cap=0", block, 6, 0, 4, "{}\n")
     assert tool["Matches"]("othello", folder, None, dry=True).suffixed_games("level:max?cap=0") == 10
     tool["main"](["--game", "othello", "--out-dir", str(folder), "--levels", "max", "--games", "20", "--dry-run"])
     assert "games: level:max?cap=0 vs" not in capsys.readouterr().err

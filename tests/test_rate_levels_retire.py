@@ -124,3 +124,26 @@ def test_games_of_suffixed_blocks_count_towards_a_levels_games(tmp_path, capsys)
     assert "games: level:max?cap=0 vs" not in capsys.readouterr().err
     tool["main"](["--game", "othello", "--out-dir", str(folder), "--levels", "max", "--games", "30", "--dry-run"])
     assert "games: level:max?cap=0 vs" in capsys.readouterr().err
+
+
+def _planned_seeds(err: str, player: str) -> list[int]:
+    return [int(line.rsplit("(seed ", 1)[1].rstrip(")")) for line in err.splitlines()
+            if line.startswith("would play") and f"games: {player} vs" in line]
+
+
+def test_a_levels_new_block_has_the_same_fresh_seed_whichever_levels_are_rated(tmp_path, capsys):
+    """The levels do not sample, so a block that repeats another's seed repeats its games: rating
+    some levels (--levels) once gave a level's next block the seed an earlier run had given its
+    first. A block's seed now depends on the player and the block alone."""
+    tool = _tool()
+    folder = tmp_path / "othello"
+    folder.mkdir()
+    for block in ("0", "1"):
+        _block(folder, tool, "level:max?cap=0", "level:strong?cap=0", block, 6, 0, 4, "{}\n")
+    plans = []
+    for levels in (["--levels", "max"], ["--levels", "hard", "max"], []):
+        tool["main"](["--game", "othello", "--out-dir", str(folder), "--games", "30", "--dry-run"] + levels)
+        plans.append(_planned_seeds(capsys.readouterr().err, "level:max?cap=0"))
+    assert plans[0] == plans[1] == plans[2] == [tool["block_seed"](1000, "level:max?cap=0", 2)]
+    seeds = {tool["block_seed"](1000, f"level:{lv}?cap=0", b) for lv in ("hard", "max") for b in range(10)}
+    assert len(seeds) == 20 and min(seeds) > 1000 + 10_000   # distinct, and clear of the old counted seeds

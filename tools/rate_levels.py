@@ -19,6 +19,7 @@ import os
 import shlex
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,7 +92,7 @@ class Matches:
         if done:
             return json.loads(done[0].read_text())
         if self.dry:
-            print(f"would play {games} games: {a} vs {b}", file=sys.stderr)
+            print(f"would play {games} games: {a} vs {b} (seed {seed})", file=sys.stderr)
             return None
         cmd = [sys.executable, str(ROOT / "main.py"), "arena", "--game", self.game, "--a", a, "--b", b,
                "--games", str(games), "--balanced-openings", str(openings), "--seed", str(seed), "--quiet",
@@ -102,7 +103,7 @@ class Matches:
         done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         if done.returncode != 0:
             raise SystemExit(f"arena failed ({done.returncode}): {done.stderr.strip()[-800:]}")
-        summary = json.loads(done.stdout.strip().splitlines()[-1])
+        summary = {**json.loads(done.stdout.strip().splitlines()[-1]), "seed": seed}
         tmp = out.with_suffix(".tmp")
         tmp.write_text(json.dumps(summary) + "\n")
         tmp.replace(out)
@@ -194,6 +195,15 @@ def _renaming(text: str) -> tuple[str, str]:
     return old, new
 
 
+def block_seed(base: int, player: str, block: int) -> int:
+    """The openings' seed of ``player``'s block ``block``: fixed by the player and the block alone,
+    so that a run rating some levels (``--levels``) and one rating all give a block the same
+    openings, and no two blocks of a player share them (the levels do not sample: a repeated seed
+    is a repeated game). Above ``base`` + 100,000, clear of the seeds counted up from ``base``
+    before 2026-12-01, which the blocks played then keep."""
+    return base + 100_000 + zlib.crc32(player.encode()) % 10_000 * 100 + block
+
+
 def nearest_rung(rungs: list[str], ratings: dict, target: float) -> int:
     rated = [(abs(ratings[r].rating - target), i) for i, r in enumerate(rungs) if r in ratings]
     return min(rated)[1] if rated else 0
@@ -233,8 +243,7 @@ def run(args) -> dict:
             # levels of a game whose AI outgrows its ladder are placed through the levels below)
             pool = rungs + [level_spec(lv) for lv in LEVELS[:LEVELS.index(level)]]
             rung = pool[nearest_rung(pool, ratings, guess)]
-            seed += 1
-            got = matches.play(player, rung, args.block, spec["openings"], block, seed)
+            got = matches.play(player, rung, args.block, spec["openings"], block, block_seed(args.seed, player, block))
             if got is None:
                 break
             played += got["games"]

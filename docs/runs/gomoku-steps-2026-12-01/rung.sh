@@ -6,7 +6,8 @@
 # half-latest.pt (the compiled modules copied beside it), and the results come back here (rung/).
 #   bash docs/runs/gomoku-steps-2026-12-01/rung.sh S...
 # MODEL and OUT (paths from the project root) play another checkpoint into another folder
-# (docs/runs/gomoku-steps25-2026-12-01/rung.sh does).
+# (docs/runs/gomoku-steps25-2026-12-01/rung.sh does); JSON, if set, is copied to the clone's
+# models/gomoku.json (a strong_visits not yet committed: ../gomoku-ship-deep2-2026-12-01/rung.sh).
 set -u
 cd "$(dirname "$0")/../../.."
 ROOT=$PWD
@@ -19,6 +20,7 @@ trap 'rm -rf "$S"' EXIT   # the scratch clone goes when the script ends
 git clone -q "$ROOT" "$S/p" && cd "$S/p" || exit 1
 for f in $(cd "$ROOT" && find engine games -name "*.so"); do cp "$ROOT/$f" "$f"; done
 cp "$ROOT/$MODEL" models/gomoku.pt
+[ -n "${JSON:-}" ] && cp "$ROOT/$JSON" models/gomoku.json
 mkdir -p "$ROOT/$OUT"
 for s in "$@"; do
   f=$ROOT/$OUT/rapfi10k-s$s

@@ -19,20 +19,23 @@ HERE = ROOT / "docs/runs/gomoku-ship-deep2-2026-12-01"
 G728 = ROOT / "docs/runs/gomoku-steps12-2026-12-01"
 
 
-def rung() -> None:
+def rung(here: Path = HERE, name: str = "g1705", base: Path = G728, base_name: str = "g728") -> None:
+    """``name``'s rung games in ``here``/rung against ``base_name``'s in ``base``/rung."""
     seeds = range(1, 9)
-    RO["by_colour"]("g1705, strong level against Rapfi 10,000 nodes",
-                    [HERE / f"rung/rapfi10k-s{s}.games.jsonl" for s in seeds])
-    RO["judge"]({"g1705": lambda s: HERE / f"rung/rapfi10k-s{s}.games.jsonl",
-                 "g728": lambda s: G728 / f"rung/rapfi10k-s{s}.games.jsonl"}, seeds, (("g1705", "g728"),))
+    RO["by_colour"](f"{name}, strong level against Rapfi 10,000 nodes",
+                    [here / f"rung/rapfi10k-s{s}.games.jsonl" for s in seeds])
+    RO["judge"]({name: lambda s: here / f"rung/rapfi10k-s{s}.games.jsonl",
+                 base_name: lambda s: base / f"rung/rapfi10k-s{s}.games.jsonl"}, seeds, ((name, base_name),))
 
 
-def suite() -> None:
+def suite(here: Path = HERE, name: str = "g1705", base: Path = G728, base_name: str = "g728",
+          base_files: str = "q728") -> None:
+    """``name``'s suite games (``here``/suite/NAME-sS) against ``base_name``'s (``base``/suite/BASE_FILES-sS)."""
     seeds = range(5, 9)
-    RO["by_colour"]("g1705, 800 visits against Rapfi 1,000 nodes",
-                    [HERE / f"suite/g1705-s{s}.games.jsonl" for s in seeds], "as white", "as black")
-    RO["judge"]({"g1705": lambda s: HERE / f"suite/g1705-s{s}.games.jsonl",
-                 "g728": lambda s: G728 / f"suite/q728-s{s}.games.jsonl"}, seeds, (("g1705", "g728"),))
+    RO["by_colour"](f"{name}, 800 visits against Rapfi 1,000 nodes",
+                    [here / f"suite/{name}-s{s}.games.jsonl" for s in seeds], "as white", "as black")
+    RO["judge"]({name: lambda s: here / f"suite/{name}-s{s}.games.jsonl",
+                 base_name: lambda s: base / f"suite/{base_files}-s{s}.games.jsonl"}, seeds, ((name, base_name),))
 
 
 if __name__ == "__main__":

@@ -16,8 +16,5 @@ S = runpy.run_path(str(PREVIOUS / "summary.py"))
 HERE = ROOT / "docs/runs/gomoku-ship-deep3-2026-12-01"
 
 if __name__ == "__main__":
-    what = sys.argv[1]
-    if what == "rung":
-        S["rung"](HERE, "deep", PREVIOUS, "g1705")
-    else:
-        S["suite"](HERE, "deep", PREVIOUS, "g1705", "g1705")
+    {"rung": lambda: S["rung"](HERE, "deep", PREVIOUS, "g1705"),
+     "suite": lambda: S["suite"](HERE, "deep", PREVIOUS, "g1705", "g1705")}[sys.argv[1]]()

@@ -565,3 +565,28 @@ def test_an_arena_stopped_by_a_failing_engine_still_reports_its_finished_games(t
     report = json.loads(out.stdout)
     assert report["games"] >= 1 and report["wins"] + report["draws"] + report["losses"] == report["games"]
     assert report["stopped"].startswith(f"after {report['games']} of 6 games")
+
+
+@pytest.mark.parametrize("protocol", ["uci", "pbrain", "nboard"])
+def test_bytes_that_are_not_utf8_on_stdin_are_an_unknown_line_not_a_crash_or_a_hang(protocol):
+    """A UTF-8 locale's stdin is strict: bad bytes once killed uci with a traceback and left
+    pbrain and nboard waiting forever on a reader thread that had died."""
+    import io
+    import threading
+    from engine.protocols import gomocup, nboard, uci
+    if protocol == "uci":
+        engine, serve = uci.UCIEngine(get_game("tictactoe"), evaluator=UniformEvaluator()), uci.serve
+        script, answer = b"\xff\xfe bad\nisready\n", "readyok"
+    elif protocol == "pbrain":
+        engine, serve = GomocupBrain(evaluator=UniformEvaluator()), gomocup.serve
+        script, answer = b"\xff\xfe bad\nABOUT\n", 'name="ZeroBoard"'
+    else:
+        engine, serve = NBoardEngine(evaluator=UniformEvaluator()), nboard.serve
+        script, answer = b"\xff\xfe bad\nping 3\n", "pong 3"
+    stdin = io.TextIOWrapper(io.BytesIO(script), encoding="utf-8")   # errors="strict", as a UTF-8 locale's
+    out = io.StringIO()
+    server = threading.Thread(target=serve, args=(engine, stdin, out), daemon=True)
+    server.start()
+    server.join(30)
+    assert not server.is_alive(), "the engine hung"
+    assert out.getvalue().splitlines()[-1].startswith(answer), out.getvalue()

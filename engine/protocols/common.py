@@ -93,6 +93,18 @@ class LineWriter:
 
 
 
+def tolerant_input(stdin):
+    """``stdin`` reading bytes that are not text in its encoding as U+FFFD instead of raising
+    (a UTF-8 locale's stdin is strict): such a line is then an unknown command like any other."""
+    reconfigure = getattr(stdin, "reconfigure", None)
+    if reconfigure is not None:
+        try:
+            reconfigure(errors="replace")
+        except (AttributeError, OSError, ValueError):
+            pass
+    return stdin
+
+
 def serve_lines(engine, stdin, stdout, on_arrival=None) -> int:
     """Run ``engine.handle_line(line, write)`` on each input line until ``engine.quit_requested``,
     end of input or a closed output. A reader thread takes the lines as they arrive and calls
@@ -104,11 +116,13 @@ def serve_lines(engine, stdin, stdout, on_arrival=None) -> int:
     lines: queue.Queue = queue.Queue()
 
     def read() -> None:
-        for line in stdin:
-            if on_arrival is not None:
-                on_arrival(line)
-            lines.put(line)
-        lines.put(None)
+        try:
+            for line in tolerant_input(stdin):
+                if on_arrival is not None:
+                    on_arrival(line)
+                lines.put(line)
+        finally:  # whatever ends the reading (an unreadable stream too), the engine is told
+            lines.put(None)
 
     threading.Thread(target=read, name="read-stdin", daemon=True).start()
     while not engine.quit_requested and not write.broken.is_set():

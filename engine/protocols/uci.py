@@ -46,7 +46,7 @@ import time
 
 from ..core.mcts import SearchResult
 from ..play.players import MAX_THREADS
-from .common import ROLLOUT, LineWriter, one_line, principal_variation, value_to_cp
+from .common import ROLLOUT, LineWriter, one_line, principal_variation, tolerant_input, value_to_cp
 from .session import SearchSession, clock_budget
 
 #: the search tree's memory budget (the ``Hash`` option, MB): ``go infinite`` and clock
@@ -377,7 +377,7 @@ class UCIEngine:
 
 def serve(engine: UCIEngine, stdin=None, stdout=None) -> int:
     """Run the protocol on text streams until ``quit`` or end of input."""
-    stdin = stdin or sys.stdin
+    stdin = tolerant_input(stdin or sys.stdin)
     write = LineWriter(stdout or sys.stdout)
     search: threading.Thread | None = None
     infinite = False

@@ -590,3 +590,18 @@ def test_bytes_that_are_not_utf8_on_stdin_are_an_unknown_line_not_a_crash_or_a_h
     server.join(30)
     assert not server.is_alive(), "the engine hung"
     assert out.getvalue().splitlines()[-1].startswith(answer), out.getvalue()
+
+
+def test_digits_int_cannot_read_are_a_malformed_number_not_an_internal_error():
+    """'²' is a digit to str.isdigit() but not to int(): it once came out as 'internal: ValueError'."""
+    brain = GomocupBrain(evaluator=UniformEvaluator())
+    assert lines_of(brain, "START ²") == ["ERROR START needs a board size, not '²'"]
+    assert lines_of(brain, "START 15") == ["OK"]
+    assert lines_of(brain, "INFO max_node ²")[0].startswith("ERROR INFO max_node needs a whole number")
+    engine = NBoardEngine(evaluator=UniformEvaluator())
+    out = lines_of(engine, "set depth ²")
+    assert len(out) == 1 and out[0].startswith("status error:") and "internal" not in out[0]
+    game = get_game("tictactoe")
+    for spec in ("rollout:²", "model:x@²"):
+        with pytest.raises(SpecError):
+            player_from_spec(game, spec)

@@ -178,7 +178,8 @@ def _model_options(rest: str, spec: str) -> tuple[str, dict]:
 
 
 def _positive_int(text: str, spec: str, what: str) -> int:
-    if not text.isdigit() or int(text) <= 0:
+    # isascii: str.isdigit() is also true of digits int() refuses, such as '²'
+    if not (text.isascii() and text.isdigit()) or int(text) <= 0:
         raise SpecError(f"{spec}: {what} must be a positive whole number, not {text!r}")
     return int(text)
 
@@ -216,7 +217,7 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
         rest, options = _model_options(rest, spec)
         symmetries = options.get("sym")
         path, at, sims_text = rest.rpartition("@")
-        if not at or not sims_text.isdigit():
+        if not at or not (sims_text.isascii() and sims_text.isdigit()):
             path, sims_text = rest, ""
         sims = _positive_int(sims_text, spec, "the visit count") if sims_text else LEVEL_SETTINGS[DEFAULT_LEVEL].sims
         evaluator, meta = _load_net_evaluator(game, path, spec, options.get("rt"))

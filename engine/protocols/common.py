@@ -205,7 +205,9 @@ class EvaluatorLoader:
 def parse_int(text: str, lo: int | None = None, hi: int | None = None) -> int | None:
     """``text`` as a whole number within [lo, hi], else None."""
     text = text.strip()
-    if not text or len(text) > 15 or not (text.isdigit() or text[0] == "-" and text[1:].isdigit()):
+    # isascii: str.isdigit() is also true of digits int() refuses, such as '²'
+    if not text or len(text) > 15 or not text.isascii() or \
+            not (text.isdigit() or text[0] == "-" and text[1:].isdigit()):
         return None
     value = int(text)
     if lo is not None and value < lo or hi is not None and value > hi:

@@ -83,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         state = game.state_from_text(args.position)
     except NotationError as e:
         return _fail(f"bad --position {args.position!r}: {e}")
+    if args.depth > game.max_game_length:   # no position lies deeper than the longest game
+        return _fail(f"--depth must be at most {game.key}'s longest game, {game.max_game_length} plies, "
+                     f"not {args.depth}")
     start = time.perf_counter()
     nodes = perft(state, args.depth)
     seconds = time.perf_counter() - start

@@ -92,6 +92,7 @@ def test_cli_reads_a_position_and_a_board_size(capsys):
     (["--game", "connect4", "--depth", "2", "--size", "6"], "no --size option"),
     (["--game", "othello", "--depth", "2", "--size", "7"], "othello size"),
     (["--game", "tictactoe", "--depth", "-1"], "--depth must be >= 0"),
+    (["--game", "tictactoe", "--depth", "99999999999999999999"], "--depth must be at most tictactoe's longest game"),
     (["--game", "tictactoe"], "--depth"),
 ])
 def test_cli_rejects_bad_arguments_with_exit_code_2(capsys, argv, message):

@@ -153,6 +153,16 @@ def test_arena_games_out_records_each_game_so_that_it_replays_to_its_result(caps
     assert "cannot write --games-out" in capsys.readouterr().err
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a disk that is always full)")
+def test_arena_games_out_on_a_full_disk_still_reports_the_match_and_says_what_is_missing(capsys):
+    """Writing --games-out to a full disk once ended the match in an OSError traceback."""
+    code = arena_main(["--game", "tictactoe", "--a", "random", "--b", "random", "--games", "2", "--quiet",
+                       "--games-out", "/dev/full"])
+    out, err = capsys.readouterr()
+    assert code == 1 and json.loads(out)["games"] == 2
+    assert "cannot write --games-out /dev/full from game 1 on: No space left on device" in err
+
+
 def test_balanced_openings_start_both_games_of_a_pair_from_the_same_position():
     from engine.play.arena import play_match, random_openings
     game = get_game("connect4")

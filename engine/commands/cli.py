@@ -300,10 +300,19 @@ def arena_main(argv: list[str]) -> int:
                 progress.info(f"A +{r.wins} ={r.draws} -{r.losses}")
                 progress.update()
 
+            records_failed: list[str] = []   # why --games-out could not be written ([] while it can)
+
             def on_record(i, a_first, start, final, actions, outcome):
+                if records_failed:
+                    return
                 line = {"game": i + 1, "a_first": a_first, **game_record(start, final, actions, outcome)}
-                records.write(json.dumps(line, ensure_ascii=False) + "\n")
-                records.flush()
+                try:
+                    records.write(json.dumps(line, ensure_ascii=False) + "\n")
+                    records.flush()
+                except OSError as e:   # a full disk: the match goes on, and says what is missing
+                    records_failed.append(f"cannot write --games-out {args.games_out} from game {i + 1} on: "
+                                          f"{e.strerror or e}")
+                    print(records_failed[0], file=sys.stderr)
 
             def report(result, stopped: str | None = None) -> None:
                 out = {"game": game.key, "a": args.a, "b": args.b,
@@ -324,12 +333,15 @@ def arena_main(argv: list[str]) -> int:
                 return 1
             progress.close()
             report(result)
-            return 0
+            return 1 if records_failed else 0
         finally:
             for p in players:
                 close_player(p)
             if records is not None:
-                records.close()
+                try:
+                    records.close()
+                except OSError:   # what could not be written has been said (on_record)
+                    pass
 
     return run_command(parser, argv, body)
 

@@ -12,7 +12,7 @@ import pytest
 
 from games import get_game
 from gui.review import Evaluation, better_move
-from test_gui_support import app  # app: the fixture
+from test_gui_support import app, make_app  # app: the fixture
 
 TTT = get_game("tictactoe")
 
@@ -61,6 +61,36 @@ def test_reviewing_a_blunder_shows_the_better_move_on_the_board_and_in_the_panel
     drawn = texts(app, monkeypatch)
     assert "Played a3 0% · better b1 50%: −50%" in drawn
     assert "50%" in drawn                                                  # the ring on b1 with its win rate
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_better_move_line_keeps_its_loss_in_a_1024_window(tmp_path, monkeypatch, lang):
+    """At 1024×640 a xiangqi lesson ("走了 炮二平五 47% · 更好的是 兵七进一 60%：−13%") was cut
+    with an ellipsis before the loss; a narrow panel gets the short form, whole."""
+    from gui import theme
+    small = make_app(tmp_path, monkeypatch, ai_enabled=False, size=(1024, 640))
+    try:
+        small.set_language(lang)
+        game = get_game("xiangqi")
+        states = [game.initial_state()]
+        for m in ("h2e2", "h9g7", "i0i1"):
+            states.append(states[-1].apply(states[-1].parse_action(m)))
+        grades = [Evaluation(0.0, None, None, 100, "analysis") for _ in states]
+        grades[2] = Evaluation(0.0, None, states[2].parse_action("g3g4"), 100, "analysis")
+        grades[3] = Evaluation(-0.3, None, None, 100, "analysis")          # red gave away 15%
+        small.start_play("xiangqi", "first", "strong")
+        c = small.scene.c
+        c.load(states[-1])
+        c.analysis_on = False
+        c.grades = grades
+        c.go_to(3)
+        lesson = small.scene.lesson()
+        said = small.scene.lesson_text(lesson, small.scene.panel_rect.width - 36)
+        drawn = texts(small, monkeypatch)
+        assert said in drawn and said.endswith("−15%")
+        assert theme.FONTS.size(said, 13, True)[0] <= small.scene.panel_rect.width - 36
+    finally:
+        small.shutdown()
 
 
 def test_the_graph_has_its_scale_and_a_readout_under_the_mouse(app, monkeypatch):

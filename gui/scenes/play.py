@@ -728,8 +728,9 @@ class PlayScene(Scene):
         c = self.c
         return better_move(c.history, c.grades, c.view_index) if c.view_index > 0 else None
 
-    def lesson_text(self, lesson: dict) -> str:
-        """"Played b3 38% · better c3 52%: −14%"."""
+    def lesson_text(self, lesson: dict, width: int | None = None) -> str:
+        """"Played b3 38% · better c3 52%: −14%"; in a panel narrower than ``width`` needs,
+        the short form ("b3 38% · better c3 52%: −14%"), so that the loss is not cut off."""
         before = self.c.history[self.c.view_index - 1]
 
         def name(a):
@@ -737,9 +738,13 @@ class PlayScene(Scene):
                 return before.action_to_display(a, language())
             except Exception:
                 return str(a)
-        return t("review.better", played=name(lesson["played"]), played_win=f"{round(100 * lesson['played_win'])}%",
-                 best=name(lesson["best"]), best_win=f"{round(100 * lesson['best_win'])}%",
-                 loss=f"{round(100 * lesson['loss'])}%")
+        fields = dict(played=name(lesson["played"]), played_win=f"{round(100 * lesson['played_win'])}%",
+                      best=name(lesson["best"]), best_win=f"{round(100 * lesson['best_win'])}%",
+                      loss=f"{round(100 * lesson['loss'])}%")
+        text = t("review.better", **fields)
+        if width is not None and theme.FONTS.size(text, 13, True)[0] > width:   # xiangqi's names at 1024×640
+            text = t("review.better_short", **fields)
+        return text
 
     def move_quality(self, index: int) -> str | None:
         if index <= 0:
@@ -872,7 +877,7 @@ class PlayScene(Scene):
         labels = (side_name(c.game.id, 0), side_name(c.game.id, 1))
         if not covered:
             lesson = self.lesson()
-            said = (self.lesson_text(lesson), getattr(pal, lesson["quality"])) if lesson else None
+            said = (self.lesson_text(lesson, p.width), getattr(pal, lesson["quality"])) if lesson else None
             evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels,
                        c.proven0, said, readout=c.readout, mover=c.viewed.current_player)
         y += 54

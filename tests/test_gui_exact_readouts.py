@@ -86,7 +86,7 @@ def test_with_hints_every_legal_othello_move_shows_its_exact_margin(app, monkeyp
     for m in set(margins.values()):
         assert f"+{m}" in drawn                               # a badge on every legal move
     assert "95%" not in drawn                                 # the board speaks one unit: the margin
-    assert "Best moves: final disc margin (exact) · win rate" in drawn
+    assert "Best moves: exact disc margin · win rate" in drawn
     assert any(s.startswith("1. b1") and "+32 · 95%" in s for s in drawn)   # the list: margin, then win rate
     c.hints_on = False
     assert not any(s == "+10" for s in texts_drawn(app, monkeypatch))

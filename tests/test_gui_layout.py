@@ -244,6 +244,26 @@ def test_a_click_on_the_banner_puts_it_away_and_the_panel_says_the_result(small_
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_panels_own_lines_fit_the_narrowest_panel_whole(small_app, monkeypatch, lang):
+    """Found under Xvfb at 1024×640: "Press N for a new game, U to take moves ba…" and "Best
+    moves: win rate · visits (hover: the li…" were cut."""
+    from gui import theme
+    from gui.i18n import t
+    from gui.scenes.boardview import panel_width
+    from test_gui_support import click
+    small_app.set_language(lang)
+    width = panel_width(MIN_SIZE[0]) - 36
+    for key in ("play.press_new", "play.hint_table", "play.hint_table_margin"):
+        assert theme.FONTS.size(t(key), 13)[0] <= width, t(key)
+    small_app.start_play("othello", "first", "beginner", {"size": 6})
+    small_app.scene.c._reset_history([finished_othello()])
+    small_app.step((), 0.02, draw=True)
+    banner = small_app.scene.overlay_rect()
+    click(small_app, (banner.x + 10, banner.bottom - 10))
+    assert t("play.press_new") in [s for s, _ in drawn_texts(small_app, monkeypatch)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("scene", ["home", "train", "play", "play_over", "demo", "demo_over", "help"])
 def test_no_two_texts_overlap_at_the_minimum_window_size(small_app, monkeypatch, lang, scene):
     """Found under Xvfb at 800×560: the Elo chart's title ran into its value, the training

@@ -316,6 +316,25 @@ def test_the_banners_summary_names_the_worst_moves_first_and_fits(small_app, mon
     assert scene.mistakes_text() == "You: no mistakes found"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_banners_rating_line_breaks_at_its_dot(tmp_path, monkeypatch, lang):
+    """Found under Xvfb at 1024×640: "Your rating: 1330 ± 504 (−208) ·" over "nearest level:
+    Easy" (in Chinese "· 对应" over "级别：简单"); each part gets its own line."""
+    from gui.i18n import t
+    from test_gui_support import make_app
+    a = make_app(tmp_path, monkeypatch, ai_enabled=False, size=(1024, 640))
+    try:
+        a.set_language(lang)
+        a.start_play("othello", "first", "beginner", {"size": 6})
+        scene = a.scene
+        scene.c.rating_note = t("rating.after", rating=1330, pm=504, delta="−208", level=t("level.easy"))
+        monkeypatch.setattr(scene.c, "analysis_progress", lambda: (1, 1))
+        lines = scene.summary_lines(scene.overlay_rect().width)
+        assert lines[-2:] == [part.strip() for part in scene.c.rating_note.split("·")]
+    finally:
+        a.shutdown()
+
+
 def test_a_window_never_opens_larger_than_the_desktop():
     from gui.app import DESKTOP_MARGIN, fit_to_desktop
     mw, mh = DESKTOP_MARGIN

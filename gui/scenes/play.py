@@ -29,9 +29,13 @@ TITLE_HEIGHT = 18 + 52
 HINT_TABLE_HEIGHT = 18 + 3 * 18 + 22
 
 
-def _two_lines(text: str, size: int, width: int) -> list[str]:
-    """``text`` wrapped to ``width``: one line, or two with the second cut with an ellipsis."""
+def _two_lines(text: str, size: int, width: int, at_dot: bool = False) -> list[str]:
+    """``text`` wrapped to ``width``: one line, or two with the second cut with an ellipsis.
+    ``at_dot``: two parts joined by " · " that do not fit on one line go on a line each."""
     lines = theme.wrap_text(text, size, width) or [""]
+    parts = [part.strip() for part in text.split("·")] if at_dot else []
+    if len(lines) > 1 and len(parts) == 2 and all(theme.FONTS.size(part, size)[0] <= width for part in parts):
+        return parts   # not "Your rating: 1330 ± 504 (−208) ·" over "nearest level: Easy"
     if len(lines) > 2:
         sep = " " if " " in text else ""   # CJK text wraps between characters
         lines = [lines[0], theme.fit_text(sep.join(lines[1:]), size, width)]
@@ -785,7 +789,7 @@ class PlayScene(Scene):
         summary = self.mistakes_text() if done >= total else t("play.analysing", done=done, total=total)
         lines = _two_lines(summary, 14, width - 30)
         if self.c.rating_note:   # the person's new rating and the level nearest it
-            lines += _two_lines(self.c.rating_note, 14, width - 30)
+            lines += _two_lines(self.c.rating_note, 14, width - 30, at_dot=True)
         return lines
 
     def draw_result(self, surface):

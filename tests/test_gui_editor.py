@@ -104,6 +104,17 @@ def test_xiangqi_palette_places_both_colours_and_the_side_to_move_counts(app_fac
     assert c.hints_on and c.human == 1 and c.history[0].to_text().startswith("4k4/4R4/")
 
 
+@pytest.mark.parametrize("size", [(1024, 640), (1280, 800)])
+def test_xiangqi_palette_gives_each_colour_its_own_row(app_factory, size):
+    """Under Xvfb the black general sat at the end of the red pieces' row."""
+    app = app_factory(ai_enabled=False, size=size)
+    ed = open_editor(app, "xiangqi")
+    rows = {code: rect.y for rect, code in ed.swatches}
+    assert {rows[c] for c in range(1, 8)} == {rows[1]}
+    assert {rows[-c] for c in range(1, 8)} == {rows[-1]} and rows[-1] > rows[1]
+    assert [rect.x for rect, code in ed.swatches if code > 0] == [rect.x for rect, code in ed.swatches if code < 0]
+
+
 def test_a_game_from_a_gomoku_setup_saves_and_loads_back_as_the_setup(app_factory, tmp_path):
     from gui.records import load_record
     app = app_factory(ai_enabled=False)

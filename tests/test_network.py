@@ -107,6 +107,19 @@ def test_a_config_with_an_unknown_precision_is_refused(tmp_path):
     assert load_config(get_game("connect4"), good).selfplay.precision == "fp32"
 
 
+@pytest.mark.parametrize("section, setting, value", [
+    ("selfplay", "leaf_batch", "0"), ("selfplay", "parallel_games", "0"),   # self-play waited forever
+    ("train", "lr", "nan"), ("train", "batch_size", "0"),                     # tracebacks from torch and numpy
+    ("net", "value_hidden", "99999999999"), ("net", "channels", "0"),         # terabytes asked for; a bad checkpoint
+])
+def test_a_config_number_a_run_cannot_use_is_refused_naming_the_setting(tmp_path, section, setting, value):
+    from engine.core.config import load_config
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f"[{section}]\n{setting} = {value}\n")
+    with pytest.raises(ValueError, match=rf"\[{section}\]: {setting} must be between"):
+        load_config(get_game("tictactoe"), bad)
+
+
 @pytest.mark.parametrize("game_id", ["connect4", "othello", "gomoku", "xiangqi"])
 def test_adding_global_pooling_keeps_the_function_and_the_copy_matches(game_id):
     """Pooling layers start at zero, so a trained network given them computes what it did;

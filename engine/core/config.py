@@ -256,7 +256,41 @@ _CHOICES = {("selfplay", "precision"): SELFPLAY_PRECISIONS}
 MAX_MEMORY = 1 << 20
 
 
+INF = float("inf")
+#: (section, setting) -> the values it may take, for the numbers no check below covers: out of
+#: these, a run hangs (no game in flight, no leaf gathered) or fails deep in torch (NaN learning
+#: rate, an empty batch, a layer of terabytes). The network's sizes keep a checkpoint within
+#: what a model file may hold (`checkpoint.MAX_UNCOMPRESSED_BYTES`).
+NUMBER_RANGES = {
+    ("net", "blocks"): (0, 40), ("net", "channels"): (1, 384), ("net", "value_hidden"): (1, 1024),
+    ("net", "in_planes"): (0, 256),
+    ("selfplay", "sims"): (0, 1_000_000), ("selfplay", "fast_sims"): (0, 1_000_000),
+    ("selfplay", "full_search_prob"): (0.0, 1.0), ("selfplay", "games_per_generation"): (1, 1_000_000),
+    ("selfplay", "parallel_games"): (1, 4096), ("selfplay", "leaf_batch"): (1, 1024),
+    ("selfplay", "temperature_moves"): (0, 100_000), ("selfplay", "dirichlet_alpha"): (0.0, 100.0),
+    ("selfplay", "dirichlet_eps"): (0.0, 1.0), ("selfplay", "cpuct"): (0.0, 100.0),
+    ("selfplay", "resign_threshold"): (-1.0, 1.0), ("selfplay", "resign_check_share"): (0.0, 1.0),
+    ("selfplay", "max_plies"): (0, 100_000), ("selfplay", "adjudicate_scale"): (0.0, INF),
+    ("selfplay", "draw_value"): (-1.0, 1.0), ("selfplay", "value_q_weight"): (0.0, 1.0),
+    ("selfplay", "gumbel_considered"): (0, 100_000), ("selfplay", "gumbel_c_visit"): (0.0, INF),
+    ("selfplay", "gumbel_c_scale"): (0.0, INF), ("selfplay", "capture_scale"): (0.0, INF),
+    ("train", "batch_size"): (1, 65536), ("train", "steps_per_generation"): (0, 10_000_000),
+    ("train", "buffer_positions"): (1, 1_000_000_000), ("train", "min_buffer"): (0, 1_000_000_000),
+    ("train", "lr"): (0.0, 10.0), ("train", "lr_final"): (0.0, 10.0),
+    ("train", "lr_decay_generations"): (1, 10_000_000), ("train", "weight_decay"): (0.0, 10.0),
+    ("train", "arena_games"): (0, 1_000_000), ("train", "arena_sims"): (1, 1_000_000),
+    ("train", "baseline_games"): (0, 1_000_000), ("train", "baseline_playouts"): (1, 1_000_000),
+    ("train", "baseline_every"): (1, 1_000_000),
+    ("play", "leaf_batch"): (1, 1024),
+}
+
+
 def _check_choices(cfg: GameConfig, where: str) -> None:
+    for (section, name), (low, high) in NUMBER_RANGES.items():
+        value = getattr(getattr(cfg, section), name)
+        if not low <= value <= high or value == INF:   # NaN fails too
+            span = f"at least {low}" if high == INF else f"between {low} and {high}"
+            raise ValueError(f"{where} [{section}]: {name} must be {span}, not {value}")
     for (section, name), allowed in _CHOICES.items():
         value = getattr(getattr(cfg, section), name)
         if value not in allowed:

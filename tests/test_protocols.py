@@ -605,3 +605,42 @@ def test_digits_int_cannot_read_are_a_malformed_number_not_an_internal_error():
     for spec in ("rollout:²", "model:x@²"):
         with pytest.raises(SpecError):
             player_from_spec(game, spec)
+
+
+def test_numbers_of_thousands_of_digits_are_malformed_lines_not_internal_errors():
+    """int() refuses more than 4,300 digits: such a coordinate or board size once came out as
+    'internal: ValueError: Exceeds the limit'."""
+    brain = GomocupBrain(evaluator=UniformEvaluator())
+    huge = "9" * 5000
+    assert lines_of(brain, f"RECTSTART {huge},{huge}")[0].startswith("ERROR RECTSTART needs width,height")
+    assert lines_of(brain, "START 15") == ["OK"]
+    assert lines_of(brain, f"TURN {huge},1")[0].startswith("ERROR TURN needs x,y")
+    engine = NBoardEngine(evaluator=UniformEvaluator())
+    out = lines_of(engine, f"set game (;GM[Othello]BO[{huge} *]B[F5];)")
+    assert len(out) == 1 and out[0].startswith("status error:") and "internal" not in out[0], out
+
+
+def test_an_outside_engine_that_writes_numbers_int_cannot_read_is_still_played(tmp_path):
+    """A UCI engine declaring a spin bound that is no number, and scores of thousands of digits:
+    the client once died with a ValueError traceback."""
+    from engine.protocols.uci_client import UCIEnginePlayer, UCIEngineError
+    script = tmp_path / "engine.py"
+    script.write_text(textwrap.dedent("""
+        import sys
+        for line in sys.stdin:
+            words = line.split()
+            if words[:1] == ["uci"]:
+                print("id name odd\\noption name Foo type spin default 1 min abc max ²\\nuciok", flush=True)
+            elif words[:1] == ["isready"]:
+                print("readyok", flush=True)
+            elif words[:1] == ["go"]:
+                print("info depth 1 score cp " + "9" * 5000 + "\\nbestmove b2", flush=True)
+            elif words[:1] == ["quit"]:
+                break
+        """), encoding="utf-8")
+    game = get_game("tictactoe")
+    with UCIEnginePlayer(game, [sys.executable, str(script)], 50, {"Foo": "3"}) as player:
+        result = player.choose(game.initial_state())
+        assert game.initial_state().action_to_text(result.action) == "b2" and result.value == 0.0
+    with pytest.raises(UCIEngineError, match="takes a whole number"):
+        UCIEnginePlayer(game, [sys.executable, str(script)], 50, {"Foo": "²"})

@@ -49,8 +49,9 @@ from .session import SearchSession, clock_budget
 #: how much of ``timeout_turn`` a search may use (the rest covers process and pipe delays)
 TURN_SHARE = 0.8
 TURN_MARGIN_S = 0.15
-_POINT = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
-_FIELD = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+# at most 9 digits a number: a longer one is malformed, never handed to int() (which refuses 4,300 digits)
+_POINT = re.compile(r"^\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*$")
+_FIELD = re.compile(r"^\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*$")
 RULE_CARO = 8   # INFO rule's caro bit (1 exactly five, 2 continuous, 4 renju: games.renju.rule_from_gomocup)
 
 

@@ -24,7 +24,7 @@ from ..core.mcts import SearchResult
 from ..play.arena import LostByRule
 from .process import EngineError, EngineProcess, ProcessPlayer
 
-_MOVE_RE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
+_MOVE_RE = re.compile(r"^\s*([0-9]{1,9})\s*,\s*([0-9]{1,9})\s*$")   # more digits: not a move (int() refuses 4,300)
 #: timeout_turn sent with max_node: a safety limit, not the work (the node count decides)
 NODE_MODE_TURN_MS = 120_000
 

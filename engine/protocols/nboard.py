@@ -35,7 +35,7 @@ EVAL_SCALE = 64.0
 #: visits per position in ``analyze``
 ANALYZE_VISITS = 100
 
-_BOARD_RE = re.compile(r"BO\[\s*(\d+)\s+([^\]]*)\]")
+_BOARD_RE = re.compile(r"BO\[\s*([0-9]{1,9})\s+([^\]]*)\]")   # a size of more digits is no size (int() refuses 4,300)
 _MOVE_RE = re.compile(r"(?<![A-Z])([BW])\[([^\]]*)\]")
 
 

@@ -95,7 +95,7 @@ class UCCIEnginePlayer(ProcessPlayer):
                               "where legal moves remain")
         value = 0.0
         for line in reversed(lines):
-            m = re.search(r"\bscore (?:cp )?(-?\d+)", line)
+            m = re.search(r"\bscore (?:cp )?(-?[0-9]{1,9})(?![0-9])", line)   # a longer number is no score
             if m:
                 value = cp_to_value(int(m.group(1)))
                 break

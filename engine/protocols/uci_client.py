@@ -21,11 +21,21 @@ UCIEngineError = EngineError  # the name the UCI client's callers know
 _OPTION_RE = re.compile(r"^option name (.+?) type (\S+)(.*)$")
 
 
+#: a whole number as an option's bound or value (ASCII digits: int() refuses '²' and 4,300 digits)
+_WHOLE_RE = re.compile(r"-?[0-9]{1,19}")
+
+
+def _bound(text, default: int) -> int:
+    """A spin option's declared ``min`` or ``max``; ``default`` (no bound) where the engine's
+    declaration is missing or no whole number."""
+    return int(text) if isinstance(text, str) and _WHOLE_RE.fullmatch(text) else default
+
+
 def shift_ranks(move: str, offset: int) -> str:
     """Add ``offset`` to every rank number written after a file letter (``h2e2`` +1 -> ``h3e3``)."""
     if offset == 0:
         return move
-    return re.sub(r"(?<=[a-z])(\d+)", lambda m: str(int(m.group(1)) + offset), move)
+    return re.sub(r"(?<=[a-z])([0-9]{1,9})", lambda m: str(int(m.group(1)) + offset), move)
 
 
 def go_command(work: dict) -> str:
@@ -104,8 +114,8 @@ class UCIEnginePlayer(ProcessPlayer):
                 raise UCIEngineError(f"option {name!r} declares no {value.lower()} value")
             return decl[value.lower()]
         if kind == "spin":
-            lo, hi = int(decl.get("min", -2**63)), int(decl.get("max", 2**63))
-            if not re.fullmatch(r"-?\d+", value) or not lo <= int(value) <= hi:
+            lo, hi = _bound(decl.get("min"), -2**63), _bound(decl.get("max"), 2**63)
+            if not _WHOLE_RE.fullmatch(value) or not lo <= int(value) <= hi:
                 raise UCIEngineError(f"option {name!r} takes a whole number from {lo} to {hi}, not {value!r}")
         elif kind == "check" and value.lower() not in ("true", "false"):
             raise UCIEngineError(f"option {name!r} takes true or false, not {value!r}")
@@ -196,7 +206,7 @@ class UCIEnginePlayer(ProcessPlayer):
         best = words[1] if len(words) > 1 else "(none)"
         value = 0.0
         for line in reversed(lines):
-            m = re.search(r"\bscore (cp|mate) (-?\d+)", line)
+            m = re.search(r"\bscore (cp|mate) (-?[0-9]{1,9})(?![0-9])", line)   # a longer number is no score
             if m:
                 value = cp_to_value(int(m.group(2))) if m.group(1) == "cp" else (1.0 if int(m.group(2)) > 0 else -1.0)
                 break

@@ -350,7 +350,7 @@ def replay(game: Game, tokens: Iterable[str], start: State | None = None) -> Sta
         try:
             state = state.play(state.parse_action(tok))
         except NotationError as e:
-            raise NotationError(f"move {i + 1} ({tok!r}): {e}") from None
+            raise NotationError(f"move {i + 1} ({clip_text(tok)!r}): {e}") from None
     return state
 
 

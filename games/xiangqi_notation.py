@@ -62,13 +62,13 @@ def parse_fen(text: str) -> tuple[tuple[int, ...], int, int, int]:
     if not fields:
         raise NotationError("empty FEN")
     if len(fields) == 1:
-        raise NotationError(f"FEN {text!r} has no side-to-move field (w or b)")
+        raise NotationError(f"FEN {clip_text(text)!r} has no side-to-move field (w or b)")
     if len(fields) > 6:
-        raise NotationError(f"FEN has {len(fields)} fields, expected at most 6: {text!r}")
+        raise NotationError(f"FEN has {len(fields)} fields, expected at most 6: {clip_text(text)!r}")
     board = [0] * NUM_SQUARES
     rows = fields[0].split("/")
     if len(rows) != 10:
-        raise NotationError(f"FEN placement has {len(rows)} ranks, expected 10: {fields[0]!r}")
+        raise NotationError(f"FEN placement has {len(rows)} ranks, expected 10: {clip_text(fields[0])!r}")
     for i, row in enumerate(rows):
         rank = 9 - i
         f = 0
@@ -81,12 +81,12 @@ def parse_fen(text: str) -> tuple[tuple[int, ...], int, int, int]:
                     board[square(f, rank)] = code if ch.isupper() else -code
                 f += 1
             else:
-                raise NotationError(f"unknown piece letter {ch!r} in FEN rank {i + 1} ({row!r})")
+                raise NotationError(f"unknown piece letter {ch!r} in FEN rank {i + 1} ({clip_text(row)!r})")
         if f != FILES:
-            raise NotationError(f"FEN rank {i + 1} ({row!r}) covers {f} files, expected 9")
+            raise NotationError(f"FEN rank {i + 1} ({clip_text(row)!r}) covers {f} files, expected 9")
     side = fields[1].lower()
     if side not in ("w", "r", "b"):
-        raise NotationError(f"bad side to move {fields[1]!r} in FEN: expected w (or r) for Red, b for Black")
+        raise NotationError(f"bad side to move {clip_text(fields[1])!r} in FEN: expected w (or r) for Red, b for Black")
     player = 1 if side == "b" else 0
     clock, fullmove = 0, 1
     if len(fields) >= 5:

@@ -99,3 +99,14 @@ def test_coordinates_of_thousands_of_digits_are_notation_errors_with_short_messa
     assert len(str(info.value)) < 300
     with pytest.raises(NotationError):
         game.state_from_text(text)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("text", ["x" * 5000, "9" * 5000, "9/" * 2500, "startpos moves " + "h" * 5000,
+                                  "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/" + "R" * 5000 + " w"],
+                         ids=["letters", "nines", "ranks", "moves", "fen-rank"])
+def test_a_position_text_of_thousands_of_characters_is_refused_with_a_short_message(game_id, text):
+    """The move list's and the FEN's errors once quoted the whole bad token: 5,000 characters and more."""
+    with pytest.raises(NotationError) as info:
+        get_game(game_id).state_from_text(text)
+    assert len(str(info.value)) < 300

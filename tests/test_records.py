@@ -238,3 +238,15 @@ def test_deep_nesting_is_an_error_not_a_crash():
             read_record(text)
         except RecordFormatError:
             pass
+
+
+@pytest.mark.parametrize("text", [
+    "(;GM[4]SZ[" + "9" * 5000 + "];B[hh])", "(;GM[" + "9" * 5000 + "]SZ[19];B[pd])",
+    '[Game "Chinese Chess"]\n[FEN "' + "9" * 5000 + ' w"]\n\n', "# game: gomoku\n" + "x" * 5000,
+    "# game: xiangqi\nstartpos moves " + "h" * 5000,
+], ids=["sgf-size", "sgf-game", "pgn-fen", "moves", "iccs"])
+def test_a_record_fault_of_thousands_of_characters_is_named_in_a_short_message(text):
+    """The readers once quoted the whole bad value (a size, a FEN, a move) in the error."""
+    with pytest.raises(RecordFormatError) as info:
+        read_record(text)
+    assert len(str(info.value)) < 300

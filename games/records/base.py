@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..base import NotationError, State
+from ..base import NotationError, State, clip_text
 
 #: a record file larger than this is refused before it is read
 MAX_RECORD_BYTES = 1_000_000
@@ -66,9 +66,9 @@ def play_move(state: State, token: str, where: tuple[int | None, int | None], in
     try:
         return state.play(state.parse_action(token))
     except NotationError as e:
-        raise RecordFormatError(f"move {index} ({token!r}): {e}", *where) from None
+        raise RecordFormatError(f"move {index} ({clip_text(token)!r}): {e}", *where) from None
     except Exception as e:  # a notation bug must not escape a reader as anything but a record error
-        raise RecordFormatError(f"move {index} ({token!r}) cannot be read ({type(e).__name__})", *where) from None
+        raise RecordFormatError(f"move {index} ({clip_text(token)!r}) cannot be read ({type(e).__name__})", *where) from None
 
 
 def play_action(state: State, action: int, name: str, where: tuple[int | None, int | None], index: int) -> State:
@@ -76,7 +76,7 @@ def play_action(state: State, action: int, name: str, where: tuple[int | None, i
     try:
         return state.play(action)
     except NotationError as e:
-        raise RecordFormatError(f"move {index} ({name!r}): {e}", *where) from None
+        raise RecordFormatError(f"move {index} ({clip_text(name)!r}): {e}", *where) from None
 
 
 def result_of(state: State, meta: dict) -> str:

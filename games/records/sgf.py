@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from ..base import NotationError, SetupError, State
+from ..base import NotationError, SetupError, State, clip_text
 from .base import (Record, RecordFormatError, analysis_comment, clean_date, control_parts, control_text, error_at,
                    keep_analysis, line_col, pack_clocks, play_action, play_move, player_names, read_analysis_comment,
                    result_of, stated_result, strip_analysis_comment, unpack_analysis, unpack_clocks, who_is_who)
@@ -185,7 +185,7 @@ def _size(root: _Node, text: str) -> int | None:
         return None
     m = re.fullmatch(r"([0-9]{1,3})(?:\s*:\s*([0-9]{1,3}))?", raw, re.ASCII)
     if not m or (m.group(2) and m.group(2) != m.group(1)):
-        raise error_at(text, root.props["SZ"][0][1], f"board size SZ[{raw}]: only square boards are read")
+        raise error_at(text, root.props["SZ"][0][1], f"board size SZ[{clip_text(raw, 20)}]: only square boards are read")
     return int(m.group(1))
 
 
@@ -196,7 +196,7 @@ def _game_of(root: _Node, text: str, hint):
         gm = _GM_OF.get(getattr(hint, "id", ""), "1")
     if gm not in GAMES:
         where = root.props["GM"][0][1] if "GM" in root.props else root.offset
-        raise error_at(text, where, f"GM[{gm}] is not a game ZeroBoard plays: SGF records are read for "
+        raise error_at(text, where, f"GM[{clip_text(gm, 20)}] is not a game ZeroBoard plays: SGF records are read for "
                                     "gomoku (GM[4]) and othello (GM[2])" + (" (GM[1] is Go)" if gm == "1" else ""))
     game_id = GAMES[gm]
     size = _size(root, text)

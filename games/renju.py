@@ -61,15 +61,22 @@ def rule_from_name(name) -> str:
     return text
 
 
+#: the caro bit of a Gomocup rule number (five blocked at both ends does not win)
+CARO = 8
+
+
 def rule_from_gomocup(value) -> str:
-    """The rule set of a Gomocup ``INFO rule`` value: 0 freestyle, 1 standard, 4 renju (other bits,
-    such as 2 "continuous game", are ignored); ValueError for anything else."""
+    """The rule set of a Gomocup ``INFO rule`` value: 0 freestyle, 1 standard, 4 renju (the bit 2,
+    "continuous game", is ignored); ValueError for caro (8), which no game here plays, and for
+    anything that is not such a number."""
     try:
         code = int(str(value).strip())
     except ValueError:
         raise ValueError(f"INFO rule {str(value)[:20]!r} is not a number") from None
     if code < 0:
         raise ValueError(f"INFO rule {code} is negative")
+    if code & CARO:
+        raise ValueError(f"rule {code} (caro) is not supported: freestyle (0), exactly five (1) and renju (4) are")
     if code & 4:
         return "renju"
     return "standard" if code & 1 else "freestyle"

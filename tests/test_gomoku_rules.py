@@ -412,6 +412,10 @@ def test_a_record_with_a_forbidden_black_move_is_refused_with_the_reason():
         read_record(psq, name="g.psq")
     with pytest.raises(RecordFormatError, match="unknown gomoku rule"):
         read_record(write_record(free, "psq") + "rule: caro\n", name="g.psq")
+    # Gomocup's caro bit is refused as the name is (it read as free-style, without a word)
+    for number in ("8", "9", "12"):
+        with pytest.raises(RecordFormatError, match="caro"):
+            read_record(write_record(free, "psq") + f"rule: {number}\n", name="g.psq")
 
 
 # --- the command line -----------------------------------------------------------------------

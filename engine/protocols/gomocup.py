@@ -52,7 +52,6 @@ TURN_MARGIN_S = 0.15
 # at most 9 digits a number: a longer one is malformed, never handed to int() (which refuses 4,300 digits)
 _POINT = re.compile(r"^\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*$")
 _FIELD = re.compile(r"^\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*$")
-RULE_CARO = 8   # INFO rule's caro bit (1 exactly five, 2 continuous, 4 renju: games.renju.rule_from_gomocup)
 
 
 class GomocupBrain:
@@ -403,12 +402,13 @@ class GomocupBrain:
                 return
             self.info[key] = number
             if key == "rule":
-                if number & RULE_CARO:
-                    emit(f"ERROR rule {number} (caro) is not supported: this brain plays freestyle (0), "
-                         "exactly five (1) and renju (4)")
-                    return
                 from games.renju import rule_from_gomocup
-                self._set_rule(rule_from_gomocup(number), emit)
+                try:
+                    rule = rule_from_gomocup(number)
+                except ValueError as e:   # caro (8)
+                    emit(f"ERROR {e}")
+                    return
+                self._set_rule(rule, emit)
         elif key == "thread_num":
             from ..play.players import MAX_THREADS, parse_threads
             try:

@@ -55,6 +55,17 @@ def test_analyse_says_when_the_search_proved_the_result(capsys, model):
             assert rec["value"] == (1.0 if proven == "win" else -1.0)
 
 
+def test_analyse_takes_rollout_as_the_engines_do(capsys):
+    """``--model rollout`` is the rollout search, as the engine protocols take it (it was "rollout:
+    no such model file"), and asking for it is not reported as a missing model."""
+    assert analyse_main(["--game", "tictactoe", "--position", "a1 b1 a2 b2", "--sims", "50",
+                         "--model", "rollout"]) == 0
+    out = capsys.readouterr()
+    [rec] = [json.loads(line) for line in out.out.splitlines()]
+    assert rec["move"] == "a3" and rec["proven"] == "win"
+    assert "no model" not in out.err
+
+
 def test_analyse_a_positions_file_reports_bad_lines_and_goes_on(capsys, tmp_path):
     lines = ["4453 12 6   (the rest of a line is ignored)", "", "# a comment", "44444444", "1212121 x",
              "1234567"]

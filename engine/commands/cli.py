@@ -146,7 +146,8 @@ def analyse_main(argv: list[str]) -> int:
     parser.add_argument("--game", required=True, help="game id")
     parser.add_argument("--size", type=int, help="board size for games with variants")
     add_rule_option(parser)
-    parser.add_argument("--model", help="model file (default: the shipped model, else rollout search)")
+    parser.add_argument("--model", help="model file, or 'rollout' for the rollout search (default: the shipped "
+                                          "model, else rollout search)")
     parser.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
                         help="take the visit budget of this level (default: %(default)s; no time cap)")
     parser.add_argument("--top", type=int, default=5, help="moves listed in 'top' (default: %(default)s)")
@@ -176,8 +177,8 @@ def analyse_main(argv: list[str]) -> int:
         else:
             texts = [args.position or ""]
         evaluator, description = evaluator_from_args(game, args.model)
-        from ..play.players import NO_MODEL, without_model_note
-        if description == NO_MODEL:
+        from ..play.players import NO_MODEL, ROLLOUT, without_model_note
+        if description == NO_MODEL and args.model != ROLLOUT:   # not asked for: say so
             print(f"note: {without_model_note(game)}", file=sys.stderr, flush=True)
         mcts = MCTS(evaluator, play_search_config(game), seed=args.seed, threads=args.threads)
         sims = args.sims or level_visits(game, args.level)

@@ -121,16 +121,28 @@ def without_model_note(game) -> str:
             "playing with rollout search, which is much weaker")
 
 
+#: the model name that asks for the rollout search itself (no torch, no model file), as the
+#: engine protocols and ``analyse --model`` take it
+ROLLOUT = "rollout"
+
+
+def rollout_evaluator(game):
+    """Every game's model-free search: one random playout a leaf."""
+    from ..core.evaluators import RolloutEvaluator
+    return RolloutEvaluator(rollouts=1, max_plies=min(200, game.max_game_length or 200))
+
+
 def load_evaluator(game, model_path=None, fallback: bool = True):
     """(evaluator, description). ``model_path`` None means the shipped model; without one,
-    a rollout evaluator so that every game has a working AI."""
-    from ..core.evaluators import RolloutEvaluator
+    a rollout evaluator so that every game has a working AI; `ROLLOUT` asks for that one."""
     from ..core.paths import shipped_model_path
+    if model_path is not None and str(model_path) == ROLLOUT:
+        return rollout_evaluator(game), NO_MODEL
     path = Path(model_path) if model_path else (shipped_model_path(game.key) or shipped_model_path(game.network_key))
     if path is None:
         if not fallback:
             raise FileNotFoundError(f"no model is shipped for {game.key}")
-        return RolloutEvaluator(rollouts=1, max_plies=min(200, game.max_game_length or 200)), NO_MODEL
+        return rollout_evaluator(game), NO_MODEL
     from ..core.runtime import load_model_evaluator
     evaluator, meta = load_model_evaluator(path, game, purpose="play", batch=play_leaf_batch(game))
     evaluator = remembering_as_played(game, with_symmetries(game, evaluator))

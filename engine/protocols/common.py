@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 
+from ..play.players import ROLLOUT   # the ``--model`` value that asks for the rollout search (re-exported)
+
 #: the largest score in centipawns that a value maps to
 CP_LIMIT = 2000
 
@@ -135,8 +137,6 @@ def serve_lines(engine, stdin, stdout, on_arrival=None) -> int:
 #: the name of `EvaluatorLoader`'s thread (an engine leaving waits for it: `engines._finish`)
 LOADER_THREAD = "load-model"
 
-#: the ``--model`` value that asks for the rollout search (no network; any board size)
-ROLLOUT = "rollout"
 
 
 class EvaluatorLoader:
@@ -184,9 +184,8 @@ class EvaluatorLoader:
 
     def _rollout(self):
         """(the rollout evaluator, its description): every game's model-free search."""
-        from ..core.evaluators import RolloutEvaluator
-        from ..play.players import NO_MODEL
-        return RolloutEvaluator(rollouts=1, max_plies=min(200, self.game.max_game_length or 200)), NO_MODEL
+        from ..play.players import NO_MODEL, rollout_evaluator
+        return rollout_evaluator(self.game), NO_MODEL
 
     def get(self):
         """The evaluator, waiting for the load to finish."""

@@ -823,7 +823,8 @@ class Gomoku(Game):
     @property
     def network_key(self) -> str:
         """The key of the networks this game plays when none of its own exists: under standard and
-        renju, the free-style game's of the same size (a renju-trained network is future work)."""
+        renju, the free-style game's of the same size (renju has its own, ``models/gomoku-renju.pt``,
+        which the player loads first)."""
         return self.key if self.rule == "freestyle" else get_freestyle_key(self.size)
 
     def _segment_starts(self) -> tuple[tuple[int, int], ...]:

@@ -48,8 +48,8 @@ def threads_arg(text: str) -> int:
 
 #: the ``--rule`` option's help (gomoku's rule sets, `games.renju`)
 RULE_HELP = ("gomoku's rule set: freestyle (five or more wins; the default), standard (exactly five) or renju "
-             "(black's double three, double four and overline forbidden); the shipped network is the freestyle "
-             "one and plays every rule set")
+             "(black's double three, double four and overline forbidden); renju plays its own shipped network "
+             "(models/gomoku-renju.pt), standard the freestyle one")
 
 
 def add_rule_option(parser) -> None:

@@ -17,7 +17,8 @@ Coordinates are ``x,y``, zero-based, x the column from the left, y the row from 
   ``max_memory`` (bytes: caps the search tree), ``max_node`` (visits per move: fixed work),
   ``game_type``, ``folder``, ``rule``: 0 freestyle (five or more wins; the default), 1 exactly
   five, 4 renju (black's double three, double four and overline forbidden); 2 (continuous) is
-  ignored and 8 (caro) answered with ``ERROR``. Every rule plays the shipped free-style network;
+  ignored and 8 (caro) answered with ``ERROR``. Renju plays its own shipped network
+  (``models/gomoku-renju.pt``), free-style and exactly five the free-style one;
   a rule that arrives during a game applies to the stones already played.
   ``thread_num`` (search threads sharing the tree, from the next move on; ``--threads``, default 1).
 - ``SWAP2BOARD`` ... ``DONE`` (Gomocup's Swap2 extension, sent between ``START`` and ``BOARD``):

@@ -50,14 +50,20 @@ def texts(app, monkeypatch, mouse=(-1, -1)):
     return drawn
 
 
-def test_reviewing_a_blunder_shows_the_better_move_on_the_board_and_in_the_panel(app, monkeypatch):
-    states, grades = issue_game("a3")
-    app.start_play("tictactoe", "second", "strong")
+def reviewing(app, game_id, side, states, grades, index):
+    """A game of ``states`` with their ``grades`` loaded against the AI, viewed at move ``index``."""
+    app.start_play(game_id, side, "strong")
     c = app.scene.c
     c.load(states[-1])
     c.analysis_on = False
     c.grades = grades
-    c.go_to(5)
+    c.go_to(index)
+    return c
+
+
+def test_reviewing_a_blunder_shows_the_better_move_on_the_board_and_in_the_panel(app, monkeypatch):
+    states, grades = issue_game("a3")
+    reviewing(app, "tictactoe", "second", states, grades, 5)
     drawn = texts(app, monkeypatch)
     assert "Played a3 0% · better b1 50%: −50%" in drawn
     assert "50%" in drawn                                                  # the ring on b1 with its win rate
@@ -78,12 +84,7 @@ def test_the_better_move_line_keeps_its_loss_in_a_1024_window(tmp_path, monkeypa
         grades = [Evaluation(0.0, None, None, 100, "analysis") for _ in states]
         grades[2] = Evaluation(0.0, None, states[2].parse_action("g3g4"), 100, "analysis")
         grades[3] = Evaluation(-0.3, None, None, 100, "analysis")          # red gave away 15%
-        small.start_play("xiangqi", "first", "strong")
-        c = small.scene.c
-        c.load(states[-1])
-        c.analysis_on = False
-        c.grades = grades
-        c.go_to(3)
+        reviewing(small, "xiangqi", "first", states, grades, 3)
         lesson = small.scene.lesson()
         said = small.scene.lesson_text(lesson, small.scene.panel_rect.width - 36)
         drawn = texts(small, monkeypatch)

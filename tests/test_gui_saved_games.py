@@ -108,3 +108,15 @@ def test_an_old_autosave_never_replaces_a_newer_slot(app):
                                   "human": 0, "moves": 2}))
     assert autosave.load("tictactoe")["state"].moves == (0,)
     assert not legacy.exists()
+
+
+def test_a_file_of_several_games_opens_the_first_and_says_so(app, tmp_path, monkeypatch):
+    from games import get_game
+    from games.records import write_record
+    g = get_game("gomoku").initial_state().apply(112).apply(113)
+    path = tmp_path / "two.sgf"
+    path.write_text(write_record(g, "sgf") + write_record(g.apply(97), "sgf"), encoding="utf-8")
+    app.start_play("tictactoe", "first", "strong")
+    app.scene._load_path(path)
+    assert app.scene.c.game.id == "gomoku" and app.scene.c.state.key() == g.key()
+    assert any("first game of two.sgf" in text for text, *_ in app.toasts)

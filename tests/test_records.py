@@ -250,3 +250,25 @@ def test_a_record_fault_of_thousands_of_characters_is_named_in_a_short_message(t
     with pytest.raises(RecordFormatError) as info:
         read_record(text)
     assert len(str(info.value)) < 300
+
+
+def test_a_collection_reads_its_first_game_and_says_more_follow():
+    """A PGN or SGF file of several games reads the first and says so (``more_games``); one
+    game, or text after it that is no game, says nothing."""
+    from games.records import write_record
+    xq = get_game("xiangqi")
+    a = xq.initial_state()
+    for m in ("h2e2", "h9g7"):
+        a = a.apply(a.parse_action(m))
+    b = a.apply(a.parse_action("h0g2"))
+    pgn_a, pgn_b = write_record(a, "pgn"), write_record(b, "pgn")
+    first = read_record(pgn_a + "\n" + pgn_b)
+    assert first.more_games and first.state.key() == a.key()
+    assert not read_record(pgn_a).more_games
+    assert not read_record(pgn_a + "\n; a comment line\n").more_games
+    go = get_game("gomoku")
+    g = go.initial_state().apply(112).apply(113)
+    sgf = write_record(g, "sgf")
+    both = read_record(sgf + "\n" + write_record(g.apply(97), "sgf"))
+    assert both.more_games and both.state.key() == g.key()
+    assert not read_record(sgf).more_games and not read_record(sgf + "\n\n").more_games

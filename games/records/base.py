@@ -46,6 +46,9 @@ class Record:
     #: the game as a tree (`games.records.tree.GameTree`) when the record holds variations or
     #: comments; its main line ends in ``state``
     tree: object = None
+    #: whether the text holds further games after this one (a PGN or SGF collection), which
+    #: were not read: one game is read from a file
+    more_games: bool = False
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:

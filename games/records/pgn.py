@@ -18,7 +18,8 @@ The movetext is ICCS (``H2-E2``, XQ Wizard's spelling), WXF (``C2.5``) or Chines
 (``1.炮二平五``), comments (``{...}``, kept; ``;`` to the end of the line, skipped),
 variations (``(...)``, RAV, kept with their comments in the record's ``tree``, see
 `games.records.tree`; written the same way when a tree is given), NAGs (``$1``) and
-``!``/``?`` marks; the result token ends the game. Only the first game of a file is read.
+``!``/``?`` marks; the result token ends the game. Only the first game of a file is read (the record's
+``more_games`` says when more follow).
 """
 from __future__ import annotations
 
@@ -278,7 +279,7 @@ def read(text: str, game=None) -> Record:
         meta["clocks"] = pack_clocks(clocks)
     keep_analysis(meta, analysis)
     who_is_who(meta)
-    return Record(state, meta, "pgn", None if tree.plain else tree)
+    return Record(state, meta, "pgn", None if tree.plain else tree, more_games=_TAG_RE.search(text, i) is not None)
 
 
 def _tag_line(text: str, name: str) -> tuple[int | None, None]:

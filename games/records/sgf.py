@@ -18,7 +18,7 @@ own notation ``f5``, a pass as ``PA``)::
 
     (;GM[2]FF[4]CA[UTF-8]SZ[8]AB[e4][d5]AW[d4][e5]PL[B]RE[B+12];B[f5];W[d6];...;W[PA];B[h8])
 
-Read: the first game tree, its main line (the first branch at every fork) as the record's
+Read: the first game tree (the record's ``more_games`` says when a collection holds more), its main line (the first branch at every fork) as the record's
 game and, when it has variations or comments (C[]), all of it as the record's ``tree``
 (`games.records.tree`; nesting and size bounded, a bad move in a variation is an error naming
 it); points as two letters
@@ -53,13 +53,18 @@ def sniff(text: str) -> bool:
 
 
 # --- the syntax ---------------------------------------------------------------------------
+#: another game tree after the first (a collection): '(' and a node
+_ANOTHER_TREE = re.compile(r"\s*\(\s*;")
+
+
 class _Node:
-    __slots__ = ("props", "offset", "children")
+    __slots__ = ("props", "offset", "children", "end")
 
     def __init__(self, offset: int):
         self.props: dict[str, list[tuple[str, int]]] = {}
         self.offset = offset
         self.children: list[_Node] = []
+        self.end = 0   # the root's: the offset just after its game tree's closing ')'
 
 
 def _parse_main_line(text: str) -> list[_Node]:
@@ -107,6 +112,7 @@ def _parse_tree(text: str) -> _Node:
             if not stack:
                 if root is None:
                     raise error_at(text, i - 1, "the game tree has no node")
+                root.end = i
                 return root
         elif c == ";":
             count += 1
@@ -421,7 +427,8 @@ def read(text: str, hint=None) -> Record:
         meta["setup"] = str(setup)
     keep_analysis(meta, analysis)
     who_is_who(meta)
-    return Record(state, meta, "sgf", None if tree.plain else tree)
+    return Record(state, meta, "sgf", None if tree.plain else tree,
+                  more_games=_ANOTHER_TREE.match(text, root.end) is not None)
 
 
 def _setup_line(start: State) -> list[State]:

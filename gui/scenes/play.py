@@ -174,7 +174,7 @@ class PlayScene(Scene):
 
         def load():
             self.app.play_record(state, meta, self, record.tree)
-            self.app.toast(t("play.loaded", name=Path(path).name))
+            self.app.toast(t("play.loaded_first" if record.more_games else "play.loaded", name=Path(path).name))
         if self.c.in_progress and state.game.key == self.c.game.key:
             self.ask(t("confirm.load_title"), t("confirm.load_text"), t("play.load"), load)
         else:
@@ -222,6 +222,8 @@ class PlayScene(Scene):
             else:
                 self.app.play_record(state, record.meta, self, record.tree)
                 self.app.toast(t("play.pasted", game=game_name(state.game.id)))
+            if record.more_games:
+                self.app.toast(t("play.pasted_first"))
         if self.c.in_progress:
             self.ask(t("confirm.new_title"), t("confirm.new_text"), t("play.paste"), load)
         else:

@@ -224,12 +224,13 @@ class App:
 
     def start_play(self, game_id: str, side: str = "first", level: str = "strong", variant: dict | None = None,
                    state=None, resumed: bool = False, setup: int = 0, opening: str | None = None, tree=None,
-                   time_control: str | None = None) -> None:
+                   time_control: str | None = None, on_start=None) -> None:
         """A game against the AI (from ``state`` when given), under ``time_control`` (its text,
         `engine.play.clock.TimeControl.text`; None or "-": no clocks), opened with ``opening``
         (gomoku's "swap2" or "swap1"; None: free; the clocks start once its colours are settled).
         When an unfinished game of the same game is saved and this is not it, the person first
-        chooses: resume that one, start this one (the saved one is discarded), or cancel."""
+        chooses: resume that one, start this one (the saved one is discarded), or cancel.
+        ``on_start()`` runs once this game has started (never if the person resumes or cancels)."""
         from gui import autosave
         game = get_game(game_id, **(variant or {}))
         saved = None if resumed else autosave.load(game.key)
@@ -239,6 +240,8 @@ class App:
             def replace():
                 autosave.clear(game.key)
                 self._start_play(game, side, level, state, setup, opening, tree, time_control)
+                if on_start is not None:
+                    on_start()
             self.ask(t("confirm.saved_title"),
                      t("confirm.saved_text", game=game_name(game_id), n=saved["moves"]),
                      [(t("home.resume"), lambda: self.resume_game(saved), "primary"),
@@ -246,6 +249,8 @@ class App:
                       (t("common.cancel"), lambda: None, "normal")])
             return
         self._start_play(game, side, level, state, setup, opening, tree, time_control)
+        if on_start is not None:
+            on_start()
 
     def _start_play(self, game, side: str, level: str, state=None, setup: int = 0, opening: str | None = None,
                     tree=None, time_control: str | None = None) -> None:
@@ -324,10 +329,12 @@ class App:
         self.toast(t("play.saved", name=path.name))
         return path
 
-    def play_record(self, state, meta: dict, scene=None, tree=None) -> None:
+    def play_record(self, state, meta: dict, scene=None, tree=None, on_loaded=None) -> None:
         """Show a loaded or pasted game in the play scene (switching game if needed), with the
         person on the side the record says they played, against the level it names; ``tree``:
-        the record's variations and comments (`games.records.Record.tree`)."""
+        the record's variations and comments (`games.records.Record.tree`). Its analysis and clocks
+        come with it, also where the person first chooses to discard an unfinished game of the same
+        game (`start_play`); ``on_loaded()`` runs once it is on the board (not if they cancel)."""
         level = meta.get("level") if meta.get("level") in LEVELS else self.settings["level"]
         setup = int(meta["setup"]) if str(meta.get("setup", "")).isdigit() else 0
         c = getattr(scene, "c", None)
@@ -337,13 +344,19 @@ class App:
             c.load_analysis(meta)
             c.load_clocks(meta)
             scene.view.set_flipped(scene._flip())
+            if on_loaded is not None:
+                on_loaded()
         else:
+            def started():
+                new = getattr(self.scene, "c", None)
+                if isinstance(new, PlayController) and new.game.key == state.game.key and new.state == state:
+                    new.load_analysis(meta)
+                    new.load_clocks(meta)
+                if on_loaded is not None:
+                    on_loaded()
             side = meta.get("you") if meta.get("you") in ("first", "second") else "first"
-            self.start_play(state.game.id, side, level, state.game.variant, state=state, setup=setup, tree=tree)
-            new = getattr(self.scene, "c", None)
-            if isinstance(new, PlayController) and new.game.key == state.game.key and new.state == state:
-                new.load_analysis(meta)
-                new.load_clocks(meta)
+            self.start_play(state.game.id, side, level, state.game.variant, state=state, setup=setup, tree=tree,
+                            on_start=started)
 
     # --- the person's rating ------------------------------------------------------------
     def adaptive_level(self, game) -> str:

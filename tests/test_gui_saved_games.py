@@ -78,6 +78,7 @@ def test_starting_a_game_whose_unfinished_game_is_saved_asks_first(app):
     app.go_home()
     app.start_play("tictactoe", "first", "strong")
     app.step()
+    app.step()
     click(app, next(b for b in app.overlay.dialog.buttons if b.label == "Discard it").rect.center)
     assert app.scene.c.state.moves == () and autosave.load("tictactoe") is None
 
@@ -120,3 +121,30 @@ def test_a_file_of_several_games_opens_the_first_and_says_so(app, tmp_path, monk
     app.scene._load_path(path)
     assert app.scene.c.game.id == "gomoku" and app.scene.c.state.key() == g.key()
     assert any("first game of two.sgf" in text for text, *_ in app.toasts)
+
+
+def test_a_record_opened_over_an_unfinished_game_of_its_game_keeps_its_clocks(app, tmp_path):
+    """Loading a record of a game whose unfinished game is saved asks first (resume, discard,
+    cancel); discarding opened the record without its clocks (they were taken before the
+    question was answered) and said "Loaded" before anything was; cancelling says nothing."""
+    from games import get_game
+    from gui.records import save_record
+    record = get_game("gomoku").initial_state().apply(112).apply(113)
+    path = save_record(record, {"you": "first", "time_control": "600+5"}, tmp_path)
+    app.start_play("gomoku", "first", "strong")
+    click_target(app, (7, 7))                                # an unfinished gomoku game, saved
+    app.go_home()
+    app.start_play("tictactoe", "first", "strong")
+    app.toasts.clear()
+    app.scene._load_path(path)
+    assert app.overlay is not None and app.scene.c.game.id == "tictactoe"
+    assert not any("Loaded" in text for text, *_ in app.toasts)   # not yet
+    press(app, pygame.K_ESCAPE)                              # cancel: nothing opened, nothing said
+    assert app.scene.c.game.id == "tictactoe" and not app.toasts
+    app.scene._load_path(path)
+    app.step()
+    click(app, next(b for b in app.overlay.dialog.buttons if b.label == "Discard it").rect.center)
+    c = app.scene.c
+    assert c.game.id == "gomoku" and c.state.key() == record.key()
+    assert c.clock is not None and (c.clock.control.main, c.clock.control.increment) == (600, 5)
+    assert any("Loaded" in text for text, *_ in app.toasts)

@@ -173,8 +173,8 @@ class PlayScene(Scene):
         state, meta = record.state, record.meta
 
         def load():
-            self.app.play_record(state, meta, self, record.tree)
-            self.app.toast(t("play.loaded_first" if record.more_games else "play.loaded", name=Path(path).name))
+            self.app.play_record(state, meta, self, record.tree, on_loaded=lambda: self.app.toast(
+                t("play.loaded_first" if record.more_games else "play.loaded", name=Path(path).name)))
         if self.c.in_progress and state.game.key == self.c.game.key:
             self.ask(t("confirm.load_title"), t("confirm.load_text"), t("play.load"), load)
         else:
@@ -213,17 +213,23 @@ class PlayScene(Scene):
             return
         state = record.state
 
+        def said():
+            if state.game.key != here:
+                self.app.toast(t("play.pasted", game=game_name(state.game.id)))
+            if record.more_games:
+                self.app.toast(t("play.pasted_first"))
+
+        here = self.c.game.key
+
         def load():
             if state.game.key == self.c.game.key:
                 setup = record.meta.get("setup", "")
                 self.c.load(state, int(setup) if str(setup).isdigit() else 0, record.tree)
                 self.c.load_analysis(record.meta)
                 self.view.set_flipped(self._flip())
+                said()
             else:
-                self.app.play_record(state, record.meta, self, record.tree)
-                self.app.toast(t("play.pasted", game=game_name(state.game.id)))
-            if record.more_games:
-                self.app.toast(t("play.pasted_first"))
+                self.app.play_record(state, record.meta, self, record.tree, on_loaded=said)
         if self.c.in_progress:
             self.ask(t("confirm.new_title"), t("confirm.new_text"), t("play.paste"), load)
         else:

@@ -283,6 +283,20 @@ def test_gomocup_brain_refuses_what_it_cannot_play_and_keeps_going():
     assert re.fullmatch(r"\d,\d", lines_of(brain, "BEGIN")[-1])
 
 
+def test_a_board_block_longer_than_the_board_is_dropped_not_kept_without_end():
+    """``BOARD`` lines were kept until ``DONE`` however many came; the line after as many as the
+    board has points ends the block with an error (what follows is no position), and the brain
+    goes on."""
+    brain = GomocupBrain(model_path="rollout", seed=0)
+    assert lines_of(brain, "START 9") == ["OK"]
+    assert lines_of(brain, "BOARD") == []
+    replies = [lines_of(brain, f"{i % 9},{i // 9 % 9},1") for i in range(200)]
+    assert replies[:81] == [[]] * 81 and replies[81][0].startswith("ERROR BOARD has more lines")
+    assert brain.board_lines is None and all(r[0].startswith("UNKNOWN") for r in replies[82:])
+    assert lines_of(brain, "DONE")[0].startswith("UNKNOWN")
+    assert lines_of(brain, "PLAY 4,4") == ["4,4"]
+
+
 def test_gomocup_brain_sizes_follow_its_model():
     shipped = GomocupBrain()
     assert shipped.playable(15) is None and shipped.playable(9) is not None

@@ -11,7 +11,8 @@ Coordinates are ``x,y``, zero-based, x the column from the left, y the row from 
   ``RECTSTART w,h`` -> the same for w = h, else ``ERROR`` (square boards only).
 - ``BEGIN`` -> our first move; ``TURN x,y`` -> the opponent's move, then ours;
   ``BOARD`` ... ``x,y,who`` lines (1 own stone, 2 opponent's, 3 a continuous game's winning
-  line: not supported) ... ``DONE`` -> the position (stones in the order played), then our move;
+  line: not supported) ... ``DONE`` -> the position (stones in the order played), then our move
+  (a line beyond as many as the board has points ends the block with ``ERROR``);
   ``PLAY x,y`` -> our stone goes on x,y, answered with ``x,y``.
 - ``INFO key value`` (no answer): ``timeout_turn``, ``timeout_match``, ``time_left`` (ms),
   ``max_memory`` (bytes: caps the search tree), ``max_node`` (visits per move: fixed work),
@@ -109,7 +110,10 @@ class GomocupBrain:
                 (self._cmd_board_done if self.block == "BOARD" else self._cmd_swap2_done)(lines, emit)
                 return
             if line.partition(" ")[0].upper() not in _COMMANDS:
-                if line:
+                if line and len(self.board_lines) >= self.game.size * self.game.size:   # more stones than points
+                    self.board_lines = None
+                    emit(f"ERROR {self.block} has more lines than the board has points; the position was not taken")
+                elif line:
                     self.board_lines.append(line)
                 return
             # a command (END above all) is never a stone: the position is dropped, the command obeyed

@@ -187,6 +187,12 @@ def test_paste_of_this_games_record_and_of_a_broken_one(app):
     press(app, pygame.K_v, pygame.KMOD_CTRL)
     assert app.scene.c is c and c.state.to_text() == "f5d6"
     assert any(error and "line 1" in text for text, error, _ in app.toasts)
+    # a record with clocks brings them, as opening its file does (a paste left them behind)
+    pygame.scrap.put_text("(;GM[2]SZ[8]TM[300];B[f5]BL[290];W[d6]WL[280])")
+    press(app, pygame.K_v, pygame.KMOD_CTRL)
+    assert app.scene.confirm is not None                 # over a game in progress: asked first
+    press(app, pygame.K_RETURN)
+    assert app.scene.c is c and c.clock is not None and c.clock.control.main == 300
 
 
 def test_save_as_writes_the_chosen_format_into_the_chosen_folder(app, tmp_path):

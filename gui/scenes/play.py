@@ -226,6 +226,7 @@ class PlayScene(Scene):
                 setup = record.meta.get("setup", "")
                 self.c.load(state, int(setup) if str(setup).isdigit() else 0, record.tree)
                 self.c.load_analysis(record.meta)
+                self.c.load_clocks(record.meta)   # as a file of this game opens (`App.play_record`)
                 self.view.set_flipped(self._flip())
                 said()
             else:

@@ -212,14 +212,13 @@ class PlayScene(Scene):
             self.app.toast(t("play.paste_failed", message=in_language(str(e))[:120]), error=True)
             return
         state = record.state
+        here = self.c.game.key
 
         def said():
             if state.game.key != here:
                 self.app.toast(t("play.pasted", game=game_name(state.game.id)))
             if record.more_games:
                 self.app.toast(t("play.pasted_first"))
-
-        here = self.c.game.key
 
         def load():
             if state.game.key == self.c.game.key:

@@ -257,10 +257,11 @@ MAX_MEMORY = 1 << 20
 
 
 INF = float("inf")
-#: (section, setting) -> the values it may take, for the numbers no check below covers: out of
-#: these, a run hangs (no game in flight, no leaf gathered) or fails deep in torch (NaN learning
-#: rate, an empty batch, a layer of terabytes). The network's sizes keep a checkpoint within
-#: what a model file may hold (`checkpoint.MAX_UNCOMPRESSED_BYTES`).
+#: (section, setting) -> the values a number may take (NaN never): out of these, a run hangs (no
+#: game in flight, no leaf gathered) or fails deep in torch (NaN learning rate, an empty batch, a
+#: layer of terabytes). The network's sizes keep a checkpoint within what a model file may hold
+#: (`checkpoint.MAX_UNCOMPRESSED_BYTES`). Settings whose bounds depend on another, or whose
+#: message names an "off" value, are checked by `_check_choices` itself.
 NUMBER_RANGES = {
     ("net", "blocks"): (0, 40), ("net", "channels"): (1, 384), ("net", "value_hidden"): (1, 1024),
     ("net", "in_planes"): (0, 256),
@@ -281,15 +282,25 @@ NUMBER_RANGES = {
     ("train", "arena_games"): (0, 1_000_000), ("train", "arena_sims"): (1, 1_000_000),
     ("train", "baseline_games"): (0, 1_000_000), ("train", "baseline_playouts"): (1, 1_000_000),
     ("train", "baseline_every"): (1, 1_000_000),
-    ("play", "leaf_batch"): (1, 1024),
+    ("selfplay", "material_adjudicate_plies"): (1, INF), ("selfplay", "random_opening_plies"): (0, 64),
+    ("selfplay", "random_opening_share"): (0.0, 1.0), ("selfplay", "forced_playouts"): (0, 100),
+    ("train", "ownership_weight"): (0.0, INF), ("train", "opponent_policy_weight"): (0.0, INF),
+    ("train", "material_weight"): (0.0, INF),
+    ("play", "leaf_batch"): (1, 1024), ("play", "symmetries"): (1, 8),
+    **{("play", name): bounds for name, bounds in PLAY_SEARCH_RANGES.items()},
 }
+
+
+def _bound(x) -> str:
+    """A range's end as a message writes it: 0.25, 1,000,000."""
+    return f"{x:g}" if isinstance(x, float) else f"{x:,}"
 
 
 def _check_choices(cfg: GameConfig, where: str) -> None:
     for (section, name), (low, high) in NUMBER_RANGES.items():
         value = getattr(getattr(cfg, section), name)
         if not low <= value <= high or value == INF:   # NaN fails too
-            span = f"at least {low}" if high == INF else f"between {low} and {high}"
+            span = f"at least {_bound(low)}" if high == INF else f"between {_bound(low)} and {_bound(high)}"
             raise ValueError(f"{where} [{section}]: {name} must be {span}, not {value}")
     for (section, name), allowed in _CHOICES.items():
         value = getattr(getattr(cfg, section), name)
@@ -303,44 +314,22 @@ def _check_choices(cfg: GameConfig, where: str) -> None:
     if not cfg.selfplay.material_adjudicate >= 0:   # NaN fails too
         raise ValueError(f"{where} [selfplay]: material_adjudicate must be 0 (off) or more, "
                          f"not {cfg.selfplay.material_adjudicate}")
-    if cfg.selfplay.material_adjudicate_plies < 1:
-        raise ValueError(f"{where} [selfplay]: material_adjudicate_plies must be at least 1, "
-                         f"not {cfg.selfplay.material_adjudicate_plies}")
     if not 0 <= cfg.net.global_pool <= cfg.net.blocks:
         raise ValueError(f"{where} [net]: global_pool must be between 0 and blocks ({cfg.net.blocks}), "
                          f"not {cfg.net.global_pool}")
     if cfg.selfplay.full_search_plies < 0:
         raise ValueError(f"{where} [selfplay]: full_search_plies cannot be negative, "
                          f"not {cfg.selfplay.full_search_plies}")
-    if not 0 <= cfg.selfplay.random_opening_plies <= 64:
-        raise ValueError(f"{where} [selfplay]: random_opening_plies must be between 0 and 64, "
-                         f"not {cfg.selfplay.random_opening_plies}")
     if not -1 <= cfg.selfplay.random_opening_min_plies <= cfg.selfplay.random_opening_plies:
         raise ValueError(f"{where} [selfplay]: random_opening_min_plies must be -1 (off) or between 0 and "
                          f"random_opening_plies ({cfg.selfplay.random_opening_plies}), "
                          f"not {cfg.selfplay.random_opening_min_plies}")
-    if not 0.0 <= cfg.selfplay.random_opening_share <= 1.0:
-        raise ValueError(f"{where} [selfplay]: random_opening_share must be between 0 and 1, "
-                         f"not {cfg.selfplay.random_opening_share}")
-    for name, (low, high) in PLAY_SEARCH_RANGES.items():
-        value = getattr(cfg.play, name)
-        if not low <= value <= high:   # NaN fails too
-            raise ValueError(f"{where} [play]: {name} must be between {low:g} and {high:g}, not {value}")
-    if not 1 <= cfg.play.symmetries <= 8:
-        raise ValueError(f"{where} [play]: symmetries must be between 1 and 8, not {cfg.play.symmetries}")
     if cfg.selfplay.draw_winner not in (-1, 0, 1):
         raise ValueError(f"{where} [selfplay]: draw_winner must be -1 (off), 0 or 1, "
                          f"not {cfg.selfplay.draw_winner}")
     if cfg.net.wdl and cfg.selfplay.draw_winner >= 0 and cfg.selfplay.value_q_weight > 0:
         raise ValueError(f"{where}: with [net] wdl and [selfplay] draw_winner, value_q_weight must be 0 "
                          f"(the search's values score draws by draw_winner, the value head learns the real outcome)")
-    for name in ("ownership_weight", "opponent_policy_weight", "material_weight"):
-        value = getattr(cfg.train, name)
-        if not 0.0 <= value < float("inf"):   # NaN fails too
-            raise ValueError(f"{where} [train]: {name} must be a number of at least 0, not {value}")
-    if not 0 <= cfg.selfplay.forced_playouts <= 100:
-        raise ValueError(f"{where} [selfplay]: forced_playouts must be between 0 and 100, "
-                         f"not {cfg.selfplay.forced_playouts}")
 
 
 def load_config(game, path: str | Path | None = None) -> GameConfig:

@@ -195,9 +195,10 @@ class EditorScene(Scene):
         self.how_lines = theme.wrap_text(t("editor.how"), 13, p.width)[:2]
         y = p.y + 44 + 17 * len(self.how_lines)
         for i, code in enumerate(self.codes):
-            row, col = (0, i)
             if self.game_id == "xiangqi":   # a row for each side's seven pieces, the eraser last
                 row, col = (1, 7) if code == 0 else divmod(i, 7)
+            else:
+                row, col = 0, i
             self.swatches.append((pygame.Rect(p.x + col * (sw + gap), y + row * (sw + gap), sw, sw), code))
         y = max(r.bottom for r, _ in self.swatches) + 30
         half = (p.width - gap) // 2

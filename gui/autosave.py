@@ -74,8 +74,9 @@ def _tree_text(controller) -> str:
 
 def save(controller) -> bool:
     """Write the controller's game (moves, the person's side, the AI level, and its variations
-    and comments, ``tree``) into its game's slot; False on failure."""
-    state = controller.state
+    and comments, ``tree``) into its game's slot; False on failure. The game resumes where it
+    was played to (`gui.session.GameSession.game_line`), not in a variation looked at."""
+    state = controller.game_line()[-1].state if hasattr(controller, "game_line") else controller.state
     data = {"version": VERSION, "game": controller.game.id, "variant": dict(controller.game.variant),
             "position": state.to_text(), "human": int(controller.human), "level": controller.level,
             "side_choice": controller.side_choice, "moves": len(state.moves),

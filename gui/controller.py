@@ -178,9 +178,11 @@ class PlayController(GameSession):
 
     @property
     def in_progress(self) -> bool:
-        """The person has moved and the game is not over: leaving it would lose something."""
-        return not self.over and any(
-            s.current_player == self.human for s in self.history[:-1]) and len(self.history) > 1
+        """The person has moved and the game is not over: leaving it would lose something. The
+        game's own line counts (`game_line`), not a finished variation looked at meanwhile."""
+        line = self.game_line()
+        return not self.game_over and len(line) > 1 and any(
+            n.state.current_player == self.human for n in line[:-1])
 
     def new_game(self, human: int | None = None) -> None:
         self.cancel_ai()

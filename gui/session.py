@@ -244,6 +244,27 @@ class GameSession(GameTreeLines):
         """The end of a line opened from the move list waits for the person (see ``waiting``)."""
         return False
 
+    def game_line(self) -> list[Node]:
+        """The nodes of the line the game itself is in: the line on the board, or, while another
+        line opened from the move list is looked at (``waiting``), the one it was left in
+        (``clock_node``'s). An unfinished game stays unfinished, and is what the autosave keeps,
+        while a finished variation is looked at."""
+        line = self._sync()
+        node = self.clock_node
+        if not self.waiting or node is line[-1]:
+            return line
+        path = self.tree.path_to(node)
+        return path if path[0] is self.tree.root else line   # deleted meanwhile: the line on the board
+
+    @property
+    def game_over(self) -> bool:
+        """The game itself is over (`over` is the line on the board's; see `game_line`)."""
+        node = self.game_line()[-1]
+        if node is self.line[-1]:
+            return self.over
+        return node.state.is_terminal() or node.data.get("resigned_by") is not None \
+            or node.data.get("time_loss") is not None
+
     def go_to(self, index: int) -> bool:
         """Show the position after ``index`` moves (clamped); the newest one follows the game again."""
         index = max(0, min(len(self.history) - 1, int(index)))
@@ -539,20 +560,17 @@ class GameSession(GameTreeLines):
 
     def clock_meta(self, main_line: bool = False) -> dict:
         """The control and the clocks as a record's meta (``time_control``, ``clocks``; see
-        `games.records.base`), {} without a clock: of the line on the board (the autosave's), or
-        with ``main_line`` of the tree's main line (a record's moves)."""
+        `games.records.base`), {} without a clock: of the game's line (`game_line`, the
+        autosave's), or with ``main_line`` of the tree's main line (a record's moves)."""
         clock = self.clock
         if clock is None:
             return {}
         from games.records.base import pack_clocks
         byo = clock.control.kind == "byoyomi"
         entries = {}
-        if main_line:
-            self._sync()
-            line = self.tree.main_line()
-            states, snaps = [n.state for n in line], [n.data.get("clock") for n in line]
-        else:
-            states, snaps = self.history, self.clocks
+        self._sync()   # each node of the line on the board holds its recorded clocks
+        line = self.tree.main_line() if main_line else self.game_line()
+        states, snaps = [n.state for n in line], [n.data.get("clock") for n in line]
         for i in range(1, len(states)):
             snap = snaps[i] if i < len(snaps) else None
             if snap is None:

@@ -130,8 +130,55 @@ def test_the_autosave_keeps_the_tree(ttt, tmp_path, monkeypatch):
     assert autosave.save(c)
     saved = autosave.load("tictactoe")
     d = loaded(saved["state"], saved["setup"], saved["tree"])
-    assert lines(d) == lines(c) and d.state.moves == (4, 0, 8, 2)
+    assert lines(d) == lines(c) and d.state.moves == (4, 0, 6)   # the game resumes where it was played to
     assert [n.action for n in d.tree.main_line()] == [None, 4, 0, 6]
+
+
+def lost_line_undone(c, ai):
+    """The person plays b1 c1 a2 and the AI wins on the a1-c3 diagonal; the person takes back
+    a2 and plays a3 instead: the game goes on, the lost line stays as a variation."""
+    play_game(c, ai, [1, 0, 2, 4, 3, 8])
+    assert c.over and c.winner() == 1
+    c.undo()
+    assert c.play(6)
+    ai_move(c, ai, 5)
+    return c.tree.find((1, 0, 2, 4, 3, 8))
+
+
+def test_looking_at_a_finished_variation_leaves_the_game_in_progress(ttt):
+    c, ai = ttt
+    c.human = 0
+    lost = lost_line_undone(c, ai)
+    assert c.in_progress and not c.game_over
+    c.go_to_node(lost)                                    # the AI's win in the old line, on the board
+    assert c.over and c.state.moves == (1, 0, 2, 4, 3, 8)
+    assert c.in_progress and not c.game_over              # the game itself is not over
+    assert [n.state.moves for n in c.game_line()][-1] == (1, 0, 2, 4, 6, 5)
+
+
+def test_in_the_window_a_finished_variation_looked_at_neither_ends_nor_forgets_the_game(app):
+    from gui import autosave
+    app.start_play("tictactoe", "first", "beginner")
+    c = app.scene.c
+    ai = ScriptedAI()
+    c.ai, c.analysis_on = ai, False
+    lost = lost_line_undone(c, ai)
+    app.step()
+    c.go_to_node(lost)
+    app.step()
+    assert not c.rating_done                              # not counted as a finished game
+    saved = autosave.load("tictactoe")
+    assert saved is not None and saved["state"].moves == (1, 0, 2, 4, 6, 5)
+    press(app, pygame.K_ESCAPE)                           # leaving asks first
+    assert app.scene.confirm is not None and app.scene.c is c
+    press(app, pygame.K_ESCAPE)
+    press(app, pygame.K_n)                                # so does a new game
+    assert app.scene.confirm is not None and c.tree.find((1, 0, 2, 4, 6, 5)) is not None
+    press(app, pygame.K_ESCAPE)
+    app.scene.close()                                     # the window closed: the game stays saved
+    saved = autosave.load("tictactoe")
+    assert saved is not None and saved["state"].moves == (1, 0, 2, 4, 6, 5)
+    assert saved["tree"].find((1, 0, 2, 4, 3, 8)) is not None
 
 
 def test_a_damaged_autosaved_tree_resumes_the_game_without_it(ttt, tmp_path, monkeypatch):

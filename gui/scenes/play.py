@@ -615,7 +615,7 @@ class PlayScene(Scene):
                                    and (asking or not getattr(self.app, "focused", True)))
         self.c.update()
         self._ask_swap2()
-        if self.c.over and not self.c.rating_done:
+        if self.c.game_over and not self.c.rating_done:   # the game, not a finished variation looked at
             self.app.rate_game(self.c)
         self.view.take_events(self.c, lambda p: side_name(self.c.game.id, p))
         for key, fields in self.c.notices:
@@ -657,7 +657,7 @@ class PlayScene(Scene):
         self._saved_moves = n
         if self.c.in_progress:
             autosave.save(self.c)
-        elif self.c.over:
+        elif self.c.game_over:
             autosave.clear(self.c.game.key)
 
     def close(self):

@@ -819,5 +819,9 @@ class GameSession(GameTreeLines):
         self.error = ""
 
     def close(self) -> None:
+        """Nothing searches for this game any more (its scene was left, perhaps for the board
+        editor, which comes back to it): no clock runs either, nobody's time goes by unseen."""
         self.cancel_ai()
         self.cancel_analysis()
+        if self.clock is not None:
+            self.clock.stop(time.monotonic())

@@ -15,7 +15,7 @@ import pygame
 import pytest
 
 from engine.play.clock import TimeControl
-from test_gui_support import app_factory, run_until  # noqa: F401 (a fixture)
+from test_gui_support import app_factory, press, run_until  # noqa: F401 (a fixture)
 
 
 def _clock_game(app, control="60+1", game="connect4", side="first", level="strong"):
@@ -92,6 +92,25 @@ def test_the_clocks_stop_while_the_app_asks_the_person_something(app_factory):
     app.scene.back()
     app.step()
     assert c.clock.running == 0
+
+
+def test_the_clocks_stop_while_the_board_editor_is_open(app_factory):
+    app = app_factory(ai_enabled=False)
+    c = _clock_game(app)
+    app.step()
+    c.play(3)
+    c.update()
+    assert c.clock.running == 1                          # the AI's turn: its clock runs
+    press(app, pygame.K_e)                               # the board editor: the AI's search is cancelled
+    assert type(app.scene).__name__ == "EditorScene" and c.clock.running is None
+    left = c.clock.remaining(1, time.monotonic())
+    time.sleep(0.3)
+    app.step()
+    assert c.clock.remaining(1, time.monotonic()) == left   # nobody's time goes by in the editor
+    app.scene.back()
+    _ai_moves(c, 3)
+    app.step()
+    assert c.clock.running == 0                          # back in the game, the clocks run again
 
 
 def test_a_take_back_gives_back_the_time(app_factory):

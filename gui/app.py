@@ -381,7 +381,7 @@ class App:
         if c.took_back and not self.settings["rate_takebacks"]:
             c.rating_note = t("rating.not_rated_undo")
             return
-        counted = self.ratings.record(c.game, c.level, score_for(c.winner(), c.human))
+        counted = self.ratings.record(c.game, c.level, score_for(c.winner(), c.human), first=c.moved_first)
         if counted is None:
             return
         before, after = counted

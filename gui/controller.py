@@ -229,6 +229,12 @@ class PlayController(GameSession):
         self.rating_note = ""
 
     @property
+    def moved_first(self) -> bool | None:
+        """The person had the game's first move (for the rating, which weighs it); None where an
+        opening rule settled the colours to even the game."""
+        return bool(self.history) and self.history[0].current_player == self.human
+
+    @property
     def person_moved(self) -> bool:
         """The person made a move in this game."""
         return any(s.current_player == self.human and not s.is_terminal() for s in self.history[:-1])

@@ -38,6 +38,11 @@ class Swap2PlayController(PlayController):
     #: the most the AI spends judging each candidate opening (it judges several)
     PROPOSE_LEVEL = "medium"
 
+    @property
+    def moved_first(self) -> bool | None:
+        """None: the swap settled the colours to even the game (the rating weighs no side)."""
+        return None
+
     def __init__(self, ai, game, seat: int, level: str, model_path_for=None, hints_on: bool = False,
                  side_choice: str | None = None, seed: int | None = None, rule: str = "swap2",
                  time_control=None):

@@ -8,7 +8,9 @@ words only and no game is rated. The person's ratings (`engine.play.rating`: Gli
 is set aside (``ratings.json.bak-<timestamp>``) and the ratings start again, never a crash.
 A game counts when it was played from the start against a rated level and finished, and
 nothing was taken back (unless the person said take-backs count: the ``rate_takebacks``
-setting).
+setting). Who moved first counts too: the same file's ``"first_mover_advantage"`` (``elo``, the
+rating points the first move is worth, measured from the level games with the levels' ratings
+held; see docs/levels.md) is added to the side that moved first when a game is counted.
 """
 from __future__ import annotations
 
@@ -26,7 +28,11 @@ _KEY_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,40}", re.ASCII)
 #: the scale's words, for "about 1450 on the Fairy-Stockfish scale"
 MAX_RATING = 5000.0
 
+#: the largest first mover's advantage believed from a file (rating points)
+MAX_ADVANTAGE = 400.0
+
 _levels_cache: dict[str, dict] = {}
+_advantage_cache: dict[str, float] = {}
 
 
 def _number(x) -> float | None:
@@ -42,12 +48,8 @@ def level_ratings(game) -> dict[str, dict]:
     malformed (a malformed level is left out)."""
     key = game.key
     if key not in _levels_cache:
-        from engine.core.paths import models_dir
+        data = _model_report(key)
         out: dict[str, dict] = {}
-        try:
-            data = read_json(models_dir() / f"{key}.json", "model_report")
-        except (UnreadableFile, OSError):
-            data = None
         levels = data.get("levels") if isinstance(data, dict) else None
         if isinstance(levels, dict):
             for name, entry in levels.items():
@@ -66,8 +68,30 @@ def level_ratings(game) -> dict[str, dict]:
     return _levels_cache[key]
 
 
+def first_mover_advantage(game) -> float:
+    """The rating points a game's first move is worth on its scale (models/<game key>.json
+    ``"first_mover_advantage"`` ``"elo"``; negative where the second mover has the edge); 0 when
+    the file has none or a malformed one."""
+    key = game.key
+    if key not in _advantage_cache:
+        entry = (_model_report(key) or {}).get("first_mover_advantage")
+        elo = _number(entry.get("elo")) if isinstance(entry, dict) else None
+        _advantage_cache[key] = elo if elo is not None and abs(elo) <= MAX_ADVANTAGE else 0.0
+    return _advantage_cache[key]
+
+
+def _model_report(key: str) -> dict | None:
+    from engine.core.paths import models_dir
+    try:
+        data = read_json(models_dir() / f"{key}.json", "model_report")
+    except (UnreadableFile, OSError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def clear_cache() -> None:
     _levels_cache.clear()
+    _advantage_cache.clear()
 
 
 def path():
@@ -94,16 +118,20 @@ class PlayerRatings:
         now = time.time() if now is None else now
         return inflate(r, (now - e["time"]) / 86400.0) if e["time"] else r
 
-    def record(self, game, level: str, score: float, now: float | None = None) -> tuple[Rating, Rating] | None:
+    def record(self, game, level: str, score: float, now: float | None = None,
+               first: bool | None = None) -> tuple[Rating, Rating] | None:
         """Count a finished game against ``level`` with ``score`` (1, 0.5, 0 for the person):
-        (before, after), or None when the level has no rating."""
+        (before, after), or None when the level has no rating. ``first``: the person moved first
+        (True) or second (False), weighed with the game's first mover's advantage; None: a game
+        whose colours were settled to even it (a swap opening), counted as between equals."""
         levels = level_ratings(game)
         lv = levels.get(level)
         if lv is None:
             return None
         now = time.time() if now is None else now
         before = self.get(game.key, now) or start_rating({k: v["rating"] for k, v in levels.items()})
-        after = update(before, lv["rating"], lv["rd"], score)
+        advantage = 0.0 if first is None else first_mover_advantage(game) * (1.0 if first else -1.0)
+        after = update(before, lv["rating"], lv["rd"], score, advantage)
         self.data[game.key] = {"rating": after.rating, "rd": after.rd, "games": after.games, "time": now}
         self._save()
         return before, after

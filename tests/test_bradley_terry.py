@@ -54,3 +54,26 @@ def test_players_no_games_connect_to_an_anchor_are_refused():
         fit([Pairing("a", "b", 3, 0, 2), Pairing("c", "d", 1, 0, 1)], {"a": 1000.0})
     with pytest.raises(ValueError, match="anchor"):
         fit([Pairing("a", "b", 3, 0, 2)], {})
+
+
+def test_the_first_movers_advantage_is_recovered_with_the_ratings_held():
+    """Games where the first mover plays 150 points above itself: the fit finds about 150, its
+    interval holds it, games with an unrated player are left out, and a sweep by the first movers
+    stays finite."""
+    import random
+    from engine.play.bradley_terry import ColouredGame, first_mover_advantage
+    rng = random.Random(5)
+    truth = {"x": 1600.0, "y": 1450.0}
+    games = []
+    for _ in range(3000):
+        first = rng.random() < 0.5
+        s = expected_score(truth["x"] + (150 if first else -150), truth["y"])
+        games.append(ColouredGame("x", "y", first, 1.0 if rng.random() < s else 0.0))
+    games.append(ColouredGame("x", "nobody", True, 1.0))
+    adv, low, high, used = first_mover_advantage(games, truth)
+    assert used == 3000 and low < 150 < high and high - low < 40
+    sweep = [ColouredGame("x", "y", first, 1.0 if first else 0.0) for first in (True, False) * 10]
+    adv, low, high, _ = first_mover_advantage(sweep, {"x": 1500.0, "y": 1500.0})
+    assert 300 < adv < 1000 and np.isfinite(high)
+    with pytest.raises(ValueError):
+        first_mover_advantage(games[-1:], truth)

@@ -147,3 +147,23 @@ def test_a_levels_new_block_has_the_same_fresh_seed_whichever_levels_are_rated(t
     assert plans[0] == plans[1] == plans[2] == [tool["block_seed"](1000, "level:max?cap=0", 2)]
     seeds = {tool["block_seed"](1000, f"level:{lv}?cap=0", b) for lv in ("hard", "max") for b in range(10)}
     assert len(seeds) == 20 and min(seeds) > 1000 + 10_000   # distinct, and clear of the old counted seeds
+
+
+def test_the_first_movers_advantage_is_fitted_from_the_games_colours_and_written(tmp_path, monkeypatch):
+    """Every block's games carry who moved first; --write puts the advantage beside the levels."""
+    tool = _tool()
+    folder = tmp_path / "othello"
+    folder.mkdir()
+    won_first = "".join(json.dumps({"a_first": i % 2 == 0, "result": "win" if i % 2 == 0 else "loss"}) + "\n"
+                        for i in range(10))
+    _block(folder, tool, "level:strong?cap=0", EGAROUCID_5, "0", 5, 0, 5, won_first)
+    model = tmp_path / "othello.json"
+    model.write_text("{}")
+    args = type("Args", (), {"game": "othello", "out_dir": str(folder), "rule": None, "dry_run": True,
+                             "seed": 1000, "rung_games": 20, "games": 10, "block": 10, "levels": ["strong"],
+                             "rungs_only": False, "start_from": None})()
+    report = tool["run"](args)
+    assert report["first_mover"]["elo"] > 200 and report["first_mover"]["games"] == 10
+    tool["write_levels"]("othello", report, model)
+    written = json.loads(model.read_text())["first_mover_advantage"]
+    assert written["elo"] == report["first_mover"]["elo"] and "first movers" in written["reference"]

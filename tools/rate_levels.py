@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -27,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.commands.specs import find_fairy_stockfish  # noqa: E402
 from engine.play.players import LEVELS  # noqa: E402
-from engine.play.bradley_terry import Pairing, fit  # noqa: E402
+from engine.play.bradley_terry import ColouredGame, Pairing, first_mover_advantage, fit  # noqa: E402
 
 RAPFI = os.environ.get("RAPFI", "/tmp/refengines/rapfi/build/pbrain-rapfi")
 EGAROUCID = os.environ.get("EGAROUCID", "/tmp/refengines/egaroucid/nboard-egaroucid-web")
@@ -115,12 +116,51 @@ class Matches:
         return sum(json.loads(f.read_text())["games"] for f in self.folder.glob(f"{_slug(a)}__vs__*.json")
                    if not f.stem.rsplit("__", 1)[1].isdigit())
 
+    def coloured_games(self) -> list[ColouredGame]:
+        """Every game whose colours are known, for the first mover's advantage."""
+        out = []
+        for f in sorted(self.folder.glob("*.json")):
+            s = json.loads(f.read_text())
+            for g in summary_games(f) or []:
+                if g.get("result") in SCORES and isinstance(g.get("a_first"), bool):
+                    out.append(ColouredGame(s["a"], s["b"], g["a_first"], SCORES[g["result"]]))
+        return out
+
     def pairings(self) -> list[Pairing]:
         out = []
         for f in sorted(self.folder.glob("*.json")):
             s = json.loads(f.read_text())
             out.append(Pairing(s["a"], s["b"], s["wins"], s["draws"], s["losses"]))
         return out
+
+
+SCORES = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+# "docs/.../x-s1.games.jsonl to -s8", "... and _seed2": the games files a summary's source names
+SOURCE = re.compile(r"(docs/\S+?)(-s|_seed)(\d+)\.games\.jsonl(?: (to|and) (?:-s|_seed)(\d+))?")
+
+
+def source_games(summary: dict) -> list[dict] | None:
+    """The games of a summary written from another folder's games (a ship test's), from the files
+    its ``source`` names, when they add up to the summary's count; None otherwise."""
+    games = []
+    for m in SOURCE.finditer(summary.get("source", "")):
+        first, last = int(m.group(3)), int(m.group(5) or m.group(3))
+        seeds = range(first, last + 1) if m.group(4) == "to" else sorted({first, last})
+        for seed in seeds:
+            f = ROOT / f"{m.group(1)}{m.group(2)}{seed}.games.jsonl"
+            if not f.exists():
+                return None
+            games += [json.loads(line) for line in f.read_text().splitlines() if line.strip()]
+    return games if games and len(games) == summary["games"] else None
+
+
+def summary_games(summary_path: Path) -> list[dict] | None:
+    """A match's games (each with ``a_first`` and ``result``), from its .games.jsonl or the
+    files its summary's source names; None where neither has them."""
+    path = summary_path.with_name(summary_path.stem + ".games.jsonl")
+    if path.exists():
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return source_games(json.loads(summary_path.read_text()))
 
 
 def level_spec(level: str) -> str:
@@ -255,6 +295,12 @@ def run(args) -> dict:
     report = {"game": args.game, "scale": spec["scale"], "anchors": anchors,
               "players": {k: {"rating": round(v.rating), "low": round(v.low), "high": round(v.high), "games": v.games}
                           for k, v in sorted(ratings.items(), key=lambda kv: kv[1].rating)}}
+    try:
+        adv, low, high, used = first_mover_advantage(matches.coloured_games(),
+                                                     {k: v.rating for k, v in ratings.items()})
+        report["first_mover"] = {"elo": round(adv), "low": round(low), "high": round(high), "games": used}
+    except ValueError:   # no game with its colours
+        pass
     return report
 
 
@@ -275,6 +321,12 @@ def write_levels(game: str, report: dict, model_json: Path) -> dict:
         if r and r["games"] >= 20:
             levels[level] = {**r, "reference": report["scale"]}
     data["levels"] = levels
+    if "first_mover" in report:
+        data["first_mover_advantage"] = {
+            **report["first_mover"],
+            "reference": "the level games' first movers (after their openings), the levels' ratings held fixed"}
+    else:
+        data.pop("first_mover_advantage", None)
     tmp = model_json.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     tmp.replace(model_json)
@@ -290,6 +342,10 @@ def markdown(report: dict) -> str:
         anchor = " (anchor)" if name in report["anchors"] else ""
         interval = "" if anchor else f"{r['low']} – {r['high']}"
         rows.append(f"| `{label}`{anchor} | {r['rating']} | {interval} | {r['games']} |")
+    fm = report.get("first_mover")
+    if fm:
+        rows.append(f"\nThe first mover's advantage, the ratings above held: {fm['elo']:+d} "
+                    f"({fm['low']:+d} to {fm['high']:+d}), from {fm['games']} games with their colours.")
     return "\n".join(rows)
 
 

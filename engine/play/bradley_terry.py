@@ -134,4 +134,42 @@ def _check_connected(players: list[str], pairings: list[Pairing], anchors: dict[
         raise ValueError(f"no games connect {', '.join(lost)} to an anchor")
 
 
-__all__ = ["ELO", "Pairing", "Rating", "fit"]
+@dataclass(frozen=True)
+class ColouredGame:
+    """One game's result for ``a`` against ``b`` (1 a win, 0.5 a draw, 0 a loss), ``first``: a moved
+    first (after the opening, if there was one)."""
+    a: str
+    b: str
+    first: bool
+    score: float
+
+
+def first_mover_advantage(games: list[ColouredGame], ratings: dict[str, float],
+                          iterations: int = 50) -> tuple[float, float, float, int]:
+    """The first mover's advantage in Elo points, with every player's rating held at ``ratings``
+    (a colour-blind fit's, so that the advantage goes with those numbers): the maximum-likelihood
+    A for which a game's first mover scores as if it were A points stronger, with its 95% interval
+    from the curvature. Returns (A, low, high, games used); games with a player ``ratings`` lacks
+    are left out. A weak prior (one game a colour scored as a draw at A = 0) keeps A finite when
+    every first mover won. Raises ValueError without a game to use."""
+    used = [(ratings[g.a] - ratings[g.b], 1.0 if g.first else -1.0, min(1.0, max(0.0, float(g.score))))
+            for g in games if g.a in ratings and g.b in ratings]
+    if not used:
+        raise ValueError("no game between rated players")
+    prior = [(0.0, 1.0, 0.5), (0.0, -1.0, 0.5)]   # a draw each way between equals
+    x, info = 0.0, 1.0   # A in natural-log units of the odds
+    for _ in range(iterations):
+        grad, info = 0.0, 0.0
+        for gap, colour, score in used + prior:
+            p = 1.0 / (1.0 + math.exp(-(gap / ELO + colour * x)))
+            grad += colour * (score - p)
+            info += p * (1.0 - p)
+        step = max(-2.0, min(2.0, grad / info))
+        x += step
+        if abs(step) < 1e-12:
+            break
+    half = 1.96 / math.sqrt(info)
+    return x * ELO, (x - half) * ELO, (x + half) * ELO, len(used)
+
+
+__all__ = ["ELO", "ColouredGame", "Pairing", "Rating", "first_mover_advantage", "fit"]

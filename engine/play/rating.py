@@ -51,12 +51,14 @@ def expected_score(rating: float, opponent: float, opponent_rd: float = 0.0) -> 
     return 1.0 / (1.0 + 10 ** (-g(opponent_rd) * (rating - opponent) / 400.0))
 
 
-def update(player: Rating, opponent: float, opponent_rd: float, score: float) -> Rating:
+def update(player: Rating, opponent: float, opponent_rd: float, score: float, advantage: float = 0.0) -> Rating:
     """``player`` after one game against an opponent rated ``opponent`` ± ``opponent_rd`` (RD)
-    that ended with ``score`` (1 a win, 0.5 a draw, 0 a loss)."""
+    that ended with ``score`` (1 a win, 0.5 a draw, 0 a loss). ``advantage``: rating points the
+    player's side of the board was worth in this game (the game's first mover's advantage, + when
+    the player moved first, − when second), so that a result the side explains moves the rating less."""
     score = min(1.0, max(0.0, float(score)))
     gj = g(opponent_rd)
-    e = expected_score(player.rating, opponent, opponent_rd)
+    e = expected_score(player.rating + advantage, opponent, opponent_rd)
     d2 = 1.0 / (Q ** 2 * gj ** 2 * max(e * (1 - e), 1e-9))
     denom = 1.0 / player.rd ** 2 + 1.0 / d2
     rating = player.rating + Q / denom * gj * (score - e)

@@ -14,7 +14,6 @@ prior (half a draw a pairing, split between the colours). Prints A with its 95% 
 fits' log-likelihoods, and each current level's rating under both. Writes nothing."""
 import json
 import math
-import re
 import sys
 from pathlib import Path
 
@@ -23,25 +22,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[4]
 sys.path.insert(0, str(ROOT))
 from engine.play.bradley_terry import ELO  # noqa: E402
-from tools.rate_levels import LEVELS, ladder, level_spec  # noqa: E402
-
-SCORE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
-# "docs/.../x-s1.games.jsonl to -s8", "... and _seed2": the games files a summary's source names
-SOURCE = re.compile(r"(docs/\S+?)(-s|_seed)(\d+)\.games\.jsonl(?: (to|and) (?:-s|_seed)(\d+))?")
-
-
-def source_games(summary: dict) -> list[dict] | None:
-    """The games of a summary whose `source` names the files they are in, if they add up."""
-    games = []
-    for m in SOURCE.finditer(summary.get("source", "")):
-        first, last = int(m.group(3)), int(m.group(5) or m.group(3))
-        seeds = range(first, last + 1) if m.group(4) == "to" else sorted({first, last})
-        for seed in seeds:
-            f = ROOT / f"{m.group(1)}{m.group(2)}{seed}.games.jsonl"
-            if not f.exists():
-                return None
-            games += [json.loads(line) for line in f.read_text().splitlines() if line.strip()]
-    return games if len(games) == summary["games"] else None
+from tools.rate_levels import LEVELS, SCORES as SCORE, ladder, level_spec, summary_games  # noqa: E402
 
 
 def rows_of(folder: Path) -> list[tuple[str, str, int, float, float]]:
@@ -50,9 +31,7 @@ def rows_of(folder: Path) -> list[tuple[str, str, int, float, float]]:
     for f in sorted(folder.glob("*.json")):
         s = json.loads(f.read_text())
         a, b = s["a"], s["b"]
-        path = f.with_name(f.stem + ".games.jsonl")
-        games = ([json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-                 if path.exists() else source_games(s))
+        games = summary_games(f)
         if games is not None:
             rows += [(a, b, 1 if g["a_first"] else -1, SCORE[g["result"]], 1.0) for g in games]
         else:

@@ -57,10 +57,9 @@ class UCCIEngine(UCIEngine):
             "quit": self._cmd_quit, "d": self._cmd_show,
         }
 
-    @staticmethod
-    def open_ended(tokens: list[str]) -> bool:
-        words = [t.lower() for t in tokens]
-        return "infinite" in words or "ponder" in words
+    def ponderhit(self) -> None:
+        """UCCI's ponderhit answers at once, with the best move so far."""
+        self.stop()
 
     def _cmd_ucci(self, tokens, emit) -> None:
         from ..core.paths import __version__

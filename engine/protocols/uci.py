@@ -8,11 +8,21 @@ command per line on stdin, replies on stdout, each line flushed.
 - ``position startpos [moves M ...]``, ``position fen FEN [moves M ...]`` (xiangqi) or
   ``position text TEXT [moves M ...]`` (any game's own position text; ``fen`` and ``text``
   are synonyms); moves in the game's notation (ICCS for xiangqi)
-- ``go [nodes N] [movetime MS] [infinite] [wtime MS btime MS winc MS binc MS movestogo N]``;
-  no limit means the level's budget. Answers ``info depth D nodes N nps X time MS score cp C
+- ``go [searchmoves M ...] [ponder] [nodes N] [movetime MS] [infinite] [wtime MS btime MS winc MS
+  binc MS movestogo N]``; no limit means the level's budget; ``searchmoves`` restricts the
+  answer to the moves listed. Answers ``info depth D nodes N nps X time MS score cp C
   pv ...`` lines (``nodes``: the root's visits, reused ones included; ``depth``: the length of
   the principal variation) and ``bestmove M`` (``bestmove (none)`` when the game is over).
   ``depth`` limits are ignored (MCTS has no depth); ``infinite`` runs until ``stop``.
+  ``go ponder`` searches without a limit until ``ponderhit`` (then the search goes on under
+  the command's limits, counted from the ponderhit) or ``stop``; ``bestmove`` comes only
+  after one of them.
+- ``UCI_Variant`` (a combo of the game's id, which GUIs such as cutechess need before they
+  play a variant with an engine): setting it to ``xiangqi`` switches the moves to the numbering
+  of the programs that send it (cutechess, Fairy-Stockfish): ranks 1..10 (``h3e3``) instead
+  of ICCS's 0..9 (``h2e2``), in ``position``, ``searchmoves``, ``bestmove`` and ``pv``.
+  ``go perft D`` lists each legal move with its count of positions D plies on, then
+  ``Nodes searched: N`` (as Fairy-Stockfish does; clients learn the numbering from it).
 - ``stop``, ``quit``; ``setoption name Level value hard``, ``setoption name Model value PATH``,
   ``setoption name Hash value MB`` (the search tree's memory budget; a search stops growing
   the tree at the node count that fits, from the game's measured bytes per node),
@@ -26,8 +36,9 @@ rollout search, no torch.
 
 Unknown or malformed commands and illegal moves are answered with one
 ``info string error ...`` line and change nothing (a bad ``position`` keeps the old one).
-During a search ``isready`` is answered at once, ``stop`` and ``quit`` end it, and any other
-command waits for it to finish (or, after ``go infinite``, stops it first).
+During a search ``isready`` is answered at once, ``ponderhit`` turns pondering into the
+normal search, ``stop`` and ``quit`` end it, and any other command waits for it to finish (or,
+after ``go infinite`` or ``go ponder``, stops it first).
 
 Score: the search's value v (the expected outcome for the side to move, -1..1) is reported as
 ``cp = 400 * log10((1 + v) / (1 - v))``, the Elo-style logistic scale: v = 0.5 (a 75%
@@ -46,8 +57,10 @@ import time
 
 from ..core.mcts import SearchResult
 from ..play.players import MAX_THREADS
-from .common import ROLLOUT, LineWriter, one_line, principal_variation, tolerant_input, value_to_cp
+from .common import (ROLLOUT, LineWriter, one_line, parse_int, principal_variation, tolerant_input,
+                     value_to_cp)
 from .session import SearchSession, clock_budget
+from .uci_client import shift_ranks
 
 #: the search tree's memory budget (the ``Hash`` option, MB): ``go infinite`` and clock
 #: searches stop at the node count that fits. A node costs ~0.3 KB in connect4 to ~2 KB in
@@ -61,6 +74,8 @@ MEASURE_NODES = 500
 INFO_INTERVAL = 1.0
 #: what a `go` number of more than 12 digits counts as: more than any node cap or clock
 GO_NUMBER_CAP = 10 ** 12
+#: the deepest ``go perft`` (deeper counts take minutes in Python)
+PERFT_MAX_DEPTH = 4
 
 
 class UCIEngine:
@@ -83,7 +98,12 @@ class UCIEngine:
         self.state = game.initial_state()
         self.quit_requested = False
         self._stop = threading.Event()
+        self._ponderhit = threading.Event()
+        self._wake = threading.Event()   # set by stop and by ponderhit: a held bestmove may go
         self._infinite = False
+        self._pondering = False
+        self._searchmoves: list[int] = []
+        self.rank_offset = 0   # added to the ranks of the moves we read and write (1 after UCI_Variant xiangqi)
         self._waitable = False  # True while a go runs in its own thread (`start_go`): stop can arrive
 
     @property
@@ -98,14 +118,14 @@ class UCIEngine:
     def handle_line(self, line: str) -> list[str]:
         """Process one command synchronously; the reply lines (``go`` included) in order."""
         out: list[str] = []
-        self._stop.clear()
+        self._clear_signals()
         self._waitable = False  # nobody can send stop while this call runs
         self.run_line(line, out.append)
         return out
 
     def start_go(self, line: str, emit) -> threading.Thread:
         """Run a ``go`` command in a thread (for `serve`); `stop` ends it early."""
-        self._stop.clear()
+        self._clear_signals()
         self._waitable = True
         thread = threading.Thread(target=self.run_line, args=(line, emit), daemon=True)
         thread.start()
@@ -121,6 +141,16 @@ class UCIEngine:
     def stop(self) -> None:
         """Ask a running search to finish now (it still answers ``bestmove``)."""
         self._stop.set()
+        self._wake.set()
+
+    def ponderhit(self) -> None:
+        """The move pondered on was played: a ``go ponder`` search goes on as a normal one."""
+        self._ponderhit.set()
+        self._wake.set()
+
+    def _clear_signals(self) -> None:
+        for event in (self._stop, self._ponderhit, self._wake):
+            event.clear()
 
     # --- commands -------------------------------------------------------------
     def _dispatch(self, line: str, emit) -> None:
@@ -147,8 +177,10 @@ class UCIEngine:
 
     @staticmethod
     def open_ended(tokens: list[str]) -> bool:
-        """True for a ``go`` that runs until ``stop`` (the server stops it before the next command)."""
-        return "infinite" in (t.lower() for t in tokens)
+        """True for a ``go`` that runs until ``stop`` or ``ponderhit`` (the server stops it before
+        the next command)."""
+        words = [t.lower() for t in tokens]
+        return "infinite" in words or "ponder" in words
 
     def _cmd_uci(self, tokens, emit) -> None:
         from ..core.paths import __version__
@@ -159,6 +191,7 @@ class UCIEngine:
         emit(f"option name Model type string default {self.model_path or '<empty>'}")
         emit(f"option name Hash type spin default {DEFAULT_HASH_MB} min {HASH_MB_RANGE[0]} max {HASH_MB_RANGE[1]}")
         emit(f"option name Threads type spin default {self.session.threads} min 1 max {MAX_THREADS}")
+        emit(f"option name UCI_Variant type combo default {self.game.id} var {self.game.id}")
         emit("uciok")
 
     def _cmd_isready(self, tokens, emit) -> None:
@@ -216,7 +249,7 @@ class UCIEngine:
             return
         for i, tok in enumerate(tokens[cut + 1:]):
             try:
-                state = state.play(state.parse_action(tok))
+                state = state.play(state.parse_action(self._move_in(tok)))
             except (NotationError, ValueError) as e:
                 emit(f"info string error position: illegal move {one_line(tok)[:40]!r} (move {i + 1}): "
                      f"{one_line(e)}")
@@ -262,6 +295,11 @@ class UCIEngine:
                      f"not {value[:40]!r}")
                 return
             self.hash_mb = mb
+        elif name == "uci_variant":
+            if value.lower() != self.game.id:
+                emit(f"info string error setoption: UCI_Variant {value[:40]!r}: this engine plays {self.game.id}")
+                return
+            self.rank_offset = 1 if self.game.id == "xiangqi" else 0
         elif name == "threads":
             try:
                 self.session.set_threads(value)
@@ -270,7 +308,15 @@ class UCIEngine:
                      f"not {value[:40]!r}")
         else:
             emit(f"info string error setoption: unknown option {' '.join(tokens[2:vi])[:40]!r} "
-                 "(options: Level, Model, Hash, Threads)")
+                 "(options: Level, Model, Hash, Threads, UCI_Variant)")
+
+    def _move_in(self, text: str) -> str:
+        """A move as the GUI numbers ranks, in the game's own notation."""
+        return shift_ranks(text, -self.rank_offset)
+
+    def _move_out(self, text: str) -> str:
+        """A move in the game's own notation, as the GUI numbers ranks."""
+        return shift_ranks(text, self.rank_offset)
 
     def _apply_level(self, name: str) -> None:
         self.session.set_level(name)
@@ -285,15 +331,31 @@ class UCIEngine:
 
     def _parse_go(self, tokens, emit):
         """(sims, seconds, notes) for a ``go`` command, or None after reporting an error."""
+        from games.base import NotationError
+        if [t.lower() for t in tokens[1:2]] == ["perft"]:
+            self._perft(tokens[2:], emit)
+            return None
         numeric = {"nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "depth", "mate"}
         limits: dict[str, int] = {}
-        infinite = False
+        infinite = ponder = False
+        searchmoves: list[int] = []
         i = 1
         while i < len(tokens):
             t = tokens[i].lower()
             if t in ("infinite", "ponder"):
                 infinite = infinite or t == "infinite"
+                ponder = ponder or t == "ponder"
                 i += 1
+            elif t == "searchmoves":   # the moves up to the next keyword
+                i += 1
+                while i < len(tokens) and tokens[i].lower() not in numeric | {"infinite", "ponder"}:
+                    try:
+                        searchmoves.append(self.state.parse_action(self._move_in(tokens[i])))
+                    except (NotationError, ValueError) as e:
+                        emit(f"info string error go: searchmoves {one_line(tokens[i])[:40]!r} is not a legal "
+                             f"move here: {one_line(e)}")
+                        return None
+                    i += 1
             elif t in numeric:
                 raw = tokens[i + 1] if i + 1 < len(tokens) else ""
                 if not re.fullmatch(r"-?[0-9]+", raw, re.ASCII):
@@ -311,7 +373,7 @@ class UCIEngine:
                 emit(f"info string error go: {key} must be positive")
                 return None
         notes = ["depth limits are not supported; using the other limits"] if "depth" in limits else []
-        self._infinite = infinite
+        self._infinite, self._pondering, self._searchmoves = infinite, ponder and not infinite, searchmoves
         if infinite:
             return self.node_cap, None, notes
         if "nodes" in limits or "movetime" in limits:
@@ -336,17 +398,50 @@ class UCIEngine:
             emit("info string error go: the game is over; there is no move to search")
             emit("bestmove (none)")
             return
-        result, elapsed = self._search(sims, seconds, emit,
-                                       lambda tree, partial, t: self._info_line(tree, partial, t, None))
+        info = lambda tree, partial, t: self._info_line(tree, partial, t, None)   # noqa: E731
+        if self._pondering and self._waitable:
+            # no limit while pondering; the command's own limits apply from the ponderhit on
+            result, elapsed = self._search(self.node_cap, None, emit, info, self._wake.is_set)
+            self._wake.wait()   # the protocol: a ponder search never ends by itself
+            if not self._stop.is_set():
+                result, elapsed = self._search(sims, seconds, emit, info)
+        else:
+            result, elapsed = self._search(sims, seconds, emit, info)
+        result.action = self._searched_move(result.action)
         emit(self._info_line(self.player.tree, result, elapsed, result.sims))
         if self._infinite and self._waitable and not self._stop.is_set():
             emit(f"info string node cap {self.node_cap} reached (Hash {self.hash_mb} MB); waiting for stop")
             self._stop.wait()  # the protocol: after go infinite, bestmove only once stop (or quit) arrives
-        emit(f"bestmove {self.state.action_to_text(result.action)}")
+        emit(f"bestmove {self._move_out(self.state.action_to_text(result.action))}")
 
-    def _search(self, sims: int, seconds: float | None, emit, info) -> tuple[SearchResult, float]:
+    def _perft(self, words: list[str], emit) -> None:
+        """``go perft D``: each legal move and its positions D plies on, then the total."""
+        from games.perft import perft
+        depth = parse_int(words[0], 1, PERFT_MAX_DEPTH) if len(words) == 1 else None
+        if depth is None:
+            emit(f"info string error go perft: expected a depth from 1 to {PERFT_MAX_DEPTH}")
+            return
+        total = 0
+        for action in ([] if self.state.is_terminal() else self.state.legal_actions()):
+            count = perft(self.state.apply(action), depth - 1)[-1] if depth > 1 else 1
+            total += count
+            emit(f"{self._move_out(self.state.action_to_text(action))}: {count}")
+        emit("")
+        emit(f"Nodes searched: {total}")
+
+    def _searched_move(self, action: int) -> int:
+        """``action``, or under ``go searchmoves`` the most visited of the moves listed."""
+        allowed = self._searchmoves
+        if not allowed or action in allowed:
+            return action
+        actions, visits = self.player.tree.visit_counts()
+        seen = dict(zip(actions.tolist(), visits.tolist()))
+        return max(allowed, key=lambda a: seen.get(a, 0))
+
+    def _search(self, sims: int, seconds: float | None, emit, info, should_stop=None) -> tuple[SearchResult, float]:
         """Search the current position with this budget once the evaluator is ready, emitting
-        ``info(tree, partial_result, elapsed)`` every INFO_INTERVAL seconds; (result, elapsed)."""
+        ``info(tree, partial_result, elapsed)`` every INFO_INTERVAL seconds, until the budget is
+        spent or ``should_stop()`` (by default: until ``stop``); (result, elapsed)."""
         self.session.ensure_ready(lambda err: emit(f"info string error {err}"))
         player = self.player
         player.sims, player.seconds = sims, seconds
@@ -359,7 +454,7 @@ class UCIEngine:
                 last[0] = now
                 emit(info(player.tree, partial, now - start))
 
-        result = player.choose(self.state, on_progress=on_progress, should_stop=self._stop.is_set)
+        result = player.choose(self.state, on_progress=on_progress, should_stop=should_stop or self._stop.is_set)
         return result, time.perf_counter() - start
 
     def _info_line(self, tree, result: SearchResult, elapsed: float, sims_run: int | None) -> str:
@@ -371,7 +466,7 @@ class UCIEngine:
         if math.isfinite(result.value):  # a value that is not a number has no score to report
             parts.append(f"score cp {value_to_cp(result.value)}")
         if pv:
-            parts.append("pv " + " ".join(pv))
+            parts.append("pv " + " ".join(self._move_out(m) for m in pv))
         return " ".join(parts)
 
 
@@ -401,6 +496,9 @@ def serve(engine: UCIEngine, stdin=None, stdout=None) -> int:
         if search is not None:
             if cmd == "isready":
                 write("readyok")
+                continue
+            if cmd == "ponderhit":
+                engine.ponderhit()
                 continue
             if not tokens:
                 continue

@@ -665,14 +665,15 @@ class GameSession(GameTreeLines):
         """A background analysis search is running."""
         return self.analysis.rid is not None
 
-    def _analysis_target(self) -> int | None:
-        """The position to analyse next: during "Analyse game" the next of its positions, from
-        the start; else the viewed one first, then the newest unknown."""
+    def _analysis_target(self) -> Node | int | None:
+        """The position to analyse next: during "Analyse game" the next node of the line it
+        analyses, from the start (wherever the board is meanwhile); else the history index of
+        the viewed one first, then the newest unknown."""
         full = self.full_analysis
         if full is not None:
             todo = full["todo"]
-            while todo and (todo[0] >= len(self.history) or self.history[todo[0]].is_terminal()):
-                todo.pop(0)   # the game was taken back past it, or it is a finished position
+            while todo and (todo[0].state.is_terminal() or self.tree.path_to(todo[0])[0] is not self.tree.root):
+                todo.pop(0)   # a finished position, or one deleted meanwhile
             if full["todo"]:
                 return full["todo"][0]
             self.full_analysis = None
@@ -694,16 +695,17 @@ class GameSession(GameTreeLines):
                 self.full_analysis = None
                 self.notices.append(("play.analysis_failed", {"message": self.ai.message or "–"}))
             return
-        i = self._analysis_target()
-        if i is None:
+        target = self._analysis_target()
+        if target is None:
             return
-        state = self.history[i]
+        state = target.state if isinstance(target, Node) else self.history[target]
+        i = self._index_of(state)
         full = self.full_analysis
         level = full["level"] if full is not None else self.ANALYSIS_LEVEL
         self.analysis = Thinking(started=time.monotonic())
         self.analysis_at = i
         self.analysis.rid = self.ai.search(state, level, self.model_path_for(self.game),
-                                           f"{self.session}-analysis-{level}-{i}",
+                                           f"{self.session}-analysis-{level}-{len(state.moves)}",
                                            lambda msg, s=state: self._on_analysis(msg, s))
 
     def _on_analysis(self, msg: dict, asked_state) -> None:
@@ -713,13 +715,18 @@ class GameSession(GameTreeLines):
         if kind == "result":
             self._record(asked_state, msg, "analysis")
             full = self.full_analysis
-            index = self._index_of(asked_state)
-            if full is not None and index is not None and full["todo"] and full["todo"][0] == index:
+            if full is not None and full["todo"] and full["todo"][0].state is asked_state:
+                node = full["todo"].pop(0)
+                index = self._index_of(asked_state)   # None: another line is on the board meanwhile
                 e = self._evaluation(asked_state, msg.get("value"), msg.get("proven"), msg.get("top"), "analysis")
-                old = self.grades[index]
+                old = self.grades[index] if index is not None else node.data.get("grade")
                 if e is not None and not (old is not None and old.proven0 is not None and e.proven0 is None):
-                    self.grades[index] = e   # the chosen level's verdict replaces the background one
-                full["todo"].pop(0)
+                    if index is not None:
+                        self.grades[index] = e   # the chosen level's verdict replaces the background one
+                    else:
+                        node.data["grade"] = e
+                        if node.data.get("eval") is None:
+                            node.data["eval"] = e
         if kind in ("result", "error", "cancelled"):
             self.analysis = Thinking()
             self.analysis_at = None
@@ -731,10 +738,11 @@ class GameSession(GameTreeLines):
 
     # --- "Analyse game" -------------------------------------------------------------------
     def analyse_game(self, level: str) -> None:
-        """Analyse every position of the game at ``level`` (a fresh search each, from the start),
-        replacing the background analysis' verdicts; `full_progress` says how far it is."""
+        """Analyse every position of the line on the board at ``level`` (a fresh search each,
+        from the start), replacing the background analysis' verdicts, also while another line is
+        looked at meanwhile; `full_progress` says how far it is."""
         self.cancel_analysis()
-        todo = [i for i, s in enumerate(self.history) if not s.is_terminal()]
+        todo = [n for n in self._sync() if not n.state.is_terminal()]
         self.full_analysis = {"level": level, "todo": todo, "total": len(todo)}
         self.analysis_level = level
         self.analysis_on = True

@@ -46,12 +46,12 @@ class GameTreeLines:
 
     def _show_line(self, nodes: list[Node], index: int) -> None:
         """Put the line ``nodes`` on the board, looking at its position ``index``; the game goes
-        on from its end (a search for the old end is cancelled)."""
+        on from its end (a search for the old end is cancelled; "Analyse game" goes on, by nodes)."""
         old = self._sync()
         old[-1].data["resigned_by"] = self.resigned_by
         self.cancel_ai()
-        self.cancel_analysis()
-        self.full_analysis = None
+        if self.full_analysis is None:
+            self.cancel_analysis()
         self.history = [n.state for n in nodes]
         self.evals = [n.data.get("eval") or final_evaluation(n.state) for n in nodes]
         self.grades = [n.data.get("grade") or final_evaluation(n.state) for n in nodes]

@@ -99,3 +99,37 @@ def test_malformed_analysis_fields_are_dropped():
     assert read_analysis_comment("ZeroBoard analysis v=0.5 n=x best=c3") == {"v": "0.5", "best": "c3"}
     assert read_analysis_comment("a person's comment") == {}
     assert unpack_analysis("0 v=0.1;x v=0.2;3 n=4;5 v=-0.5") == {0: {"v": "0.1"}, 5: {"v": "-0.5"}}
+
+
+def test_looking_at_a_variation_meanwhile_neither_stops_nor_misplaces_the_analysis():
+    from games import get_game
+    from gui.controller import PlayController
+    from test_gui_review import ScriptedAI, ai_move
+    ai = ScriptedAI()
+    c = PlayController(ai, get_game("tictactoe"), human=0, level="strong")
+    c.load(get_game("tictactoe").state_from_text("b2 a1 a2 c2"))
+    c.go_to(2)
+    c.play_from_view(6)                                  # b2 a1 a3: b2 a1 a2 c2 is a variation now
+    c.go_to_node(c.tree.find((4, 0, 3, 5)))              # look at it
+    c.analyse_game("medium")                             # analyse the line shown
+    c.update()
+    [(rid, (state, _, _))] = ai.open("medium")
+    assert state.moves == ()
+    ai.answer(rid, 4, 0.25)
+    c.go_to_node(c.tree.find((4, 0, 6)))                 # back to the game's line while it runs
+    assert c.full_analysis is not None and c.full_progress()[:2] == (1, 5)
+    ai_move(c, ai, 2)                                    # the game goes on meanwhile
+    for _ in range(4):
+        c.update()
+        [(rid, (state, _, _))] = ai.open("medium")
+        ai.answer(rid, state.legal_actions()[0], 0.5)
+    c.update()
+    assert c.full_analysis is None                       # done: every position of the line analysed
+    c._sync()                                            # the line on the board keeps its grades in its nodes
+    graded = {n.state.moves: n.data.get("grade") for n in c.tree.nodes()}
+    assert all(graded[m] is not None and graded[m].source == "analysis"
+               for m in [(), (4,), (4, 0), (4, 0, 3), (4, 0, 3, 5)])
+    assert graded[(4, 0, 3)].value0 == -0.5               # the variation's own position, not the game's
+    assert graded[(4, 0, 6)] is None or graded[(4, 0, 6)].value0 != -0.5
+    c.go_to_node(c.tree.find((4, 0, 3, 5)))
+    assert all(g is not None and g.source == "analysis" for g in c.grades)

@@ -73,6 +73,14 @@ class Served:
         assert not self.thread.is_alive(), "the engine did not end with its input"
 
 
+class SlowEvaluator(UniformEvaluator):
+    """Uniform priors at a network's pace (5 ms a call), so that a deep search takes a while."""
+
+    def evaluate(self, states, legal):
+        time.sleep(0.005)
+        return super().evaluate(states, legal)
+
+
 def uci_engine(game_id: str = "xiangqi"):
     from engine.protocols.uci import UCIEngine, serve
     return Served(serve, UCIEngine(get_game(game_id), evaluator=UniformEvaluator(), seed=0))
@@ -171,3 +179,21 @@ def test_our_uci_client_learns_the_numbering_of_our_uci_engine(tmp_path):
         assert player.rank_offset == 1
         state = game.initial_state().play(game.initial_state().parse_action("h2e2"))
         assert player.choose(state).action in state.legal_actions()
+
+
+# --- NBoard ------------------------------------------------------------------------------
+
+def test_nboard_quit_during_a_deep_search_ends_the_engine_at_once():
+    """quit once waited for the whole search (set depth 60: 6,000 visits, seconds to minutes)."""
+    from engine.protocols.nboard import NBoardEngine, serve
+    s = Served(serve, NBoardEngine(evaluator=SlowEvaluator(), seed=0))
+    s.send("nboard 2")
+    assert s.until("set myname")[-1] == "set myname ZeroBoard"
+    s.send("set depth 60")
+    s.send("set game (;GM[Othello]PC[NBoard]BO[8 ---------------------------O*------*O--------------------------- *];)")
+    s.send("go")
+    assert s.until("status ")[-1].startswith("status ZeroBoard is thinking")
+    s.send("quit")
+    sent = time.monotonic()
+    s.thread.join(10)
+    assert not s.thread.is_alive() and time.monotonic() - sent < 2.0

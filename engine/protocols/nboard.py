@@ -11,7 +11,7 @@ othello AI as an engine NBoard loads (``python main.py nboard [--model PATH|roll
   visited moves, ``status``.
 - ``go`` -> ``status ...``, ``nodestats NODES SECONDS``, ``=== MV/EVAL/TIME``, ``status``;
   the stored position is not changed (NBoard sends ``move`` when it plays it).
-- ``ping N`` -> ``pong N`` (a search still running is cut short first); ``learn`` ->
+- ``ping N`` -> ``pong N`` (a search still running is cut short first; ``quit`` cuts it short too); ``learn`` ->
   ``learned`` (nothing is learnt); ``analyze`` -> ``analysis N EVAL`` for each position of
   the game from the last back to the first (N = moves played), then ``status``; ``quit``.
 
@@ -114,6 +114,7 @@ class NBoardEngine:
         self.quit_requested = False
         self.pings_seen = 0      # counted by the reader thread as ping lines arrive
         self.pings_answered = 0
+        self.leaving = False     # set by the reader thread as soon as quit arrives
 
     def handle_line(self, line: str, emit) -> None:
         try:
@@ -195,7 +196,7 @@ class NBoardEngine:
         self.history.append(state)
 
     def _stop_requested(self) -> bool:
-        return self.pings_seen > self.pings_answered
+        return self.leaving or self.pings_seen > self.pings_answered
 
     def _search(self, state, sims: int):
         return self.session.search(state, sims, None, should_stop=self._stop_requested)
@@ -246,10 +247,13 @@ class NBoardEngine:
 
 def serve(engine: NBoardEngine, stdin=None, stdout=None) -> int:
     """Run NBoard on text streams until ``quit`` or end of input; ``ping`` lines are counted as
-    they arrive, so that a search in progress is cut short for them."""
+    they arrive, so that a search in progress is cut short for them, and ``quit`` cuts it short too."""
     def on_arrival(line: str) -> None:
-        if line.split()[:1] == ["ping"]:
+        word = line.split()[:1]
+        if word == ["ping"]:
             engine.pings_seen += 1
+        elif word == ["quit"]:
+            engine.leaving = True
     return serve_lines(engine, stdin or sys.stdin, stdout or sys.stdout, on_arrival)
 
 __all__ = ["NBoardEngine", "parse_ggf", "ggf_positions", "GGFError", "move_text", "serve"]

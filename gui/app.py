@@ -308,8 +308,11 @@ class App:
         from gui.records import save_record
         from gui.records import result_text
         state, tree = controller.record_line()   # the main line, with the variations and comments beside it
-        if state is controller.state:
-            result = result_text(controller.over, controller.winner(), controller.resigned_by is not None)
+        end = tree.main_line()[-1].data   # its resignation or loss on time, kept there while another line is shown
+        resigned, lost = (controller.resigned_by, controller.time_loss) if state is controller.state else \
+            (end.get("resigned_by"), end.get("time_loss"))
+        if resigned is not None:
+            result = result_text(True, 1 - resigned, True)
         else:
             result = result_text(state.is_terminal(), state.winner())
         meta = {"you": "first" if controller.human == 0 else "second", "level": controller.level,
@@ -319,8 +322,8 @@ class App:
             meta["setup"] = str(controller.setup_plies)
         meta.update(controller.analysis_meta())   # the analysis goes into the record: no search on reload
         meta.update(controller.clock_meta(main_line=True))   # the record's moves are the main line
-        if state is controller.state and getattr(controller, "time_loss", None) is not None:
-            meta["result"] = ("first" if controller.time_loss == 1 else "second") + " (time)"
+        if lost is not None and resigned is None:
+            meta["result"] = ("first" if lost == 1 else "second") + " (time)"
         try:
             path = save_record(state, meta, folder, fmt, name, tree=tree)
         except OSError as e:

@@ -282,3 +282,23 @@ def test_in_the_window_k_writes_a_comment_on_the_viewed_move_and_it_is_saved(app
     assert c.comment_at(c.view_index) == "centre!"
     record = load_game(app.save_game(c, tmp_path))
     assert record.tree.find((4,)).comment == "centre!"
+
+
+@pytest.mark.parametrize("ending, result", [("resigned", "second (resigned)"), ("time", "second (time)")])
+def test_a_game_saved_while_a_variation_is_shown_keeps_its_result(app, tmp_path, ending, result):
+    from gui.records import load_record
+    app.start_play("tictactoe", "first", "beginner", time_control="60+0")
+    c = app.scene.c
+    c.analysis_on = False
+    for action, by_ai in ((4, False), (0, True), (8, False), (2, True)):
+        c._push(action, by_ai)
+    c.go_to(2)
+    c.play_from_view(6)                                   # the game goes on in b2 a1 a3
+    c._push(2, by_ai=True)
+    if ending == "resigned":
+        c.resign()
+    else:
+        c._lose_on_time(0)
+    c.go_to_node(c.tree.find((4, 0, 8, 2)))               # the old line on the board
+    _, meta = load_record(app.save_game(c, tmp_path))
+    assert meta["result"] == result

@@ -256,6 +256,15 @@ class GameSession(GameTreeLines):
         path = self.tree.path_to(node)
         return path if path[0] is self.tree.root else line   # deleted meanwhile: the line on the board
 
+    def back_to_game(self) -> bool:
+        """Show the game where it is: its newest position, on its own line when another one
+        opened from the move list is on the board; False when that is already shown."""
+        game = self.game_line()
+        if game[-1] is self.line[-1]:
+            return self.go_end()
+        self._show_line(game, len(game) - 1)
+        return True
+
     @property
     def game_over(self) -> bool:
         """The game itself is over (`over` is the line on the board's; see `game_line`)."""

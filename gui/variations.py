@@ -79,7 +79,11 @@ class GameTreeLines:
         path = self.tree.path_to(node)
         if path[0] is not self.tree.root:
             return False   # a node deleted meanwhile
-        self._show_line(self.tree.line_through(node), len(path) - 1)
+        game = self.tree.path_to(getattr(self, "clock_node", self.tree.root))
+        if game[0] is self.tree.root and len(path) <= len(game) and game[len(path) - 1] is node:
+            self._show_line(game, len(path) - 1)   # a move of the game's own line: the game comes back, where it is
+        else:
+            self._show_line(self.tree.line_through(node), len(path) - 1)
         return True
 
     def switch_variation(self, step: int) -> bool:

@@ -15,6 +15,7 @@ import pygame
 import pytest
 
 from engine.play.clock import TimeControl
+from gui.i18n import t
 from test_gui_support import app_factory, press, run_until  # noqa: F401 (a fixture)
 
 
@@ -309,6 +310,43 @@ def test_going_back_to_the_line_the_game_was_in_keeps_its_clocks(app_factory):
     c.go_to_node(c.tree.main_line()[-1])    # and comes back: the 3 s are still spent
     app.step()
     assert c.clock.left[0] == pytest.approx(49, abs=0.5)
+
+
+def test_going_back_to_where_the_game_is_after_a_take_back_keeps_its_clocks(app_factory):
+    app = app_factory(ai_enabled=False)
+    c = _clocked_game_with_an_old_line(app)
+    c.play(5)
+    _ai_moves(c, 6)
+    c.undo()                                # the game is at 2 4 again, 5 6 taken back after it
+    app.step()
+    c.clock.since -= 3.0                    # the person thinks 3 s there
+    game = c.line[-1]
+    c.go_to_node(c.tree.find((3, 4)))       # looks at the old line
+    app.step()
+    c.go_to_node(game)                      # and clicks the game's last move: the game, where it is
+    app.step()
+    assert c.state is game.state and not c.waiting and c.clock.running == 0
+    assert c.clock.left[0] == pytest.approx(49, abs=0.5)   # the 3 s are still spent
+
+
+def test_back_to_the_game_from_a_variation_shows_the_game_where_it_is(app_factory):
+    app = app_factory(ai_enabled=False)
+    c = _clocked_game_with_an_old_line(app)
+    app.step()
+    c.go_to_node(c.tree.find((3,)))          # the old line, looked at in its middle
+    app.step()
+    assert c.reviewing and c.state.moves == (3, 4)
+    app.scene.build(app.scene.size)
+    button = next(b for b in app.scene.buttons if b.label == t("play.back_to_game"))
+    button.action()                          # "Back to the game"
+    assert c.state.moves == (2, 4) and not c.reviewing and not c.waiting
+    c.go_to_node(c.tree.find((3,)))
+    press(app, pygame.K_END)                 # End: the old line's end
+    assert c.state.moves == (3, 4) and c.view_index == 2 and c.waiting
+    press(app, pygame.K_END)                 # End at a line's end: back to the game
+    assert c.state.moves == (2, 4) and not c.waiting
+    app.step()
+    assert c.clock.running == 0
 
 
 def test_redo_brings_back_the_times_recorded_where_the_game_goes_on(app_factory):

@@ -425,7 +425,7 @@ class PlayScene(Scene):
             self.buttons.append(Button(self.retry_rect, t("play.retry"), self.retry, size=14))
         elif c.reviewing:
             half = (p.width - gap) // 2
-            self.buttons.append(Button(pygame.Rect(p.x, status_y + 28, half, 30), t("play.back_to_game"), c.go_end,
+            self.buttons.append(Button(pygame.Rect(p.x, status_y + 28, half, 30), t("play.back_to_game"), c.back_to_game,
                                        hint="End", size=13))
             self.buttons.append(Button(pygame.Rect(p.x + half + gap, status_y + 28, half, 30), t("play.play_here"),
                                        self.play_from_here, size=13))
@@ -574,7 +574,8 @@ class PlayScene(Scene):
         elif key == pygame.K_HOME:
             self.c.go_start()
         elif key == pygame.K_END:
-            self.c.go_end()
+            if not self.c.go_end():   # already at the end of the line shown: back to the game
+                self.c.back_to_game()
         elif key == pygame.K_UP:
             self.switch_variation(-1)
         elif key == pygame.K_DOWN:

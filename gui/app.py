@@ -309,9 +309,11 @@ class App:
         from gui.records import result_text
         state, tree = controller.record_line()   # the main line, with the variations and comments beside it
         end = tree.main_line()[-1].data   # its resignation or loss on time, kept there while another line is shown
-        resigned, lost = (controller.resigned_by, controller.time_loss) if state is controller.state else \
-            (end.get("resigned_by"), end.get("time_loss"))
-        if resigned is not None:
+        resigned, lost, agreed = (controller.resigned_by, controller.time_loss, controller.agreed_draw) \
+            if state is controller.state else (end.get("resigned_by"), end.get("time_loss"), end.get("agreed_draw"))
+        if agreed:
+            result = result_text(True, None)   # a draw the board does not show: agreed
+        elif resigned is not None:
             result = result_text(True, 1 - resigned, True)
         else:
             result = result_text(state.is_terminal(), state.winner())

@@ -19,6 +19,12 @@ LEVELS = ("beginner", "easy", "medium", "hard", "strong", "max")
 DEFAULT_LEVEL = "strong"
 #: a level choice, not a level: the level nearest the person's rating, chosen again each game
 ADAPTIVE = "adaptive"
+#: plies a game must have run before the AI agrees to a draw (no draws out of the opening, as
+#: players' etiquette has it); a game that cannot last that long has no draw offers
+DRAW_OFFER_PLIES = 20
+#: the AI agrees to a draw when it expects no more than this from playing on (its expected result,
+#: -1..1: 0.1 is a 55% share)
+DRAW_ACCEPT_VALUE = 0.1
 #: the levels "Analyse game" offers, the quickest first (Enter picks it)
 ANALYSE_LEVELS = ("medium", "strong", "max")
 
@@ -42,6 +48,10 @@ class PlayController(GameSession):
         self.rating_done = False
         self.rating_note = ""
         self.adaptive = False   # the level was chosen by the person's rating, and is chosen again each game
+        #: the position of the person's draw offer the AI has yet to answer, and of the last one
+        #: it declined (no second offer there: the person moves first)
+        self.draw_offer = None
+        self.draw_declined = None
         self.hints_on = hints_on
         self.hint = Thinking()  # the last hint search on the person's turn
         self.hint_pv: dict[int, list[int]] = {}  # each hinted move's principal variation
@@ -62,13 +72,14 @@ class PlayController(GameSession):
         """A click on the board may play a move: the person's turn in the newest position, or
         in an earlier one looked at (playing there replaces the later moves, after a confirmation)."""
         v = self.viewed
-        if (self.resigned_by is not None or self.time_loss is not None) and not self.reviewing:
+        if (self.resigned_by is not None or self.time_loss is not None or self.agreed_draw) and not self.reviewing:
             return False
         return not v.is_terminal() and v.current_player == self.human and not self.pending_move
 
     def update(self) -> None:
         if self._apply_pending():
             self.selection = None
+        self._answer_draw_offer()
         if self.clock is not None and self._prepared_for != (self.session, self.level):
             self._prepared_for = (self.session, self.level)
             self.prepare_ai(self.level)
@@ -160,6 +171,7 @@ class PlayController(GameSession):
         self.clock_node = self.line[-1]
         self.tree_version += 1
         self.resigned_by = None
+        self.agreed_draw = False
         self.error = ""
         self.selection = None
         self.waiting = False
@@ -175,6 +187,61 @@ class PlayController(GameSession):
         self.resigned_by = self.human
         self.events.append({"type": "end", "winner": 1 - self.human, "resigned": True})
         return True
+
+    # --- draw offers -------------------------------------------------------------
+    @property
+    def draws_offered(self) -> bool:
+        """The person may offer draws in this game (it can last long enough for one)."""
+        return self.game.max_game_length > DRAW_OFFER_PLIES
+
+    def offer_draw(self) -> str:
+        """The person offers the AI a draw, on their turn in the game's newest position: "" when
+        the offer stands (the AI answers as soon as it has judged the position: `update`), else
+        the i18n key of why it was not made. An offer before `DRAW_OFFER_PLIES` is declined at
+        once, as too early."""
+        if not self.draws_offered:
+            return "draw.not_in_game"
+        if self.over or self.reviewing or not self.human_to_move or self.pending_move:
+            return "draw.your_turn"
+        if self.draw_offer is self.state:
+            return "draw.pending"
+        if self.draw_declined is self.state:
+            return "draw.declined_here"
+        if len(self.history) - 1 < DRAW_OFFER_PLIES:
+            self.draw_declined = self.state
+            self.notices.append(("draw.too_early", {"n": DRAW_OFFER_PLIES // 2}))
+            return ""
+        self.draw_offer = self.state
+        self._answer_draw_offer()
+        if self.draw_offer is not None:   # the AI has yet to judge the position: say the offer stands
+            self.notices.append(("draw.offered", {}))
+        return ""
+
+    def _answer_draw_offer(self) -> None:
+        """The AI's answer to a standing offer, from what it knows of the position (its own
+        search, else the background analysis, which judges the position on the board first); an
+        offer lapses when the person moves, takes back or the game ends."""
+        if self.draw_offer is None:
+            return
+        if self.draw_offer is not self.state or self.over or self.state.current_player != self.human:
+            self.draw_offer = None
+            return
+        index = len(self.history) - 1
+        e = self.evaluation_at(index)
+        if e is None:
+            return
+        v0 = e.proven0 if e.proven0 is not None else e.value0
+        mine = -v0 if self.human == 0 else v0   # what the AI expects from playing on
+        self.draw_offer = None
+        if mine <= DRAW_ACCEPT_VALUE:
+            self.cancel_ai()
+            self._cancel_hint()
+            self.agreed_draw = True
+            self.events.append({"type": "end", "winner": None, "agreed": True})
+            self.notices.append(("draw.accepted", {}))
+        else:
+            self.draw_declined = self.state
+            self.notices.append(("draw.declined", {"share": round(50 * (1 + mine))}))
 
     @property
     def in_progress(self) -> bool:

@@ -71,6 +71,7 @@ class GameSession(GameTreeLines):
         self.notices: list[tuple[str, dict]] = []  # (i18n key, fields) for the scene to show
         self.events: list[dict] = []  # moves made, for sounds and animations
         self.resigned_by: int | None = None
+        self.agreed_draw = False   # the person offered a draw and the AI accepted it
         #: the game clock (`engine.play.clock.GameClock`), None without a time control; ``clocks[i]``
         #: its snapshot when position i was reached (take-backs restore it, records keep it)
         self.clock = None
@@ -113,9 +114,12 @@ class GameSession(GameTreeLines):
 
     @property
     def over(self) -> bool:
-        return self.resigned_by is not None or self.time_loss is not None or self.state.is_terminal()
+        return self.resigned_by is not None or self.time_loss is not None or self.agreed_draw \
+            or self.state.is_terminal()
 
     def winner(self) -> int | None:
+        if self.agreed_draw:
+            return None
         if self.resigned_by is not None:
             return 1 - self.resigned_by
         if self.time_loss is not None:
@@ -126,6 +130,8 @@ class GameSession(GameTreeLines):
         """Why the game ended, when the rules say (xiangqi's checkmate, repetition...)."""
         if self.time_loss is not None:
             return "time"
+        if self.agreed_draw:
+            return "agreement"
         if self.resigned_by is not None or not self.state.is_terminal():
             return None
         try:
@@ -220,6 +226,7 @@ class GameSession(GameTreeLines):
         self.waiting = False
         self.tree_version += 1
         self.resigned_by = None
+        self.agreed_draw = False
         self.error = ""
         self.full_analysis = None
         self.analysis_level = ""
@@ -272,7 +279,7 @@ class GameSession(GameTreeLines):
         if node is self.line[-1]:
             return self.over
         return node.state.is_terminal() or node.data.get("resigned_by") is not None \
-            or node.data.get("time_loss") is not None
+            or node.data.get("time_loss") is not None or bool(node.data.get("agreed_draw"))
 
     def go_to(self, index: int) -> bool:
         """Show the position after ``index`` moves (clamped); the newest one follows the game again."""
@@ -332,6 +339,7 @@ class GameSession(GameTreeLines):
         self.time_loss = None
         self.cursor = None
         self.resigned_by = None
+        self.agreed_draw = False
         self.error = ""
         self.session = self._new_session()  # the AI's tree no longer matches the game
         self.events.append({"type": "undo"})

@@ -49,6 +49,7 @@ class GameTreeLines:
         on from its end (a search for the old end is cancelled; "Analyse game" goes on, by nodes)."""
         old = self._sync()
         old[-1].data["resigned_by"] = self.resigned_by
+        old[-1].data["agreed_draw"] = self.agreed_draw
         self.cancel_ai()
         if self.full_analysis is None:
             self.cancel_analysis()
@@ -58,6 +59,7 @@ class GameTreeLines:
         self.line = list(nodes)
         self._redo = []
         self.resigned_by = nodes[-1].data.get("resigned_by")
+        self.agreed_draw = bool(nodes[-1].data.get("agreed_draw"))
         self.error = ""
         self.pending_move = None
         self.session = self._new_session()   # the AI's tree no longer matches the game

@@ -93,18 +93,20 @@ def test_the_chinese_xiangqi_rules_say_how_each_piece_moves():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("size", [(800, 560), (1024, 640)])
 def test_the_resign_confirmation_and_the_keys_sheet_are_not_cut(tmp_path, monkeypatch, lang, size):
-    import time
-
     from gui import theme
     from gui.i18n import t
     a = make_app(tmp_path, monkeypatch, ai_enabled=False, size=size)
     try:
         a.set_language(lang)
         a.start_play("othello", "first", "strong")
-        a.scene.confirm_resign_until = time.monotonic() + 30
         a.step()
-        b = next(b for b in a.scene.buttons if b.label == t("play.confirm_resign"))
-        assert theme.FONTS.size(b.label, b.size)[0] <= b.rect.width - 16
+        a.scene.resign()   # the question, with the draw offer beside it
+        a.step()
+        buttons = a.scene.confirm.buttons
+        assert [b.label for b in buttons] == [t("play.resign"), t("draw.offer"), t("common.cancel")]
+        for b in buttons:
+            assert theme.FONTS.size(b.label, b.size)[0] <= b.rect.width - 16
+        a.scene.confirm.choices[-1][1]()
         a.open_help("othello")
         a.overlay.set_tab("keys")
         drawn = []

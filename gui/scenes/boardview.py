@@ -50,7 +50,7 @@ class BoardView:
                 self.app.sound.play(self.app.sound.for_move(ev["before"], ev["after"]))
                 if not self.renderer.is_board_action(ev["before"], ev["action"]):
                     self.app.toast(t("play.passed", side=side_name(ev["player"])))
-            elif kind == "end" and ev.get("resigned"):
+            elif kind == "end" and (ev.get("resigned") or ev.get("agreed")):
                 self.app.sound.play("end")
             elif kind in ("new", "undo", "view"):
                 self.renderer.anim = None

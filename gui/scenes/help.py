@@ -16,7 +16,7 @@ SHORTCUTS = (
     ("U  ·  Ctrl+Z", "keys.undo"), ("Y  ·  Ctrl+Shift+Z", "keys.redo"),
     ("←  →  Home  End", "keys.step"), ("keys.click_move_keys", "keys.click_move"),
     ("↑  ↓  ·  Ctrl+↑  ·  Del  ·  K", "keys.variations"),
-    ("H", "keys.hints"), ("P", "keys.policy"), ("N", "keys.new"), ("E  ·  A", "keys.study"), ("Space", "keys.pass"),
+    ("H", "keys.hints"), ("P", "keys.policy"), ("N  ·  D", "keys.new"), ("E  ·  A", "keys.study"), ("Space", "keys.pass"),
     ("Ctrl+S  Ctrl+O", "keys.save_load"),
     ("Ctrl+Shift+S", "keys.save_as"),
     ("Ctrl+C  Ctrl+V", "keys.copy_paste"),

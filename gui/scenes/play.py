@@ -76,7 +76,6 @@ class PlayScene(Scene):
         self.moves = MoveList()
         self.dialog: LoadDialog | None = None
         self.confirm: ConfirmDialog | None = None
-        self.confirm_resign_until = 0.0
         self.board_rect = pygame.Rect(0, 0, 0, 0)
         self.panel_rect = pygame.Rect(0, 0, 0, 0)
         self.graph_rect = pygame.Rect(0, 0, 0, 0)  # the win-rate graph's plot, for clicks
@@ -129,13 +128,28 @@ class PlayScene(Scene):
         autosave.clear(self.c.game.key)
 
     def resign(self):
-        if self.c.over:
+        """Ask before resigning; where the game allows it, the question also offers a draw."""
+        c = self.c
+        if c.over:
             return
-        if time.monotonic() < self.confirm_resign_until:
-            self.confirm_resign_until = 0.0
-            self.c.resign()
-        else:
-            self.confirm_resign_until = time.monotonic() + 3.0
+
+        def pick(action):
+            def run():
+                self.confirm = None
+                action()
+            return run
+        choices = [(t("play.resign"), pick(c.resign), "danger")]
+        if c.draws_offered:
+            choices.append((t("draw.offer"), pick(self.offer_draw), "normal"))
+        choices.append((t("common.cancel"), pick(lambda: None), "normal"))
+        self.confirm = ConfirmDialog(t("play.end_title"),
+                                     t("play.end_text_draw" if c.draws_offered else "play.end_text"), choices)
+
+    def offer_draw(self):
+        """Offer the AI a draw (D); the AI's answer comes as a notice."""
+        why = self.c.offer_draw()
+        if why:
+            self.app.toast(t(why))
 
     def save(self):
         self.app.save_game(self.c)
@@ -361,8 +375,7 @@ class PlayScene(Scene):
             (t("play.hint_off") if c.hints_on else t("play.hint"), self.hint,
              "primary" if c.hints_on else "normal", "H", True),
             (t("play.new"), self.new_game, "normal", "N", True),
-            (t("play.confirm_resign") if time.monotonic() < self.confirm_resign_until else t("play.resign"),
-             self.resign, "danger", "", not c.over),
+            (t("play.resign"), self.resign, "danger", "", not c.over),
             (t("play.save"), self.save, "normal", "", True),
             (t("play.load"), self.load, "normal", "", True),
             (t("play.help"), self.help, "normal", "F1", True),
@@ -590,6 +603,8 @@ class PlayScene(Scene):
             self.toggle_policy()
         elif key == pygame.K_n:
             self.new_game()
+        elif key == pygame.K_d:
+            self.offer_draw()
         elif key == pygame.K_e:
             self.edit_board()
         elif key == pygame.K_a:
@@ -684,8 +699,6 @@ class PlayScene(Scene):
             return 8.0  # the spinner and the progress bar
         if self.c.analysing:
             return 2.0  # the analysis' progress
-        if time.monotonic() < self.confirm_resign_until:
-            return 4.0
         return 0.0
 
     # --- drawing ------------------------------------------------------------------------

@@ -180,8 +180,11 @@ class PlayController(GameSession):
         return True
 
     def resign(self) -> bool:
-        if self.over:
+        """The person resigns the game: the game itself, brought back on the board first (a
+        line opened from the move list is looked at, not played); False when it is over."""
+        if self.game_over:
             return False
+        self.back_to_game()
         self.cancel_ai()
         self._cancel_hint()
         self.resigned_by = self.human
@@ -195,12 +198,18 @@ class PlayController(GameSession):
         return self.game.max_game_length > DRAW_OFFER_PLIES
 
     def offer_draw(self) -> str:
-        """The person offers the AI a draw, on their turn in the game's newest position: "" when
-        the offer stands (the AI answers as soon as it has judged the position: `update`), else
-        the i18n key of why it was not made. An offer before `DRAW_OFFER_PLIES` is declined at
-        once, as too early."""
+        """The person offers the AI a draw, on their turn in the game's newest position (which
+        comes back on the board when an earlier position or a line opened from the move list is
+        looked at: the offer is the game's): "" when the offer stands (the AI answers as soon as
+        it has judged the position: `update`), else the i18n key of why it was not made. An offer
+        before `DRAW_OFFER_PLIES` is declined at once, as too early."""
         if not self.draws_offered:
             return "draw.not_in_game"
+        if self.in_variation or self.cursor is not None:
+            end = self.game_line()[-1].state
+            if self.game_over or end.current_player != self.human:
+                return "draw.your_turn"
+            self.back_to_game()
         if self.over or self.reviewing or not self.human_to_move or self.pending_move:
             return "draw.your_turn"
         if self.draw_offer is self.state:

@@ -263,6 +263,12 @@ class GameSession(GameTreeLines):
         path = self.tree.path_to(node)
         return path if path[0] is self.tree.root else line   # deleted meanwhile: the line on the board
 
+    @property
+    def in_variation(self) -> bool:
+        """Another line than the game's own is on the board (opened from the move list; see
+        `game_line`): its end, finished or not, is not where the game is."""
+        return self.game_line()[-1] is not self.line[-1]
+
     def back_to_game(self) -> bool:
         """Show the game where it is: its newest position, on its own line when another one
         opened from the move list is on the board; False when that is already shown."""

@@ -174,3 +174,42 @@ def test_playing_on_from_an_earlier_position_takes_the_agreement_back(app_factor
     c.go_to(DRAW_OFFER_PLIES - 2)
     assert c.play_from_view(next(a for a in c.viewed.legal_actions() if not c.viewed.play(a).is_terminal()))
     assert not c.agreed_draw and not c.over and c.took_back
+
+
+def test_a_draw_offered_while_a_variation_is_on_the_board_is_offered_in_the_game(app_factory):
+    """The offer is the game's: the game comes back on the board and the AI judges its position,
+    not the end of a line opened from the move list."""
+    app = app_factory(ai_enabled=False)
+    app.start_play("connect4", "first", "medium")
+    c = _play_plies(app, DRAW_OFFER_PLIES + 2)
+    old = c.line[-1]                                     # this line's end, the person to move
+    c.go_to(DRAW_OFFER_PLIES)
+    taken = c.history[DRAW_OFFER_PLIES + 1].moves[-1]
+    assert c.play_from_view(next(a for a in c.viewed.legal_actions()
+                                 if a != taken and not c.viewed.play(a).is_terminal()))
+    c._push(next(a for a in c.state.legal_actions() if not c.state.play(a).is_terminal()), by_ai=True)
+    game_end = c.state
+    _judge(c, 0.0)                                       # the game's position: the AI would agree
+    c.go_to_node(old)
+    _judge(c, 0.6)                                       # the variation's: it would not
+    assert c.waiting and c.human_to_move
+    assert c.offer_draw() == ""
+    app.step()
+    assert c.agreed_draw and c.game_over and c.state is game_end and not c.waiting
+    assert not old.data.get("agreed_draw")
+
+
+def test_d_while_a_variation_is_on_the_board_and_the_ai_to_move_in_the_game_changes_nothing(app_factory):
+    app = app_factory(ai_enabled=False)
+    app.start_play("connect4", "first", "medium")
+    c = _play_plies(app, DRAW_OFFER_PLIES + 2)
+    old = c.line[-1]
+    c.go_to(DRAW_OFFER_PLIES)
+    taken = c.history[DRAW_OFFER_PLIES + 1].moves[-1]
+    assert c.play_from_view(next(a for a in c.viewed.legal_actions()
+                                 if a != taken and not c.viewed.play(a).is_terminal()))
+    c.go_to_node(old)                                    # the game waits for the AI's move meanwhile
+    _judge(c, 0.0)
+    assert c.offer_draw() == "draw.your_turn"
+    app.step()
+    assert not c.agreed_draw and c.line[-1] is old and not old.data.get("agreed_draw")

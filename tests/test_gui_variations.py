@@ -302,3 +302,34 @@ def test_a_game_saved_while_a_variation_is_shown_keeps_its_result(app, tmp_path,
     c.go_to_node(c.tree.find((4, 0, 8, 2)))               # the old line on the board
     _, meta = load_record(app.save_game(c, tmp_path))
     assert meta["result"] == result
+
+
+def test_resigning_while_a_variation_is_on_the_board_resigns_the_game(ttt):
+    c, ai = ttt
+    with_an_old_line(c, ai)                               # the game: b2 a1 a3; the old line b2 a1 c3 c1
+    c.go_to_node(c.tree.find((4, 0, 8, 2)))
+    assert c.waiting and not c.game_over
+    assert c.resign()
+    assert c.game_over and c.over and c.resigned_by == c.human
+    assert c.state.moves == (4, 0, 6) and not c.waiting   # the game is on the board, resigned
+    assert c.tree.find((4, 0, 8, 2)).data.get("resigned_by") is None   # the variation is no game
+    assert not c.in_progress
+
+
+def test_resigning_while_a_finished_variation_is_on_the_board_resigns_the_game(app):
+    app.start_play("tictactoe", "first", "beginner")
+    c = app.scene.c
+    ai = ScriptedAI()
+    c.ai, c.analysis_on = ai, False
+    c.go_to_node(lost_line_undone(c, ai))
+    app.step()
+    resign = next(b for b in app.scene.buttons if b.label == "Resign")
+    assert resign.enabled                                 # the game itself goes on
+    click(app, resign.rect.center)
+    app.scene.confirm.choices[0][1]()
+    app.step()
+    assert c.game_over and c.resigned_by == c.human and c.state.moves == (1, 0, 2, 4, 6, 5)
+    assert app.scene.result_text()[0] == "You resigned"
+    c.go_to_node(c.tree.find((1, 0, 2, 4, 3, 8)))        # the finished variation again
+    assert not c.resign() and c.resigned_by is None        # nothing more to resign
+    assert c.game_over and app.scene.result_text()[0] == "The AI wins"

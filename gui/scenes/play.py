@@ -130,7 +130,7 @@ class PlayScene(Scene):
     def resign(self):
         """Ask before resigning; where the game allows it, the question also offers a draw."""
         c = self.c
-        if c.over:
+        if c.game_over:   # the game's: a finished variation looked at leaves it to resign
             return
 
         def pick(action):
@@ -375,7 +375,7 @@ class PlayScene(Scene):
             (t("play.hint_off") if c.hints_on else t("play.hint"), self.hint,
              "primary" if c.hints_on else "normal", "H", True),
             (t("play.new"), self.new_game, "normal", "N", True),
-            (t("play.resign"), self.resign, "danger", "", not c.over),
+            (t("play.resign"), self.resign, "danger", "", not c.game_over),
             (t("play.save"), self.save, "normal", "", True),
             (t("play.load"), self.load, "normal", "", True),
             (t("play.help"), self.help, "normal", "F1", True),

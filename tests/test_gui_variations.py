@@ -304,6 +304,37 @@ def test_a_game_saved_while_a_variation_is_shown_keeps_its_result(app, tmp_path,
     assert meta["result"] == result
 
 
+def test_in_the_window_a_finished_variation_looked_at_says_so_and_offers_the_way_back(app):
+    """Its banner is the variation's, not the game's end: it says the game goes on and its
+    button brings the game back (no "New game" as if the game were over)."""
+    app.start_play("tictactoe", "first", "beginner")
+    c = app.scene.c
+    ai = ScriptedAI()
+    c.ai, c.analysis_on = ai, False
+    lost = lost_line_undone(c, ai)
+    c.go_to_node(lost)
+    app.step()
+    scene = app.scene
+    assert c.over and not c.game_over and scene.result_shown()
+    assert scene.result_text()[0] == "The AI wins"                    # what happened in that line
+    assert any("variation" in line for line in scene.summary_lines(scene.overlay_rect().width))
+    ob = scene.overlay_rect()
+    [button] = [b for b in scene.buttons if ob.contains(b.rect)]
+    assert button.label == "Back to the game" and button.kind == "primary"
+    click(app, button.rect.center)
+    assert c.state.moves == (1, 0, 2, 4, 6, 5) and not c.over and not c.waiting
+    assert not scene.result_shown()
+    c.go_to_node(lost)
+    app.step()
+    click(app, scene.board_rect.center)                   # the variation's banner clicked away
+    assert not scene.result_shown() and c.waiting
+    c.resign()                                            # the game's end has its own banner
+    app.step()
+    assert scene.result_shown() and scene.result_text()[0] == "You resigned"
+    ob = scene.overlay_rect()
+    assert [b.label for b in scene.buttons if ob.contains(b.rect)] == ["New game"]
+
+
 def test_resigning_while_a_variation_is_on_the_board_resigns_the_game(ttt):
     c, ai = ttt
     with_an_old_line(c, ai)                               # the game: b2 a1 a3; the old line b2 a1 c3 c1

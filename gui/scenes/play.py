@@ -81,7 +81,9 @@ class PlayScene(Scene):
         self.graph_rect = pygame.Rect(0, 0, 0, 0)  # the win-rate graph's plot, for clicks
         self.hint_rows: list = []  # (row rectangle, action) of the hint table, for hovering
         self.hovered_hint = None  # the hinted move under the mouse, its line drawn on the board
-        self.result_dismissed = False  # a click on the board hides the result banner
+        #: the end of the line whose result banner a click on the board hid (a variation's banner
+        #: hidden leaves the game's own, should it end meanwhile, to be shown)
+        self.result_dismissed = None
         self._saved_moves = -1
         self.move_numbers = False  # gomoku: each stone's move number (M)
         self.swap2_asked = None   # the position whose Swap2 choice was last asked
@@ -443,17 +445,23 @@ class PlayScene(Scene):
             self.buttons.append(Button(pygame.Rect(p.x + half + gap, status_y + 28, half, 30), t("play.play_here"),
                                        self.play_from_here, size=13))
         if not c.over:
-            self.result_dismissed = False
+            self.result_dismissed = None
         if self.result_shown():
             ob = self.overlay_rect()
             nb = pygame.Rect(0, 0, 200, 40)
             nb.midbottom = (ob.centerx, ob.bottom - 14)
-            self.buttons.append(Button(nb, t("play.new"), self.new_game, kind="primary", hint="N"))
+            if c.in_variation:   # a finished line looked at, not the game's end: the way back to the game
+                nb.width = max(200, min(ob.width - 24, theme.FONTS.size(t("play.variation_back"), 16)[0] + 80))
+                nb.midbottom = (ob.centerx, ob.bottom - 14)
+                self.buttons.append(Button(nb, t("play.variation_back"), c.back_to_game, kind="primary", hint="End"))
+            else:
+                self.buttons.append(Button(nb, t("play.new"), self.new_game, kind="primary", hint="N"))
 
     def result_shown(self) -> bool:
         """The result banner is up: the game is over, looked at in its final position, and
-        the banner was not clicked away."""
-        return self.c.over and not self.c.reviewing and not self.result_dismissed
+        the banner was not clicked away. A finished variation looked at (a line opened from the
+        move list) has it too, saying so (`summary_lines`), with the way back to the game."""
+        return self.c.over and not self.c.reviewing and self.result_dismissed is not self.c.line[-1]
 
     def overlay_rect(self) -> pygame.Rect:
         """The result banner: over the top of the side panel, in place of the game's title,
@@ -503,7 +511,7 @@ class PlayScene(Scene):
             self.c.go_to(round((pos[0] - self.graph_rect.x) / max(1, self.graph_rect.width) * (n - 1)))
             return
         if self.result_shown() and (self.board_rect.collidepoint(pos) or self.overlay_rect().collidepoint(pos)):
-            self.result_dismissed = True  # a click on the board or the banner: the panel says the result
+            self.result_dismissed = self.c.line[-1]  # a click on the board or the banner: the panel says the result
             return
         target = self.view.hit(pos)
         if target is None:
@@ -806,7 +814,11 @@ class PlayScene(Scene):
 
     def summary_lines(self, width: int) -> list[str]:
         """The player's mistakes after the game (or the analysis's progress): one line, or two
-        when the banner is narrow (the second cut with an ellipsis)."""
+        when the banner is narrow (the second cut with an ellipsis). A finished variation looked
+        at: that it is one, not the game's end (the game may still go on)."""
+        if self.c.in_variation:
+            return _two_lines(t("play.variation_end_over" if self.c.game_over else "play.variation_end"), 14,
+                              width - 30)
         done, total = self.c.analysis_progress()
         summary = self.mistakes_text() if done >= total else t("play.analysing", done=done, total=total)
         lines = _two_lines(summary, 14, width - 30)
@@ -824,9 +836,10 @@ class PlayScene(Scene):
         for i, line in enumerate(lines):
             if line:
                 theme.text(surface, line, (r.centerx, r.y + 62 + 20 * i), 16, self.pal.text, anchor="center")
+        variation = self.c.in_variation   # said in the accent's colour: this is not the game's end
         for i, line in enumerate(self.summary_lines(r.width)):
             theme.text(surface, line, (r.centerx, r.y + 88 + 20 * (len(lines) - 1) + 18 * i),
-                       14, self.pal.text_dim, anchor="center")
+                       14, self.pal.accent if variation else self.pal.text_dim, anchor="center")
 
     def draw_panel(self, surface):
         pal = self.pal
@@ -881,8 +894,9 @@ class PlayScene(Scene):
             theme.text(surface, theme.fit_text(text, 20, p.width, True), (p.x, y + top), 20, color, bold=True)
             if detail:
                 theme.text(surface, theme.fit_text(detail, 14, p.width), (p.x, y + 29), 14, pal.text)
-            theme.text(surface, theme.fit_text(t("play.press_new"), 13, p.width), (p.x, y + hint_y), 13,
-                       pal.text_faint)
+            press = t("play.variation_press_end") if c.in_variation else t("play.press_new")
+            theme.text(surface, theme.fit_text(press, 13, p.width), (p.x, y + hint_y), 13,
+                       pal.accent if c.in_variation else pal.text_faint)
         elif c.ai_thinking or not (c.ai_prepared or c.human_to_move):   # thinking, or loading its model first
             thinking_block(surface, pal, status, self.app, c.thinking, self.app.ai.status, t("play.ai_thinking"))
         else:

@@ -213,3 +213,15 @@ def test_d_while_a_variation_is_on_the_board_and_the_ai_to_move_in_the_game_chan
     assert c.offer_draw() == "draw.your_turn"
     app.step()
     assert not c.agreed_draw and c.line[-1] is old and not old.data.get("agreed_draw")
+
+
+def test_a_draw_offered_while_looking_back_is_offered_in_the_games_newest_position(app_factory):
+    app = app_factory(ai_enabled=False)
+    app.start_play("connect4", "first", "medium")
+    c = _play_plies(app, DRAW_OFFER_PLIES)
+    _judge(c, 0.0)
+    c.go_to(5)
+    assert c.reviewing
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_d, mod=0, unicode="d")])
+    app.step()
+    assert c.agreed_draw and not c.reviewing and len(c.history) == DRAW_OFFER_PLIES + 1

@@ -141,6 +141,25 @@ def test_sigterm_stops_a_command_line_run_as_ctrl_c_does_and_it_resumes(tmp_path
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def test_an_interrupt_that_torch_wraps_in_another_error_still_stops_the_run_cleanly(tmp_path, monkeypatch, capsys):
+    """Ctrl+C or SIGTERM while torch imports its compiler (the first optimizer of a run) came out
+    as a RuntimeError raised from the KeyboardInterrupt: a traceback and exit code 1."""
+    from engine.training import train
+
+    def interrupted_inside_an_import(self, **kw):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as e:
+            raise RuntimeError("Error calling __set_name__ on 'cached_property' instance") from e
+
+    monkeypatch.setattr(TrainingRun, "run", interrupted_inside_an_import)
+    assert train.main(["--game", "connect2", "--run-dir", str(tmp_path / "run"), "--generations", "1"]) == 130
+    assert "interrupted; resume with --resume" in capsys.readouterr().err
+    monkeypatch.setattr(TrainingRun, "run", lambda self, **kw: (_ for _ in ()).throw(RuntimeError("a real fault")))
+    with pytest.raises(RuntimeError, match="a real fault"):
+        train.main(["--game", "connect2", "--run-dir", str(tmp_path / "run2"), "--generations", "1"])
+
+
 def test_hours_start_a_generation_only_where_it_would_end_near_the_deadline():
     assert time_for_another(100.0, None, [50.0])            # no deadline
     assert time_for_another(100.0, 101.0, [])               # the first generation always starts

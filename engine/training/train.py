@@ -760,6 +760,17 @@ def _latest_settings(info: dict):
     return changes[-1]["config"] if changes else info.get("config")
 
 
+def _interrupted(error: BaseException) -> bool:
+    """Whether ``error`` was raised from (or while handling) a KeyboardInterrupt."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
 def _stop_on_sigterm():
     """Make SIGTERM (``kill PID``) end a command-line run as Ctrl+C does: the run stops where it
     is, its workers and lock are given back, and it says how to resume, where the default action
@@ -853,6 +864,14 @@ def main(argv: list[str]) -> int:
     except CheckpointError as e:   # a model file of the run that cannot be read: named, never a traceback
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except Exception as e:
+        if not _interrupted(e):
+            raise
+        # Ctrl+C or SIGTERM inside code that wraps what it catches: torch imports its compiler
+        # lazily when the first optimizer is made, and an interrupt there comes out as a
+        # RuntimeError ("Error calling __set_name__ ...") raised from the KeyboardInterrupt
+        print("\ninterrupted; resume with --resume", file=sys.stderr)
+        return 130
     finally:
         if previous is not None:
             import signal

@@ -269,6 +269,18 @@ class GameSession(GameTreeLines):
         `game_line`): its end, finished or not, is not where the game is."""
         return self.game_line()[-1] is not self.line[-1]
 
+    def game_branch(self):
+        """While another line is on the board (`in_variation`): the game's first move off that
+        line (the move list draws the line from it as the game's), or None when the game's line
+        leaves no move off it (it ends within the line shown)."""
+        game, line = self.game_line(), self.line
+        if game[-1] is line[-1]:
+            return None
+        for k in range(1, len(game)):
+            if k >= len(line) or game[k] is not line[k]:
+                return game[k]
+        return None
+
     def back_to_game(self) -> bool:
         """Show the game where it is: its newest position, on its own line when another one
         opened from the move list is on the board; False when that is already shown."""

@@ -146,9 +146,13 @@ class GameTreeLines:
     def variations_at(self, lang: str, limit: int = 8) -> dict[int, list[list[tuple[Node, str]]]]:
         """The moves played instead of each move of the line on the board, for the move list:
         {index of the move replaced (len(history): after the last move, the moves undo took
-        back): [variation: [(node, move text)] along its main line, at most ``limit`` moves]}."""
+        back): [variation: [(node, move text)] along its main line, at most ``limit`` moves]}.
+        The variation that holds the game's own line, while another line is shown, follows the
+        game's moves (`gui.session.GameSession.game_line`), whichever line is the main one."""
         line = self._sync()
         out: dict[int, list] = {}
+        game = self.game_line() if hasattr(self, "game_line") else line
+        game_next = {id(g.parent): g for g in game[1:]}   # each game move, by the node it follows
 
         def text(n):
             before = n.parent.state
@@ -162,7 +166,7 @@ class GameTreeLines:
                 moves, n = [], start
                 while n is not None and len(moves) < limit:
                     moves.append((n, text(n)))
-                    n = n.children[0] if n.children else None
+                    n = game_next.get(id(n)) or (n.children[0] if n.children else None)
                 if n is not None:
                     moves.append((n, "…"))
                 out.setdefault(k + 1, []).append(moves)

@@ -15,7 +15,7 @@ from games import get_game
 from gui.controller import PlayController
 from gui.review import Evaluation
 from test_gui_review import ScriptedAI, ai_move, play_game, ttt  # noqa: F401 (ttt: the fixture)
-from test_gui_support import app, click, click_target, press  # noqa: F401 (app: the fixture)
+from test_gui_support import app, app_factory, click, click_target, press  # noqa: F401 (app, app_factory: fixtures)
 
 
 def lines(c):
@@ -364,3 +364,95 @@ def test_resigning_while_a_finished_variation_is_on_the_board_resigns_the_game(a
     c.go_to_node(c.tree.find((1, 0, 2, 4, 3, 8)))        # the finished variation again
     assert not c.resign() and c.resigned_by is None        # nothing more to resign
     assert c.game_over and app.scene.result_text()[0] == "The AI wins"
+
+
+# --- where the game is, while a variation is shown ------------------------------------------
+
+def game_and_old_line_in_the_window(app):
+    """In the window: b2 a1 c3 c1 played, then a3 instead of c3 (the game: b2 a1 a3), and the
+    old line's c3 opened from the move list. Returns the controller."""
+    app.start_play("tictactoe", "first", "beginner")
+    c = app.scene.c
+    c.analysis_on = False
+    for action, by_ai in ((4, False), (0, True), (8, False), (2, True)):
+        c._push(action, by_ai)
+    c.go_to(2)
+    c.play_from_view(6)
+    app.step()
+    c.go_to_node(c.tree.find((4, 0, 8)))
+    app.step()
+    assert c.in_variation and c.viewed.moves == (4, 0, 8)
+    return c
+
+
+def test_the_game_branch_is_the_games_first_move_off_the_line_shown(ttt):
+    c, ai = ttt
+    with_an_old_line(c, ai)
+    assert c.game_branch() is None                        # the game's line is on the board
+    c.go_to_node(c.tree.find((4, 0, 8, 2)))
+    assert c.game_branch() is c.tree.find((4, 0, 6))
+    c.back_to_game()
+    assert c.game_branch() is None and not c.in_variation
+
+
+def test_the_games_line_in_the_move_list_follows_the_games_moves_not_the_main_line(ttt):
+    """Made another line the main line (Ctrl+↑) in the game's branch: its row still shows the
+    game's own moves, the moves that lead to where the game is."""
+    c, ai = ttt
+    with_an_old_line(c, ai)
+    ai_move(c, ai, 2)                                     # the game: b2 a1 a3 c1
+    branch = c.tree.find((4, 0, 6))
+    other = c.tree.add(branch, 1)                         # b1 there, made the main line
+    c.tree.promote(other)
+    c.go_to_node(c.tree.find((4, 0, 8, 2)))
+    [game_row] = c.variations_at("en")[3]
+    assert [n.state.moves for n, _ in game_row] == [(4, 0, 6), (4, 0, 6, 2)]
+
+
+def test_in_the_window_a_variation_shown_says_where_the_game_is_and_marks_its_line(app, monkeypatch):
+    """Before: the game's own line was one more line in parentheses, nothing said that the moves
+    shown were not the game's."""
+    from test_gui_support import texts_drawn
+    c = game_and_old_line_in_the_window(app)
+    drawn = texts_drawn(app, monkeypatch)
+    assert "A variation · the game is at move 3" in drawn
+    assert "game" in drawn                                # the label of the game's row
+    assert app.scene.game_caption_rect is not None
+    c.back_to_game()
+    drawn = texts_drawn(app, monkeypatch)
+    assert not any("the game is at" in s for s in drawn) and "game" not in drawn
+    assert app.scene.game_caption_rect is None
+
+
+def test_in_the_window_a_click_on_the_caption_or_on_the_games_row_brings_the_game_back(app):
+    c = game_and_old_line_in_the_window(app)
+    click(app, app.scene.game_caption_rect.center)
+    assert c.state.moves == (4, 0, 6) and not c.in_variation and not c.waiting
+    c.go_to_node(c.tree.find((4, 0, 8)))
+    app.step()
+    game_move = c.tree.find((4, 0, 6))
+    box = next(r for r, item in app.scene.moves.items if item is game_move)
+    click(app, box.center)                                # the game's move in its labelled row
+    assert c.state.moves == (4, 0, 6) and not c.in_variation
+
+
+@pytest.mark.parametrize("size, lang", [((800, 560), "en"), ((800, 560), "zh"), ((1024, 640), "zh"),
+                                        ((1280, 800), "zh")])
+def test_the_games_caption_and_row_fit_the_panel(app_factory, monkeypatch, size, lang):
+    """Whole (not cut), inside the panel, and clear of every other text."""
+    from test_gui_layout import drawn_texts
+    from gui.i18n import t
+    a = app_factory(ai_enabled=False, size=size)
+    a.set_language(lang)
+    game_and_old_line_in_the_window(a)
+    texts = [(s, r) for s, r in drawn_texts(a, monkeypatch) if s.strip() and r.width and r.height]
+    caption = [t("play.variation_caption", n=3), t("play.variation_caption_short", n=3)]
+    mine = [(s, r) for s, r in texts if s in caption or s == t("play.game_line")]
+    assert len(mine) == 2, [s for s, _ in texts]
+    panel = a.scene.panel_rect
+    for s, r in mine:
+        assert panel.contains(r), (s, r, panel)
+        for s2, r2 in texts:
+            if r2 is not r:
+                inner = r.clip(r2)
+                assert inner.width < 3 or inner.height <= 4, (s, r, s2, r2)

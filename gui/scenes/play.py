@@ -79,6 +79,8 @@ class PlayScene(Scene):
         self.board_rect = pygame.Rect(0, 0, 0, 0)
         self.panel_rect = pygame.Rect(0, 0, 0, 0)
         self.graph_rect = pygame.Rect(0, 0, 0, 0)  # the win-rate graph's plot, for clicks
+        #: the move list's caption while a variation is shown (where the game is), for clicks
+        self.game_caption_rect: pygame.Rect | None = None
         self.hint_rows: list = []  # (row rectangle, action) of the hint table, for hovering
         self.hovered_hint = None  # the hinted move under the mouse, its line drawn on the board
         #: the end of the line whose result banner a click on the board hid (a variation's banner
@@ -498,6 +500,9 @@ class PlayScene(Scene):
 
     def on_click(self, pos):
         if super_hit(self, pos):
+            return
+        if self.game_caption_rect is not None and self.game_caption_rect.collidepoint(pos):
+            self.c.back_to_game()   # the caption saying where the game is: back to it
             return
         index = self.moves.hit(pos)
         if isinstance(index, int):
@@ -945,12 +950,16 @@ class PlayScene(Scene):
         if hints and bottom - y >= table + 60:  # the move list keeps room for two rows
             y = hint_table(surface, pal, p, y, hints, c.state, c.show_policy, self.hint_rows,
                            self.hovered_hint, self.move_scores())
+        self.game_caption_rect = None
         if bottom - y > 40:
             caption = t("play.moves")
             tried = c.variation_count()
             if tried:
                 caption += " · " + t("play.variations", n=tried)
-            theme.text(surface, theme.fit_text(caption, 13, p.width), (p.x, y), 13, pal.text_faint)
+            if c.in_variation:   # the moves shown are not the game's: where it is, a click away
+                self.draw_game_caption(surface, p, y, tried)
+            else:
+                theme.text(surface, theme.fit_text(caption, 13, p.width), (p.x, y), 13, pal.text_faint)
             comment = c.comment_at(c.view_index)
             if comment and bottom - y > 120:   # what the record says of the viewed move
                 for line in _two_lines(comment, 13, p.width):
@@ -962,7 +971,26 @@ class PlayScene(Scene):
             footer = result_detail(c) if c.time_loss is not None else ""
             self.moves.draw(surface, pal, pygame.Rect(p.x, y + 20, p.width, bottom - y - 20),
                             c.move_texts(language()), first, c.view_index, qualities,
-                            c.variations_at(language()), notes, footer)
+                            c.variations_at(language()), notes, footer, c.game_branch())
+
+    def draw_game_caption(self, surface, p, y, tried: int) -> None:
+        """The move list's caption while a line opened from the move list is on the board: that
+        it is a variation and the game's move, in the accent colour, a click (or End) back to
+        the game; the moves tried here after it when they fit."""
+        pal = self.pal
+        n = len(self.c.game_line()) - 1
+        text = t("play.variation_caption", n=n)
+        if theme.FONTS.size(text, 13, True)[0] > p.width - 8:
+            text = t("play.variation_caption_short", n=n)
+        text = theme.fit_text(text, 13, p.width - 8, True)
+        w = theme.FONTS.size(text, 13, True)[0]
+        self.game_caption_rect = pygame.Rect(p.x - 4, y - 3, w + 8, 20)
+        if self.game_caption_rect.collidepoint(self.app.mouse_pos()):
+            theme.rounded_rect(surface, pal.button_hover, self.game_caption_rect, 5)
+        theme.text(surface, text, (p.x, y), 13, pal.accent, bold=True)
+        rest = " · " + t("play.variations", n=tried) if tried else ""
+        if rest and theme.FONTS.size(rest, 13)[0] <= p.width - w - 8:
+            theme.text(surface, rest, (p.x + w + 4, y), 13, pal.text_faint)
 
 def super_hit(scene, pos) -> bool:
     from gui.widgets import hit_buttons

@@ -12,8 +12,9 @@ from gui.widgets import progress_bar, spinner, winrate_bar
 class MoveList:
     """The game's moves in numbered pairs; a click on a move shows the position after it.
     The moves played instead of a move (variations) follow its row, indented and in
-    parentheses, each move clickable. Follows the newest move unless scrolled back; keeps the
-    viewed move in sight."""
+    parentheses, each move clickable. While another line than the game's own is on the board,
+    the game's line among them is labelled and drawn in the accent colour. Follows the newest
+    move unless scrolled back; keeps the viewed move in sight."""
 
     ROW = 24
 
@@ -39,13 +40,15 @@ class MoveList:
         return None
 
     def draw(self, surface, pal, rect, texts: list[str], first_player: int = 0, current: int | None = None,
-             qualities: dict | None = None, variations: dict | None = None, notes=(), footer: str = "") -> None:
+             qualities: dict | None = None, variations: dict | None = None, notes=(), footer: str = "",
+             game=None) -> None:
         """``current``: the history index on the board (None: the newest); ``qualities``:
         {history index: inaccuracy|mistake|blunder} to colour and mark; ``variations``: {history
         index of the move replaced: [[(node, move text)...]...]} (see
         `gui.session.GameSession.variations_at`); ``notes``: the history indices of moves with a
         comment; ``footer``: a line after the last move (how the game ended when no move shows
-        it: a loss on time)."""
+        it: a loss on time); ``game``: the game's first move off the line shown, while another
+        line is on the board (`gui.session.GameSession.game_branch`): its variation is the game's."""
         from gui.widgets import QUALITY_MARKS
         self.rect = pygame.Rect(rect)
         self.items = []
@@ -94,7 +97,8 @@ class MoveList:
         for k, row in enumerate(rows[start:end]):
             y = rect.y + 8 + k * self.ROW
             if row[0] == "var":
-                self._draw_variation(surface, pal, rect, y, row[1], row[2], offset)
+                self._draw_variation(surface, pal, rect, y, row[1], row[2], offset,
+                                     game is not None and row[2][0][0] is game)
                 continue
             if row[0] == "footer":
                 theme.text(surface, theme.fit_text(footer, 14, rect.width - 24), (rect.x + 14, y), 14, pal.bad)
@@ -124,12 +128,19 @@ class MoveList:
         if self.scroll:
             theme.text(surface, "▼", (rect.right - 10, rect.bottom - 6), 11, pal.text_faint, anchor="bottomright")
 
-    def _draw_variation(self, surface, pal, rect, y, index: int, moves, offset: int) -> None:
-        """One variation on a row of its own: ``(3... b1 4. c3)``, each move clickable."""
+    def _draw_variation(self, surface, pal, rect, y, index: int, moves, offset: int, is_game: bool = False) -> None:
+        """One variation on a row of its own: ``(3... b1 4. c3)``, each move clickable. The
+        game's own line (``is_game``, while another line is shown) is labelled "game" before it
+        and drawn in the accent colour, so that the person sees where the game is."""
         size = 13
         x = rect.x + 34
         right = rect.right - 8
-        theme.text(surface, "(", (x, y + 1), size, pal.text_faint)
+        faint, dim = (pal.accent, pal.accent) if is_game else (pal.text_faint, pal.text_dim)
+        if is_game:
+            label = t("play.game_line")
+            theme.text(surface, label, (x, y + 1), size, pal.accent, bold=True)
+            x += theme.FONTS.size(label, size, True)[0] + 5
+        theme.text(surface, "(", (x, y + 1), size, faint)
         x += theme.FONTS.size("(", size)[0] + 2
         for j, (node, text) in enumerate(moves):
             k = index + j                      # the history index the move would have
@@ -141,13 +152,13 @@ class MoveList:
                 label += " *"
             w = theme.FONTS.size(label, size)[0]
             if x + w + 12 > right:
-                theme.text(surface, "…", (x, y + 1), size, pal.text_faint)
+                theme.text(surface, "…", (x, y + 1), size, faint)
                 return
             box = pygame.Rect(x - 3, y - 2, w + 6, self.ROW - 2)
             self.items.append((box, node))
-            theme.text(surface, label, (x, y + 1), size, pal.text_faint if text == "…" else pal.text_dim)
+            theme.text(surface, label, (x, y + 1), size, faint if text == "…" else dim)
             x += w + 8
-        theme.text(surface, ")", (x - 6, y + 1), size, pal.text_faint)
+        theme.text(surface, ")", (x - 6, y + 1), size, faint)
 
 
 def thinking_block(surface, pal, rect, app, thinking, ai_status: str, label: str) -> None:

@@ -17,17 +17,34 @@ from gui.review import Evaluation
 from test_gui_support import app_factory  # noqa: F401 (a fixture)
 
 
+def _quiet(state) -> int:
+    """A legal move of ``state`` that ends nothing."""
+    return next(a for a in state.legal_actions() if not state.play(a).is_terminal())
+
+
 def _play_plies(app, plies: int):
-    """Connect Four from the start, the person first: ``plies`` moves that end nothing."""
+    """The game on the board from where it is, the person first: up to ``plies`` moves that end nothing."""
     c = app.scene.c
     app.step()
     while len(c.history) - 1 < plies:
-        move = next(a for a in c.state.legal_actions() if not c.state.play(a).is_terminal())
         if c.state.current_player == c.human:
-            assert c.play(move)
+            assert c.play(_quiet(c.state))
         else:
-            c._push(move, by_ai=True)
+            c._push(_quiet(c.state), by_ai=True)
     return c
+
+
+def _connect4_at(app_factory, plies: int = DRAW_OFFER_PLIES):
+    """(app, controller): Connect Four against the medium level, the person first, ``plies`` played."""
+    app = app_factory(ai_enabled=False)
+    app.start_play("connect4", "first", "medium")
+    return app, _play_plies(app, plies)
+
+
+def _unjudged(c) -> None:
+    """The AI knows nothing yet of the position on the board."""
+    c.evals[-1] = None
+    c.grades[-1] = None
 
 
 def _judge(c, ai_value: float):
@@ -44,10 +61,8 @@ def _toasts(app, monkeypatch) -> list[str]:
 
 
 def test_the_ai_agrees_when_it_expects_no_more_from_playing_on(app_factory, monkeypatch):
-    app = app_factory(ai_enabled=False)
+    app, c = _connect4_at(app_factory)
     said = _toasts(app, monkeypatch)
-    app.start_play("connect4", "first", "medium")
-    c = _play_plies(app, DRAW_OFFER_PLIES)
     _judge(c, DRAW_ACCEPT_VALUE - 0.02)
     assert c.offer_draw() == ""
     app.step()
@@ -60,23 +75,19 @@ def test_the_ai_agrees_when_it_expects_no_more_from_playing_on(app_factory, monk
 
 
 def test_the_ai_declines_when_it_expects_more_and_says_its_share(app_factory, monkeypatch):
-    app = app_factory(ai_enabled=False)
+    app, c = _connect4_at(app_factory)
     said = _toasts(app, monkeypatch)
-    app.start_play("connect4", "first", "medium")
-    c = _play_plies(app, DRAW_OFFER_PLIES)
     _judge(c, 0.6)
     assert c.offer_draw() == ""
     app.step()
     assert not c.agreed_draw and not c.over and any("80%" in s for s in said)
     assert c.offer_draw() == "draw.declined_here"   # the same position: the person moves first
-    assert c.play(next(a for a in c.state.legal_actions() if not c.state.play(a).is_terminal()))
+    assert c.play(_quiet(c.state))
 
 
 def test_too_early_or_not_on_the_persons_move_no_draw(app_factory, monkeypatch):
-    app = app_factory(ai_enabled=False)
+    app, c = _connect4_at(app_factory, 2)
     said = _toasts(app, monkeypatch)
-    app.start_play("connect4", "first", "medium")
-    c = _play_plies(app, 2)
     _judge(c, -0.9)   # even an AI that is losing keeps to the etiquette
     assert c.offer_draw() == ""
     app.step()
@@ -86,11 +97,8 @@ def test_too_early_or_not_on_the_persons_move_no_draw(app_factory, monkeypatch):
 
 
 def test_an_offer_waits_for_the_ais_judgement_and_lapses_when_the_person_moves(app_factory):
-    app = app_factory(ai_enabled=False)
-    app.start_play("connect4", "first", "medium")
-    c = _play_plies(app, DRAW_OFFER_PLIES)
-    c.evals[-1] = None
-    c.grades[-1] = None
+    app, c = _connect4_at(app_factory)
+    _unjudged(c)
     assert c.offer_draw() == "" and c.offer_draw() == "draw.pending"
     app.step()
     assert not c.agreed_draw and c.draw_offer is c.state   # nothing judged yet: the offer stands
@@ -100,13 +108,10 @@ def test_an_offer_waits_for_the_ais_judgement_and_lapses_when_the_person_moves(a
 
 
 def test_a_moved_on_offer_lapses(app_factory):
-    app = app_factory(ai_enabled=False)
-    app.start_play("connect4", "first", "medium")
-    c = _play_plies(app, DRAW_OFFER_PLIES)
-    c.evals[-1] = None
-    c.grades[-1] = None
+    app, c = _connect4_at(app_factory)
+    _unjudged(c)
     assert c.offer_draw() == ""
-    assert c.play(next(a for a in c.state.legal_actions() if not c.state.play(a).is_terminal()))
+    assert c.play(_quiet(c.state))
     app.step()
     assert c.draw_offer is None and not c.agreed_draw
 
@@ -118,9 +123,7 @@ def test_an_agreed_draw_counts_half_for_the_rating_and_is_saved_as_a_draw(app_fa
               for k, v in {"easy": 1000.0, "medium": 1200.0, "hard": 1400.0}.items()}
     monkeypatch.setattr(ratings, "_levels_cache", {"connect4": levels})
     monkeypatch.setattr(ratings, "_advantage_cache", {"connect4": 0.0})
-    app = app_factory(ai_enabled=False)
-    app.start_play("connect4", "first", "medium")
-    c = _play_plies(app, DRAW_OFFER_PLIES)
+    app, c = _connect4_at(app_factory)
     _judge(c, 0.0)
     c.offer_draw()
     app.step()
@@ -132,9 +135,7 @@ def test_an_agreed_draw_counts_half_for_the_rating_and_is_saved_as_a_draw(app_fa
 
 
 def test_resign_asks_and_offers_the_draw_beside_it_where_the_game_allows(app_factory):
-    app = app_factory(ai_enabled=False)
-    app.start_play("connect4", "first", "medium")
-    c = _play_plies(app, DRAW_OFFER_PLIES)
+    app, c = _connect4_at(app_factory)
     app.scene.resign()
     labels = [label for label, _, _ in app.scene.confirm.choices]
     assert labels == ["Resign", "Offer a draw", "Cancel"] and not c.over   # asked, nothing done yet
@@ -153,9 +154,7 @@ def test_resign_asks_and_offers_the_draw_beside_it_where_the_game_allows(app_fac
 
 
 def test_the_d_key_offers_a_draw(app_factory):
-    app = app_factory(ai_enabled=False)
-    app.start_play("connect4", "first", "medium")
-    c = _play_plies(app, DRAW_OFFER_PLIES)
+    app, c = _connect4_at(app_factory)
     _judge(c, -0.3)
     app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_d, mod=0, unicode="d")])
     app.step()
@@ -164,30 +163,26 @@ def test_the_d_key_offers_a_draw(app_factory):
 
 def test_playing_on_from_an_earlier_position_takes_the_agreement_back(app_factory):
     """As with a resignation: the game goes on from there, and counts as taken back."""
-    app = app_factory(ai_enabled=False)
-    app.start_play("connect4", "first", "medium")
-    c = _play_plies(app, DRAW_OFFER_PLIES)
+    app, c = _connect4_at(app_factory)
     _judge(c, 0.0)
     c.offer_draw()
     app.step()
     assert c.agreed_draw
     c.go_to(DRAW_OFFER_PLIES - 2)
-    assert c.play_from_view(next(a for a in c.viewed.legal_actions() if not c.viewed.play(a).is_terminal()))
+    assert c.play_from_view(_quiet(c.viewed))
     assert not c.agreed_draw and not c.over and c.took_back
 
 
 def test_a_draw_offered_while_a_variation_is_on_the_board_is_offered_in_the_game(app_factory):
     """The offer is the game's: the game comes back on the board and the AI judges its position,
     not the end of a line opened from the move list."""
-    app = app_factory(ai_enabled=False)
-    app.start_play("connect4", "first", "medium")
-    c = _play_plies(app, DRAW_OFFER_PLIES + 2)
+    app, c = _connect4_at(app_factory, DRAW_OFFER_PLIES + 2)
     old = c.line[-1]                                     # this line's end, the person to move
     c.go_to(DRAW_OFFER_PLIES)
     taken = c.history[DRAW_OFFER_PLIES + 1].moves[-1]
     assert c.play_from_view(next(a for a in c.viewed.legal_actions()
                                  if a != taken and not c.viewed.play(a).is_terminal()))
-    c._push(next(a for a in c.state.legal_actions() if not c.state.play(a).is_terminal()), by_ai=True)
+    c._push(_quiet(c.state), by_ai=True)
     game_end = c.state
     _judge(c, 0.0)                                       # the game's position: the AI would agree
     c.go_to_node(old)
@@ -200,9 +195,7 @@ def test_a_draw_offered_while_a_variation_is_on_the_board_is_offered_in_the_game
 
 
 def test_d_while_a_variation_is_on_the_board_and_the_ai_to_move_in_the_game_changes_nothing(app_factory):
-    app = app_factory(ai_enabled=False)
-    app.start_play("connect4", "first", "medium")
-    c = _play_plies(app, DRAW_OFFER_PLIES + 2)
+    app, c = _connect4_at(app_factory, DRAW_OFFER_PLIES + 2)
     old = c.line[-1]
     c.go_to(DRAW_OFFER_PLIES)
     taken = c.history[DRAW_OFFER_PLIES + 1].moves[-1]
@@ -216,9 +209,7 @@ def test_d_while_a_variation_is_on_the_board_and_the_ai_to_move_in_the_game_chan
 
 
 def test_a_draw_offered_while_looking_back_is_offered_in_the_games_newest_position(app_factory):
-    app = app_factory(ai_enabled=False)
-    app.start_play("connect4", "first", "medium")
-    c = _play_plies(app, DRAW_OFFER_PLIES)
+    app, c = _connect4_at(app_factory)
     _judge(c, 0.0)
     c.go_to(5)
     assert c.reviewing

@@ -118,3 +118,31 @@ def test_the_resign_confirmation_and_the_keys_sheet_are_not_cut(tmp_path, monkey
         assert not [d for d in drawn if d.endswith("…")], drawn
     finally:
         a.shutdown()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(800, 560), (1024, 640), (1280, 800)])
+def test_the_way_back_to_the_game_is_whole_while_looking_back(tmp_path, monkeypatch, lang, size):
+    """"Back to the game" beside "Play from here": its key is shown only where it fits beside
+    the words (at 1024×640 the two were cut to "Back to the g…")."""
+    from gui import theme
+    from gui.i18n import t
+    a = make_app(tmp_path, monkeypatch, ai_enabled=False, size=size)
+    try:
+        a.set_language(lang)
+        a.start_play("connect4", "first", "beginner")
+        c = a.scene.c
+        a.step()
+        c.play(3)
+        c._push(3, by_ai=True)
+        c.play(2)
+        c._push(2, by_ai=True)
+        c.go_to(1)
+        a.step()
+        b = next(b for b in a.scene.buttons if b.label == t("play.back_to_game"))
+        hint = theme.FONTS.size("   " + b.hint, 13)[0] if b.hint else 0
+        assert theme.FONTS.size(b.label, 13)[0] + hint + 16 <= b.rect.width
+        if lang == "en":
+            assert bool(b.hint) == (size == (1280, 800))
+    finally:
+        a.shutdown()

@@ -442,8 +442,12 @@ class PlayScene(Scene):
             self.buttons.append(Button(self.retry_rect, t("play.retry"), self.retry, size=14))
         elif c.reviewing:
             half = (p.width - gap) // 2
-            self.buttons.append(Button(pygame.Rect(p.x, status_y + 28, half, 30), t("play.back_to_game"), c.back_to_game,
-                                       hint="End", size=13))
+            # back to the game's own line from a variation, else to its newest position; the key
+            # shown only where it fits beside the words
+            back = t("play.variation_back" if c.in_variation else "play.back_to_game")
+            key = "End" if theme.FONTS.size(back + "   End", 13)[0] + 16 <= half else ""
+            self.buttons.append(Button(pygame.Rect(p.x, status_y + 28, half, 30), back, c.back_to_game,
+                                       hint=key, size=13))
             self.buttons.append(Button(pygame.Rect(p.x + half + gap, status_y + 28, half, 30), t("play.play_here"),
                                        self.play_from_here, size=13))
         if not c.over:

@@ -198,6 +198,15 @@ class App:
                 pass
         return None
 
+    def rated_levels(self, game) -> dict[str, dict]:
+        """The levels' ratings (`gui.ratings.level_ratings`, only the app's LEVELS) where they say
+        how the AI plays: they were measured for the shipped model, so none with a trained model
+        chosen (its strength is not measured; its games do not count for the person's rating)."""
+        from gui.ratings import level_ratings
+        if self.model_path_for(game):
+            return {}
+        return {k: v for k, v in level_ratings(game).items() if k in LEVELS}
+
     def model_label(self, game_id: str, variant: dict | None = None) -> str:
         from engine.core.paths import shipped_model_path
         try:
@@ -368,8 +377,8 @@ class App:
         """The level nearest the person's rating for ``game`` (a newcomer: the middle of the
         ladder); the saved level where no level is rated."""
         from engine.play.rating import start_rating
-        from gui.ratings import level_ratings, suggested_level
-        levels = {k: v for k, v in level_ratings(game).items() if k in LEVELS}
+        from gui.ratings import suggested_level
+        levels = self.rated_levels(game)
         if not levels:
             return self.settings["level"] if self.settings["level"] in LEVELS else "medium"
         player = self.ratings.get(game.key) or start_rating({k: v["rating"] for k, v in levels.items()})
@@ -378,9 +387,9 @@ class App:
     def rate_game(self, c) -> None:
         """Count a finished game for the person's rating, when it counts (see `gui.ratings`);
         ``c.rating_note`` says the new rating, or why the game did not count."""
-        from gui.ratings import level_ratings, score_for, suggested_level
+        from gui.ratings import score_for, suggested_level
         c.rating_done = True
-        levels = {k: v for k, v in level_ratings(c.game).items() if k in LEVELS}
+        levels = self.rated_levels(c.game)
         if c.level not in levels or not c.from_start or not c.person_moved:
             return
         if c.took_back and not self.settings["rate_takebacks"]:

@@ -369,3 +369,27 @@ def test_a_rating_under_zero_is_said_as_below_zero(monkeypatch):
         assert ratings.level_line(game, "beginner") == "入门——低于Rapfi标度的0分"
     finally:
         i18n.set_language("en")
+
+
+def test_the_shipped_models_ratings_are_not_claimed_for_a_trained_model(app_factory, rated):
+    """Defect: with "Newest trained" chosen in Train, the home card, the level picker and the
+    rating of finished games still used the levels' ratings measured for the shipped model."""
+    from engine.core.paths import user_model_path
+    from games import get_game
+    from gui.scenes import home
+    from gui.scenes.setup import SetupScene
+    app = app_factory(ai_enabled=False)
+    game = get_game("connect4")
+    assert home.rating_words(app, game)   # the shipped model: its levels' ratings are said
+    user_model_path(game.key).write_bytes(b"a model")
+    app.settings.set_model_choice(game.key, "trained")
+    assert home.rating_words(app, game) == "" and app.rated_levels(game) == {}
+    app.go_home()
+    notes = [text for text, _ in app.scene._card_notes(game, lambda text: 1, 3)]
+    assert notes == ["your trained model — strength not measured, games not rated"]
+    setup = SetupScene(app, "connect4", "play")
+    assert "adaptive" not in setup.level_choices()
+    assert not any("scale" in line for line in setup.level_words())
+    app.start_play("connect4", "first", "medium")
+    c = _finish_lost_game(app)
+    assert app.ratings.get("connect4") is None and not c.rating_note

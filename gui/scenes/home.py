@@ -185,8 +185,8 @@ def rating_words(app, game) -> str:
     person's rating with both ratings ("Medium — about 1450 on the Fairy-Stockfish scale; you:
     1390 ± 120 after 14 games"), or the chosen level's before any rated game; "" otherwise."""
     from gui.controller import LEVELS
-    from gui.ratings import level_line, level_ratings, suggested_level
-    levels = {k: v for k, v in level_ratings(game).items() if k in LEVELS}
+    from gui.ratings import level_line, suggested_level
+    levels = app.rated_levels(game)
     if not levels:
         return ""
     player = app.ratings.get(game.key)
@@ -438,6 +438,8 @@ class HomeScene(Scene):
         ``lines_of``: the level's rating and the strength note, or that the game is unavailable."""
         if game is None:
             return [(t("home.unavailable"), self.pal.bad)]
+        if self.app.model_path_for(game):   # the shipped model's ratings and evidence are not this one's
+            return [(t("home.note.trained"), self.pal.text_dim)]
         notes = [(rating_words(self.app, game), self.pal.text), (model_note(game), self.pal.text_dim)]
         return _fitting(notes, lines_of, room, model_note(game, True))
 

@@ -109,9 +109,8 @@ class SetupScene(Scene):
 
     def level_choices(self) -> tuple[str, ...]:
         """The levels, and "adaptive" where the game's levels are rated."""
-        from gui.ratings import level_ratings
         game = self.rated_game()
-        return LEVELS + ((ADAPTIVE,) if game is not None and level_ratings(game) else ())
+        return LEVELS + ((ADAPTIVE,) if game is not None and self.app.rated_levels(game) else ())
 
     def chosen_level(self) -> str:
         return self.level if self.level in self.level_choices() else "strong"
@@ -124,7 +123,7 @@ class SetupScene(Scene):
         level = self.chosen_level()
         game = self.rated_game()
         out = []
-        if game is not None:
+        if game is not None and self.app.rated_levels(game):   # measured for the shipped model only
             shown = self.app.adaptive_level(game) if level == ADAPTIVE else level
             line = level_line(game, shown, self.app.ratings.get(game.key))
             if line:

@@ -533,3 +533,49 @@ def test_learning_steps_in_channels_last_give_the_same_losses_and_save_a_standar
         assert all(t.is_contiguous() for t in saved.values())   # stored in the standard layout
         assert torch.load(run_dir / "optimizer.pt", weights_only=True)["state"]
     assert losses[True] == pytest.approx(losses[False], rel=1e-3)
+
+
+def test_a_resumed_background_run_still_has_to_beat_the_shipped_model(tmp_path, monkeypatch):
+    """Defect: a run resumed (after a stop or a restart of the app) while no trained model was
+    saved yet forgot the shipped model it had to beat, and saved its next evaluated network as
+    the user's model without a match, however weak it was."""
+    import shutil
+    from types import SimpleNamespace
+    from engine.core.paths import models_dir, user_model_path
+    from engine.play import arena
+    from engine.training import train, trainer
+    monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path / "home"))
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "state.json").write_text("{}")   # a run to resume
+    shutil.copy(models_dir() / "tictactoe.pt", tmp_path / "gen.pt")
+    matches = []
+
+    class FakeRun:
+        def __init__(self, game, run_dir, on_event=None, init_model=None, **kw):
+            assert init_model is None   # resumed, not started again
+            self.on_event, self.state = on_event, {"generation": 40}
+
+        def ckpt_path(self, generation):
+            return tmp_path / "gen.pt"
+
+        def request_stop(self):
+            pass
+
+        def run(self, hours=None):
+            self.on_event({"type": "progress", "generation": 42})
+
+    def weaker(game, a, b, games, on_game=None):
+        matches.append(games)
+        return SimpleNamespace(score=0.4, wins=2, draws=12, losses=6)
+    monkeypatch.setattr(train, "TrainingRun", FakeRun)
+    monkeypatch.setattr(arena, "play_match", weaker)
+    t = trainer.BackgroundTrainer("tictactoe", workers=1, run_dir=run_dir)
+    started = {}
+    monkeypatch.setattr(t._ctx, "Process", lambda target, args, **kw: SimpleNamespace(
+        start=lambda: started.update(target=target, args=args), is_alive=lambda: True, exitcode=None))
+    t.start()
+    started["target"](*started["args"])
+    events = t.poll()
+    assert matches == [trainer.PROMOTE_GAMES]   # played against the shipped model
+    assert not [e for e in events if e.get("type") == "model"] and not user_model_path("tictactoe").exists()

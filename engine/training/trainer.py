@@ -40,10 +40,13 @@ def _watch_parent(on_orphaned) -> None:
     threading.Thread(target=wait, name="parent-watch", daemon=True).start()
 
 
-def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events, stop_event, config_path=None):
+def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events, stop_event, config_path=None,
+                  baseline_model=None):
     """Child-process entry point (top level: spawn-safe). It stops at the next safe point when
     ``stop_event`` is set or when the process that started it ends. ``config_path``: settings
-    over the game's own (`load_config`), or None."""
+    over the game's own (`load_config`), or None. ``baseline_model``: the model the player uses
+    while the user has no trained one (the shipped model), which a new network must beat to be
+    saved; ``init_model`` when None (a resumed run has no ``init_model``, but its baseline stays)."""
     import os
     import threading
     orphaned = threading.Event()
@@ -88,8 +91,9 @@ def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events,
         configure_threads(1)
         game = game_from_key(game_key)
         user_path = user_model_path(game.key)
-        # the model the player uses now: the user's newest if any, else the one training started from
-        best_path = user_path if user_path.exists() else (Path(init_model) if init_model else None)
+        # the model the player uses now: the user's newest if any, else the shipped one (a resumed run too)
+        baseline = baseline_model or init_model
+        best_path = user_path if user_path.exists() else (Path(baseline) if baseline else None)
 
         class Stop(Exception):
             pass
@@ -186,7 +190,8 @@ class BackgroundTrainer:
         self._proc = self._ctx.Process(target=_trainer_main, name=f"trainer-{self.game.key}", daemon=False,
                                        args=(self.game.key, str(self.run_dir), init, self.workers,
                                              self._events, self._stop,
-                                             str(self.config_path) if self.config_path else None))
+                                             str(self.config_path) if self.config_path else None,
+                                             str(self.model_path) if self.model_path else None))
         self._proc.start()
 
     def stop(self, timeout: float = 10.0) -> None:

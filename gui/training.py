@@ -107,10 +107,17 @@ class TrainController:
             p.terminate()  # the trainer did not stop by itself
         return taken
 
-    def load_history(self, game_key: str) -> None:
-        """The run's earlier generations (its metrics.jsonl), so the charts survive a restart."""
+    def load_history(self, game_key: str, game_id: str | None = None) -> None:
+        """The run's earlier generations (its metrics.jsonl), so the charts survive a restart.
+        ``game_id`` another game than the last one trained: that game's log, models and error
+        are left behind (they were not this game's)."""
         if self.running:
             return
+        if game_id is not None and game_id != self.game_id:
+            self.log, self.models, self.selfplay = [], [], {}
+            if self.status == "error":
+                self.status, self.message = "idle", ""
+            self.game_id = game_id
         self.points = run_history(game_key)
 
     def _take(self, ev: dict) -> None:

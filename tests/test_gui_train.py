@@ -98,3 +98,27 @@ def test_the_charts_come_back_from_the_runs_metrics_after_a_restart(tmp_path, mo
         assert app.trainer.latest()["elo"] == 30.0
     finally:
         app.shutdown()
+
+
+def test_another_game_picked_does_not_show_the_last_games_log_or_error(tmp_path, monkeypatch):
+    """Defect: after training one game, picking another showed the first game's log (its
+    generations and matches) and its error ("Training stopped: …") as the new game's."""
+    from test_gui_support import texts_drawn
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False)
+    try:
+        app.open_train()
+        app.scene.pick("tictactoe")
+        press(app, pygame.K_SPACE)
+        tr = app.trainer
+        assert run_until(app, lambda: len(tr.points) >= 2 and tr.log, 30)
+        press(app, pygame.K_SPACE)
+        assert run_until(app, lambda: not tr.running, 20)
+        tr.status, tr.message = "error", "the trainer process ended with code 1"   # as a failed run leaves it
+        app.scene.pick("connect2")
+        drawn = texts_drawn(app, monkeypatch)
+        assert not tr.log and not any("generation" in text.lower() and "done" in text.lower() for text in drawn)
+        assert not any(text.startswith("Training stopped") for text in drawn) and "Not training" in drawn
+        app.scene.pick("tictactoe")   # the game's own error is not brought back either: it was seen
+        assert tr.status == "idle"
+    finally:
+        app.shutdown()

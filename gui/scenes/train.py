@@ -37,8 +37,7 @@ class TrainScene(Scene):
         tr = self.app.trainer
         game = self._game()
         if game is not None and not tr.running:
-            tr.load_history(game.key)
-            tr.game_id = self.game_id
+            tr.load_history(game.key, self.game_id)
 
     def _game(self):
         try:

@@ -6,6 +6,7 @@ It lives on the App, not on the scene, so training goes on while the person play
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
 import re
 import time
@@ -15,6 +16,8 @@ from gui.ai_worker import TRAINER_FACTORY, trainer_main
 
 MAX_POINTS = 2000
 MAX_LOG = 200
+#: the reasons of a trainer's error that a damaged file in the user data folder caused
+DAMAGE_REASONS = ("run_damaged", "model_damaged")
 
 
 class TrainController:
@@ -23,6 +26,9 @@ class TrainController:
         self.game_id: str | None = None
         self.status = "idle"  # idle | starting | running | stopping | error
         self.message = ""
+        #: why the last training failed when a file it needs is damaged: "run_damaged" or
+        #: "model_damaged" (the scene then offers `set_aside_damaged`); None otherwise
+        self.damage: str | None = None
         self.started_at = 0.0
         self.points: list[dict] = []  # progress events, oldest first
         self.log: list[str] = []
@@ -49,7 +55,7 @@ class TrainController:
             history = []
         self.points, self.log, self.models, self.selfplay = history, [], [], {}
         self._stop_requested = 0
-        self.message = ""
+        self.message, self.damage = "", None
         self._commands = self._ctx.Queue()
         self._events = self._ctx.Queue()
         # not a daemon: the trainer starts processes of its own
@@ -116,7 +122,7 @@ class TrainController:
         if game_id is not None and game_id != self.game_id:
             self.log, self.models, self.selfplay = [], [], {}
             if self.status == "error":
-                self.status, self.message = "idle", ""
+                self.status, self.message, self.damage = "idle", "", None
             self.game_id = game_id
         self.points = run_history(game_key)
 
@@ -149,11 +155,40 @@ class TrainController:
                 self.log.append(message)  # the trainer was ended because it was asked to stop: no error
             else:
                 self.status, self.message = "error", message
+                reason = ev.get("reason")
+                self.damage = reason if reason in DAMAGE_REASONS else None
                 self.log.append("error: " + self.message)
         elif kind == "stopped":
             if self.status != "error":
                 self.status = "idle"
         del self.log[:-MAX_LOG]
+
+    def damaged_path(self):
+        """The damaged thing the last training failed on (`damage`): the game's run folder or
+        its trained model, in the user data folder; None when none is known."""
+        if self.damage not in DAMAGE_REASONS or self.game_id is None:
+            return None
+        from engine.core.paths import user_data_dir, user_model_path
+        from games import get_game
+        key = get_game(self.game_id).key
+        return user_data_dir() / "runs" / key if self.damage == "run_damaged" else user_model_path(key)
+
+    def set_aside_damaged(self):
+        """Move the damaged run folder or trained model out of the way (renamed to
+        ``NAME.bak-<timestamp>`` beside it, never deleted) so that training can start afresh;
+        the new path, or None when nothing was moved (the error then stays)."""
+        from engine.core.safefile import set_aside
+        if self.running:
+            return None
+        path = self.damaged_path()
+        if path is None or not os.path.lexists(path):
+            return None
+        moved = set_aside(path)
+        if moved is not None:
+            if self.damage == "run_damaged":
+                self.points = []   # its generations went with the folder
+            self.status, self.message, self.damage = "idle", "", None
+        return moved
 
     def latest(self) -> dict:
         return self.points[-1] if self.points else {}
@@ -217,6 +252,11 @@ LOG_PATTERNS = (
     (re.compile(r"^(?:error: )?the training process stopped \(exit code (-?\d+)\)$"), "train.log.exit", ("code",)),
     (re.compile(r"^generation (\d+) done$"), "train.log.done", ("generation",)),
     (re.compile(r"^unpacking the trainer's library \((\d+) MB\), once$"), "train.log.unpacking", ("mb",)),
+    # a damaged run folder or trained model (the Train scene offers to set it aside)
+    (re.compile(r"^(?:error: )?RunStateError: (.*)$"), "train.log.run_damaged", ("detail",)),
+    (re.compile(r"^(?:error: )?CheckpointError: (.+[/\\]checkpoints[/\\]gen_\d+\.pt): .*$"), "train.log.run_damaged",
+     ("path",)),
+    (re.compile(r"^(?:error: )?CheckpointError: (.+?\.pt): .*$"), "train.log.model_unreadable", ("path",)),
     (re.compile(r"^error: (.*)$"), "train.log.error", ("message",)),
     (re.compile(r"^could not start training: (.*)$"), "train.log.cannot_start", ("message",)),
 )
@@ -231,8 +271,26 @@ def translated(line: str) -> str:
             fields = dict(zip(names, m.groups()))
             if "game" in fields:      # the game's name, not its internal key
                 fields["game"] = _game_name(fields["game"])
+            if key == "train.log.model_unreadable" and _trained_model(fields["path"]):
+                key = "train.log.model_damaged"
             return t(key, **fields)
     return line
+
+
+def _trained_model(path: str) -> bool:
+    """Whether ``path`` is one of the player's trained models (the user data folder's models/)."""
+    from pathlib import Path
+    try:
+        from engine.core.paths import user_data_dir
+        return Path(path).parent == user_data_dir() / "models"
+    except Exception:
+        return False
+
+
+def damaged_trained_model(error: str, model_path) -> bool:
+    """Whether the AI's ``error`` says the trained model it was asked to play (``model_path``)
+    cannot be read: its file is damaged (`engine.core.checkpoint.CheckpointError`)."""
+    return bool(model_path) and str(error).startswith(f"CheckpointError: {model_path}:")
 
 
 def _unpacks_first() -> int:

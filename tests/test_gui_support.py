@@ -119,19 +119,60 @@ class FakeTrainer:
                     [{"type": "model", "path": "/nonexistent/model.pt", "generation": self.n // 4}] if self.n == 8 else [])
 
 
+#: what the tests write for a damaged run state or trained model in the user data folder
+DAMAGED = b"{damaged"
+
+
+class CheckingTrainer(FakeTrainer):
+    """FakeTrainer that fails as the real one does on a damaged run state (the user data
+    folder's runs/<game>/state.json) or trained model (models/<game>.pt): DAMAGED in them."""
+
+    def start(self):
+        from engine.core.paths import user_data_dir, user_model_path
+        from games import get_game
+        key = get_game(self.game_id).key
+        state, model = user_data_dir() / "runs" / key / "state.json", user_model_path(key)
+        if state.exists() and state.read_bytes() == DAMAGED:
+            self.failure = {"type": "error", "reason": "run_damaged",
+                            "message": f"RunStateError: {state} is not valid JSON; the run cannot be resumed from "
+                                       "it (move the file away to look at it, or choose another --run-dir)"}
+        elif model.exists() and model.read_bytes() == DAMAGED:
+            self.failure = {"type": "error", "reason": "model_damaged",
+                            "message": f"CheckpointError: {model}: not a ZeroBoard model file (truncated, corrupt "
+                                       "or another kind of file: File is not a zip file)"}
+        else:
+            self.failure = None
+        super().start()
+
+    def poll(self):
+        if self.failure and self.is_running:
+            self.is_running = False
+            return [self.failure]
+        return super().poll()
+
+
+def make_model_checking_player(game, level="strong", model_path=None):
+    """make_player, refusing a trained model holding DAMAGED as the real loader does."""
+    if model_path and open(model_path, "rb").read() == DAMAGED:
+        from engine.core.checkpoint import CheckpointError
+        raise CheckpointError(f"{model_path}: not a ZeroBoard model file (truncated, corrupt or another kind of "
+                              "file: File is not a zip file)")
+    return make_player(game, level, model_path)
+
+
 # --- helpers for driving the app headless ------------------------------------------------
 
 SUPPORT = "test_gui_support"
 
 
-def make_app(tmp_path, monkeypatch, player="make_player", ai_enabled=True, size=(1280, 800)):
+def make_app(tmp_path, monkeypatch, player="make_player", ai_enabled=True, size=(1280, 800), trainer="FakeTrainer"):
     """A headless App with its own ZEROBOARD_HOME and the fake AI and trainer."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path / "home"))
     from gui.app import App
     return App(size, headless=True, ai_enabled=ai_enabled, ai_factory=f"{SUPPORT}:{player}",
-               trainer_factory=f"{SUPPORT}:FakeTrainer", strict=True)
+               trainer_factory=f"{SUPPORT}:{trainer}", strict=True)
 
 
 

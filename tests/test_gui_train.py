@@ -122,3 +122,113 @@ def test_another_game_picked_does_not_show_the_last_games_log_or_error(tmp_path,
         assert tr.status == "idle"
     finally:
         app.shutdown()
+
+
+def _damaged_app(tmp_path, monkeypatch, what, **kw):
+    """An app whose tic-tac-toe run state ("run") or trained model ("model") is damaged, with
+    its training started once and failed on it."""
+    from engine.core.paths import user_data_dir, user_model_path
+    from test_gui_support import DAMAGED
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, trainer="CheckingTrainer", **kw)
+    if what == "run":
+        run = user_data_dir() / "runs" / "tictactoe"
+        run.mkdir(parents=True)
+        (run / "state.json").write_bytes(DAMAGED)
+        (run / "metrics.jsonl").write_text('{"generation": 1, "games": 40}\n')
+    else:
+        user_model_path("tictactoe").parent.mkdir(parents=True, exist_ok=True)
+        user_model_path("tictactoe").write_bytes(DAMAGED)
+        app.settings.set_model_choice("tictactoe", "trained")
+    app.open_train()
+    app.scene.pick("tictactoe")
+    press(app, pygame.K_SPACE)
+    assert run_until(app, lambda: app.trainer.status == "error", 30)
+    return app
+
+
+def test_a_damaged_run_folder_is_said_plainly_and_set_aside_after_asking(tmp_path, monkeypatch):
+    """Defect: a damaged run folder showed "Training stopped: RunStateError: … choose another
+    --run-dir" (an option the app does not have) and training failed on it every time."""
+    from engine.core.paths import user_data_dir
+    from gui import i18n
+    from test_gui_support import DAMAGED, texts_drawn
+    app = _damaged_app(tmp_path, monkeypatch, "run")
+    runs = user_data_dir() / "runs"
+    try:
+        drawn = texts_drawn(app, monkeypatch)
+        assert "The saved training run cannot be read: a file in it is damaged" in drawn
+        assert not any("RunStateError" in s or "--run-dir" in s for s in drawn)
+        assert any(b.label == "Set aside and start afresh" for b in app.scene.buttons)
+        i18n.set_language("zh")
+        drawn = texts_drawn(app, monkeypatch)
+        assert "保存的训练进度无法读取：其中有文件已损坏" in drawn and "移到一旁并重新开始" in [b.label for b in app.scene.buttons]
+        i18n.set_language("en")
+        press(app, pygame.K_SPACE)   # starting again asks first: nothing moves without a yes
+        assert app.overlay is not None and (runs / "tictactoe" / "state.json").read_bytes() == DAMAGED
+        press(app, pygame.K_ESCAPE)
+        assert app.overlay is None and not app.trainer.running and (runs / "tictactoe").is_dir()
+        button = next(b for b in app.scene.buttons if b.label == "Set aside and start afresh")
+        click(app, button.rect.center)
+        press(app, pygame.K_RETURN)   # yes
+        kept = [p for p in runs.iterdir() if p.name.startswith("tictactoe.bak-")]
+        assert len(kept) == 1 and (kept[0] / "state.json").read_bytes() == DAMAGED   # moved, not deleted
+        assert (kept[0] / "metrics.jsonl").exists()
+        assert app.trainer.running and app.trainer.damage is None and app.trainer.points == []
+        assert run_until(app, lambda: app.trainer.points, 30)   # training afresh
+    finally:
+        i18n.set_language("en")
+        app.shutdown()
+
+
+def test_a_damaged_trained_model_is_set_aside_and_the_shipped_model_plays(tmp_path, monkeypatch):
+    from engine.core.paths import user_model_path
+    from gui import i18n
+    from games import get_game
+    from test_gui_support import DAMAGED, texts_drawn
+    app = _damaged_app(tmp_path, monkeypatch, "model", size=(1024, 640))
+    try:
+        i18n.set_language("zh")
+        assert "你训练的模型无法读取：文件已损坏" in texts_drawn(app, monkeypatch)
+        i18n.set_language("en")
+        assert "Your trained model cannot be read: its file is damaged" in texts_drawn(app, monkeypatch)
+        app.scene.offer_set_aside()
+        press(app, pygame.K_RETURN)
+        model = user_model_path("tictactoe")
+        kept = list(model.parent.glob("tictactoe.pt.bak-*"))
+        assert not model.exists() and len(kept) == 1 and kept[0].read_bytes() == DAMAGED
+        assert app.settings.model_choice("tictactoe") == "shipped" and app.model_path_for(get_game("tictactoe")) is None
+        assert app.trainer.running
+    finally:
+        i18n.set_language("en")
+        app.shutdown()
+
+
+def test_a_game_against_a_damaged_trained_model_offers_the_shipped_model(tmp_path, monkeypatch):
+    """Defect: it showed "The AI ran into a problem" and the file's path, and Retry failed again."""
+    from engine.core.paths import user_model_path
+    from gui import i18n
+    from test_gui_support import DAMAGED, texts_drawn
+    app = make_app(tmp_path, monkeypatch, player="make_model_checking_player")
+    try:
+        user_model_path("tictactoe").parent.mkdir(parents=True, exist_ok=True)
+        user_model_path("tictactoe").write_bytes(DAMAGED)
+        app.settings.set_model_choice("tictactoe", "trained")
+        app.start_play("tictactoe", side="second", level="medium")
+        c = app.scene.c
+        assert run_until(app, lambda: c.error)
+        drawn = texts_drawn(app, monkeypatch)
+        assert "Your trained model cannot be read" in drawn and "The AI ran into a problem" not in drawn
+        assert not any(str(user_model_path("tictactoe")) in s for s in drawn)
+        i18n.set_language("zh")
+        drawn = texts_drawn(app, monkeypatch)
+        assert "你训练的模型无法读取" in drawn and "改用自带模型" in [b.label for b in app.scene.buttons]
+        i18n.set_language("en")
+        app.step()
+        button = next(b for b in app.scene.buttons if b.label == "Use shipped model")
+        click(app, button.rect.center)
+        assert app.settings.model_choice("tictactoe") == "shipped"
+        assert run_until(app, lambda: len(c.history) > 1 and not c.error)   # the shipped model moved
+        assert user_model_path("tictactoe").read_bytes() == DAMAGED   # the file is kept
+    finally:
+        i18n.set_language("en")
+        app.shutdown()

@@ -75,3 +75,54 @@ def test_a_long_chart_title_is_wrapped_not_cut(monkeypatch):
     title_rects = [r for text, r in rects if len(text) > 3 and text in title]
     others = [r for text, r in rects if not (len(text) > 3 and text in title)]
     assert not any(a.colliderect(b) for a in title_rects for b in others)     # clear of the value and the scale
+
+
+def test_a_damaged_run_or_trained_model_is_said_in_plain_words(monkeypatch, tmp_path):
+    """Defect: they were shown raw, in English ("RunStateError: … choose another --run-dir",
+    "CheckpointError: …"), in the Chinese interface too."""
+    from engine.core.paths import user_data_dir, user_model_path
+    from gui import i18n
+    from gui.training import translated
+    monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path))
+    state = user_data_dir() / "runs" / "tictactoe" / "state.json"
+    run = (f"RunStateError: {state} is not valid JSON; the run cannot be resumed from it (move the file away "
+           "to look at it, or choose another --run-dir)")
+    checkpoint = f"error: CheckpointError: {state.parent}/checkpoints/gen_000004.pt: the model file is corrupt"
+    model = f"CheckpointError: {user_model_path('tictactoe')}: not a ZeroBoard model file"
+    shipped = "CheckpointError: /app/models/tictactoe.pt: not a ZeroBoard model file"
+    try:
+        for lang, says_run, says_model in (
+                ("en", "The saved training run cannot be read: a file in it is damaged",
+                 "Your trained model cannot be read: its file is damaged"),
+                ("zh", "保存的训练进度无法读取：其中有文件已损坏", "你训练的模型无法读取：文件已损坏")):
+            i18n.set_language(lang)
+            assert translated(run) == translated("error: " + run) == translated(checkpoint) == says_run
+            assert translated(model) == says_model
+            assert "/app/models/tictactoe.pt" in translated(shipped) and "CheckpointError" not in translated(shipped)
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_trainer_names_a_damaged_run_or_trained_model(monkeypatch, tmp_path):
+    from engine.core.checkpoint import CheckpointError
+    from engine.core.paths import user_model_path
+    from engine.training.train import RunStateError
+    from engine.training.trainer import _damage
+    monkeypatch.setenv("ZEROBOARD_HOME", str(tmp_path))
+    run = tmp_path / "data" / "runs" / "tictactoe"
+    assert _damage(RunStateError(f"{run}/state.json is not valid JSON"), str(run), "tictactoe") == "run_damaged"
+    assert _damage(CheckpointError(f"{run}/checkpoints/gen_000002.pt: corrupt"), str(run), "tictactoe") == "run_damaged"
+    assert _damage(CheckpointError(f"{user_model_path('tictactoe')}: corrupt"), str(run), "tictactoe") == "model_damaged"
+    assert _damage(CheckpointError("/app/models/tictactoe.pt: corrupt"), str(run), "tictactoe") is None
+    assert _damage(ValueError("something else"), str(run), "tictactoe") is None
+
+
+def test_a_resumed_run_records_the_model_it_started_from(tmp_path):
+    """Defect: models saved by a resumed run said trained_from "random" even when the run
+    started from the shipped model (a resumed run has no init model of its own)."""
+    import json
+    from engine.training.trainer import _run_init
+    (tmp_path / "run.json").write_text(json.dumps({"game_key": "tictactoe", "init": "/app/models/tictactoe.pt"}))
+    assert _run_init(tmp_path) == "/app/models/tictactoe.pt"
+    (tmp_path / "run.json").write_text("{broken")
+    assert _run_init(tmp_path) == "random"

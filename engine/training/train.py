@@ -177,7 +177,7 @@ class TrainingRun:
                 leftover.unlink(missing_ok=True)
             self.state = read_run_state(self.state_path)
             if self.state.get("game_key") != game.key:
-                raise ValueError(f"{run_dir}: this run trains {self.state.get('game_key')!r}, not {game.key!r}")
+                raise RunStateError(f"{run_dir}: this run trains {self.state.get('game_key')!r}, not {game.key!r}")
             self._note_config_change()
         else:
             self._create(init_model)

@@ -40,6 +40,36 @@ def _watch_parent(on_orphaned) -> None:
     threading.Thread(target=wait, name="parent-watch", daemon=True).start()
 
 
+def _damage(exc: BaseException, run_dir, game_key: str) -> str | None:
+    """Why a training failed when a file it needs is damaged: "run_damaged" (the run folder's
+    state or one of its networks cannot be read), "model_damaged" (the player's trained model
+    cannot be read); None for any other failure. The app offers to set such files aside."""
+    from ..core.checkpoint import CheckpointError
+    from .train import RunStateError
+    if isinstance(exc, RunStateError):
+        return "run_damaged"
+    if isinstance(exc, CheckpointError):
+        from ..core.paths import user_model_path
+        text = str(exc)
+        if text.startswith(f"{user_model_path(game_key)}:"):
+            return "model_damaged"
+        if text.startswith(str(Path(run_dir)) + os.sep):
+            return "run_damaged"
+    return None
+
+
+def _run_init(run_dir) -> str:
+    """The model the run in ``run_dir`` started from, as its run.json records it ("random" when
+    it records none or cannot be read)."""
+    from ..core.safefile import UnreadableFile, read_json, user_path
+    try:
+        info = read_json(user_path("run settings", run_dir), "run_info")
+    except UnreadableFile:
+        return "random"
+    init = info.get("init") if isinstance(info, dict) else None
+    return init if isinstance(init, str) and init else "random"
+
+
 def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events, stop_event, config_path=None,
                   baseline_model=None):
     """Child-process entry point (top level: spawn-safe). It stops at the next safe point when
@@ -127,7 +157,7 @@ def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events,
                 target = user_path
                 save_checkpoint(target, net, game, generation=g,
                                 evaluation={"vs_previous_model": score} if score is not None else {},
-                                extra={"trained_from": str(init_model or "random")})
+                                extra={"trained_from": trained_from})
                 emit({"type": "model", "path": str(target), "generation": g, "score": score})
                 best_path = target
 
@@ -135,6 +165,8 @@ def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events,
         run = TrainingRun(game, run_dir, cfg=cfg, workers=workers, init_model=init_model, progress=False,
                           on_event=on_event)
         holder["run"] = run
+        # what the run's first network was (run.json's "init"): a resumed run has no init_model
+        trained_from = str(init_model) if init_model else _run_init(run_dir)
         if orphaned.is_set() or stop_event.is_set():
             run.request_stop()
 
@@ -148,7 +180,9 @@ def _trainer_main(game_key: str, run_dir: str, init_model, workers: int, events,
     except RunDirLocked as e:  # a second trainer on one folder: a plain message, nothing written
         emit({"type": "error", "message": str(e), "reason": "run_locked"})
     except Exception as e:  # report, never die silently
-        emit({"type": "error", "message": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()})
+        damage = _damage(e, run_dir, game_key)
+        emit({"type": "error", "message": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc(),
+              **({"reason": damage} if damage else {})})
     finally:
         finished.set()
 

@@ -201,6 +201,16 @@ class PlayScene(Scene):
     def retry(self):
         self.c.retry()
 
+    def model_damaged(self) -> bool:
+        """Whether the AI's error is that the trained model it plays cannot be read."""
+        from gui.training import damaged_trained_model
+        return bool(self.c.error) and damaged_trained_model(self.c.error, self.app.model_path_for(self.c.game))
+
+    def use_shipped_model(self):
+        """The trained model is damaged: play on with the shipped model (the file is kept)."""
+        self.app.settings.set_model_choice(self.c.game.key, "shipped")
+        self.c.retry()
+
     def copy_position(self):
         """The viewed position in the game's own notation (its moves), to the clipboard."""
         text = self.c.viewed.to_text()
@@ -437,7 +447,12 @@ class PlayScene(Scene):
             self.buttons.append(Button(self.pass_rect, t("play.pass_button"), self.pass_move, kind="primary",
                                        hint="Space"))
         status_y = p.y + 66
-        if c.error:
+        if c.error and self.model_damaged():   # retrying would fail the same way: the shipped model instead
+            bw = min(theme.FONTS.size(t("play.use_shipped"), 14)[0] + 28, p.width // 2)
+            self.retry_rect = pygame.Rect(p.right - bw, status_y + 28, bw, 28)   # beside the words, below the title
+            self.buttons.append(Button(self.retry_rect, t("play.use_shipped"), self.use_shipped_model, size=14,
+                                       kind="primary"))
+        elif c.error:
             self.retry_rect = pygame.Rect(p.right - 110, status_y - 4, 110, 28)
             self.buttons.append(Button(self.retry_rect, t("play.retry"), self.retry, size=14))
         elif c.reviewing:
@@ -882,9 +897,14 @@ class PlayScene(Scene):
         if covered:
             pass
         elif c.error:
-            theme.text(surface, theme.fit_text(t("play.ai_problem"), 16, p.width - 120, True), (p.x, y), 16,
-                       pal.bad, bold=True)
-            for i, line in enumerate(theme.wrap_text(c.error, 13, p.width)[:2]):
+            damaged = self.model_damaged()
+            title, detail = (t("play.model_damaged"), t("play.model_damaged_help")) if damaged else (
+                t("play.ai_problem"), c.error)
+            button = getattr(self, "retry_rect", None)
+            room = p.width - (0 if damaged else 120)
+            theme.text(surface, theme.fit_text(title, 16, room, True), (p.x, y), 16, pal.bad, bold=True)
+            wide = p.width - (button.width + 12 if damaged and button is not None else 0)
+            for i, line in enumerate(theme.wrap_text(detail, 13, wide)[:2]):
                 theme.text(surface, theme.fit_text(line, 13, p.width), (p.x, y + 30 + i * 17), 13, pal.text_dim)
         elif c.reviewing:
             text = t("play.viewing", n=c.view_index, total=len(c.history) - 1)

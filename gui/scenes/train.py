@@ -58,8 +58,41 @@ class TrainScene(Scene):
             tr.stop()
         elif self._game() is None:
             self.app.toast(t("home.unavailable"), error=True)
+        elif self.damaged():
+            self.offer_set_aside()   # starting again would fail on the same damaged file
         else:
             tr.start(self.game_id)
+
+    def damaged(self) -> bool:
+        """Whether this game's last training failed on a damaged run folder or trained model."""
+        tr = self.app.trainer
+        return not tr.running and tr.status == "error" and tr.game_id == self.game_id and bool(tr.damage)
+
+    def offer_set_aside(self):
+        """Ask, then move the damaged run folder or trained model aside (renamed, never
+        deleted) and start training afresh."""
+        tr = self.app.trainer
+        path = tr.damaged_path() if self.damaged() else None
+        if path is None:
+            return
+        key = "train.set_aside_run_text" if tr.damage == "run_damaged" else "train.set_aside_model_text"
+        text = t(key, game=game_name(self.game_id), name=path.name, folder=path.parent)
+        self.app.ask(t("train.set_aside_title"), text,
+                     [(t("train.set_aside"), self.set_aside_and_start, "primary"),
+                      (t("common.cancel"), lambda: None, "normal")])
+
+    def set_aside_and_start(self):
+        tr = self.app.trainer
+        game = self._game()
+        path, damage = tr.damaged_path(), tr.damage
+        moved = tr.set_aside_damaged()
+        if moved is None:
+            self.app.toast(t("train.set_aside_failed", path=path), error=True)
+            return
+        if damage == "model_damaged" and game is not None:
+            self.app.settings.set_model_choice(game.key, "shipped")   # the file is gone: the shipped model plays
+        self.app.toast(t("train.set_aside_done", path=moved))
+        tr.start(self.game_id)
 
     def choose_model(self, choice):
         game = self._game()
@@ -103,6 +136,15 @@ class TrainScene(Scene):
                                       choice, self.choose_model, size=14)
             self.model_rect = mr
         self.stats_y = self.top.bottom + 18
+        # a damaged run folder or trained model: what is wrong and the way out, where the numbers are
+        self.notice_rect = self.notice_button = None
+        if self.damaged():
+            self.notice_rect = r = pygame.Rect(m, self.stats_y, w - 2 * m, 74)
+            label = t("train.set_aside")
+            bw = min(theme.FONTS.size(label, 14)[0] + 40, r.width // 3)
+            self.notice_button = Button(pygame.Rect(r.right - 16 - bw, r.centery - 18, bw, 36), label,
+                                        self.offer_set_aside, kind="primary", size=14)
+            self.buttons.append(self.notice_button)
 
     def frame_rate(self) -> float:
         return 1.0 if self.app.trainer.running else 0.0  # the running time counts seconds
@@ -112,6 +154,18 @@ class TrainScene(Scene):
             self.toggle()
         elif key == pygame.K_TAB:
             self.pick(GAME_IDS[(GAME_IDS.index(self.game_id) + 1) % len(GAME_IDS)])
+
+    def draw_notice(self, surface):
+        pal = self.pal
+        tr = self.app.trainer
+        r = self.notice_rect
+        panel(surface, pal, r, 12)
+        room = self.notice_button.rect.x - 16 - (r.x + 16)
+        theme.text(surface, theme.fit_text(translated(tr.message), 15, room, True), (r.x + 16, r.y + 10), 15,
+                   pal.bad, bold=True)
+        help_key = "train.damaged_run_help" if tr.damage == "run_damaged" else "train.damaged_model_help"
+        for i, line in enumerate(theme.wrap_text(t(help_key), 13, room)[:2]):
+            theme.text(surface, line, (r.x + 16, r.y + 34 + 17 * i), 13, pal.text_dim)
 
     def draw(self, surface):
         pal = self.pal
@@ -163,6 +217,9 @@ class TrainScene(Scene):
         gap = 14
         sw = (w - 2 * m - gap * 3) / 4
         y = self.stats_y
+        if self.notice_rect is not None:
+            self.draw_notice(surface)
+            stats = []
         for i, (label, value) in enumerate(stats):
             r = pygame.Rect(round(m + i * (sw + gap)), y, round(sw), 74)
             panel(surface, pal, r, 12)

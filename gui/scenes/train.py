@@ -78,7 +78,7 @@ class TrainScene(Scene):
         key = "train.set_aside_run_text" if tr.damage == "run_damaged" else "train.set_aside_model_text"
         text = t(key, game=game_name(self.game_id), name=path.name, folder=path.parent)
         self.app.ask(t("train.set_aside_title"), text,
-                     [(t("train.set_aside"), self.set_aside_and_start, "primary"),
+                     [(t("train.set_aside_yes"), self.set_aside_and_start, "primary"),
                       (t("common.cancel"), lambda: None, "normal")])
 
     def set_aside_and_start(self):
@@ -184,6 +184,8 @@ class TrainScene(Scene):
             color = pal.good
         elif tr.running:
             status, color = t("train.busy_other", game=game_name(tr.game_id)), pal.text_dim
+        elif self.notice_rect is not None:   # what went wrong is said below, with the way out
+            status, color = t("train.stopped"), pal.bad
         elif tr.status == "error" and own:
             status, color = t("train.failed", message=translated(tr.message)), pal.bad
         else:

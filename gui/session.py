@@ -256,7 +256,7 @@ class GameSession(GameTreeLines):
         line opened from the move list is looked at (``waiting``), the one it was left in
         (``clock_node``'s). An unfinished game stays unfinished, and is what the autosave keeps,
         while a finished variation is looked at."""
-        line = self._sync()
+        line = self._aligned()   # asked every frame: the nodes only, not the line's data stored in them
         node = self.clock_node
         if not self.waiting or node is line[-1]:
             return line

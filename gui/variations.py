@@ -18,6 +18,16 @@ class GameTreeLines:
     def _sync(self) -> list[Node]:
         """The tree's nodes of ``history`` (made to match it, should the lists have been changed
         directly), with the line's evaluations and grades kept in them."""
+        line = self._aligned()
+        for node, e, g in zip(line, self.evals, self.grades):
+            node.data["eval"], node.data["grade"] = e, g
+        for node, snap in zip(line, getattr(self, "clocks", ())):   # each position's recorded clocks
+            node.data["clock"] = snap
+        return line
+
+    def _aligned(self) -> list[Node]:
+        """The tree's nodes of ``history``, made to match it (`_sync` without storing the line's
+        evaluations and clocks in them: for the questions asked every frame)."""
         h = self.history
         if not self.line or self.line[0].state is not h[0]:
             if self.tree.root.state is not h[0]:
@@ -38,10 +48,6 @@ class GameTreeLines:
             node.state = state
             line.append(node)
         del line[len(h):]
-        for node, e, g in zip(line, self.evals, self.grades):
-            node.data["eval"], node.data["grade"] = e, g
-        for node, snap in zip(line, getattr(self, "clocks", ())):   # each position's recorded clocks
-            node.data["clock"] = snap
         return line
 
     def _show_line(self, nodes: list[Node], index: int) -> None:

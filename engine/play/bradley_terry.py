@@ -157,7 +157,7 @@ def first_mover_advantage(games: list[ColouredGame], ratings: dict[str, float],
     if not used:
         raise ValueError("no game between rated players")
     prior = [(0.0, 1.0, 0.5), (0.0, -1.0, 0.5)]   # a draw each way between equals
-    x, info = 0.0, 1.0   # A in natural-log units of the odds
+    x, info = 0.0, 0.0   # A in natural-log units of the odds, and the curvature at it
     for _ in range(iterations):
         grad, info = 0.0, 0.0
         for gap, colour, score in used + prior:

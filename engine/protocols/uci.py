@@ -98,7 +98,6 @@ class UCIEngine:
         self.state = game.initial_state()
         self.quit_requested = False
         self._stop = threading.Event()
-        self._ponderhit = threading.Event()
         self._wake = threading.Event()   # set by stop and by ponderhit: a held bestmove may go
         self._infinite = False
         self._pondering = False
@@ -145,11 +144,10 @@ class UCIEngine:
 
     def ponderhit(self) -> None:
         """The move pondered on was played: a ``go ponder`` search goes on as a normal one."""
-        self._ponderhit.set()
         self._wake.set()
 
     def _clear_signals(self) -> None:
-        for event in (self._stop, self._ponderhit, self._wake):
+        for event in (self._stop, self._wake):
             event.clear()
 
     # --- commands -------------------------------------------------------------

@@ -19,9 +19,9 @@ own notation ``f5``, a pass as ``PA``)::
     (;GM[2]FF[4]CA[UTF-8]SZ[8]AB[e4][d5]AW[d4][e5]PL[B]RE[B+12];B[f5];W[d6];...;W[PA];B[h8])
 
 Read: the first game tree (the record's ``more_games`` says when a collection holds more), its
-main line (the first branch at every fork) as the record's game and, when it has variations or comments (C[]), all of it as the record's ``tree``
-(`games.records.tree`; nesting and size bounded, a bad move in a variation is an error naming
-it); points as two letters
+main line (the first branch at every fork) as the record's game and, when it has variations or
+comments (C[]), all of it as the record's ``tree`` (`games.records.tree`; nesting and size
+bounded, a bad move in a variation is an error naming it); points as two letters
 or in the game's own notation (gomoku ``h8`` counts rows from the bottom, othello ``f5``
 from the top), a pass as ``[]``, ``[tt]``, ``[PA]`` or ``[pass]``, or left out (othello: a
 move by the side not to move when the other must pass); gomoku setup stones (AB/AW) are

@@ -317,9 +317,12 @@ class App:
         from gui.records import save_record
         from gui.records import result_text
         state, tree = controller.record_line()   # the main line, with the variations and comments beside it
-        end = tree.main_line()[-1].data   # its resignation or loss on time, kept there while another line is shown
-        resigned, lost, agreed = (controller.resigned_by, controller.time_loss, controller.agreed_draw) \
-            if state is controller.state else (end.get("resigned_by"), end.get("time_loss"), end.get("agreed_draw"))
+        # how the main line ended off the board: the controller's, or kept at its end while another line is shown
+        from gui.variations import OFF_BOARD_ENDS
+        end = tree.main_line()[-1].data
+        ends = {name: getattr(controller, name) if state is controller.state else end.get(name, none)
+                for name, none in OFF_BOARD_ENDS.items()}
+        resigned, lost, agreed = ends["resigned_by"], ends["time_loss"], ends["agreed_draw"]
         if agreed:
             result = result_text(True, None)   # a draw the board does not show: agreed
         elif resigned is not None:

@@ -72,7 +72,7 @@ class PlayController(GameSession):
         """A click on the board may play a move: the person's turn in the newest position, or
         in an earlier one looked at (playing there replaces the later moves, after a confirmation)."""
         v = self.viewed
-        if (self.resigned_by is not None or self.time_loss is not None or self.agreed_draw) and not self.reviewing:
+        if self.ended_off_board and not self.reviewing:
             return False
         return not v.is_terminal() and v.current_player == self.human and not self.pending_move
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from games.records.tree import GameTree, Node
 from gui.ai_client import AIClient
-from gui.variations import GameTreeLines
+from gui.variations import GameTreeLines, ended_off_board
 from gui.readouts import ExactReadouts
 from gui.review import Evaluation, final_evaluation, move_qualities
 
@@ -114,8 +114,7 @@ class GameSession(GameTreeLines):
 
     @property
     def over(self) -> bool:
-        return self.resigned_by is not None or self.time_loss is not None or self.agreed_draw \
-            or self.state.is_terminal()
+        return self.ended_off_board or self.state.is_terminal()
 
     def winner(self) -> int | None:
         if self.agreed_draw:
@@ -214,7 +213,7 @@ class GameSession(GameTreeLines):
         self.line = tree.path_to(end)
         self.clock_node = end
         self.history = [n.state for n in self.line]
-        self.time_loss = None
+        self._clear_off_board_end()
         if self.clock is not None:
             from engine.play.clock import GameClock
             self.clock = GameClock(self.clock.control)
@@ -225,8 +224,6 @@ class GameSession(GameTreeLines):
         self._redo = []
         self.waiting = False
         self.tree_version += 1
-        self.resigned_by = None
-        self.agreed_draw = False
         self.error = ""
         self.full_analysis = None
         self.analysis_level = ""
@@ -296,8 +293,7 @@ class GameSession(GameTreeLines):
         node = self.game_line()[-1]
         if node is self.line[-1]:
             return self.over
-        return node.state.is_terminal() or node.data.get("resigned_by") is not None \
-            or node.data.get("time_loss") is not None or bool(node.data.get("agreed_draw"))
+        return node.state.is_terminal() or ended_off_board(node.data.get)
 
     def go_to(self, index: int) -> bool:
         """Show the position after ``index`` moves (clamped); the newest one follows the game again."""
@@ -354,10 +350,8 @@ class GameSession(GameTreeLines):
         snap = self.recorded_clock(i)
         if self.clock is not None and snap is not None:
             self.clock.restore(snap)   # a take-back gives back the time the moves took
-        self.time_loss = None
+        self._clear_off_board_end()
         self.cursor = None
-        self.resigned_by = None
-        self.agreed_draw = False
         self.error = ""
         self.session = self._new_session()  # the AI's tree no longer matches the game
         self.events.append({"type": "undo"})
@@ -628,15 +622,13 @@ class GameSession(GameTreeLines):
         list is looked at with the clocks stopped (``waiting``), showing the times recorded at
         its last move: playing on from it is a take-back to there. Going back to the line the
         game is in (``clock_node``) finds the clocks as they were left, and the game goes on.
-        Each line's end keeps its loss on time, as it keeps a resignation."""
+        Each line's end keeps its loss on time (`gui.variations.OFF_BOARD_ENDS`)."""
         end = self._sync()[-1]
-        end.data["time_loss"] = self.time_loss
         if self.clock is not None and end is self.clock_node:
             self.clock.stop(time.monotonic())
             self._clock_left = self.clock.snapshot()
         super()._show_line(nodes, index)
         self.clocks = [n.data.get("clock") for n in nodes]
-        self.time_loss = nodes[-1].data.get("time_loss")
         back = nodes[-1] is self.clock_node
         if back:
             self.waiting = False   # not a line looked at: the game itself goes on

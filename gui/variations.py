@@ -11,9 +11,29 @@ from __future__ import annotations
 from games.records.tree import GameTree, Node
 from gui.review import final_evaluation
 
+#: how a game ends off the board, each with its value while it has not: the player who resigned,
+#: the player who ran out of time, a draw agreed. The session holds them for the line on the
+#: board; a line's last node keeps them (its ``data``) while another line is shown.
+OFF_BOARD_ENDS = {"resigned_by": None, "time_loss": None, "agreed_draw": False}
+
+
+def ended_off_board(get) -> bool:
+    """Whether ``get(name, default)`` (a session's attributes, a node's ``data.get``) holds an
+    end off the board (`OFF_BOARD_ENDS`)."""
+    return any(get(name, none) != none for name, none in OFF_BOARD_ENDS.items())
+
 
 class GameTreeLines:
     """The variations part of `gui.session.GameSession` (see the module docstring)."""
+
+    @property
+    def ended_off_board(self) -> bool:
+        """The line on the board ended off the board: resigned, lost on time or drawn by agreement."""
+        return ended_off_board(lambda name, none: getattr(self, name, none))
+
+    def _clear_off_board_end(self) -> None:
+        for name, none in OFF_BOARD_ENDS.items():
+            setattr(self, name, none)
 
     def _sync(self) -> list[Node]:
         """The tree's nodes of ``history`` (made to match it, should the lists have been changed
@@ -54,8 +74,8 @@ class GameTreeLines:
         """Put the line ``nodes`` on the board, looking at its position ``index``; the game goes
         on from its end (a search for the old end is cancelled; "Analyse game" goes on, by nodes)."""
         old = self._sync()
-        old[-1].data["resigned_by"] = self.resigned_by
-        old[-1].data["agreed_draw"] = self.agreed_draw
+        for name in OFF_BOARD_ENDS:   # the old line's end keeps how it ended, this one's comes back
+            old[-1].data[name] = getattr(self, name)
         self.cancel_ai()
         if self.full_analysis is None:
             self.cancel_analysis()
@@ -64,8 +84,8 @@ class GameTreeLines:
         self.grades = [n.data.get("grade") or final_evaluation(n.state) for n in nodes]
         self.line = list(nodes)
         self._redo = []
-        self.resigned_by = nodes[-1].data.get("resigned_by")
-        self.agreed_draw = bool(nodes[-1].data.get("agreed_draw"))
+        for name, none in OFF_BOARD_ENDS.items():
+            setattr(self, name, nodes[-1].data.get(name, none))
         self.error = ""
         self.pending_move = None
         self.session = self._new_session()   # the AI's tree no longer matches the game

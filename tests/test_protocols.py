@@ -116,6 +116,49 @@ def test_ucci_engine_answers_bad_lines_with_an_error_and_keeps_going():
     assert lines_of(engine, "quit") == ["bye"]
 
 
+def test_ucci_probe_answers_pophash_with_what_the_last_search_knows():
+    """UCCI 3.0: ``probe POSITION`` -> ``pophash [bestmove M]`` (never an ``info`` line)."""
+    engine = UCCIEngine(get_game("xiangqi"), evaluator=UniformEvaluator(), seed=0)
+    assert lines_of(engine, "probe startpos") == ["pophash"]          # nothing searched yet
+    lines_of(engine, "position startpos")
+    best = lines_of(engine, "go nodes 200")[-1].split()[1]
+    assert lines_of(engine, "probe startpos") == [f"pophash bestmove {best}"]
+    assert lines_of(engine, "probe") == [f"pophash bestmove {best}"]  # the current position
+    # one move from the searched root: the child's own most visited move
+    child = lines_of(engine, f"probe startpos moves {best}")
+    assert len(child) == 1 and child[0].startswith("pophash")
+    if child[0] != "pophash":
+        reply = child[0].split()[2]
+        state = get_game("xiangqi").initial_state()
+        state = state.play(state.parse_action(best))
+        assert state.parse_action(reply) in state.legal_actions()
+    assert lines_of(engine, "probe startpos moves h2e2 h9g7 b0c2") == ["pophash"]   # not in the tree
+    bad = lines_of(engine, "probe startpos moves z9z9")
+    assert len(bad) == 1 and bad[0].startswith("info string error probe")
+
+
+def test_ucci_probe_during_a_search_answers_at_once_and_leaves_it_running():
+    import io
+    import threading
+    from engine.protocols.ucci import ucci_serve
+    engine = UCCIEngine(get_game("xiangqi"), evaluator=UniformEvaluator(), seed=0)
+    r, w = os.pipe()
+    out = io.StringIO()
+    reader = os.fdopen(r)
+    thread = threading.Thread(target=ucci_serve, args=(engine, reader, out), daemon=True)
+    thread.start()
+    with os.fdopen(w, "w") as feed:
+        for line in ("position startpos", "go infinite", "probe startpos"):
+            feed.write(line + "\n")
+            feed.flush()
+            time.sleep(0.3)
+        assert "pophash" in out.getvalue().split("\n") and "bestmove" not in out.getvalue()
+        feed.write("stop\nquit\n")
+    thread.join(30)
+    lines = out.getvalue().split("\n")
+    assert any(l.startswith("bestmove ") for l in lines) and "bye" in lines
+
+
 def test_ucci_go_time_follows_usemillisec():
     engine = UCCIEngine(get_game("xiangqi"), evaluator=UniformEvaluator(), seed=0)
     sims, seconds, _ = engine._parse_go("go time 30 increment 0".split(), print)

@@ -20,7 +20,8 @@ AI as an engine that xiangqi GUIs load (``python main.py ucci [--model PATH] [--
   ``stop`` or ``ponderhit``, which both answer at once with the best move so far.
   Answers ``info depth D score S pv ...`` / ``info nodes N time MS`` lines and ``bestmove M``;
   ``nobestmove`` when the game is over or every legal move is banned.
-- ``stop``, ``probe`` (answers an ``info`` line for the current position's last search),
+- ``stop``, ``probe [startpos | fen FEN] [moves ...]`` -> ``pophash [bestmove M]`` (the best move
+  the last search's tree knows for that position; bare while a search runs),
   ``quit`` -> ``bye``.
 
 Malformed lines and illegal moves get one ``info string error ...`` line and change nothing.
@@ -212,13 +213,40 @@ class UCCIEngine(UCIEngine):
         return line + (" pv " + " ".join(pv) if pv else "")
 
     def _cmd_probe(self, tokens, emit) -> None:
-        tree = self.player.tree
-        if tree is None or tree.root_state.key() != self.state.key() or tree.root_n == 0:
-            emit("info string probe: no search of this position yet")
-            return
-        top = tree.stats(limit=1)
-        emit(self._ucci_info(tree, top[0].action, tree.root_value()))
+        """UCCI's ``probe [startpos | fen FEN] [moves ...]`` (the current position when none is
+        given): ``pophash bestmove M`` when the last search's tree holds the position (its root,
+        or a position one move from it that the search visited), else a bare ``pophash``.
+        A tree search has no alpha-beta bounds, so ``lowerbound`` and ``upperbound`` are never
+        given."""
+        if len(tokens) > 1:
+            state = self._read_position(tokens, emit)
+            if state is None:
+                return
+        else:
+            state = self.state
+        move = self._known_best_move(state)
+        emit(f"pophash bestmove {self._move_out(state.action_to_text(move))}" if move is not None else "pophash")
 
+    def _known_best_move(self, state) -> int | None:
+        """The most visited move the last search found in ``state``, or None when its tree does
+        not reach the position."""
+        tree = self.player.tree
+        if tree is None or tree.root_n == 0:
+            return None
+        key = state.key()
+        if tree.root_state.key() == key:
+            return tree.stats(limit=1)[0].action
+        for stat in tree.stats():
+            if stat.visits and tree.root_state.play(stat.action).key() == key:
+                child = tree.child_tree(stat.action)
+                top = child.stats(limit=1) if child is not None and child.root_expanded else []
+                return top[0].action if top and top[0].visits else None
+        return None
+
+    def answer_while_searching(self, tokens: list[str]) -> list[str] | None:
+        """``probe`` during a search answers a bare ``pophash`` at once (the tree is being
+        searched) and leaves the search running; everything else waits as in UCI."""
+        return ["pophash"] if tokens[0].lower() == "probe" else None
 
 def ucci_serve(engine: UCCIEngine, stdin=None, stdout=None) -> int:
     """Run UCCI on text streams until ``quit`` or end of input (the UCI server's loop)."""

@@ -173,6 +173,12 @@ class UCIEngine:
             "debug": lambda t, e: None, "ponderhit": lambda t, e: None, "register": lambda t, e: None,
         }
 
+    def answer_while_searching(self, tokens: list[str]) -> list[str] | None:
+        """The replies to a command that is answered while a search runs without waiting for it
+        or stopping it, or None for a command that waits (UCI has none besides `serve`'s
+        ``isready`` and ``ponderhit``; UCCI answers ``probe``)."""
+        return None
+
     @staticmethod
     def open_ended(tokens: list[str]) -> bool:
         """True for a ``go`` that runs until ``stop`` or ``ponderhit`` (the server stops it before
@@ -220,39 +226,47 @@ class UCIEngine:
         emit(f"info string position {one_line(self.state.to_text())}")
 
     def _cmd_position(self, tokens, emit) -> None:
+        state = self._read_position(tokens, emit)
+        if state is not None:
+            self.state = state
+
+    def _read_position(self, tokens, emit):
+        """The position ``tokens[1:]`` describe (``startpos | fen FEN | text TEXT [moves ...]``),
+        or None after one ``info string error`` line naming ``tokens[0]``'s command."""
         from games.base import NotationError
+        cmd = one_line(tokens[0].lower())[:20]
         if len(tokens) < 2:
-            emit("info string error position: expected 'startpos', 'fen FEN' or 'text TEXT'")
-            return
+            emit(f"info string error {cmd}: expected 'startpos', 'fen FEN' or 'text TEXT'")
+            return None
         kind = tokens[1].lower()
         lowered = [t.lower() for t in tokens]
         cut = lowered.index("moves", 2) if "moves" in lowered[2:] else len(tokens)
         try:
             if kind == "startpos":
                 if cut != 2:
-                    emit(f"info string error position: unexpected {one_line(tokens[2])[:40]!r} after startpos")
-                    return
+                    emit(f"info string error {cmd}: unexpected {one_line(tokens[2])[:40]!r} after startpos")
+                    return None
                 state = self.game.initial_state()
             elif kind in ("fen", "text"):
                 if cut == 2:
-                    emit(f"info string error position {kind}: the position is missing")
-                    return
+                    emit(f"info string error {cmd} {kind}: the position is missing")
+                    return None
                 state = self.game.state_from_text(" ".join(tokens[2:cut]))
             else:
-                emit(f"info string error position: expected 'startpos', 'fen' or 'text', "
+                emit(f"info string error {cmd}: expected 'startpos', 'fen' or 'text', "
                      f"not {one_line(tokens[1])[:40]!r}")
-                return
+                return None
         except (NotationError, ValueError) as e:
-            emit(f"info string error position: {one_line(e)}")
-            return
+            emit(f"info string error {cmd}: {one_line(e)}")
+            return None
         for i, tok in enumerate(tokens[cut + 1:]):
             try:
                 state = state.play(state.parse_action(self._move_in(tok)))
             except (NotationError, ValueError) as e:
-                emit(f"info string error position: illegal move {one_line(tok)[:40]!r} (move {i + 1}): "
+                emit(f"info string error {cmd}: illegal move {one_line(tok)[:40]!r} (move {i + 1}): "
                      f"{one_line(e)}")
-                return
-        self.state = state
+                return None
+        return state
 
     def _cmd_setoption(self, tokens, emit) -> None:
         lowered = [t.lower() for t in tokens]
@@ -499,6 +513,11 @@ def serve(engine: UCIEngine, stdin=None, stdout=None) -> int:
                 engine.ponderhit()
                 continue
             if not tokens:
+                continue
+            replies = engine.answer_while_searching(tokens)
+            if replies is not None:
+                for reply in replies:
+                    write(reply)
                 continue
             # stop and quit end the search; anything else waits for it (or stops an infinite one)
             finish_search(cmd in ("stop", "quit") or infinite)

@@ -200,3 +200,26 @@ def test_m_numbers_gomoku_stones_from_the_first_move_after_a_setup(app_factory, 
     assert numbers() == {state.moves[3]: "1"}   # the set-up stones stay plain
     press(app, pygame.K_m)
     assert numbers() == {}
+
+
+@pytest.mark.parametrize("game_id", ["tictactoe", "connect2", "connect4", "othello", "gomoku", "xiangqi"])
+def test_copy_and_paste_of_a_set_up_position_keeps_the_setup(app_factory, game_id):
+    """Copying a position played from the editor and pasting it back gives the same position
+    with the same setup: its stones stay the setup, not moves (the move list, undo, rating)."""
+    app = app_factory(ai_enabled=False)
+    ed = open_editor(app, game_id)
+    state = ed.game.initial_state()
+    for _ in range(2 if game_id in ("tictactoe", "connect2") else 4):   # a position some play reaches
+        state = state.apply(state.legal_actions()[0])
+    ed.board = np.array(state.board_array(), dtype=np.int8)
+    ed.set_side(state.current_player)
+    assert ed.problems == []
+    press(app, pygame.K_RETURN)
+    c = app.scene.c
+    c.play(c.state.legal_actions()[0])   # a move of the game after the setup
+    setup, history = c.setup_plies, [s.key() for s in c.history]
+    assert len(history) == 2
+    press(app, pygame.K_c, pygame.KMOD_CTRL)
+    press(app, pygame.K_v, pygame.KMOD_CTRL)
+    press(app, pygame.K_RETURN)   # a game in progress: asked first
+    assert app.scene.c is c and c.setup_plies == setup and [s.key() for s in c.history] == history

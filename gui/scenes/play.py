@@ -212,14 +212,23 @@ class PlayScene(Scene):
         self.c.retry()
 
     def copy_position(self):
-        """The viewed position in the game's own notation (its moves), to the clipboard."""
-        text = self.c.viewed.to_text()
+        """The viewed position to the clipboard, in the game's own notation (its moves). A game
+        from a position set up in the board editor whose stones are placement moves (its
+        ``setup_plies``) is copied as the app's text record instead, whose ``setup`` header
+        keeps those stones the setup when the text is pasted back (`paste_position`), not
+        moves of the game; the notice shows the moves either way."""
+        state = self.c.viewed
+        moves = state.to_text()
+        text = moves
+        if self.c.setup_plies:
+            from games.records import write_record
+            text = write_record(state, "zeroboard", {"setup": self.c.setup_plies})
         try:
             pygame.scrap.put_text(text)
         except Exception as e:  # no clipboard on this system
             self.app.toast(t("play.clipboard_failed", message=str(e)), error=True)
             return
-        self.app.toast(t("play.copied", text=theme.fit_text(text, 14, 260) or "–"))
+        self.app.toast(t("play.copied", text=theme.fit_text(moves, 14, 260) or "–"))
 
     def paste_position(self):
         """A position in this game's notation, or a whole record in any supported format (PGN,

@@ -684,6 +684,9 @@ class App:
 class QuestionOverlay:
     """`gui.widgets.ConfirmDialog` as the app's overlay (over any scene); any choice closes it."""
 
+    #: the app asks the person something (a game's clocks pause for it when the person wants that)
+    asks = True
+
     def __init__(self, app, title: str, text: str, choices):
         from gui.widgets import ConfirmDialog
         self.app = app

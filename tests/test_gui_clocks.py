@@ -114,6 +114,44 @@ def test_the_clocks_stop_while_the_board_editor_is_open(app_factory):
     assert c.clock.running == 0                          # back in the game, the clocks run again
 
 
+@pytest.mark.parametrize("opened_by", ["button", "f1"])
+def test_the_clocks_stop_while_help_is_open(app_factory, opened_by):
+    """Help covers the game as the board editor does: the clocks stop always, whatever the
+    setting for questions and the window in the background says."""
+    app = app_factory(ai_enabled=False)
+    app.settings.set("clock_pause", False)
+    c = _person_to_move_after_one_move_each(app)
+    if opened_by == "button":
+        app.scene.help()
+    else:
+        press(app, pygame.K_F1)
+    assert app.overlay is not None
+    app.step()
+    assert c.clock.running is None
+    left = c.clock.remaining(0, time.monotonic())
+    time.sleep(0.3)
+    app.step()
+    assert c.clock.remaining(0, time.monotonic()) == left   # nobody's time goes by while reading
+    press(app, pygame.K_ESCAPE)                            # help closed: the game goes on
+    assert app.overlay is None
+    app.step()
+    assert c.clock.running == 0
+
+
+def test_the_clocks_pause_for_a_question_the_app_asks_over_the_game(app_factory):
+    """A question of the app's own over the game (open another game's record while one of
+    that game is saved unfinished: resume it?) is asking the person something, as the play
+    screen's own questions are: the clocks pause for it when the person wants that."""
+    app = app_factory(ai_enabled=False)
+    c = _person_to_move_after_one_move_each(app)
+    app.ask("A question", "Yes or no?", [("Yes", lambda: None, "primary"), ("No", lambda: None, "normal")])
+    app.step()
+    assert c.clock.running is None and c.clock_paused
+    press(app, pygame.K_ESCAPE)
+    app.step()
+    assert app.overlay is None and c.clock.running == 0
+
+
 def test_a_take_back_gives_back_the_time(app_factory):
     app = app_factory(ai_enabled=False)
     c = _clock_game(app, "60")

@@ -28,6 +28,9 @@ LICENCES = ("about.licence_code", "about.licence_font", "about.licence_pygame", 
 
 
 class HelpOverlay:
+    #: a sheet to read, not a question: a game under it stops its clocks, as for the board editor
+    asks = False
+
     def __init__(self, app, game_id: str | None, tab: str = "rules"):
         self.app = app
         self.game_id = game_id if game_id in GAME_IDS else app.settings["last_game"]

@@ -664,12 +664,15 @@ class PlayScene(Scene):
             self.app.go_home()
 
     def update(self, dt):
-        # the clocks stop while the window is in the background or the app waits on a question of
-        # its own (leave this game? a file to open), when the person wants that: no side runs out
-        # of time behind a dialog
-        asking = self.confirm is not None or self.dialog is not None
-        self.c.clock_paused = bool(self.app.settings["clock_pause"]
-                                   and (asking or not getattr(self.app, "focused", True)))
+        # the clocks stop while the window is in the background or the app waits on a question
+        # (leave this game? a file to open), when the person wants that: no side runs out of time
+        # behind a dialog; and always while a sheet of the app covers the game (help), as they
+        # do while the board editor is open
+        overlay = self.app.overlay
+        asks = getattr(overlay, "asks", False)
+        asking = self.confirm is not None or self.dialog is not None or asks
+        self.c.clock_paused = (overlay is not None and not asks) or bool(
+            self.app.settings["clock_pause"] and (asking or not getattr(self.app, "focused", True)))
         self.c.update()
         self._ask_swap2()
         if self.c.game_over and not self.c.rating_done:   # the game, not a finished variation looked at

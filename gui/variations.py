@@ -8,6 +8,8 @@ line is shown (`_sync`).
 """
 from __future__ import annotations
 
+from itertools import takewhile
+
 from games.records.tree import GameTree, Node
 from gui.review import final_evaluation
 
@@ -72,7 +74,9 @@ class GameTreeLines:
 
     def _show_line(self, nodes: list[Node], index: int) -> None:
         """Put the line ``nodes`` on the board, looking at its position ``index``; the game goes
-        on from its end (a search for the old end is cancelled; "Analyse game" goes on, by nodes)."""
+        on from its end (a search for the old end is cancelled; "Analyse game" goes on, by nodes).
+        Looking discards nothing: the moves undo took back stay to redo once the line they
+        follow is on the board again (``redo_stack`` offers them only there)."""
         old = self._sync()
         for name in OFF_BOARD_ENDS:   # the old line's end keeps how it ended, this one's comes back
             old[-1].data[name] = getattr(self, name)
@@ -83,7 +87,6 @@ class GameTreeLines:
         self.evals = [n.data.get("eval") or final_evaluation(n.state) for n in nodes]
         self.grades = [n.data.get("grade") or final_evaluation(n.state) for n in nodes]
         self.line = list(nodes)
-        self._redo = []
         for name, none in OFF_BOARD_ENDS.items():
             setattr(self, name, nodes[-1].data.get(name, none))
         self.error = ""
@@ -155,6 +158,8 @@ class GameTreeLines:
             return 0
         node, parent = line[i], line[i - 1]
         n = self.tree.delete(node)
+        # the moves taken back from the deleted move on are gone, and no longer there to redo
+        self._redo = list(takewhile(lambda m: self.tree.path_to(m)[0] is self.tree.root, self._redo))
         self._show_line(self.tree.line_through(parent), i - 1)
         self.tree_version += 1
         return n

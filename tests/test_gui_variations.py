@@ -106,6 +106,36 @@ def test_the_same_move_again_after_undo_still_redoes(ttt):
     assert lines(c) == [(4, 0, 8, 2)]
 
 
+def test_looking_at_a_variation_after_undo_keeps_the_redo(ttt):
+    """Looking is not playing: a variation opened from the move list (or with the arrow keys)
+    after a take-back, then the game again, still redoes the moves taken back."""
+    c, ai = ttt
+    with_an_old_line(c, ai)                                # the game 4 0 6, the old line 4 0 8 2 beside it
+    ai_move(c, ai, 2)
+    play_game(c, ai, [1, 7])
+    assert c.undo() and c.state.moves == (4, 0, 6, 2) and len(c.redo_stack) == 2
+    assert c.go_to_node(c.tree.find((4, 0, 8)))            # the old line on the board
+    assert c.in_variation and c.redo_stack == [] and not c.redo()   # nothing to redo in the line looked at
+    assert c.back_to_game() and c.state.moves == (4, 0, 6, 2)
+    c.go_to(2)
+    assert c.switch_variation(1) and c.in_variation       # the arrow keys: the other move at the fork
+    assert c.back_to_game() and len(c.redo_stack) == 2
+    assert c.redo() and c.state.moves == (4, 0, 6, 2, 1, 7)
+
+
+def test_deleting_moves_taken_back_leaves_nothing_of_them_to_redo(ttt):
+    c, ai = ttt
+    play_game(c, ai, [4, 0, 8, 2])
+    assert c.undo() and len(c.redo_stack) == 2
+    c.go_to_node(c.tree.find((4, 0, 8, 2)))
+    assert c.delete_view() == 1                            # the AI's move taken back, deleted
+    assert c.back_to_game() and [s.moves for s, _, _ in c.redo_stack] == [(4, 0, 8)]
+    c.go_to_node(c.tree.find((4, 0, 8)))
+    assert c.delete_view() == 1
+    assert c.back_to_game() is False and c.redo_stack == [] and not c.redo()
+    assert c.state.moves == (4, 0)
+
+
 def test_the_record_saved_holds_the_main_line_and_the_variations(ttt, tmp_path):
     from gui.records import load_game, save_record
     c, ai = ttt
@@ -456,3 +486,31 @@ def test_the_games_caption_and_row_fit_the_panel(app_factory, monkeypatch, size,
             if r2 is not r:
                 inner = r.clip(r2)
                 assert inner.width < 3 or inner.height <= 4, (s, r, s2, r2)
+
+
+def test_in_the_window_a_variation_clicked_after_undo_leaves_the_redo(app):
+    """Before: a click on a variation in the move list after a take-back emptied redo, so the
+    moves taken back were gone from Redo once the game was back on the board."""
+    from gui.i18n import t
+    from test_gui_support import button_named
+    app.start_play("tictactoe", "first", "beginner")
+    c = app.scene.c
+    c.analysis_on = False
+    for action, by_ai in ((4, False), (0, True), (8, False), (2, True)):
+        c._push(action, by_ai)
+    c.go_to(2)
+    c.play_from_view(6)                                   # the game b2 a1 a3, the old line b2 a1 c3 c1
+    c._push(1, True)
+    c._push(7, False)
+    c._push(3, True)
+    press(app, pygame.K_u)                                # back to the person's turn: b2 a1 a3 a2
+    assert c.state.moves == (4, 0, 6, 1) and button_named(app, t("play.redo")).enabled
+    old = c.tree.find((4, 0, 8))
+    box = next(r for r, item in app.scene.moves.items if item is old)
+    click(app, box.center)                                # the old line's c3, from the move list
+    assert c.in_variation and not button_named(app, t("play.redo")).enabled
+    press(app, pygame.K_END)                              # the end of the line looked at,
+    press(app, pygame.K_END)                              # then back to the game
+    assert not c.in_variation and button_named(app, t("play.redo")).enabled
+    press(app, pygame.K_y)
+    assert c.state.moves == (4, 0, 6, 1, 7, 3)

@@ -464,14 +464,21 @@ class App:
     def _draw_toasts(self, surface) -> None:
         self.toasts = [x for x in self.toasts if x[2] > self.time]
         pal = self.palette
-        area = surface.get_rect()
-        try:  # scenes with a board put messages where they cover no coordinates
+        area = surface.get_rect().inflate(0, -32)   # the window less a margin at the top and the bottom
+        try:  # scenes with a board put messages where they hide neither it nor what says whose turn it is
             area = pygame.Rect(self.scene.toast_area()) if hasattr(self.scene, "toast_area") else area
         except Exception:
             pass
-        y = area.y + 16
-        for text, error, _ in self.toasts:
+        shown = []   # the newest messages that fit in the area (each with its lines), oldest first
+        room = area.height + 8
+        for text, error, _ in reversed(self.toasts):
             lines = theme.wrap_text(text, 15, min(640, area.width - 48))[:3]
+            room -= 20 * len(lines) + 28
+            if room < 0 and shown:
+                break
+            shown.insert(0, (lines, error))
+        y = area.y
+        for lines, error in shown:
             w = max(theme.FONTS.size(line, 15)[0] for line in lines) + 36
             h = 20 * len(lines) + 20
             r = pygame.Rect(0, y, w, h)

@@ -367,3 +367,114 @@ def test_the_window_is_opened_at_the_size_that_fits_the_desktop(monkeypatch):
     screen = app_module.App._open_window(Shell(), (1280, 800))
     assert opened == [app_module.fit_to_desktop((1280, 800), (1366, 768))]
     assert screen.get_size()[1] <= 768 - app_module.DESKTOP_MARGIN[1]
+
+
+# --- messages (toasts) leave the status line in view -------------------------------------------
+
+def drawn_with_toasts(app, monkeypatch) -> tuple[list[tuple[str, pygame.Rect]], list[pygame.Rect]]:
+    """One frame's texts other than the messages', with where they went, and the messages' boxes."""
+    import gui.theme as theme_module
+    texts, boxes = [], []
+    in_toasts = [False]
+    real_text, real_box, real_draw = theme_module.text, theme_module.rounded_rect, app._draw_toasts
+
+    def text(surface, s, pos, size, color, bold=False, anchor="topleft"):
+        rect = real_text(surface, s, pos, size, color, bold, anchor)
+        if not in_toasts[0]:
+            texts.append((s, rect))
+        return rect
+
+    def box(surface, color, rect, *args, **kwargs):
+        if in_toasts[0]:
+            boxes.append(pygame.Rect(rect))
+        return real_box(surface, color, rect, *args, **kwargs)
+
+    def draw_toasts(surface):
+        in_toasts[0] = True
+        try:
+            real_draw(surface)
+        finally:
+            in_toasts[0] = False
+    monkeypatch.setattr(theme_module, "text", text)
+    monkeypatch.setattr(theme_module, "rounded_rect", box)
+    monkeypatch.setattr(app, "_draw_toasts", draw_toasts)
+    app.step((), 0.02, draw=True)
+    monkeypatch.undo()
+    return texts, boxes
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 640), MIN_SIZE])
+@pytest.mark.parametrize("status", ["your_move", "thinking", "looking_back"])
+def test_messages_never_hide_the_status_line(tmp_path, monkeypatch, lang, size, status):
+    """Found in screenshots at 1280×800 and 1024×640: the messages lay over the side panel's
+    status line ("Your move", "AI is thinking…", "Looking at move 3 of 6" with its buttons)."""
+    from gui.i18n import t
+    from gui.session import Thinking
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, size=size)
+    try:
+        app.set_language(lang)
+        app.start_play("gomoku", "first", "beginner", time_control="300")
+        c = app.scene.c
+        c.analysis_on = False
+        for move in ("h8", "h9", "i8", "i9", "j8", "j9"):
+            c._push(c.state.parse_action(move), False)
+        said = {"your_move": [t("play.your_move")], "thinking": [t("play.ai_thinking")],
+                "looking_back": [t("play.viewing", n=3, total=6), t("play.back_to_game"), t("play.play_here")]}[status]
+        if status == "thinking":
+            c.human = 1
+            c.thinking = Thinking(rid=-1, started=0.0)
+        elif status == "looking_back":
+            c.go_to(3)
+        app.step()
+        for message in (t("play.nothing_to_redo"), t("play.review_not_your_turn"),
+                        t("play.copied", text="h8 h9 i8 i9 j8 j9 k8 k9 l8 l9 m8 m9 n8")):
+            app.toast(message)
+        texts, boxes = drawn_with_toasts(app, monkeypatch)
+        assert len(boxes) == 2 * 3                       # each message: its fill and its border
+        status_lines = [(s, r) for s, r in texts if s in said]
+        assert len(status_lines) == len(said), (said, [s for s, _ in texts])
+        title = [(s, r) for s, r in texts if r.bottom <= app.scene.panel_rect.y + 18 + 66]   # the title and clocks
+        scene = app.scene
+        for b in boxes:
+            assert scene.panel_rect.contains(b) and not b.colliderect(scene.board_rect)
+            for s, r in status_lines + title:
+                assert not b.colliderect(r), (s, r, b)
+            for button in scene.buttons:
+                assert not b.colliderect(button.rect), (button.label, b)
+    finally:
+        app.shutdown()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 640), MIN_SIZE])
+def test_a_demos_messages_never_hide_its_sides_or_its_status(tmp_path, monkeypatch, lang, size):
+    """They lay over the sides' rows with their level buttons and the status ("White is thinking…")."""
+    from gui.i18n import t
+    from gui.scenes.setup import side_name
+    from gui.session import Thinking
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, size=size)
+    try:
+        app.set_language(lang)
+        app.start_demo("gomoku", ("beginner", "beginner"))
+        c = app.scene.c
+        for move in ("h8", "h9", "i8"):
+            c._push(c.state.parse_action(move), True)
+        c.thinking = Thinking(rid=-1, started=0.0)
+        app.step()
+        app.toast(t("play.analysis_done"))
+        app.toast(t("play.copied", text="h8 h9 i8 i9 j8 j9 k8 k9 l8 l9 m8 m9 n8"))
+        texts, boxes = drawn_with_toasts(app, monkeypatch)
+        assert len(boxes) >= 2                          # the newest message at least (a small panel has room for one)
+        said = [t("demo.thinking", side=side_name("gomoku", 1)), side_name("gomoku", 0), side_name("gomoku", 1)]
+        kept = [(s, r) for s, r in texts if s in said]
+        assert len(kept) == 3, [s for s, _ in texts]
+        scene = app.scene
+        for b in boxes:
+            assert scene.panel_rect.contains(b) and not b.colliderect(scene.board_rect)
+            for s, r in kept:
+                assert not b.colliderect(r), (s, r, b)
+            for button in scene.buttons:
+                assert not b.colliderect(button.rect), (button.label, b)
+    finally:
+        app.shutdown()

@@ -15,6 +15,9 @@ from gui.scenes.setup import level_name, side_name
 from gui.scenes.sidepanel import MoveList, evaluation, result_detail, thinking_block
 from gui.widgets import Button, hit_buttons, panel, segmented, winrate_graph
 
+#: the side panel's status under the sides' rows (which side thinks, paused, the result banner)
+STATUS_HEIGHT = 70
+
 
 class DemoScene(Scene):
     def __init__(self, app, controller: DemoController):
@@ -129,9 +132,11 @@ class DemoScene(Scene):
         return pygame.Rect(p.x - 8, self.status_y - 8, p.width + 16, 70)
 
     def toast_area(self) -> pygame.Rect:
-        """Messages appear in the side panel under its title, clear of the board and its coordinates."""
-        from gui.scenes.play import TITLE_HEIGHT
-        return self.panel_rect.inflate(0, -TITLE_HEIGHT).move(0, TITLE_HEIGHT // 2)
+        """Messages appear in the side panel under the status (which side thinks, paused, the
+        result), never over it nor over the sides' rows with their levels, clear of the board
+        and its coordinates, and above the speed and the commands."""
+        top = self.status_y + STATUS_HEIGHT
+        return pygame.Rect(self.panel_rect.x, top, self.panel_rect.width, max(0, self.list_bottom - 8 - top))
 
     def frame_rate(self) -> float:
         if self.view.renderer.anim is not None:
@@ -190,7 +195,7 @@ class DemoScene(Scene):
                            t("demo.thinking", side=side))
         elif c.paused:
             theme.text(surface, t("demo.paused"), (p.x, y + 6), 18, pal.text_dim, bold=True)
-        y += 70
+        y += STATUS_HEIGHT
         labels = (side_name(c.game.id, 0), side_name(c.game.id, 1))
         evaluation(surface, pal, pygame.Rect(p.x, y, p.width, 44), c.value0, r.side_colors(pal), labels,
                    c.proven0, readout=c.readout, mover=c.viewed.current_player)

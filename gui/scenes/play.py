@@ -22,9 +22,6 @@ from gui.review import better_move, summary_counts
 from gui.widgets import QUALITY_MARKS, Button, ConfirmDialog, TextDialog, panel, spinner, winrate_graph
 
 
-#: the side panel's title and subtitle, which messages leave visible
-TITLE_HEIGHT = 18 + 52
-
 #: the side panel's hint table: its caption, three moves and the heatmap's key
 HINT_TABLE_HEIGHT = 18 + 3 * 18 + 22
 
@@ -505,12 +502,20 @@ class PlayScene(Scene):
             r.y = pr.y + 18 + 66 + 64
         return r
 
+    def status_bottom(self) -> int:
+        """Where the side panel's status ends (whose turn, the AI's progress, an earlier position
+        looked at with its buttons, a problem), under the game's title and clocks; the
+        evaluation follows (a small window leaves it less room, for the graph and the moves)."""
+        return self.panel_rect.y + 18 + 66 + (74 if self.size[1] >= 700 else 64)
+
     def toast_area(self) -> pygame.Rect:
-        """Messages appear in the side panel under the game's title (over the status they are
-        about), clear of the board and its coordinates; below the result banner while it is up."""
-        top = self.overlay_rect().bottom if self.result_shown() and not self.c.error else \
-            self.panel_rect.y + TITLE_HEIGHT
-        return pygame.Rect(self.panel_rect.x, top, self.panel_rect.width, self.panel_rect.bottom - top)
+        """Messages appear in the side panel under the status they are about, never over it nor
+        over the title and clocks, clear of the board and its coordinates, and above the
+        commands (over the evaluation, the graph and the moves for a moment); below the result
+        banner while it is up."""
+        top = (self.overlay_rect().bottom if self.result_shown() else self.status_bottom()) + 8
+        bottom = (self.pass_rect.y if self.pass_rect else self.buttons_top) - 8
+        return pygame.Rect(self.panel_rect.x, top, self.panel_rect.width, max(0, bottom - top))
 
     def handle_event(self, ev):
         if self.confirm is not None:
@@ -954,7 +959,7 @@ class PlayScene(Scene):
                 t("play.hints_thinking") if c.hints_on and c.hint.rid is not None else "")
             if sub:
                 theme.text(surface, sub, (p.x, y + 38), 13, pal.text_faint)
-        y += 74 if self.size[1] >= 700 else 64  # small windows: room for the graph and the moves
+        y = self.status_bottom()
         labels = (side_name(c.game.id, 0), side_name(c.game.id, 1))
         if not covered:
             lesson = self.lesson()

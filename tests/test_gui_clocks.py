@@ -394,3 +394,24 @@ def test_redo_brings_back_the_times_recorded_where_the_game_goes_on(app_factory)
     assert c.redo()
     assert c.clock.left == [pytest.approx(55, abs=0.5), pytest.approx(58, abs=0.5)]
     assert len(c.clocks) == len(c.history) == 3
+
+
+def test_a_line_played_on_after_play_from_here_is_saved_with_its_clocks(app_factory, tmp_path):
+    """The line played on the clock from an earlier position ("Play from here") is the game's,
+    the main line its record's times are written for; the line it left is a variation, whose
+    moves records keep without times (they were taken back: their time was given back)."""
+    from games.records.base import unpack_clocks
+    from gui.records import load_record
+    app = app_factory(ai_enabled=False)
+    c = _clocked_game_with_an_old_line(app)            # the game 2 4, the old line 3 4
+    c.go_to(0)
+    app.scene.play_from_here()
+    app.step()                                         # the person's clock runs again, from its full minute
+    c.clock.since -= 6.0
+    c.play(1)
+    _ai_moves(c, 1)
+    assert [n.action for n in c.tree.main_line()] == [None, 1, 1]
+    state, meta = load_record(app.save_game(c, folder=tmp_path))
+    assert state.moves == (1, 1)
+    clocks = unpack_clocks(meta["clocks"])
+    assert sorted(clocks) == [1, 2] and clocks[1][0] == pytest.approx(54, abs=0.5)

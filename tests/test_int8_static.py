@@ -115,13 +115,14 @@ def test_a_float_export_is_not_taken_for_a_quantized_copy(checkpoint):
 
 def perturbed_session(net, game, digest: str):
     """A "quantized" session that is really the float network with its policy and value
-    layers scrambled: fast in the mocked timing, and far from the float outputs."""
+    layers scrambled: fast in the mocked timing, and far from the float outputs (its first
+    choices reversed and far apart, so that the checked form seldom looks again)."""
     bad = trained_looking_net(game, 1)
     bad.load_state_dict(net.state_dict())
     with torch.no_grad():
         for m in (bad.value_fc[0], bad.value_fc[2]):
             m.weight.mul_(-3.0)
-        bad.policy_conv[0].weight.mul_(-1.0)
+        bad.policy_conv[0].weight.mul_(-50.0)
     return onnxnet.session(onnxnet.export_bytes(bad, digest, {"game_key": game.key}))
 
 
@@ -131,20 +132,20 @@ def test_the_runtime_choice_rejects_static_int8_that_fails_the_accuracy_bar(monk
     cfg = net.cfg.to_dict()
     monkeypatch.setattr(runtime, "ACCURACY_POSITIONS", 200)
     monkeypatch.setattr(runtime, "time_runtimes", lambda evs, planes, *a, **k:
-                        {"torch-fp32": 1.0, "ort-fp32": 2.0, runtime.INT8_STATIC: 6.0})
+                        {"torch-fp32": 1.0, "ort-fp32": 2.0, runtime.INT8_CHECKED: 6.0})
     candidates = runtime.candidates_for("play")
-    assert runtime.INT8_STATIC in candidates
+    assert runtime.INT8_CHECKED in candidates and runtime.INT8_STATIC not in candidates
     bad = perturbed_session(net, game, "b" * 64)
     chosen, ev = runtime.choose(net, cfg, 8, "play", candidates, game=game, digest="b" * 64, int8_sess=bad)
     assert chosen == "ort-fp32" and ev.runtime == "ort-fp32"
-    assert runtime.accuracy_verdict(runtime.INT8_STATIC, "b" * 64) is False
+    assert runtime.accuracy_verdict(runtime.INT8_CHECKED, "b" * 64) is False
     # the same choice with a copy that passes (the float model itself), the shape's verdict expired: taken
     # -1, not 0: a verdict's checked_at is rounded to the second, so it can lie up to half a second ahead
     monkeypatch.setattr(runtime, "ACCURACY_RECHECK_S", -1.0)
     good = onnxnet.session(onnxnet.export_bytes(net))
     chosen, ev = runtime.choose(net, cfg, 8, "play", candidates, game=game, digest="c" * 64, int8_sess=good)
-    assert chosen == runtime.INT8_STATIC and ev.runtime == runtime.INT8_STATIC
-    assert runtime.accuracy_verdict(runtime.INT8_STATIC, "c" * 64) is True
+    assert chosen == runtime.INT8_CHECKED and ev.runtime == runtime.INT8_CHECKED
+    assert runtime.accuracy_verdict(runtime.INT8_CHECKED, "c" * 64) is True
 
 
 def test_static_int8_is_not_taken_or_checked_where_it_is_slower(monkeypatch):
@@ -152,7 +153,7 @@ def test_static_int8_is_not_taken_or_checked_where_it_is_slower(monkeypatch):
     game = get_game("connect4")
     net = trained_looking_net(game, 6)
     monkeypatch.setattr(runtime, "time_runtimes", lambda evs, planes, *a, **k:
-                        {"torch-fp32": 1.0, "ort-fp32": 2.0, runtime.INT8_STATIC: 1.5})
+                        {"torch-fp32": 1.0, "ort-fp32": 2.0, runtime.INT8_CHECKED: 1.5})
     monkeypatch.setattr(runtime, "accurate_enough", lambda *a, **k: pytest.fail("checked"))
     good = onnxnet.session(onnxnet.export_bytes(net))
     chosen, _ = runtime.choose(net, net.cfg.to_dict(), 8, "play", runtime.candidates_for("play"), game=game,
@@ -179,22 +180,73 @@ def test_a_remembered_int8_choice_plays_from_the_cached_copy_without_loading_the
     monkeypatch.setattr(runtime, "accuracy", lambda *a, **k: {"mean_value_diff": 0.001, "max_value_diff": 0.01,
                                                               "same_top_move": 1.0})
     monkeypatch.setattr(runtime, "time_runtimes", lambda evs, planes, *a, **k:
-                        {"torch-fp32": 1.0, "ort-fp32": 2.0, runtime.INT8_STATIC: 6.0})
+                        {"torch-fp32": 1.0, "ort-fp32": 2.0, runtime.INT8_CHECKED: 6.0})
     ev, meta = runtime.load_model_evaluator(path, game)
-    assert ev.runtime == runtime.INT8_STATIC and meta["generation"] == 3
+    assert ev.runtime == runtime.INT8_CHECKED and meta["generation"] == 3
     assert path.with_suffix(".int8.onnx").is_file()
     from engine.core import checkpoint as ckpt
     monkeypatch.setattr(ckpt, "load_network", lambda *a, **k: pytest.fail("checkpoint loaded"))
     again, _ = runtime.load_model_evaluator(path, game)
-    assert again.runtime == runtime.INT8_STATIC
+    assert again.runtime == runtime.INT8_CHECKED
     choices = json.loads(runtime._choice_path().read_text())
-    assert [c["runtime"] for k, c in choices.items() if "runtime" in c] == [runtime.INT8_STATIC]
+    assert [c["runtime"] for k, c in choices.items() if "runtime" in c] == [runtime.INT8_CHECKED]
+
+
+def test_models_with_their_int8_copy_beside_them_are_timed_in_onnx_runtime_without_torch(checkpoint, monkeypatch):
+    """The shipped models (their float and int8 exports beside them, nothing timed yet on this
+    machine): ONNX Runtime's runtimes are timed and the checked int8 form checked without loading
+    the checkpoint, on the network's own positions, and the choice is remembered."""
+    game, path = checkpoint
+    runtime.load_named_evaluator(path, game, runtime.INT8_STATIC)   # both exports beside the checkpoint
+    assert path.with_suffix(".onnx").is_file() and path.with_suffix(".int8.onnx").is_file()
+    from engine.core import checkpoint as ckpt
+    monkeypatch.setattr(ckpt, "load_network", lambda *a, **k: pytest.fail("checkpoint loaded"))
+    monkeypatch.setattr(runtime, "ACCURACY_POSITIONS", 100)
+    timed = []
+
+    def fake_timing(evs, planes, *a, batch=None, **k):
+        timed.append((sorted(evs), len(planes), batch))
+        return {"ort-fp32": 2.0, runtime.INT8_CHECKED: 3.0}
+    monkeypatch.setattr(runtime, "time_runtimes", fake_timing)
+    ev, _ = runtime.load_model_evaluator(path, game)
+    assert timed == [(["ort-fp32", runtime.INT8_CHECKED], runtime.TIMING_POSITIONS, 8)]
+    verdict = runtime.accuracy_verdict(runtime.INT8_CHECKED, onnxnet.file_sha256(path))
+    assert ev.runtime == (runtime.INT8_CHECKED if verdict else "ort-fp32")
+    again, _ = runtime.load_model_evaluator(path, game)
+    assert again.runtime == ev.runtime and len(timed) == 1
+
+
+def test_the_checked_int8_form_takes_float32s_outputs_exactly_where_int8s_first_two_are_near():
+    game = get_game("othello")
+    net = trained_looking_net(game, 8)
+    model = onnxnet.export_bytes(net)
+    float_sess = onnxnet.session(model)
+    int8_sess = onnxnet.session(int8.quantize_for(model, game))
+    plain, exact = onnxnet.OrtEvaluator(int8_sess), onnxnet.OrtEvaluator(float_sess)
+    planes = np.stack([exact.encode(s) for s in runtime.policy_game_positions(game, exact, 64, seed=5)])
+    q_logits, q_values = plain.infer(planes)
+    f_logits, f_values = exact.infer(planes)
+    top2 = np.sort(q_logits, axis=1)[:, -2:]
+    gaps = top2[:, 1] - top2[:, 0]
+    middle = float(np.median(gaps))
+    assert 0 < int((gaps < middle).sum()) < len(planes)   # a margin that splits the batch
+    for margin in (0.0, middle, np.inf):
+        checked = onnxnet.CheckedInt8Evaluator(int8_sess, float_sess, margin)
+        logits, values = checked.infer(planes)
+        near = gaps < margin
+        assert checked.looked_again == int(near.sum()) and checked.looked == len(planes)
+        np.testing.assert_array_equal(logits[near], f_logits[near])
+        np.testing.assert_array_equal(values[near], f_values[near])
+        np.testing.assert_array_equal(logits[~near], q_logits[~near])
+        np.testing.assert_array_equal(values[~near], q_values[~near])
 
 
 def test_an_arena_model_spec_can_name_the_runtime(checkpoint):
     from engine.commands.specs import SpecError, player_from_spec
     game, path = checkpoint
     p8 = player_from_spec(game, f"model:{path}@8?rt=int8", seed=1)
+    p8c = player_from_spec(game, f"model:{path}@8?rt=int8-checked", seed=1)
+    assert p8c.mcts.evaluator.runtime == runtime.INT8_CHECKED
     p32 = player_from_spec(game, f"model:{path}@8?rt=fp32", seed=1)
     assert p8.mcts.evaluator.runtime == "ort-int8-static" and p8.name.endswith(" int8")
     assert p32.mcts.evaluator.runtime == "ort-fp32"

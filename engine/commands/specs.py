@@ -10,9 +10,10 @@ A *spec* is one string naming one player:
                                  first-play urgency reduction and policy temperature, ``lcb=X``
                                  chooses the move by a lower confidence bound, ``mat=X`` adds
                                  the material won since the root over X to the leaf values
-                                 (defaults: the game's ``[play]``); ``rt=fp32`` or ``rt=int8``
-                                 runs the network in ONNX Runtime float32 or static int8 whatever
-                                 this machine's runtime choice (measurements)
+                                 (defaults: the game's ``[play]``); ``rt=fp32``, ``rt=int8`` or
+                                 ``rt=int8-checked`` runs the network in ONNX Runtime float32,
+                                 static int8 or static int8 with float32's second look at near
+                                 ties, whatever this machine's runtime choice (measurements)
 ``policy:PATH``                  the network alone: its highest-prior legal move, no search
 ``level:NAME[?cap=0]``           the app's AI at level NAME (shipped model, else rollout search);
                                  ``cap=0``: its visits without the level's time cap (the level as
@@ -58,7 +59,7 @@ from ..play.baselines import OPENING_PLIES, OPENING_TEMPERATURE, SOLVER_MAX_PLIE
 #: default thinking time of an external UCI engine, in milliseconds
 UCI_DEFAULT_MOVETIME_MS = 100
 
-SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X&ptemp=X&lcb=X&mat=X&rt=fp32|int8], policy:PATH, level:NAME[?cap=0], rollout:N, random, greedy, solver, "
+SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X&ptemp=X&lcb=X&mat=X&rt=fp32|int8|int8-checked], policy:PATH, level:NAME[?cap=0], rollout:N, random, greedy, solver, "
              "uci:COMMAND[@WORK][?OPTION=VALUE&...], ucci:COMMAND[@WORK][?OPTION=VALUE&...], "
              "gomocup:COMMAND[@WORK], nboard:COMMAND[@depthN] (WORK: MS, depthN or nodesN)")
 #: the external-engine kinds: their protocol, and work per move when the spec names none
@@ -112,7 +113,7 @@ def parse_uci_spec(rest: str) -> tuple[str, dict, dict[str, str]]:
 
 
 #: a model spec's ``rt`` values and the runtimes they name
-_RUNTIME_OPTIONS = {"fp32": "ort-fp32", "int8": "ort-int8-static"}
+_RUNTIME_OPTIONS = {"fp32": "ort-fp32", "int8": "ort-int8-static", "int8-checked": "ort-int8-checked"}
 
 
 def _load_net_evaluator(game, path: str, spec: str, runtime: str | None = None):
@@ -157,7 +158,7 @@ def _model_options(rest: str, spec: str) -> tuple[str, dict]:
             raise SpecError(f"{spec}: unknown model option {item!r}; the options are sym=N (board symmetries "
                             f"averaged), cpuct=X (exploration), fpu=X (first-play urgency reduction), "
                             f"ptemp=X (policy temperature), lcb=X (move choice by a lower confidence bound) and "
-                            f"mat=X (material won since the root, in the leaf values), rt=fp32|int8 (the runtime)")
+                            f"mat=X (material won since the root, in the leaf values), rt=fp32|int8|int8-checked (the runtime)")
         if name in options:
             raise SpecError(f"{spec}: the option {name} is given twice")
         if name == "sym":

@@ -38,8 +38,12 @@ from .logsetup import first_line, note
 from .onnxnet import OnnxUnavailable
 from .safefile import UnreadableFile
 
-RUNTIMES = ("torch-fp32", "torch-bf16", "ort-fp32", "ort-int8", "ort-int8-static")
+RUNTIMES = ("torch-fp32", "torch-bf16", "ort-fp32", "ort-int8", "ort-int8-static", "ort-int8-checked")
 INT8_STATIC = "ort-int8-static"
+#: static int8 with a float32 second look at near ties (`onnxnet.CheckedInt8Evaluator`)
+INT8_CHECKED = "ort-int8-checked"
+#: the runtimes built from the statically quantized network
+STATIC_INT8 = (INT8_STATIC, INT8_CHECKED)
 CHOICE_FILE = "runtime_choice.json"
 PURPOSES = ("play", "selfplay")
 
@@ -156,59 +160,87 @@ def build_evaluator(runtime: str, net=None, model: bytes | None = None, sess=Non
     """An evaluator of ``runtime`` for the torch ``net`` (needed for torch runtimes) or the ONNX
     ``model`` bytes / ``sess`` (ORT runtimes; ``model`` is exported from ``net`` when absent).
     Static int8 takes ``int8_sess`` (a session, or a function that makes one), else quantizes
-    ``model`` now, calibrated on positions of ``game``."""
-    from .onnxnet import OrtEvaluator, export_bytes, quantize_int8, session
+    ``model`` now, calibrated on positions of ``game``; its checked form (`INT8_CHECKED`) takes
+    the float32 ``sess`` (or ``model``) as well."""
+    from .onnxnet import CheckedInt8Evaluator, OrtEvaluator, export_bytes, quantize_int8, session
     if runtime.startswith("torch"):
         from .evaluators import NetworkEvaluator
         return NetworkEvaluator(net, precision=runtime.removeprefix("torch-"))
-    if runtime == INT8_STATIC:
+    if runtime in STATIC_INT8:
         if int8_sess is None:
             if game is None:
                 raise OnnxUnavailable("static int8 needs the game to calibrate on")
             from .int8 import quantize_for
-            int8_sess = session(quantize_for(model or export_bytes(net), game))
-        return OrtEvaluator(int8_sess() if callable(int8_sess) else int8_sess, runtime)
+            model = model or export_bytes(net)
+            int8_sess = session(quantize_for(model, game))
+        quantized = int8_sess() if callable(int8_sess) else int8_sess
+        if runtime == INT8_STATIC:
+            return OrtEvaluator(quantized, runtime)
+        return CheckedInt8Evaluator(quantized, sess if sess is not None else session(model or export_bytes(net)))
     if sess is None or runtime == "ort-int8":
         model = model or export_bytes(net)
         sess = session(quantize_int8(model) if runtime == "ort-int8" else model)
     return OrtEvaluator(sess, runtime)
 
 
-def positions_per_s(evaluator, planes: np.ndarray, window: float = 0.05, windows: int = 3) -> float:
+def positions_per_s(evaluator, planes: np.ndarray, window: float = 0.05, windows: int = 3,
+                    batch: int | None = None) -> float:
     """Positions per CPU-second of this process: the best of ``windows`` windows of at least
     ``window`` CPU-seconds, after a warm-up call. CPU time, so that other processes on the
-    machine slow no runtime down more than another."""
-    evaluator.infer(planes)
+    machine slow no runtime down more than another. With ``batch``, ``planes`` holds several
+    batches, called in turn (a runtime whose work depends on the positions, `INT8_CHECKED`,
+    is timed on many)."""
+    chunks = [planes] if batch is None else [planes[i:i + batch] for i in range(0, len(planes) - batch + 1, batch)]
+    evaluator.infer(chunks[0])
     best = 0.0
+    k = 0
     for _ in range(windows):
-        calls, start = 0, time.process_time()
+        calls, done, start = 0, 0, time.process_time()
         while True:
-            evaluator.infer(planes)
-            calls += 1
+            chunk = chunks[k % len(chunks)]
+            k += 1
+            evaluator.infer(chunk)
+            done += len(chunk)
             elapsed = time.process_time() - start
             if elapsed >= window:
                 break
-        best = max(best, calls * len(planes) / elapsed)
+        best = max(best, done / elapsed)
     return best
 
 
-def time_runtimes(evaluators: dict, planes: np.ndarray, window: float = 0.05, rounds: int = 3) -> dict[str, float]:
-    """Positions per second of each evaluator on ``planes``: the best of ``rounds``
-    interleaved windows each, so load on the machine falls on all of them alike."""
+def time_runtimes(evaluators: dict, planes: np.ndarray, window: float = 0.05, rounds: int = 3,
+                  batch: int | None = None) -> dict[str, float]:
+    """Positions per second of each evaluator on ``planes`` (with ``batch``, several batches
+    called in turn): the best of ``rounds`` interleaved windows each, so load on the machine
+    falls on all of them alike."""
     rates = {name: 0.0 for name in evaluators}
     for ev in evaluators.values():
-        ev.infer(planes)   # warm-up (kernels are built on the first call)
+        ev.infer(planes if batch is None else planes[:batch])   # warm-up (kernels are built on the first call)
     for _ in range(rounds):
         for name, ev in evaluators.items():
-            rates[name] = max(rates[name], positions_per_s(ev, planes, window, windows=1))
+            rates[name] = max(rates[name], positions_per_s(ev, planes, window, windows=1, batch=batch))
     return rates
 
 
 def sample_planes(net_cfg: dict, batch: int, seed: int = 0) -> np.ndarray:
-    """Random 0/1 input planes of the network's shape (timing does not depend on the values)."""
+    """Random 0/1 input planes of the network's shape (timing does not depend on the values,
+    except `INT8_CHECKED`'s: `game_planes`)."""
     rng = np.random.default_rng(seed)
     shape = (batch, net_cfg["in_planes"], net_cfg["height"], net_cfg["width"])
     return rng.integers(0, 2, size=shape).astype(np.float32)
+
+
+#: how many of the network's own positions `INT8_CHECKED` is timed on (at least four batches)
+TIMING_POSITIONS = 256
+
+
+def game_planes(game, reference, batch: int, batches: int | None = None, seed: int = 1) -> np.ndarray:
+    """The planes of ``batch * batches`` positions of ``reference``'s own games of ``game``: what
+    a runtime whose work depends on the positions (`INT8_CHECKED`, which looks again at near
+    ties) is timed on, ``batch`` at a time (``batches``: by default TIMING_POSITIONS' worth)."""
+    batches = batches or max(4, TIMING_POSITIONS // max(1, batch))
+    positions = policy_game_positions(game, reference, batch * batches, seed=seed)
+    return np.stack([reference.encode(s) for s in positions])
 
 
 def accuracy(reference, other, positions: list, batch: int = 64) -> dict:
@@ -233,7 +265,7 @@ MAX_MEAN_VALUE_DIFF = 0.01
 MIN_SAME_TOP_MOVE = 0.99
 ACCURACY_POSITIONS = 2000
 #: runtimes whose outputs differ from float32's enough to need that check
-INEXACT = ("torch-bf16", "ort-int8", INT8_STATIC)
+INEXACT = ("torch-bf16", "ort-int8", INT8_STATIC, INT8_CHECKED)
 
 
 def is_accurate(a: dict) -> bool:
@@ -299,7 +331,9 @@ def candidates_for(purpose: str, precision: str = "fp32") -> tuple[str, ...]:
         # not static int8: it fails the accuracy bar on every trained network (docs/network-int8.md), and
         # self-play's per-checkpoint quantization and check would cost every training generation
         return ("torch-fp32", "torch-bf16", "ort-fp32")
-    return ("torch-fp32", "ort-fp32", INT8_STATIC)
+    # static int8 alone fails the accuracy bar on every shipped network (docs/network-int8.md);
+    # where a network would pass without the second look, the checked form passes too
+    return ("torch-fp32", "ort-fp32", INT8_CHECKED)
 
 
 def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, model: bytes | None = None,
@@ -313,8 +347,10 @@ def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, 
     ``int8_sess`` (a session or a function that makes one) or, with ``game``, quantized now.
     The runtime chosen is remembered with the figures (what `load_model_evaluator` reads)."""
     evaluators = {}
-    if INT8_STATIC in candidates and int8_sess is None and game is None:
-        candidates = tuple(n for n in candidates if n != INT8_STATIC)
+    if int8_sess is None and game is None:
+        candidates = tuple(n for n in candidates if n not in STATIC_INT8)
+    int8_sess = _once(int8_sess if int8_sess is not None or game is None else
+                      lambda: _quantized_session(net, model, game))
 
     def evaluator(name):
         if name not in evaluators:
@@ -331,10 +367,16 @@ def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, 
             try:
                 usable[name] = evaluator(name)
             except Exception as e:   # quantization trouble of any kind: the float runtimes still work
-                if name != INT8_STATIC:
+                if name not in STATIC_INT8:
                     raise
                 note(f"static int8 cannot be built for this network ({first_line(e)}); not used")
-        rates = time_runtimes(usable, sample_planes(net_cfg, batch), window=0.05, rounds=20)
+        if INT8_CHECKED in usable and game is not None:
+            # its work depends on the positions: every runtime is timed on the network's own
+            reference = next(usable[n] for n in candidates if n in usable and n not in INEXACT)
+            rates = time_runtimes(usable, game_planes(game, reference, batch), window=0.05, rounds=20, batch=batch)
+        else:
+            usable.pop(INT8_CHECKED, None)   # random planes would time it on made-up near ties
+            rates = time_runtimes(usable, sample_planes(net_cfg, batch), window=0.05, rounds=20)
         rates = {**{name: 0.0 for name in candidates}, **rates}   # one that could not be built: never faster
 
     def rate(name):
@@ -353,7 +395,7 @@ def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, 
                     evaluator(runtime)
                     evaluator(name)
                 except Exception as e:
-                    if name != INT8_STATIC:
+                    if name not in STATIC_INT8:
                         raise
                     note(f"static int8 cannot be built for this network ({first_line(e)}); not used")
                     continue
@@ -367,6 +409,26 @@ def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, 
     if timed or remembered_choice(key) != runtime:
         remember_choice(key, runtime, rates)
     return runtime, evaluator(runtime)
+
+
+def _once(make):
+    """``make`` (a function that builds a session) made to build it once however often it is
+    called (both static int8 runtimes share one quantized network); anything else as it is."""
+    if not callable(make):
+        return make
+    made = []
+
+    def once():
+        if not made:
+            made.append(make())
+        return made[0]
+    return once
+
+
+def _quantized_session(net, model: bytes | None, game):
+    from .int8 import quantize_for
+    from .onnxnet import export_bytes, session
+    return session(quantize_for(model if model is not None else export_bytes(net), game))
 
 
 def _selfplay_int8(net, meta: dict, game, batch: int):
@@ -422,12 +484,23 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
             cached = load_cached(path, game, digest) if keep_export else None
             if cached is not None:
                 sess, meta = cached
+                from .int8 import load_cached as load_int8
                 choice = remembered_choice(choice_key(meta.get("net", {}), batch, purpose, candidates))
-                if choice == INT8_STATIC and forced != "ort" and accuracy_verdict(INT8_STATIC, digest):
-                    from .int8 import load_cached as load_int8
+                in_ort = tuple(n for n in candidates if n.startswith("ort"))
+                if choice is None and forced is None:
+                    choice = remembered_choice(choice_key(meta.get("net", {}), batch, purpose, in_ort))
+                if choice in STATIC_INT8 and forced != "ort" and accuracy_verdict(choice, digest):
                     quantized = load_int8(path, game, digest)
                     if quantized is not None:
-                        return build_evaluator(INT8_STATIC, int8_sess=quantized), meta
+                        return build_evaluator(choice, sess=sess, int8_sess=quantized), meta
+                if choice is None and forced is None and purpose == "play" and INT8_CHECKED in candidates:
+                    # the shipped models' int8 copies lie beside them: ONNX Runtime's runtimes are
+                    # timed (and int8's checked) without importing torch, once, and remembered
+                    quantized = load_int8(path, game, digest)
+                    if quantized is not None:
+                        _, evaluator = choose(None, meta["net"], batch, purpose, in_ort, sess=sess, game=game,
+                                              digest=digest, int8_sess=quantized)
+                        return evaluator, meta
                 # nothing timed yet (the packaged app's shipped models, exported when it was built): ONNX
                 # Runtime, rather than importing torch only to time it; the next torch load times it
                 if forced == "ort" or choice == "ort-fp32" or (choice is None and purpose == "play"):
@@ -474,8 +547,8 @@ def load_named_evaluator(path, game, runtime: str):
     and cached where not): for measurements, such as a match of int8 against float32."""
     from .checkpoint import load_network
     from .onnxnet import export_checkpoint, file_sha256, load_cached
-    if runtime not in ("ort-fp32", INT8_STATIC):
-        raise ValueError(f"runtime must be ort-fp32 or {INT8_STATIC}, not {runtime!r}")
+    if runtime not in ("ort-fp32", *STATIC_INT8):
+        raise ValueError(f"runtime must be ort-fp32, {INT8_STATIC} or {INT8_CHECKED}, not {runtime!r}")
     path = Path(path)
     digest = file_sha256(path)
     cached = load_cached(path, game, digest)
@@ -491,7 +564,7 @@ def load_named_evaluator(path, game, runtime: str):
     def float_model():
         net, meta = load_network(path, game)
         return export_bytes(net, digest, meta)
-    return build_evaluator(INT8_STATIC, int8_sess=load_or_build(path, game, float_model, digest)), meta
+    return build_evaluator(runtime, sess=sess, int8_sess=load_or_build(path, game, float_model, digest)), meta
 
 
 def preload() -> None:
@@ -503,6 +576,6 @@ def preload() -> None:
         import torch  # noqa: F401
 
 
-__all__ = ["RUNTIMES", "INT8_STATIC", "accuracy_verdict", "load_model_evaluator", "load_named_evaluator",
+__all__ = ["RUNTIMES", "INT8_STATIC", "INT8_CHECKED", "accuracy_verdict", "load_model_evaluator", "load_named_evaluator",
            "build_evaluator", "time_runtimes", "positions_per_s", "choose", "forced_runtime", "preload",
            "sample_planes", "candidates_for", "policy_game_positions"]

@@ -375,10 +375,9 @@ def trainer_main(game_id: str, commands, events, workers: int = 1,
         signal.signal(signal.SIGTERM, _terminate)
     except (ValueError, OSError):
         pass
-    try:
-        os.nice(8)
-    except (AttributeError, OSError):
-        pass
+    # below the window and the AI (nice 4): the trainer and its self-play workers inherit it
+    from engine.core.processes import lower_priority
+    lower_priority(8)
     trainer = None
     try:
         try:

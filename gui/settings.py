@@ -32,6 +32,9 @@ DEFAULTS: dict = {
     "level": "strong",
     # search threads of the AI: 0 is automatic (every core but one, at least one)
     "ai_threads": 0,
+    # self-play workers of background training: 0 is automatic (`gui.training.default_workers`);
+    # a count above the cores is used as all of them (`gui.training.workers_for`)
+    "train_workers": 0,
     "demo_levels": ["strong", "strong"],
     "last_game": "tictactoe",
     # game key -> "shipped" or "trained": which model the AI uses
@@ -68,7 +71,7 @@ def _valid(key: str, value) -> bool:
     if isinstance(default, list):
         return (isinstance(value, list) and len(value) == len(default)
                 and all(isinstance(v, str) for v in value))
-    if key == "ai_threads":
+    if key in ("ai_threads", "train_workers"):
         return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_THREADS
     if isinstance(default, dict):
         return isinstance(value, dict) and all(

@@ -11,13 +11,42 @@ import queue
 import re
 import time
 
+from engine.core.parallel import usable_cores
 from engine.core.processes import end_process
 from gui.ai_worker import TRAINER_FACTORY, trainer_main
 
 MAX_POINTS = 2000
 MAX_LOG = 200
+#: the most self-play workers the automatic choice takes (a person may choose more in Settings)
+MAX_AUTO_WORKERS = 8
 #: the reasons of a trainer's error that a damaged file in the user data folder caused
 DAMAGE_REASONS = ("run_damaged", "model_damaged")
+
+
+def default_workers(cores: int | None = None) -> int:
+    """Self-play workers (one core each) training uses unless the person chose: half the
+    usable cores, at least 1 and at most `MAX_AUTO_WORKERS`.
+
+    Training runs in the background for hours while the person plays, and a game's AI searches
+    on every core but one by default (`engine.core.parallel.default_threads`). Half the cores
+    leaves the other half to that search and the window (on 2 or 3 cores: one worker, one core
+    left free), so a game against the AI keeps most of its speed even where priorities do
+    little; the workers also run below the AI's priority (`gui.ai_worker.trainer_main`). Each
+    worker is a process with its own torch and network (about 300 MB measured for tic-tac-toe),
+    and a generation's 48 to 200 games are shared among the workers, so more than eight cost
+    memory for little gain by default. The trainer's learning step uses as many threads."""
+    cores = usable_cores() if cores is None else max(1, cores)
+    return max(1, min(cores // 2, MAX_AUTO_WORKERS))
+
+
+def workers_for(setting, cores: int | None = None) -> int:
+    """The self-play workers for the ``train_workers`` setting: 0 (automatic) or anything that
+    is not a whole number is `default_workers`; other counts are kept to 1..the usable cores (a
+    settings file written on a larger machine asks for more than this one has)."""
+    cores = usable_cores() if cores is None else max(1, cores)
+    if isinstance(setting, bool) or not isinstance(setting, int) or setting == 0:
+        return default_workers(cores)
+    return max(1, min(setting, cores))
 
 
 class TrainController:
@@ -30,6 +59,8 @@ class TrainController:
         #: "model_damaged" (the scene then offers `set_aside_damaged`); None otherwise
         self.damage: str | None = None
         self.started_at = 0.0
+        #: the self-play workers (cores) of the run in progress or the last one started
+        self.workers = 1
         self.points: list[dict] = []  # progress events, oldest first
         self.log: list[str] = []
         self.models: list[dict] = []  # {"path", "generation"} as new models arrive
@@ -45,9 +76,13 @@ class TrainController:
         return self.status in ("starting", "running", "stopping")
 
     def start(self, game_id: str, workers: int = 1) -> None:
+        """Train ``game_id`` in a host process with ``workers`` self-play workers (the Train
+        scene passes the ``train_workers`` setting's count, `workers_for`); nothing while a
+        training runs."""
         if self.running:
             return
         self.game_id = game_id
+        self.workers = max(1, int(workers))
         try:
             from games import get_game
             history = run_history(get_game(game_id).key)
@@ -60,7 +95,7 @@ class TrainController:
         self._events = self._ctx.Queue()
         # not a daemon: the trainer starts processes of its own
         self._process = self._ctx.Process(target=trainer_main, name="zeroboard-trainer",
-                                          args=(game_id, self._commands, self._events, workers,
+                                          args=(game_id, self._commands, self._events, self.workers,
                                                 self.factory_spec))
         try:
             self._process.start()

@@ -178,3 +178,59 @@ def test_the_app_says_once_that_its_settings_were_reset(home, tmp_path):
                 assert not said
         finally:
             app.shutdown()
+
+
+def test_a_damaged_training_cores_value_is_ignored_and_too_many_used_as_every_core(home):
+    """Training's CPU cores: 0 (automatic) by default; a wrong type or range in the file is the
+    default, and a count above this machine's cores (a file from a larger one) is all of them."""
+    from engine.core.parallel import usable_cores
+    from gui.training import default_workers, workers_for
+    assert DEFAULTS["train_workers"] == 0
+    path = home / "config" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for bad in (-1, 257, 2.0, "2", True, None, [2], {"n": 2}):
+        path.write_text(json.dumps({"train_workers": bad, "language": "zh"}), encoding="utf-8")
+        s = Settings()
+        assert s["train_workers"] == 0 and s["language"] == "zh" and s.problem is None, bad
+        assert workers_for(s["train_workers"]) == default_workers()
+    path.write_text(json.dumps({"train_workers": 256}), encoding="utf-8")
+    assert workers_for(Settings()["train_workers"]) == usable_cores()
+    s = Settings()
+    s.set("train_workers", "lots")
+    assert Settings()["train_workers"] == 256
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_settings_offer_trainings_cores_beside_the_ais(tmp_path, monkeypatch, language):
+    from gui.scenes.settings import SettingsScene
+    from gui.training import default_workers, workers_for
+    from test_gui_support import click, make_app, press, run_until
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, size=(1024, 640))
+    try:
+        app.set_language(language)
+        app.goto(SettingsScene(app))
+        app.step()
+        scene = app.scene
+        labels = [label for label, _ in scene.rows]
+        ai = labels.index(i18n.t("settings.ai_threads"))
+        assert labels[ai + 1] == i18n.t("settings.train_workers")
+        row = dict(scene.rows)[i18n.t("settings.train_workers")]
+        assert scene.card.contains(row) and scene.card.bottom <= app.screen.get_height()
+        choices = [b for b in scene.buttons if b.rect.colliderect(row)]
+        assert choices[0].label == i18n.t("settings.threads_auto", n=default_workers()) and choices[0].selected
+        click(app, next(b for b in choices if b.label == "1").rect.center)
+        assert app.settings["train_workers"] == 1 and not app.toasts
+        app.open_train()   # a training in progress keeps its workers, and the person is told so
+        press(app, pygame.K_SPACE)
+        assert app.trainer.running and app.trainer.workers == 1
+        app.goto(SettingsScene(app))
+        app.step()
+        app.scene.set_train_workers(2)
+        assert app.settings["train_workers"] == 2 and app.trainer.workers == 1
+        told = [i18n.t("settings.train_workers_next", n=1, next=2)] if workers_for(2) == 2 else []   # 1 core: no change
+        assert [text for text, _, _ in app.toasts] == told
+        app.trainer.stop()
+        assert run_until(app, lambda: not app.trainer.running, 20)
+    finally:
+        i18n.set_language("en")
+        app.shutdown()

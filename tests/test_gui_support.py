@@ -151,6 +151,33 @@ class CheckingTrainer(FakeTrainer):
         return super().poll()
 
 
+#: training settings over tic-tac-toe's that make a generation of the real trainer short once its
+#: processes have started: a few games of few visits, two learning steps, no match
+TINY_TRAINING = """
+[selfplay]
+sims = 4
+games_per_generation = 4
+parallel_games = 2
+[train]
+batch_size = 16
+steps_per_generation = 2
+min_buffer = 0
+arena_games = 0
+baseline_games = 0
+"""
+
+
+def make_tiny_trainer(game_id, workers=1):
+    """The real background trainer (`engine.training.trainer.BackgroundTrainer`: its process,
+    self-play pool, checkpoints and stop) with `TINY_TRAINING` over the game's settings."""
+    from engine.core.paths import user_data_dir
+    from engine.training.trainer import BackgroundTrainer
+    trainer = BackgroundTrainer(game_id, workers=workers)
+    trainer.config_path = user_data_dir() / "tiny-training.toml"
+    trainer.config_path.write_text(TINY_TRAINING, encoding="utf-8")
+    return trainer
+
+
 def make_model_checking_player(game, level="strong", model_path=None):
     """make_player, refusing a trained model holding DAMAGED as the real loader does."""
     if model_path and open(model_path, "rb").read() == DAMAGED:

@@ -8,6 +8,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
+import pytest
 
 from test_gui_support import click, make_app, press, run_until
 
@@ -232,3 +233,155 @@ def test_a_game_against_a_damaged_trained_model_offers_the_shipped_model(tmp_pat
     finally:
         i18n.set_language("en")
         app.shutdown()
+
+
+# --- training's CPU cores ------------------------------------------------------------------
+
+def test_training_uses_half_the_cores_by_default_and_a_chosen_count_within_the_machine():
+    """Defect: the app's training always ran one self-play worker, whatever the machine."""
+    from gui.training import MAX_AUTO_WORKERS, default_workers, workers_for
+    assert [default_workers(n) for n in (1, 2, 3, 4, 8, 16, 64)] == [1, 1, 1, 2, 4, 8, MAX_AUTO_WORKERS]
+    assert all(default_workers(n) < n for n in range(2, 65))     # a core is always left for the window
+    assert workers_for(0, cores=8) == 4 and workers_for(3, cores=8) == 3
+    assert workers_for(64, cores=8) == 8                          # a settings file from a larger machine
+    assert workers_for(-2, cores=8) == 1
+    for bad in (True, "4", 2.5, None):
+        assert workers_for(bad, cores=8) == 4, bad
+
+
+def test_the_train_screen_says_how_many_cores_training_uses_and_starts_with_them(tmp_path, monkeypatch):
+    from engine.core.parallel import usable_cores
+    from gui import i18n
+    from gui.training import workers_for
+    from test_gui_support import texts_drawn
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, size=(1024, 640))
+    try:
+        total = usable_cores()
+        app.settings.set("train_workers", 64)     # more than this machine has: all of its cores
+        app.open_train()
+        assert f"Will use {total} of {total} CPU cores (see Settings)" in texts_drawn(app, monkeypatch)
+        press(app, pygame.K_SPACE)
+        tr = app.trainer
+        assert tr.running and tr.workers == total
+        assert f"Using {total} of {total} CPU cores" in texts_drawn(app, monkeypatch)
+        app.settings.set("train_workers", 1)      # applies from the next start: the run keeps its workers
+        drawn = texts_drawn(app, monkeypatch)
+        if total > 1:
+            assert f"Using {total} of {total} CPU cores; 1 from the next start" in drawn and tr.workers == total
+        i18n.set_language("zh")
+        assert any(s.startswith(f"正在使用 {total} 个 CPU（共 {total} 个）") for s in texts_drawn(app, monkeypatch))
+        i18n.set_language("en")
+        press(app, pygame.K_SPACE)
+        assert run_until(app, lambda: not tr.running, 20)
+        press(app, pygame.K_SPACE)
+        assert tr.running and tr.workers == workers_for(1) == 1
+    finally:
+        i18n.set_language("en")
+        app.shutdown()
+
+
+def test_training_runs_below_the_window_where_there_is_no_nice(monkeypatch):
+    """Defect: the training process lowered its priority with os.nice only, which Windows does
+    not have: there the trainer and its self-play workers ran at the window's priority."""
+    import ctypes
+    import types
+    from engine.core import processes
+    calls = []
+
+    class Kernel32:
+        def GetCurrentProcess(self):
+            return -1
+
+        def SetPriorityClass(self, handle, priority):
+            calls.append((handle, priority))
+            return 1
+    monkeypatch.delattr(os, "nice")
+    monkeypatch.setattr(ctypes, "windll", types.SimpleNamespace(kernel32=Kernel32()), raising=False)
+    assert processes.lower_priority(8) and calls == [(-1, processes.BELOW_NORMAL_PRIORITY_CLASS)]
+    monkeypatch.delattr(ctypes, "windll")
+    assert not processes.lower_priority(8)   # no way to lower it: the process goes on as it is
+
+
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/<pid>/stat after the command's name (state, parent, ...; nice is
+    the 17th); [] for a process that is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def _running(pid: int) -> bool:
+    return _stat(pid)[:1] not in ([], ["Z"], ["X"])
+
+
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` started, and theirs, still running."""
+    stats = {int(p): _stat(int(p)) for p in os.listdir("/proc") if p.isdigit()}
+    parents = {p: int(st[1]) for p, st in stats.items() if st and st[0] not in ("Z", "X")}
+    found, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        kids = {c for c, parent in parents.items() if parent == p}
+        found |= kids
+        todo += kids
+    return found
+
+
+def _training_processes(tr) -> tuple[int, set[int], set[int]]:
+    """The app's training host, the trainer it started and that trainer's self-play workers."""
+    host = tr._process.pid
+    parent = {p: int((_stat(p) or [0, 0])[1]) for p in _children(host)}
+    inner = {p for p, q in parent.items() if q == host}
+    pool = {p for p, q in parent.items() if q in inner}
+    return host, inner, pool
+
+
+def _still_running(pids, seconds: float = 5.0) -> set[int]:
+    """Those of ``pids`` still running after up to ``seconds`` (the last ones end a moment later)."""
+    import time
+    end = time.monotonic() + seconds
+    while {p for p in pids if _running(p)} and time.monotonic() < end:
+        time.sleep(0.1)
+    return {p for p in pids if _running(p)}
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads processes from /proc (Linux)")
+def test_training_on_two_cores_stops_and_closes_without_leaving_processes_or_progress(tmp_path, monkeypatch):
+    """The real trainer on tic-tac-toe (tiny settings) with two self-play workers, below the
+    window's priority: stopped from the Train screen after a generation, nothing of it runs on
+    and the generation is kept; started again it goes on from there, and closing the app while
+    its workers play ends them all too."""
+    import json
+    from engine.core.paths import user_data_dir
+    monkeypatch.setenv("ZEROBOARD_RUNTIME", "torch")   # the workers' network untimed against ONNX Runtime
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, trainer="make_tiny_trainer")
+    me = os.getpid()
+    try:
+        app.settings.set("train_workers", 2)
+        app.open_train()
+        app.scene.pick("tictactoe")
+        press(app, pygame.K_SPACE)
+        tr = app.trainer
+        assert tr.workers == 2
+        assert run_until(app, lambda: tr.points or tr.status == "error"), tr.log
+        assert tr.status == "running", tr.message
+        host, inner, pool = _training_processes(tr)
+        assert len(inner) == 1 and len(pool) == 2, (inner, pool)
+        nice = {p: int(_stat(p)[16]) for p in pool | inner | {host, me}}
+        assert all(nice[p] > nice[me] for p in pool | inner | {host}), nice   # below the window
+        press(app, pygame.K_SPACE)   # Stop
+        assert run_until(app, lambda: not tr.running, 30) and tr.status == "idle", tr.message
+        assert not _still_running(pool | inner | {host})
+        run = user_data_dir() / "runs" / "tictactoe"
+        done = json.loads((run / "state.json").read_text())["generation"]
+        assert done >= 1 and (run / "checkpoints" / f"gen_{done:06d}.pt").exists()
+
+        press(app, pygame.K_SPACE)   # again: from the kept generation on
+        assert run_until(app, lambda: any(f"from generation {done}" in line for line in tr.log)), tr.log
+        assert run_until(app, lambda: len(_training_processes(tr)[2]) == 2)
+        host, inner, pool = _training_processes(tr)
+    finally:
+        app.shutdown()   # closing the app while the workers play
+    assert not _still_running(pool | inner | {host})

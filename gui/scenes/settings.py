@@ -1,4 +1,5 @@
-"""Settings: language, sound, animations, colour-blind palette, window size, the AI's threads."""
+"""Settings: language, sound, animations, colour-blind palette, window size, the AI's threads,
+training's cores."""
 from __future__ import annotations
 
 import pygame
@@ -9,6 +10,7 @@ from gui import theme
 from gui.i18n import t
 from gui.scenes.base import Scene
 from gui.settings import WINDOW_PRESETS
+from gui.training import default_workers, workers_for
 from gui.widgets import Button, panel, segmented
 
 #: thread counts offered besides "automatic", at most this many (the largest ones and 1)
@@ -16,9 +18,10 @@ THREAD_CHOICES = 5
 
 
 def thread_options(cores: int, automatic: int, saved: int) -> list[tuple[str, int]]:
-    """The AI threads row: automatic (0, every core but one: ``automatic`` threads), then 1, powers
-    of two below ``cores`` and ``cores`` itself (1 and the largest, `THREAD_CHOICES` in all), and
-    ``saved`` where a settings file asked for another number."""
+    """A row of counts of cores (the AI's threads, training's workers): automatic (0, which
+    means ``automatic`` of them), then 1, powers of two below ``cores`` and ``cores`` itself (1
+    and the largest, `THREAD_CHOICES` in all), and ``saved`` where a settings file asked for
+    another number."""
     counts = sorted({n for n in (1, 2, 4, 8, 16, 32, 64, 128) if n < cores} | {cores})
     counts = counts[:1] + counts[1:][-(THREAD_CHOICES - 1):]
     if saved > 0 and saved not in counts:
@@ -50,6 +53,8 @@ class SettingsScene(Scene):
             ("settings.fullscreen", on_off, s["fullscreen"], self.app.set_fullscreen),
             ("settings.ai_threads", thread_options(usable_cores(), default_threads(), s["ai_threads"]),
              s["ai_threads"], self.app.set_ai_threads),
+            ("settings.train_workers", thread_options(usable_cores(), default_workers(), self.train_workers()),
+             self.train_workers(), self.set_train_workers),
             ("settings.clock_pause", on_off, s["clock_pause"], lambda v: s.set("clock_pause", v)),
             ("settings.rate_takebacks", on_off, s["rate_takebacks"], lambda v: s.set("rate_takebacks", v)),
         ]
@@ -68,6 +73,20 @@ class SettingsScene(Scene):
         if s["sound"] and self.app.sound._tried and not self.app.sound.available:
             self.info.append(t("settings.no_audio"))
         self.card.height = self.info_y + 20 * len(self.info) + 22 - self.card.y
+
+    def train_workers(self) -> int:
+        """The training cores row's choice: automatic (0), or the count a start would use (a
+        settings file's count above this machine's cores shows as all of them)."""
+        saved = self.app.settings["train_workers"]
+        return saved and workers_for(saved)
+
+    def set_train_workers(self, count: int) -> None:
+        """Training's self-play workers from its next start (0: automatic); a training in
+        progress keeps its own, and the person is told so."""
+        self.app.settings.set("train_workers", count)
+        tr = self.app.trainer
+        if tr.running and workers_for(count) != tr.workers:
+            self.app.toast(t("settings.train_workers_next", n=tr.workers, next=workers_for(count)))
 
     def draw(self, surface):
         pal = self.pal

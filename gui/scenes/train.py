@@ -6,13 +6,14 @@ import time
 
 import pygame
 
+from engine.core.parallel import usable_cores
 from engine.core.paths import user_model_path
 from games import GAME_IDS, get_game
 from gui import theme
 from gui.i18n import t
 from gui.scenes.base import Scene
 from gui.scenes.home import game_name
-from gui.training import translated
+from gui.training import translated, workers_for
 from gui.widgets import Button, line_chart, panel, segmented
 
 
@@ -61,7 +62,21 @@ class TrainScene(Scene):
         elif self.damaged():
             self.offer_set_aside()   # starting again would fail on the same damaged file
         else:
-            tr.start(self.game_id)
+            tr.start(self.game_id, workers=self.workers())
+
+    def workers(self) -> int:
+        """The self-play workers (cores) the next start uses: the ``train_workers`` setting."""
+        return workers_for(self.app.settings["train_workers"])
+
+    def cores_text(self) -> str:
+        """How many cores the training in progress uses (and, when the setting changed since it
+        started, how many the next start will), or how many a start would use."""
+        tr, total, wanted = self.app.trainer, usable_cores(), self.workers()
+        if not tr.running:
+            return t("train.cores_next", n=wanted, total=total)
+        if tr.workers != wanted:
+            return t("train.cores_changed", n=tr.workers, total=total, next=wanted)
+        return t("train.cores_used", n=tr.workers, total=total)
 
     def damaged(self) -> bool:
         """Whether this game's last training failed on a damaged run folder or trained model."""
@@ -92,7 +107,7 @@ class TrainScene(Scene):
         if damage == "model_damaged" and game is not None:
             self.app.settings.set_model_choice(game.key, "shipped")   # the file is gone: the shipped model plays
         self.app.toast(t("train.set_aside_done", path=moved))
-        tr.start(self.game_id)
+        tr.start(self.game_id, workers=self.workers())
 
     def choose_model(self, choice):
         game = self._game()
@@ -173,7 +188,10 @@ class TrainScene(Scene):
         w, h = self.size
         self.header(surface, t("train.title"))
         panel(surface, pal, self.top, 16)
-        theme.text(surface, t("train.choose"), (self.top.x + 20, self.top.y + 14), 14, pal.text_dim)
+        choose = theme.text(surface, t("train.choose"), (self.top.x + 20, self.top.y + 14), 14, pal.text_dim)
+        # the cores of the run (the setting is in Settings), right of the games' label
+        cores = theme.fit_text(self.cores_text(), 13, self.top.right - 20 - (choose.right + 24))
+        theme.text(surface, cores, (self.top.right - 20, choose.centery), 13, pal.text_faint, anchor="midright")
         # status line
         own = tr.game_id == self.game_id
         x = self.start_rect.right + 20

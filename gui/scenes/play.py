@@ -217,9 +217,10 @@ class PlayScene(Scene):
         state = self.c.viewed
         moves = state.to_text()
         text = moves
-        if self.c.setup_plies:
+        setup = min(self.c.setup_plies, len(state.moves))   # a position looked at within the setup: all setup
+        if setup:
             from games.records import write_record
-            text = write_record(state, "zeroboard", {"setup": self.c.setup_plies})
+            text = write_record(state, "zeroboard", {"setup": setup})
         try:
             pygame.scrap.put_text(text)
         except Exception as e:  # no clipboard on this system

@@ -159,11 +159,15 @@ def fit_text(s: str, size: int, max_width: int, bold: bool = False) -> str:
 #: Chinese, Japanese and Korean characters and their full-width punctuation
 _CJK = "\u2E80-\u9FFF\u3000-\u303F\uAC00-\uD7AF\uFF00-\uFFEF"
 #: punctuation that never begins a line
-_CLOSING = "、，。；：！？）」』】%"
+_CLOSING = "、，。；：！？）」』】》〉”’…%"
+#: punctuation that never ends a line
+_OPENING = "（「『【《〈“‘"
 #: the pieces a line may break between: a word (letters, digits) with the spaces after it and
 #: the character it is written against ("29 局", "Rapfi（"), or one CJK character with the
-#: punctuation after it; text is never broken inside a number or a word
-_TOKEN_RE = re.compile(rf"[^\s{_CJK}]+\s*(?:[{_CJK}][{_CLOSING}]*\s*)?|[{_CJK}][{_CLOSING}]*\s*|\s+")
+#: opening punctuation before it and the closing punctuation after it ("“最", "练”"); text is
+#: never broken inside a number or a word, after an opening mark or before a closing one
+_TOKEN_RE = re.compile(rf"[{_OPENING}]*[^\s{_CJK}]+\s*(?:[{_OPENING}]*[{_CJK}][{_CLOSING}]*\s*)?"
+                       rf"|[{_OPENING}]*[{_CJK}][{_CLOSING}]*\s*|\s+")
 
 
 def _tokens(s: str) -> list[str]:

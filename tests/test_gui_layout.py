@@ -68,6 +68,22 @@ def test_wrapped_text_that_does_not_fit_ends_in_an_ellipsis():
     assert lines[-1].endswith("…") and theme.FONTS.size(lines[1], 12)[0] <= 90   # a shorter last line
 
 
+def test_chinese_text_never_breaks_before_a_closing_mark_or_after_an_opening_one():
+    """A message wrapped with its closing quote alone at the start of a line (the Train
+    screen's "first model saved", 2026-12-02)."""
+    from gui import theme
+    pygame.init()
+    text = "还没有和自带模型比较；在训练中选择“最新训练”来试试。书名号《象棋》与括号（Rapfi）也一样。"
+    for width in range(40, 400, 7):
+        lines = theme.wrap_text(text, 14, width)
+        assert "".join(lines) == text
+        assert not any(line[0] in theme._CLOSING for line in lines[1:]), (width, lines)
+        assert not any(line[-1] in theme._OPENING for line in lines), (width, lines)
+    words = "the network’s “first” choice"
+    assert "".join(theme.wrap_text(words, 14, 60)).replace(" ", "") == words.replace(" ", "")
+    assert not any(line.startswith(("’", "”")) for line in theme.wrap_text(words, 14, 60))
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_home_card_notes_stay_clear_of_the_watch_buttons_in_a_small_window(small_app, monkeypatch, lang):
     """At 800×560 the third line of a note ran under the Watch button and was cut mid-word."""

@@ -3,10 +3,12 @@
 For each game's shipped model, one process, one thread: ONNX Runtime float32 as exported
 before denormal weights were zeroed ("fp32-before"), float32 as exported now ("fp32"),
 static int8 as the runtime builds it (QDQ, per-channel int8 weights, unsigned 8-bit
-activations, the heads in float32; "int8") and, for comparison, every layer quantized
-("int8-all"). Speed: microseconds of this process's CPU time per position at batches 1 and
-8, the best of --rounds windows of 0.1 CPU-s each, the variants taking turns window by
-window, and each variant's ratio to "fp32". Accuracy of each int8 variant against "fp32" on
+activations, the heads in float32; "int8"), the same with float32's second look at near ties
+("int8-checked", `onnxnet.CheckedInt8Evaluator`, with the share of positions it looked at
+again) and, for comparison, every layer quantized ("int8-all"). Speed: microseconds of this
+process's CPU time per position at batches 1 and 8 over 256 positions of the network's own
+games (other than the accuracy check's), the best of --rounds windows of 0.1 CPU-s each, the
+variants taking turns window by window, and each variant's ratio to "fp32". Accuracy of each int8 variant against "fp32" on
 --positions held-out positions of the network's own games (`policy_game_positions`, seed 0,
 as the runtime's check draws them; calibration draws with another seed), and whether it
 passes the accuracy bar (`runtime.is_accurate`). Prints one JSON line per game.
@@ -26,18 +28,21 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
-def cpu_us_per_position(evaluators: dict, planes: np.ndarray, rounds: int, window: float = 0.1) -> dict:
-    """Best CPU microseconds per position of each evaluator, interleaved windows."""
+def cpu_us_per_position(evaluators: dict, batches: list, rounds: int, window: float = 0.1) -> dict:
+    """Best CPU microseconds per position of each evaluator, interleaved windows, each window
+    calling the evaluator on ``batches`` in turn (the checked int8 form's work depends on the
+    positions)."""
     best = {name: float("inf") for name in evaluators}
     for ev in evaluators.values():
-        ev.infer(planes)
+        ev.infer(batches[0])
     for _ in range(rounds):
         for name, ev in evaluators.items():
-            calls, start = 0, time.process_time()
+            done, k, start = 0, 0, time.process_time()
             while time.process_time() - start < window:
-                ev.infer(planes)
-                calls += 1
-            best[name] = min(best[name], (time.process_time() - start) / calls / len(planes) * 1e6)
+                ev.infer(batches[k % len(batches)])
+                done += len(batches[k % len(batches)])
+                k += 1
+            best[name] = min(best[name], (time.process_time() - start) / done * 1e6)
     return best
 
 
@@ -59,7 +64,7 @@ def main() -> int:
     from engine.core import int8, network
     from engine.core.checkpoint import load_network
     from engine.core.network import configure_threads
-    from engine.core.onnxnet import OrtEvaluator, export_bytes, session
+    from engine.core.onnxnet import CheckedInt8Evaluator, OrtEvaluator, export_bytes, session
     from engine.core.paths import shipped_model_path
     from engine.core.runtime import accuracy, is_accurate, policy_game_positions
     from games import get_game
@@ -84,16 +89,20 @@ def main() -> int:
         quantize_s = time.process_time() - t0
         evaluators = {"fp32-before": OrtEvaluator(session(before)), "fp32": fp32,
                       "int8": OrtEvaluator(session(quantized)),
-                      "int8-all": OrtEvaluator(session(int8.quantize_static_int8(model, calib, keep_float=[])))}
+                      "int8-all": OrtEvaluator(session(int8.quantize_static_int8(model, calib, keep_float=[]))),
+                      "int8-checked": CheckedInt8Evaluator(session(quantized), session(model))}
         held = policy_game_positions(game, fp32, args.positions, seed=0)
         acc = {}
-        for name in ("int8", "int8-all"):
+        for name in ("int8", "int8-all", "int8-checked"):
             a = accuracy(fp32, evaluators[name], held)
             acc[name] = {**a, "passes_bar": is_accurate(a)}
+        checked = evaluators["int8-checked"]
+        acc["int8-checked"]["looked_again"] = round(checked.looked_again / max(1, checked.looked), 4)
+        timing = policy_game_positions(game, fp32, 256, seed=1)   # other positions than the check's
         speed = {}
         for batch in (1, 8):
-            planes = np.stack([fp32.encode(s) for s in held[:batch]])
-            us = cpu_us_per_position(evaluators, planes, args.rounds)
+            batches = [np.stack([fp32.encode(s) for s in timing[i:i + batch]]) for i in range(0, len(timing), batch)]
+            us = cpu_us_per_position(evaluators, batches, args.rounds)
             speed[str(batch)] = {"cpu_us_per_position": {k: round(v, 1) for k, v in us.items()},
                                  "ratio_to_fp32": {k: round(v / us["fp32"], 3) for k, v in us.items()}}
         print(json.dumps({"game": gid, "model": str(path.name), "date": time.strftime("%Y-%m-%d"), "cpu": cpu_description(),

@@ -176,6 +176,7 @@ def test_a_quantization_failure_leaves_the_float_runtimes(monkeypatch, capsys):
 def test_a_remembered_int8_choice_plays_from_the_cached_copy_without_loading_the_checkpoint(checkpoint,
                                                                                              monkeypatch):
     game, path = checkpoint
+    monkeypatch.setattr(runtime, "matched_runtimes", lambda game: {runtime.INT8_CHECKED})
     monkeypatch.setattr(runtime, "ACCURACY_POSITIONS", 100)
     monkeypatch.setattr(runtime, "accuracy", lambda *a, **k: {"mean_value_diff": 0.001, "max_value_diff": 0.01,
                                                               "same_top_move": 1.0})
@@ -197,6 +198,7 @@ def test_models_with_their_int8_copy_beside_them_are_timed_in_onnx_runtime_witho
     machine): ONNX Runtime's runtimes are timed and the checked int8 form checked without loading
     the checkpoint, on the network's own positions, and the choice is remembered."""
     game, path = checkpoint
+    monkeypatch.setattr(runtime, "matched_runtimes", lambda game: {runtime.INT8_CHECKED})
     runtime.load_named_evaluator(path, game, runtime.INT8_STATIC)   # both exports beside the checkpoint
     assert path.with_suffix(".onnx").is_file() and path.with_suffix(".int8.onnx").is_file()
     from engine.core import checkpoint as ckpt
@@ -214,6 +216,32 @@ def test_models_with_their_int8_copy_beside_them_are_timed_in_onnx_runtime_witho
     assert ev.runtime == (runtime.INT8_CHECKED if verdict else "ort-fp32")
     again, _ = runtime.load_model_evaluator(path, game)
     assert again.runtime == ev.runtime and len(timed) == 1
+
+
+@pytest.mark.parametrize("report,offered", [(None, False), ({"runtime_matches": {}}, False),
+                                            ({"runtime_matches": {"ort-int8-checked": {"passed": False}}}, False),
+                                            ({"runtime_matches": {"ort-int8-checked": {"passed": "yes"}}}, False),
+                                            ({"runtime_matches": {"ort-int8-checked": {"passed": True}}}, True)])
+def test_the_checked_int8_form_is_offered_only_for_games_whose_equal_visits_match_passed(checkpoint, monkeypatch,
+                                                                                         tmp_path, report, offered):
+    game, path = checkpoint
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    if report is not None:
+        (shipped / f"{game.key}.json").write_text(json.dumps(report))
+    from engine.core import paths
+    monkeypatch.setattr(paths, "models_dir", lambda: shipped)
+    assert (runtime.INT8_CHECKED in runtime.matched_runtimes(game)) is offered
+    seen = []
+
+    def fake_timing(evs, planes, *a, **k):
+        seen.append(sorted(evs))
+        return {name: {runtime.INT8_CHECKED: 9.0, "ort-fp32": 2.0}.get(name, 1.0) for name in evs}
+    monkeypatch.setattr(runtime, "time_runtimes", fake_timing)
+    monkeypatch.setattr(runtime, "accurate_enough", lambda *a, **k: True)
+    ev, _ = runtime.load_model_evaluator(path, game)
+    assert (runtime.INT8_CHECKED in seen[0]) is offered
+    assert ev.runtime == (runtime.INT8_CHECKED if offered else "ort-fp32")
 
 
 def test_the_checked_int8_form_takes_float32s_outputs_exactly_where_int8s_first_two_are_near():

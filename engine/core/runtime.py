@@ -411,6 +411,26 @@ def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, 
     return runtime, evaluator(runtime)
 
 
+def matched_runtimes(game) -> set[str]:
+    """The inexact runtimes whose equal-visits match against float32 passed its rule for
+    ``game`` (its shipped models/<game>.json ``"runtime_matches"``, ``{name: {"passed": true,
+    ...}}``, of the game's network for a rule variant): the issue's condition for a runtime to
+    be used at all, before the accuracy check on each machine and network. Empty where the file
+    or the entry is missing or unreadable."""
+    from .paths import models_dir
+    from .safefile import UnreadableFile, read_json
+    for name in dict.fromkeys((game.key, getattr(game, "network_key", game.key))):
+        try:
+            report = read_json(models_dir() / f"{name}.json", "model_report")
+        except (UnreadableFile, OSError):
+            continue
+        matches = report.get("runtime_matches") if isinstance(report, dict) else None
+        if isinstance(matches, dict):
+            return {k for k, v in matches.items() if isinstance(v, dict) and v.get("passed") is True}
+        return set()
+    return set()
+
+
 def _once(make):
     """``make`` (a function that builds a session) made to build it once however often it is
     called (both static int8 runtimes share one quantized network); anything else as it is."""
@@ -476,6 +496,8 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
         precision = "auto"
     torch_only = forced == "torch" or (purpose == "selfplay" and precision != "auto" and forced != "ort")
     candidates = candidates_for(purpose, precision)
+    if INT8_CHECKED in candidates and INT8_CHECKED not in matched_runtimes(game):
+        candidates = tuple(n for n in candidates if n != INT8_CHECKED)
     sess = meta = None
     digest = None
     if not torch_only and path.is_file():
@@ -576,6 +598,6 @@ def preload() -> None:
         import torch  # noqa: F401
 
 
-__all__ = ["RUNTIMES", "INT8_STATIC", "INT8_CHECKED", "accuracy_verdict", "load_model_evaluator", "load_named_evaluator",
+__all__ = ["RUNTIMES", "INT8_STATIC", "INT8_CHECKED", "matched_runtimes", "accuracy_verdict", "load_model_evaluator", "load_named_evaluator",
            "build_evaluator", "time_runtimes", "positions_per_s", "choose", "forced_runtime", "preload",
            "sample_planes", "candidates_for", "policy_game_positions"]

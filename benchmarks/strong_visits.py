@@ -21,6 +21,8 @@ the rates (their searches stop early).
 
 ``--memory`` compares play evaluators that remember that many evaluations (0: none;
 `BatchNetEvaluator.remember`), each with every thread count, in the same turns.
+``--runtimes`` compares the network's runtimes (`runtime.load_named_evaluator`: ``ort-fp32``,
+``ort-int8-static``, ``ort-int8-checked``) under the same search, in the same turns.
 ``--in-gather`` compares searches whose remembered leaves wait in the network's batch (0)
 with those that back them up as they are gathered (1; `MCTS.recall_in_gather`); left out, each
 game's own `[play] memory_in_gather`.
@@ -70,19 +72,26 @@ def own_positions(game, count: int, seed: int) -> list:
 
 
 def measure(game, positions: list, threads: list[int], seconds: float, memory: list[int] | None = None,
-            in_gather: list[int] | None = None) -> dict:
+            in_gather: list[int] | None = None, runtimes: list[str] | None = None) -> dict:
     """Figures per thread count, or with ``memory`` per (threads, remembered evaluations)
-    pair, keyed "T" or "T/M", and with ``in_gather`` per its setting too ("T/g1", "T/M/g1");
-    the memory is emptied before each search."""
-    from engine.play.players import make_player
+    pair, keyed "T" or "T/M", and with ``in_gather`` per its setting too ("T/g1", "T/M/g1"),
+    and with ``runtimes`` per network runtime ("T/ort-fp32"); the memory is emptied before
+    each search."""
+    from engine.core.paths import shipped_model_path
+    from engine.core.runtime import load_named_evaluator
+    from engine.play.players import make_player, remembering_as_played, with_symmetries
     players = {}
-    for t, m, g in itertools.product(threads, memory or [None], in_gather or [None]):
+    for t, m, g, r in itertools.product(threads, memory or [None], in_gather or [None], runtimes or [None]):
         player = make_player(game, "strong", seed=1, threads=t)
+        if r is not None:   # the same search on the named runtime, whatever this machine's choice
+            named, _ = load_named_evaluator(shipped_model_path(game.key), game, r)
+            player.mcts.evaluator = remembering_as_played(game, with_symmetries(game, named))
         if m is not None and hasattr(player.mcts.evaluator, "remember"):
             player.mcts.evaluator.remember(m)
         if g is not None:
             player.mcts.recall_in_gather = bool(g)
-        players["/".join([str(t)] + ([str(m)] if m is not None else []) + ([f"g{g}"] if g is not None else []))] = player
+        players["/".join([str(t)] + ([str(m)] if m is not None else []) + ([f"g{g}"] if g is not None else [])
+                         + ([r] if r is not None else []))] = player
     runs = {k: [] for k in players}
     for state in positions:
         for t, player in players.items():
@@ -120,6 +129,8 @@ def main() -> int:
                     help="remembered evaluations to compare (e.g. 0 32768), each with every thread count")
     ap.add_argument("--in-gather", type=int, nargs="+", choices=[0, 1], default=None,
                     help="remembered leaves backed up as they are gathered (1) or waiting in the batch (0), compared")
+    ap.add_argument("--runtimes", nargs="+", default=None,
+                    help="network runtimes to compare (e.g. ort-fp32 ort-int8-checked), each with every thread count")
     args = ap.parse_args()
     from engine.core.network import configure_threads
     from games import get_game
@@ -128,7 +139,7 @@ def main() -> int:
         game = get_game(gid)
         positions = own_positions(game, args.positions, args.seed)
         load = os.getloadavg()
-        figures = measure(game, positions, args.threads, args.seconds, args.memory, args.in_gather)
+        figures = measure(game, positions, args.threads, args.seconds, args.memory, args.in_gather, args.runtimes)
         print(json.dumps({"game": gid, "seconds": args.seconds, "date": time.strftime("%Y-%m-%d", time.gmtime()),
                           "load_before": [round(x, 2) for x in load],
                           "load_after": [round(x, 2) for x in os.getloadavg()], "threads": figures}), flush=True)

@@ -81,12 +81,8 @@ def first_mover_advantage(game) -> float:
 
 
 def _model_report(key: str) -> dict | None:
-    from engine.core.paths import models_dir
-    try:
-        data = read_json(models_dir() / f"{key}.json", "model_report")
-    except (UnreadableFile, OSError):
-        return None
-    return data if isinstance(data, dict) else None
+    from engine.core.safefile import model_report
+    return model_report(key) or None
 
 
 def clear_cache() -> None:

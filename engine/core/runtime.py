@@ -417,18 +417,11 @@ def matched_runtimes(game) -> set[str]:
     ...}}``, of the game's network for a rule variant): the issue's condition for a runtime to
     be used at all, before the accuracy check on each machine and network. Empty where the file
     or the entry is missing or unreadable."""
-    from .paths import models_dir
-    from .safefile import UnreadableFile, read_json
-    for name in dict.fromkeys((game.key, getattr(game, "network_key", game.key))):
-        try:
-            report = read_json(models_dir() / f"{name}.json", "model_report")
-        except (UnreadableFile, OSError):
-            continue
-        matches = report.get("runtime_matches") if isinstance(report, dict) else None
-        if isinstance(matches, dict):
-            return {k for k, v in matches.items() if isinstance(v, dict) and v.get("passed") is True}
+    from .safefile import model_report
+    matches = model_report(game.key, getattr(game, "network_key", game.key)).get("runtime_matches")
+    if not isinstance(matches, dict):
         return set()
-    return set()
+    return {k for k, v in matches.items() if isinstance(v, dict) and v.get("passed") is True}
 
 
 def _once(make):

@@ -162,6 +162,19 @@ def read_json(path, kind: str):
     return parse_json(read_text(path, kind))
 
 
+def model_report(*keys: str) -> dict:
+    """The shipped models/<key>.json of the first of ``keys`` (a game's key, then its network's
+    for a rule variant) that can be read, as a dict; empty where none can."""
+    from .paths import models_dir
+    for key in dict.fromkeys(keys):
+        try:
+            data = read_json(models_dir() / f"{key}.json", "model_report")
+        except (UnreadableFile, OSError):
+            continue
+        return data if isinstance(data, dict) else {}
+    return {}
+
+
 def read_json_lines(path, kind: str) -> tuple[list, int]:
     """(values, bad): the JSON value of each non-blank line of ``path`` (a JSON-lines file of
     ``kind``), and how many lines were not UTF-8 JSON (left out)."""

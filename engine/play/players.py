@@ -66,15 +66,8 @@ _visits: dict[str, dict[str, int]] = {}
 def _model_report(game) -> dict:
     """The shipped models/<game>.json (of the game's network for a rule variant) as a dict;
     empty where it is missing or unreadable."""
-    from ..core.paths import models_dir
-    from ..core.safefile import UnreadableFile, read_json
-    for name in dict.fromkeys((game.key, getattr(game, "network_key", game.key))):
-        try:
-            data = read_json(models_dir() / f"{name}.json", "model_report")
-        except (UnreadableFile, OSError):
-            continue
-        return data if isinstance(data, dict) else {}
-    return {}
+    from ..core.safefile import model_report
+    return model_report(game.key, getattr(game, "network_key", game.key))
 
 
 def _visits_value(value, most: int = MAX_STRONG_VISITS) -> int | None:

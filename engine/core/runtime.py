@@ -170,9 +170,8 @@ def build_evaluator(runtime: str, net=None, model: bytes | None = None, sess=Non
         if int8_sess is None:
             if game is None:
                 raise OnnxUnavailable("static int8 needs the game to calibrate on")
-            from .int8 import quantize_for
             model = model or export_bytes(net)
-            int8_sess = session(quantize_for(model, game))
+            int8_sess = _quantized_session(net, model, game)
         quantized = int8_sess() if callable(int8_sess) else int8_sess
         if runtime == INT8_STATIC:
             return OrtEvaluator(quantized, runtime)

@@ -80,7 +80,7 @@ class PlayController(GameSession):
         if self._apply_pending():
             self.selection = None
         self._answer_draw_offer()
-        if self.clock is not None and self._prepared_for != (self.session, self.level):
+        if self._prepared_for != (self.session, self.level):
             self._prepared_for = (self.session, self.level)
             self.prepare_ai(self.level)
         self.tick_clock()

@@ -527,12 +527,12 @@ class GameSession(GameTreeLines):
         self.clocks = [self.clock.snapshot() if self.clock is not None else None] * len(self.history)
 
     def prepare_ai(self, level: str) -> None:
-        """With clocks, have the AI load what its searches at ``level`` need before its clock runs."""
-        if self.clock is None:
-            self.ai_prepared = True
-            return
+        """Have the AI process load what its searches at ``level`` need while the game opens: a
+        model's first use on a machine times its runtimes (several seconds, once), which the
+        person's first move then hides. With clocks the AI's clock waits for it (`ai_prepared`);
+        without, a search asked meanwhile simply queues behind the loading."""
         self.ai.cancel(self._prepare_rid)
-        self.ai_prepared = False
+        self.ai_prepared = self.clock is None
 
         def done(msg):
             if msg.get("type") in ("prepared", "error", "cancelled"):

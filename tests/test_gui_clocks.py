@@ -267,6 +267,25 @@ def test_the_ais_clock_waits_while_it_loads_its_model(app_factory):
     assert searched and c.clock.running == 1 - c.human == 0
 
 
+def test_an_untimed_game_has_the_ai_load_while_it_opens_and_does_not_wait_for_it(app_factory):
+    # a model's first use on a machine times its runtimes for seconds: asked when the game
+    # opens, the person's first move hides it; without clocks nothing waits for the answer
+    app = app_factory(ai_enabled=False)
+    asked = []
+    app.ai.prepare = lambda state, level, model, session, callback: asked.append((level, callback)) or 7
+    searched = []
+    app.ai.search = lambda *a, **k: searched.append(a) or 8
+    c = _clock_game(app, None, side="first", level="hard")
+    app.step()
+    assert [level for level, _ in asked] == ["hard"] and not searched
+    app.step()
+    assert len(asked) == 1   # once per game and level
+    c2 = _clock_game(app, None, side="second")   # a new game where the AI moves first
+    app.step()
+    assert len(asked) == 2 and searched   # the search is asked at once, queued behind the loading
+    assert c2.clock is None
+
+
 def test_the_ai_process_answers_a_prepare_request():
     from games import get_game
     from gui.ai_client import AIClient

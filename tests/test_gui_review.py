@@ -18,12 +18,17 @@ class ScriptedAI:
         self.message = ""
         self.requests = {}  # rid -> (state, level, callback)
         self.cancelled = []
+        self.prepared = []   # the levels the controller asked to load
         self._next = 0
 
     def search(self, state, level, model_path, session, callback, extras=False):
         self._next += 1
         self.requests[self._next] = (state, level, callback)
         return self._next
+
+    def prepare(self, state, level, model_path, session, callback):
+        self.prepared.append(level)
+        return None   # nothing to load: ready at once
 
     def cancel(self, rid):
         if rid in self.requests:

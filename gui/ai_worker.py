@@ -204,10 +204,8 @@ def _short_error(exc: BaseException) -> str:
 
 def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
     """Entry point of the AI process: answer search requests until told to shut down."""
-    try:
-        os.nice(4)  # the window's process keeps priority so frames stay smooth
-    except (AttributeError, OSError):
-        pass
+    from engine.core.processes import lower_priority
+    lower_priority(4)  # the window's process keeps priority so frames stay smooth (Windows too)
     import threading
     alive: list = [None]  # monotonic time of the main loop's last sign of life
     threading.Thread(target=_heartbeat, args=(replies, alive), name="heartbeat", daemon=True).start()

@@ -297,7 +297,9 @@ def test_training_runs_below_the_window_where_there_is_no_nice(monkeypatch):
             return 1
     monkeypatch.delattr(os, "nice")
     monkeypatch.setattr(ctypes, "windll", types.SimpleNamespace(kernel32=Kernel32()), raising=False)
-    assert processes.lower_priority(8) and calls == [(-1, processes.BELOW_NORMAL_PRIORITY_CLASS)]
+    assert processes.lower_priority(8) and calls == [(-1, processes.IDLE_PRIORITY_CLASS)]
+    calls.clear()   # the AI process, 4 steps: above training, below the window
+    assert processes.lower_priority(4) and calls == [(-1, processes.BELOW_NORMAL_PRIORITY_CLASS)]
     monkeypatch.delattr(ctypes, "windll")
     assert not processes.lower_priority(8)   # no way to lower it: the process goes on as it is
 

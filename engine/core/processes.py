@@ -17,15 +17,21 @@ def end_process(p, timeout: float, term_wait: float = 2.0) -> None:
         p.join(1.0)
 
 
-#: Windows' BELOW_NORMAL_PRIORITY_CLASS (a process started by one in it inherits it)
+#: Windows' BELOW_NORMAL_PRIORITY_CLASS and IDLE_PRIORITY_CLASS (a process started by one in
+#: a class inherits it)
 BELOW_NORMAL_PRIORITY_CLASS = 0x4000
+IDLE_PRIORITY_CLASS = 0x40
+#: from this many nice steps on, Windows gets the idle class rather than below normal, so that
+#: the order POSIX keeps (the window, then the AI at nice 4, then training at 8 more) holds there
+IDLE_FROM_NICE = 8
 
 
 def lower_priority(nice: int) -> bool:
     """Run this process, and the processes it starts from now on, below the window's process:
-    ``nice`` steps nicer on POSIX (children inherit the value), the below-normal priority class
-    on Windows, which has no nice values (children inherit that class too). Whether it was
-    lowered; never raises (a process that keeps its priority still works)."""
+    ``nice`` steps nicer on POSIX (children inherit the value); on Windows, which has no nice
+    values, the below-normal priority class, or the idle class from `IDLE_FROM_NICE` steps
+    (children inherit the class too). Whether it was lowered; never raises (a process that
+    keeps its priority still works)."""
     if hasattr(os, "nice"):
         try:
             os.nice(nice)
@@ -35,6 +41,7 @@ def lower_priority(nice: int) -> bool:
     try:
         import ctypes
         kernel32 = ctypes.windll.kernel32
-        return bool(kernel32.SetPriorityClass(kernel32.GetCurrentProcess(), BELOW_NORMAL_PRIORITY_CLASS))
+        priority = IDLE_PRIORITY_CLASS if nice >= IDLE_FROM_NICE else BELOW_NORMAL_PRIORITY_CLASS
+        return bool(kernel32.SetPriorityClass(kernel32.GetCurrentProcess(), priority))
     except (ImportError, AttributeError, OSError):
         return False

@@ -162,11 +162,13 @@ _CJK = "\u2E80-\u9FFF\u3000-\u303F\uAC00-\uD7AF\uFF00-\uFFEF"
 _CLOSING = "、，。；：！？）」』】》〉”’…%"
 #: punctuation that never ends a line
 _OPENING = "（「『【《〈“‘"
-#: the pieces a line may break between: a word (letters, digits) with the spaces after it and
-#: the character it is written against ("29 局", "Rapfi（"), or one CJK character with the
-#: opening punctuation before it and the closing punctuation after it ("“最", "练”"); text is
-#: never broken inside a number or a word, after an opening mark or before a closing one
-_TOKEN_RE = re.compile(rf"[{_OPENING}]*[^\s{_CJK}]+\s*(?:[{_OPENING}]*[{_CJK}][{_CLOSING}]*\s*)?"
+#: the pieces a line may break between: a word (letters, digits; a rating with its margin,
+#: "1606 ± 447", is one word) with the spaces after it and the character it is written against
+#: ("29 局", "Rapfi（快"), or one CJK character with the opening punctuation before it and the
+#: closing punctuation after it ("“最", "练”"); text is never broken inside a number or a word,
+#: after an opening mark or before a closing one ("447（2局后）" breaks before its "（")
+_WORD = rf"[^\s{_CJK}]+(?:\s+±\s+[^\s{_CJK}]+)*"
+_TOKEN_RE = re.compile(rf"[{_OPENING}]*{_WORD}\s*(?:[{_OPENING}]*(?![{_OPENING}])[{_CJK}][{_CLOSING}]*\s*)?"
                        rf"|[{_OPENING}]*[{_CJK}][{_CLOSING}]*\s*|\s+")
 
 

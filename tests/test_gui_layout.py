@@ -84,6 +84,27 @@ def test_chinese_text_never_breaks_before_a_closing_mark_or_after_an_opening_one
     assert not any(line.startswith(("’", "”")) for line in theme.wrap_text(words, 14, 60))
 
 
+def test_a_rating_is_never_broken_inside_nor_before_an_opening_bracket_left_at_a_line_end():
+    """The home card's rating line wrapped as "你：1606 ± 447（" / "2局后）" and "you: 2238" /
+    "± 572 after 2 games" (a visual audit at 1280×800, 2026-12-02)."""
+    from gui import theme
+    from gui.i18n import t, set_language, language
+    pygame.init()
+    before = language()
+    try:
+        for lang in ("zh", "en"):
+            set_language(lang)
+            text = (t("level.rated", level=t("level.hard"), scale=t("scale.connect4"), rating=1600) + "; "
+                    + t("rating.you", rating=1606, pm=447, n=2))
+            for width in range(60, 520, 5):
+                lines = theme.wrap_text(text, 13, width)
+                assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+                assert not any(line[-1] in theme._OPENING for line in lines), (width, lines)
+                assert any("1606 ± 447" in line for line in lines), (width, lines)
+    finally:
+        set_language(before)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_home_card_notes_stay_clear_of_the_watch_buttons_in_a_small_window(small_app, monkeypatch, lang):
     """At 800×560 the third line of a note ran under the Watch button and was cut mid-word."""

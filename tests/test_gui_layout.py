@@ -515,3 +515,24 @@ def test_a_demos_messages_never_hide_its_sides_or_its_status(tmp_path, monkeypat
                 assert not b.colliderect(button.rect), (button.label, b)
     finally:
         app.shutdown()
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (1280, 800)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_demos_speed_caption_keeps_clear_of_its_buttons(tmp_path, monkeypatch, size, lang):
+    """The caption's letters touched the Slow/Normal/Fast/Max buttons under it (a visual audit,
+    2026-12-02): it stood 18 px above them, one pixel less than its own line."""
+    from gui import theme
+    from gui.i18n import t
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, size=size)
+    try:
+        app.set_language(lang)
+        app.start_demo("connect4", ("beginner", "beginner"))
+        app.step((), 0.02, draw=True)
+        [rect] = [r for s, r in drawn_texts(app, monkeypatch) if s == t("demo.speed")]
+        ink = theme.FONTS.render(t("demo.speed"), 13, (255, 255, 255)).get_bounding_rect().move(rect.topleft)
+        speeds = [b.rect for b in app.scene.buttons if b.label in [t(f"demo.speed{i}") for i in range(4)]]
+        assert len(speeds) == 4
+        assert ink.bottom + 2 <= min(r.top for r in speeds), (ink, speeds[0])
+    finally:
+        app.shutdown()

@@ -209,7 +209,7 @@ class DemoScene(Scene):
             theme.text(surface, t("play.moves"), (p.x, y), 13, pal.text_faint)
             self.moves.draw(surface, pal, pygame.Rect(p.x, y + 20, p.width, self.list_bottom - y - 20),
                             c.move_texts(language()), c.history[0].current_player, c.view_index)
-        theme.text(surface, t("demo.speed"), (p.x, self.speed_rect.y - 18), 13, pal.text_faint)
+        theme.text(surface, t("demo.speed"), (p.x, self.speed_rect.y - 21), 13, pal.text_faint)
         self.draw_buttons(surface)
 
     def _live_top(self):

@@ -536,3 +536,22 @@ def test_the_demos_speed_caption_keeps_clear_of_its_buttons(tmp_path, monkeypatc
         assert ink.bottom + 2 <= min(r.top for r in speeds), (ink, speeds[0])
     finally:
         app.shutdown()
+
+
+@pytest.mark.parametrize("size", [MIN_SIZE, (1024, 640), (1280, 800), (1680, 1050)])
+def test_connect_fours_column_numbers_stay_in_the_boards_area(tmp_path, monkeypatch, size):
+    """At 1280×800 they ran 18 px below the board's area, 6 px from the window's bottom edge,
+    lower than the side panel (a visual audit, 2026-12-02)."""
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, size=size)
+    try:
+        app.start_play("connect4", "first", "beginner")
+        app.step((), 0.02, draw=True)
+        scene = app.scene
+        numbers = [r for s, r in drawn_texts(app, monkeypatch)
+                   if s in [str(c + 1) for c in range(7)] and r.right <= scene.board_rect.right]
+        assert len(numbers) == 7
+        for r in numbers:
+            assert scene.board_rect.contains(r), (r, scene.board_rect)
+        assert scene.view.renderer.grid.rect.bottom < min(r.top for r in numbers)   # still under the board
+    finally:
+        app.shutdown()

@@ -15,12 +15,20 @@ FRAME = {False: (38, 86, 170), True: (52, 66, 90)}
 class Connect4Renderer(BoardRenderer):
     THUMB_MOVES = 9
     ANIM_SECONDS = 0.3
+    #: how far below the board its column numbers reach, in cells (see draw_board)
+    LABEL_ROOM = 0.45
 
     def layout(self, rect):
         self.rect = pygame.Rect(rect)
+        pad = max(8, min(self.rect.size) * 0.03)
         # one extra row on top: where the next disc hovers before it drops
-        self.grid = CellGrid(self.rect, self.rows + 1, self.cols, pad=max(8, min(self.rect.size) * 0.03),
-                             flipped=False)
+        self.grid = CellGrid(self.rect, self.rows + 1, self.cols, pad=pad, flipped=False)
+        # the column numbers under the board (down to LABEL_ROOM cells below it) stay in the
+        # rectangle: where the padding is less, the board moves up
+        below = self.grid.cell * self.LABEL_ROOM - pad
+        if below > 0:
+            fitted = pygame.Rect(self.rect.x, self.rect.y, self.rect.width, max(1, round(self.rect.height - below)))
+            self.grid = CellGrid(fitted, self.rows + 1, self.cols, pad=pad, flipped=False)
         self._frame_cache = None
 
     def cell_center(self, r: int, c: int):

@@ -555,3 +555,39 @@ def test_connect_fours_column_numbers_stay_in_the_boards_area(tmp_path, monkeypa
         assert scene.view.renderer.grid.rect.bottom < min(r.top for r in numbers)   # still under the board
     finally:
         app.shutdown()
+
+
+@pytest.mark.parametrize("size", [MIN_SIZE, (1024, 640), (1280, 800)])
+@pytest.mark.parametrize("board", [15, 9])
+def test_gomokus_coordinates_keep_clear_of_the_stones_on_the_edge_lines(monkeypatch, size, board):
+    """A stone on the a-file covered the end of its row's number ("11", "12") and one on the
+    first row touched its letter (a visual audit at 1024×640 and 1280×800, 2026-12-02)."""
+    import gui.theme as theme_module
+    from games import get_game
+    from gui.boards import renderer_class
+    from gui.scenes.boardview import board_and_panel
+    pygame.init()
+    game = get_game("gomoku", size=board)
+    renderer = renderer_class("gomoku")(game)
+    renderer.layout(board_and_panel(size)[0])
+    g = renderer.grid
+    labels = []
+    real = theme_module.text
+
+    def spy(surface, s, pos, size_, color, bold=False, anchor="topleft"):
+        rect = real(surface, s, pos, size_, color, bold, anchor)
+        ink = theme_module.FONTS.render(s, size_, color, bold).get_bounding_rect()
+        labels.append((s, ink.move(rect.topleft).move(g.rect.topleft)))
+        return rect
+    monkeypatch.setattr(theme_module, "text", spy)
+    renderer._board_surface(game.initial_state(), theme_module.palette(False))
+    monkeypatch.setattr(theme_module, "text", real)
+    radius = g.gap * 0.46                      # a stone's, as draw_pieces draws it
+    left = min(x for x, _ in (g.point(0, 0), g.point(0, board - 1)))
+    bottom = max(y for _, y in (g.point(0, 0), g.point(board - 1, 0)))
+    numbers = [r for s, r in labels if s.isdigit()]
+    letters = [r for s, r in labels if s.isalpha()]
+    assert len(numbers) == len(letters) == board
+    assert max(r.right for r in numbers) < left - radius - 1
+    assert min(r.top for r in letters) > bottom + radius + 1
+    assert min(r.left for r in numbers) >= g.rect.left + 2 and max(r.bottom for r in letters) <= g.rect.bottom - 2

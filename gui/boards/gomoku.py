@@ -127,8 +127,9 @@ class GomokuRenderer(BoardRenderer):
             _, y = g.point(i, 0)
             bottom = max(g.point(0, 0)[1], g.point(n - 1, 0)[1])
             left = min(g.point(0, 0)[0], g.point(0, n - 1)[0])
-            theme.text(surf, letter, (x - ox, bottom - oy + g.gap * 0.62), size, INK, anchor="center")
-            theme.text(surf, number, (left - ox - g.gap * 0.62, y - oy), size, INK, anchor="center")
+            # (far enough out for a stone on the edge line to leave them whole)
+            theme.text(surf, letter, (x - ox, bottom - oy + g.gap * 0.72), size, INK, anchor="center")
+            theme.text(surf, number, (left - ox - g.gap * 0.72, y - oy), size, INK, anchor="center")
         self._bg = (key, surf)
         return surf
 

@@ -90,6 +90,7 @@ class App:
         self.trainer = TrainController(trainer_factory) if trainer_factory else TrainController()
         self.sound = Sound(self.settings["sound"])
         self.toasts: list[list] = []  # [text, error, expires]
+        self._game_toasts: set[str] = set()   # the toasts' texts about the game on the screen
         if self.settings.problem:  # an unusable settings file was set aside: say so, once
             self.toast(t("settings.reset", file=self.settings.problem), error=True, seconds=12)
         from gui.ratings import PlayerRatings
@@ -169,6 +170,9 @@ class App:
                     raise
         self.scene = scene
         self.overlay = None
+        if self._game_toasts:   # what was said about the game left behind goes with it
+            self.toasts = [x for x in self.toasts if x[0] not in self._game_toasts]
+            self._game_toasts.clear()
         scene.build(self.screen.get_size())
 
     def go_home(self) -> None:
@@ -454,9 +458,16 @@ class App:
             self._fit_canvas()
 
     # --- messages --------------------------------------------------------------------------
-    def toast(self, text: str, error: bool = False, seconds: float = 3.5) -> None:
+    def toast(self, text: str, error: bool = False, seconds: float = 3.5, about_game: bool = False) -> None:
+        """Show ``text`` for ``seconds``. ``about_game``: it tells of the game on the screen (a
+        pass, an answer to a draw offer), so it goes when the screen changes, rather than turn
+        up over the next game's board."""
         self.toasts = [x for x in self.toasts if x[0] != text][-3:]
         self.toasts.append([text, error, self.time + seconds])
+        if about_game:
+            self._game_toasts.add(text)
+        else:
+            self._game_toasts.discard(text)
 
     def time_since_ai_start(self) -> float:
         return time.monotonic() - self.ai.started_at if self.ai.started_at else 0.0

@@ -111,3 +111,36 @@ def test_save_as_takes_a_typed_file_name_and_never_replaces_a_file(app):
     dialog.name = "my game1"
     press(app, pygame.K_RETURN)
     assert (games_dir() / "my game1-2.sgf").is_file()             # the first one is kept
+
+
+def _othello_pass_position():
+    """An othello position (reached by a fixed random game) where the side to move has only a pass."""
+    import random
+    from games import get_game
+    game = get_game("othello")
+    rng = random.Random(3)
+    for _ in range(200):
+        s = game.initial_state()
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            if len(legal) == 1 and legal[0] == game.action_size - 1:
+                return s
+            s = s.apply(rng.choice(legal))
+    raise AssertionError("no pass found")
+
+
+def test_what_was_said_about_a_game_goes_with_it_when_the_next_game_starts(app):
+    # defect: "Black has no move and passes" from a finished othello game showed over the next
+    # game's board (a xiangqi game, which has no passes); other messages stay their time
+    app.start_play("othello", "first", "strong")
+    c = app.scene.c
+    state = _othello_pass_position()
+    c.events.append({"type": "move", "before": state, "after": state.apply(state.legal_actions()[0]),
+                     "action": state.legal_actions()[0], "player": state.current_player})
+    app.step()
+    assert any("has no move and passes" in text for text, _, _ in app.toasts)
+    app.toast("Game saved")
+    app.start_play("xiangqi", "first", "strong")
+    app.step()
+    said = [text for text, _, _ in app.toasts]
+    assert not any("passes" in text for text in said) and "Game saved" in said

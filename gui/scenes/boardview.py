@@ -49,7 +49,7 @@ class BoardView:
                     self.renderer.on_move(ev["before"], ev["after"], ev["action"])
                 self.app.sound.play(self.app.sound.for_move(ev["before"], ev["after"]))
                 if not self.renderer.is_board_action(ev["before"], ev["action"]):
-                    self.app.toast(t("play.passed", side=side_name(ev["player"])))
+                    self.app.toast(t("play.passed", side=side_name(ev["player"])), about_game=True)
             elif kind == "end" and (ev.get("resigned") or ev.get("agreed")):
                 self.app.sound.play("end")
             elif kind in ("new", "undo", "view"):

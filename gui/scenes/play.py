@@ -685,7 +685,7 @@ class PlayScene(Scene):
             self.app.rate_game(self.c)
         self.view.take_events(self.c, lambda p: side_name(self.c.game.id, p))
         for key, fields in self.c.notices:
-            self.app.toast(t(key, **fields), error=key.endswith("failed"))
+            self.app.toast(t(key, **fields), error=key.endswith("failed"), about_game=True)
         self.c.notices.clear()
         self.view.update(dt)
         self._autosave()

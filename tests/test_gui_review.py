@@ -18,7 +18,6 @@ class ScriptedAI:
         self.message = ""
         self.requests = {}  # rid -> (state, level, callback)
         self.cancelled = []
-        self.prepared = []   # the levels the controller asked to load
         self._next = 0
 
     def search(self, state, level, model_path, session, callback, extras=False):
@@ -27,7 +26,6 @@ class ScriptedAI:
         return self._next
 
     def prepare(self, state, level, model_path, session, callback):
-        self.prepared.append(level)
         return None   # nothing to load: ready at once
 
     def cancel(self, rid):

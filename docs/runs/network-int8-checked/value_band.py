@@ -1,5 +1,5 @@
 """Checked int8 with a value band (analysis): the accuracy bar and the CPU at batch 8 (analysis only)."""
-import sys, json, time, numpy as np
+import sys, json, numpy as np
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[3]))
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[3] / "benchmarks"))
 from engine.core import int8

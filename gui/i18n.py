@@ -7,6 +7,8 @@ on screen instead of crashing the app.
 from __future__ import annotations
 
 import json
+import re
+import string
 from pathlib import Path
 
 CATALOGUE_DIR = Path(__file__).resolve().parent / "i18n"
@@ -33,16 +35,48 @@ def language() -> str:
     return _lang
 
 
+#: a Han character (with the CJK punctuation left out: no space goes beside "，" or "（")
+_HAN = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_WESTERN = r"A-Za-z0-9"
+_SEAM = re.compile(f"(?<=[{_HAN}])(?=[{_WESTERN}])|(?<=[{_WESTERN}])(?=[{_HAN}])")
+_FORMATTER = string.Formatter()
+
+
+def spaced(text: str) -> str:
+    """Chinese text with a space wherever a Han character meets a Latin letter or a digit
+    ("对Rapfi" -> "对 Rapfi", "3步" -> "3 步"), the spacing the catalogue's strings use."""
+    return _SEAM.sub(" ", text)
+
+
+def _format_zh(text: str, fields: dict) -> str:
+    """``text.format(**fields)`` for Chinese, spaced (`spaced`) in the template's own words and
+    where a field meets them, never inside a field: xiangqi's Chinese move "炮8平5" stays whole."""
+    pieces: list[tuple[str, bool]] = []   # (text, from the template)
+    for literal, name, spec, conversion in _FORMATTER.parse(text):
+        if literal:
+            pieces.append((spaced(literal), True))
+        if name is not None:
+            value = _FORMATTER.get_field(name, (), fields)[0]
+            value = _FORMATTER.convert_field(value, conversion)
+            pieces.append((_FORMATTER.format_field(value, _FORMATTER.vformat(spec or "", (), fields)), False))
+    out = ""
+    for piece, _ in pieces:
+        if out and piece and _SEAM.match(out[-1] + piece[0], 1):
+            out += " "
+        out += piece
+    return out
+
+
 def t(key: str, **fields) -> str:
     text = catalogue(_lang).get(key)
     if text is None:
         text = catalogue("en").get(key, key)
-    if fields:
-        try:
-            return text.format(**fields)
-        except (KeyError, IndexError, ValueError):
-            return text
-    return text
+    try:
+        if _lang == "zh" and text is catalogue("zh").get(key):
+            return _format_zh(text, fields)
+        return text.format(**fields) if fields else text
+    except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+        return text
 
 
 def has(key: str) -> bool:

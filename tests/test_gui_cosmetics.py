@@ -146,3 +146,22 @@ def test_the_way_back_to_the_game_is_whole_while_looking_back(tmp_path, monkeypa
             assert bool(b.hint) == (size == (1280, 800))
     finally:
         a.shutdown()
+
+
+def test_chinese_text_is_spaced_where_han_meets_latin_letters_or_digits():
+    """The catalogue's spacing, everywhere: a space where a Han character meets a Latin letter or
+    a digit, in the template's words and where a field meets them, never inside a field (a
+    xiangqi move in Chinese stays whole), and none beside Chinese punctuation."""
+    from gui.i18n import set_language, spaced, t
+    assert spaced("对Rapfi 3步") == "对 Rapfi 3 步" and spaced("（14局后）") == "（14 局后）"
+    set_language("zh")
+    try:
+        assert t("home.note.score", opponent="Rapfi", pct="54%") == "对 Rapfi 54%"
+        assert t("level.rated", level="中等", scale="Rapfi", rating=1540) == "中等——相当于 Rapfi 标度的 1540 分左右"
+        assert t("rating.you", rating=1390, pm=120, n=14) == "你：1390 ± 120（14 局后）"
+        assert "应走马2进3 " in t("review.better_short", played="炮8平5", played_win="40%", best="马2进3",
+                                best_win="55%", loss="15%")
+        assert t("review.better_short", played="炮8平5", played_win="", best="", best_win="", loss="").startswith("炮8平5")
+        assert t("clock.sudden", min=10) == "10 分"
+    finally:
+        set_language("en")

@@ -50,7 +50,7 @@ def test_a_solved_connect4_position_says_who_wins_in_how_many_moves(app, monkeyp
     set_language("zh")
     drawn = texts_drawn(app, monkeypatch)
     assert t("play.proven_win_in", side=side_name("connect4", 1), n=5) in drawn
-    assert "5步必胜" in t("play.proven_win_in", side="黄方", n=5)
+    assert "黄方 5 步必胜" in t("play.proven_win_in", side="黄方", n=5)
 
 
 def test_the_issue_tictactoe_position_reads_as_a_draw_and_a3_as_os_win_in_two(app, monkeypatch, english):
@@ -72,7 +72,7 @@ def test_othellos_last_empties_show_the_final_disc_margin(app, monkeypatch, engl
     load(app, "othello", OTHELLO_END)
     assert "Black +32 discs with best play (proven)" in texts_drawn(app, monkeypatch)
     set_language("zh")
-    assert "双方走最佳着法时黑棋终局多32子" in texts_drawn(app, monkeypatch)
+    assert "双方走最佳着法时黑棋终局多 32 子" in texts_drawn(app, monkeypatch)
 
 
 def test_with_hints_every_legal_othello_move_shows_its_exact_margin(app, monkeypatch, english):

@@ -282,7 +282,7 @@ def test_the_level_picker_says_the_rating_and_yours_in_english_and_chinese(app_f
                         f"{round(r.interval)} after 2 games")
     i18n.set_language("zh")
     try:
-        assert app.scene.level_words()[0].startswith("中等——相当于四子棋标度的1200分左右；你：")
+        assert app.scene.level_words()[0].startswith("中等——相当于四子棋标度的 1200 分左右；你：")
     finally:
         i18n.set_language("en")
     assert "adaptive" in app.scene.level_choices()
@@ -366,7 +366,7 @@ def test_a_rating_under_zero_is_said_as_below_zero(monkeypatch):
     assert ratings.level_line(game, "easy") == "Easy — about 260 on the Rapfi scale"
     i18n.set_language("zh")
     try:
-        assert ratings.level_line(game, "beginner") == "入门——低于Rapfi标度的0分"
+        assert ratings.level_line(game, "beginner") == "入门——低于 Rapfi 标度的 0 分"
     finally:
         i18n.set_language("en")
 

@@ -156,6 +156,16 @@ def _env_budget(name: str, default: int) -> int:
 #: this many threes on a line, and this many attacker moves tried in one call
 VCT_THREES = 3
 VCT_BUDGET = _env_budget("ZEROBOARD_GOMOKU_VCT_BUDGET", 600)   # 0: measure the search without it
+#: a search's proof effort (`SearchConfig.proof_effort`) -> (threes on a line, multiple of
+#: `VCT_BUDGET`): each step looks one three deeper with 8 times the moves
+VCT_EFFORT = {1: (VCT_THREES, 1), 2: (VCT_THREES + 1, 8), 3: (VCT_THREES + 2, 64)}
+
+
+def vct_settings(effort: int = 1) -> tuple[int, int]:
+    """(threes, budget) of the VCT a search at this proof effort looks for (efforts outside
+    `VCT_EFFORT` take the nearest one)."""
+    threes, times = VCT_EFFORT[min(max(int(effort), 1), max(VCT_EFFORT))]
+    return threes, VCT_BUDGET * times
 
 
 #: threat-space defence at the root (`GomokuState.threat_defence`, only where `VCT_BUDGET` is on):
@@ -551,16 +561,17 @@ class GomokuState(AlternatingState):
                 | g.four_points(theirs, mine, empty) | g.three_points(theirs, mine, empty)
                 | ((self._wins[0] | self._wins[1]) & empty))   # fives to make or to stop
 
-    def winning_action(self) -> int | None:
-        """A move proven to win (`vct`), or None: the search plays it at the root."""
-        return self.vct(budget=VCT_BUDGET) if VCT_BUDGET else None
+    def winning_action(self, effort: int = 1) -> int | None:
+        """A move proven to win (`vct`, as deep as ``effort`` says: `vct_settings`), or None:
+        the search plays it at the root."""
+        return self.vct(*vct_settings(effort)) if VCT_BUDGET else None
 
-    def deep_proven_value(self) -> float | None:
-        """1.0 where the side to move wins by continuous threats (`vct`), else None: the
-        search's proof for the positions right below its root where `proven_value` finds
-        nothing (there it is worth its cost), so a move that lets the opponent start a winning
-        attack is known to lose."""
-        return None if not VCT_BUDGET or self.vct(budget=VCT_BUDGET) is None else 1.0
+    def deep_proven_value(self, effort: int = 1) -> float | None:
+        """1.0 where the side to move wins by continuous threats (`vct`, as deep as ``effort``
+        says), else None: the search's proof for the positions right below its root where
+        `proven_value` finds nothing (there it is worth its cost), so a move that lets the
+        opponent start a winning attack is known to lose."""
+        return None if not VCT_BUDGET or self.vct(*vct_settings(effort)) is None else 1.0
 
     def is_terminal(self) -> bool:
         return self._winner is not None or len(self._moves) == self.game.cells

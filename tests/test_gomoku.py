@@ -515,3 +515,48 @@ def test_self_play_without_the_slower_proofs_searches_as_a_zero_threat_budget(mo
     monkeypatch.setattr(gm, "VCT_BUDGET", 0)
     zero = play_games(get_game("gomoku"), UniformEvaluator(), SelfPlaySettings(**settings), 2, seed=5)
     assert [r.moves for r in off[0]] == [r.moves for r in zero[0]] and off[0][0].moves
+
+
+#: a position of generation 881's games against Rapfi (docs/runs/gomoku-effort-2026-12-02/): black,
+#: to move, wins by continuous threats four threes deep, which three threes and 600 moves miss
+_DEEP_VCT = "i6 j12 i8 i11 h7 j9 i7 i9 j7 g7"
+
+
+def test_a_higher_proof_effort_finds_a_deeper_victory_by_threats(game):
+    """`vct_settings`: each effort looks one three deeper with 8 times the moves, and the search's
+    hooks take it: effort 1 proves nothing in this position, effort 2 proves the win and names
+    a move that wins it (the attacker then wins against every reply, as `vct` proves)."""
+    import games.gomoku as gomoku
+    s = game.initial_state()
+    for text in _DEEP_VCT.split():
+        s = s.apply(s.parse_action(text))
+    assert gomoku.vct_settings(1) == (3, gomoku.VCT_BUDGET)
+    assert gomoku.vct_settings(2) == (4, 8 * gomoku.VCT_BUDGET)
+    assert gomoku.vct_settings(9) == gomoku.vct_settings(3) and gomoku.vct_settings(0) == gomoku.vct_settings(1)
+    assert s.deep_proven_value() is None and s.winning_action() is None
+    assert s.deep_proven_value(2) == 1.0
+    move = s.winning_action(2)
+    assert move in s.legal_actions()
+    after = s.apply(move)
+    assert after.vct(*gomoku.vct_settings(3)) is None   # the defender has no attack of its own ...
+    for reply in after.legal_actions()[:40]:   # ... and the attacker still wins after each reply
+        t = after.apply(reply)
+        assert t.is_terminal() or t.proven_value() == 1.0 or t.vct(*gomoku.vct_settings(3)) is not None, \
+            (t.to_text(), t.action_to_text(reply))
+
+
+def test_the_search_passes_its_proof_effort_to_the_proofs(game):
+    """`SearchConfig.proof_effort` reaches the game's slower proofs at the root and below it:
+    at effort 2 the search proves the deep victory above and plays it; at effort 1 it does not
+    know the root won."""
+    from engine.core.evaluators import UniformEvaluator
+    from engine.core.mcts import MCTS, SearchConfig, Tree
+    s = game.initial_state()
+    for text in _DEEP_VCT.split():
+        s = s.apply(s.parse_action(text))
+    plain, deep = Tree(s), Tree(s)
+    MCTS(UniformEvaluator()).search([plain], 30)
+    MCTS(UniformEvaluator(), SearchConfig(proof_effort=2)).search([deep], 30)
+    assert plain.root_result() is None
+    assert deep.root_result() == 1.0
+    assert deep.stats(limit=1)[0].action == s.winning_action(2)

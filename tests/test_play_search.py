@@ -81,10 +81,18 @@ def test_the_policy_temperature_spreads_the_searchs_visits():
 
 @pytest.mark.parametrize("bad", ["cpuct=0", "cpuct=21", "cpuct=nan", "cpuct=x", "fpu=-0.1", "fpu=3", "fpu=",
                                  "cpuct=1&cpuct=2", "depth=3", "cpuct", "ptemp=0", "ptemp=6", "ptemp=x",
-                                 "lcb=-1", "lcb=6", "lcb=nan", "mat=-1", "mat=1001", "mat=x"])
+                                 "lcb=-1", "lcb=6", "lcb=nan", "mat=-1", "mat=1001", "mat=x",
+                                 "effort=0", "effort=4", "effort=1.5", "effort=x"])
 def test_bad_model_options_get_a_clear_error(bad):
     with pytest.raises(SpecError):
         player_from_spec(get_game("connect4"), f"model:models/connect4.pt@50?{bad}", seed=1)
+
+
+def test_the_proof_effort_option_reaches_the_search():
+    game = get_game("gomoku")
+    p = player_from_spec(game, "model:models/gomoku.pt@50?effort=3", seed=1)
+    assert p.mcts.cfg.proof_effort == 3 and p.name.endswith("effort3")
+    assert player_from_spec(game, "model:models/gomoku.pt@50", seed=1).mcts.cfg.proof_effort == 1
 
 
 def _rated(tree, visits_q: dict) -> None:

@@ -9,8 +9,9 @@ A *spec* is one string naming one player:
                                  ``fpu=X`` and ``ptemp=X`` set the search's exploration constant,
                                  first-play urgency reduction and policy temperature, ``lcb=X``
                                  chooses the move by a lower confidence bound, ``mat=X`` adds
-                                 the material won since the root over X to the leaf values
-                                 (defaults: the game's ``[play]``); ``rt=fp32``, ``rt=int8`` or
+                                 the material won since the root over X to the leaf values,
+                                 ``effort=N`` (1-3) makes the game's slower proofs look harder
+                                 (gomoku's VCT) (defaults: the game's ``[play]``); ``rt=fp32``, ``rt=int8`` or
                                  ``rt=int8-checked`` runs the network in ONNX Runtime float32,
                                  static int8 or static int8 with float32's second look at near
                                  ties, whatever this machine's runtime choice (measurements)
@@ -59,7 +60,7 @@ from ..play.baselines import OPENING_PLIES, OPENING_TEMPERATURE, SOLVER_MAX_PLIE
 #: default thinking time of an external UCI engine, in milliseconds
 UCI_DEFAULT_MOVETIME_MS = 100
 
-SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X&ptemp=X&lcb=X&mat=X&rt=fp32|int8|int8-checked], policy:PATH, level:NAME[?cap=0], rollout:N, random, greedy, solver, "
+SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X&ptemp=X&lcb=X&mat=X&effort=N&rt=fp32|int8|int8-checked], policy:PATH, level:NAME[?cap=0], rollout:N, random, greedy, solver, "
              "uci:COMMAND[@WORK][?OPTION=VALUE&...], ucci:COMMAND[@WORK][?OPTION=VALUE&...], "
              "gomocup:COMMAND[@WORK], nboard:COMMAND[@depthN] (WORK: MS, depthN or nodesN)")
 #: the external-engine kinds: their protocol, and work per move when the spec names none
@@ -133,7 +134,7 @@ def _load_net_evaluator(game, path: str, spec: str, runtime: str | None = None):
 
 #: a model spec's search options and the [play] settings they stand for
 _SEARCH_OPTIONS = {"cpuct": "cpuct", "fpu": "fpu_reduction", "ptemp": "policy_temperature", "lcb": "select_lcb",
-                   "mat": "material_scale"}
+                   "mat": "material_scale", "effort": "proof_effort"}
 
 
 def _model_options(rest: str, spec: str) -> tuple[str, dict]:
@@ -141,7 +142,7 @@ def _model_options(rest: str, spec: str) -> tuple[str, dict]:
     symmetries averaged, 1-8), ``cpuct`` (exploration constant), ``fpu`` (first-play urgency
     reduction), ``ptemp`` (policy temperature), ``lcb`` (the move chosen by a lower confidence
     bound, 0: the most visited), ``mat`` (material won or lost since the root, divided by it, in
-    the leaf values; 0: off); an option left out keeps the game's ``[play]`` setting."""
+    the leaf values; 0: off), ``effort`` (how hard the game's slower proofs look, 1-3); an option left out keeps the game's ``[play]`` setting."""
     head, q, query = rest.rpartition("?")
     if not q:
         return rest, {}
@@ -157,8 +158,9 @@ def _model_options(rest: str, spec: str) -> tuple[str, dict]:
         if (name not in ("sym", "rt") and name not in _SEARCH_OPTIONS) or not eq:
             raise SpecError(f"{spec}: unknown model option {item!r}; the options are sym=N (board symmetries "
                             f"averaged), cpuct=X (exploration), fpu=X (first-play urgency reduction), "
-                            f"ptemp=X (policy temperature), lcb=X (move choice by a lower confidence bound) and "
-                            f"mat=X (material won since the root, in the leaf values), rt=fp32|int8|int8-checked (the runtime)")
+                            f"ptemp=X (policy temperature), lcb=X (move choice by a lower confidence bound), "
+                            f"mat=X (material won since the root, in the leaf values), effort=N (how hard the slower proofs "
+                            f"look, 1-3) and rt=fp32|int8|int8-checked (the runtime)")
         if name in options:
             raise SpecError(f"{spec}: the option {name} is given twice")
         if name == "sym":
@@ -174,6 +176,10 @@ def _model_options(rest: str, spec: str) -> tuple[str, dict]:
             number = math.nan
         if not low <= number <= high:   # NaN fails too
             raise SpecError(f"{spec}: {name} must be a number between {low:g} and {high:g}, not {value!r}")
+        if name == "effort":
+            if number != int(number):
+                raise SpecError(f"{spec}: effort must be a whole number between {low:g} and {high:g}, not {value!r}")
+            number = int(number)
         options[name] = number
     return head, options
 

@@ -197,6 +197,10 @@ class PlaySettings:
     # won or lost since the search's root, divided by material_scale, added to the network's
     # value at each leaf in atanh space (engine.core.mcts.SearchConfig.material_scale). 0 = off.
     material_scale: float = 0.0
+    # Games with slower proofs (gomoku's victories by continuous threats): how hard they look,
+    # 1-3 (engine.core.mcts.SearchConfig.proof_effort). A level may ask for more
+    # (models/<game>.json ``level_proof_effort``).
+    proof_effort: int = 1
     # Evaluations the play evaluator remembers, so that a position the search meets again by
     # another order of moves (a transposition) is answered without the network
     # (engine.core.evaluators.BatchNetEvaluator.remember). 0 = none. It pays where a search
@@ -245,7 +249,7 @@ def _merge(obj, values: dict, where: str):
 
 #: the values the play search's constants may take ([play] and a model spec's options)
 PLAY_SEARCH_RANGES = {"cpuct": (0.05, 20.0), "fpu_reduction": (0.0, 2.0), "policy_temperature": (0.25, 5.0),
-                      "select_lcb": (0.0, 5.0), "material_scale": (0.0, 1000.0)}
+                      "select_lcb": (0.0, 5.0), "material_scale": (0.0, 1000.0), "proof_effort": (1, 3)}
 
 #: the network's number formats (`evaluators.NetworkEvaluator`'s precision)
 PRECISIONS = ("auto", "fp32", "bf16")

@@ -91,6 +91,10 @@ class SearchConfig:
     #: continuous threats). Play keeps them; self-play where ``[selfplay] proofs`` says so.
     #: The quick ``proven_value`` stays.
     proofs: bool = True
+    #: how hard those slower proofs look (1: the game's default; 2, 3: deeper and longer, as the
+    #: game defines it: gomoku's VCT one and two more threes on a line, with 8 and 64 times the
+    #: moves tried). The max level may ask for more (``level_proof_effort`` in models/<game>.json).
+    proof_effort: int = 1
     #: the network's priors at every expanded node are taken to the power 1/T and renormalised
     #: before the tactical floors: above 1 flattens them, so moves the policy underrates get
     #: tried (Leela Chess Zero's policy softmax temperature). 1 leaves them as they are.
@@ -190,6 +194,8 @@ class Tree:
         #: a finished, drawn game scored as won by this player (0 or 1), -1: a draw
         #: (`SearchConfig.draw_winner`); set before the search creates nodes below the root
         self.draw_winner = -1
+        #: `SearchConfig.proof_effort`, passed to the game's slower proofs
+        self.proof_effort = 1
         #: how the root chooses its child, when not by PUCT (`engine.core.gumbel.GumbelRoot`)
         self.root_rule = None
         #: forced playouts' k (self-play's full searches; 0: off): `_forced_root_child`
@@ -240,7 +246,7 @@ class Tree:
             v = self._proven(state)
             depth = 1 if v is None or self._plies is None else self._plies(state)
             if v is None and parent_node == 0 and self._deep is not None:
-                v = self._deep(state)
+                v = self._deep(state, self.proof_effort)
                 depth = DEEP_PROOF_PLIES
             if v is not None:
                 self.n_term[n] = v
@@ -314,7 +320,7 @@ class Tree:
         root = self.states[0]
         s = int(self.n_start[0])
         if self._winner is not None:
-            action = self._winner(root)
+            action = self._winner(root, self.proof_effort)
             if action is not None:
                 j = root.legal_actions().index(action)
                 child = int(self.e_child[s + j])
@@ -394,7 +400,7 @@ class Tree:
             child = int(self.e_child[s + j])
             if child < 0 or not math.isnan(self.n_term[child]) or self.states[child].is_terminal():
                 continue
-            v = self._deep(self.states[child])
+            v = self._deep(self.states[child], self.proof_effort)
             if v is not None:
                 self._prove_root_child(child, v)
                 if self.root_win >= 0:
@@ -808,6 +814,7 @@ class Tree:
         new.draw_value = self.draw_value
         new.select_lcb = self.select_lcb
         new.draw_winner = self.draw_winner
+        new.proof_effort = self.proof_effort
         new.root_rule = None
         new.forced_k = 0.0
         if new.num_nodes > 1 and new.n_count[0] > 0:
@@ -996,6 +1003,7 @@ class MCTS:
             t.draw_value = cfg.draw_value
             t.select_lcb = cfg.select_lcb
             t.draw_winner = cfg.draw_winner
+            t.proof_effort = max(1, int(cfg.proof_effort))
             if not cfg.proofs:   # the threat defence proves with the same search
                 t._deep = t._winner = t._defence = None
         if cfg.tactics:   # a root taken over from an earlier search

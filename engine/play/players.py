@@ -182,7 +182,7 @@ def play_search_config(game, **overrides) -> SearchConfig:
     return SearchConfig(**{"leaf_batch": max(1, play.leaf_batch), "cpuct": play.cpuct,
                            "fpu_reduction": play.fpu_reduction,
                            "policy_temperature": play.policy_temperature, "select_lcb": play.select_lcb,
-                           "material_scale": play.material_scale,
+                           "material_scale": play.material_scale, "proof_effort": play.proof_effort,
                            **overrides})
 
 

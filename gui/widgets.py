@@ -12,6 +12,10 @@ from gui import theme
 from gui.theme import Palette
 
 
+#: the smallest type a button's label shrinks to before it is cut short with an ellipsis
+SMALLEST_LABEL = 11
+
+
 @dataclass
 class Button:
     rect: pygame.Rect
@@ -52,7 +56,10 @@ class Button:
         hint_w = 0
         if self.hint:
             hint_w = theme.FONTS.size(self.hint, max(9, size - 4))[0] + 8
-        label = theme.fit_text(self.label, size, self.rect.width - 16 - hint_w, bold=self.kind == "primary")
+        room = self.rect.width - 16 - hint_w
+        while size > SMALLEST_LABEL and theme.FONTS.size(self.label, size, self.kind == "primary")[0] > room:
+            size -= 1   # a smaller type before an ellipsis: "10 min + 3×30 s" in a narrow window
+        label = theme.fit_text(self.label, size, room, bold=self.kind == "primary")
         lw = theme.FONTS.size(label, size, self.kind == "primary")[0]
         x = self.rect.centerx - (lw + hint_w) / 2
         theme.text(surface, label, (x, self.rect.centery), size, fg, bold=self.kind == "primary", anchor="midleft")

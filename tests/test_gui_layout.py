@@ -591,3 +591,19 @@ def test_gomokus_coordinates_keep_clear_of_the_stones_on_the_edge_lines(monkeypa
     assert max(r.right for r in numbers) < left - radius - 1
     assert min(r.top for r in letters) > bottom + radius + 1
     assert min(r.left for r in numbers) >= g.rect.left + 2 and max(r.bottom for r in letters) <= g.rect.bottom - 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [MIN_SIZE, (1024, 640), (1280, 800)])
+def test_the_new_game_cards_time_controls_are_drawn_whole(tmp_path, monkeypatch, lang, size):
+    """Found at 1024×640 and 1280×800 in Chinese: gomoku's byo-yomi control read "10 分+3×30 秒…"."""
+    from gui.scenes.setup import clock_choices, clock_label
+    app = make_app(tmp_path, monkeypatch, ai_enabled=False, size=size)
+    try:
+        app.set_language(lang)
+        app.open_setup("gomoku", "play")
+        drawn = [s for s, _ in drawn_texts(app, monkeypatch)]
+        for control in clock_choices("gomoku"):
+            assert clock_label(control) in drawn, (clock_label(control), [s for s in drawn if "…" in s])
+    finally:
+        app.shutdown()

@@ -9,6 +9,8 @@
 #             line's generation 90; the jobs above played the network shipped on 2026-11-28)
 #             (seeds 1-2 on 2026-11-29 at the strong level's 1,400 visits; seeds 3-4 on 2026-12-01 at its
 #             1,500 visits since 2026-11-30)
+#   xq47d2:S, xq47e1800:S  the same network at the strong level's 4,700 visits of 2026-12-02
+#             (seeds 5-6)
 cd "$(dirname "$0")/../../.."
 D=docs/runs/strong-rungs-2026-11-29
 PY=${PY:-.venv/bin/python}
@@ -20,6 +22,8 @@ for job in "$@"; do
         xqd2:*) g=xiangqi; f=$D/xiangqi-depth2-s$s; b="uci:$FSF@depth2" ;;
         xq90d2:*) g=xiangqi; f=$D/xiangqi-line90-depth2-s$s; b="uci:$FSF@depth2" ;;
         xq90e1800:*) g=xiangqi; f=$D/xiangqi-line90-elo1800-s$s; b="uci:$FSF@nodes1000?UCI_LimitStrength=true&UCI_Elo=1800" ;;
+        xq47d2:*) g=xiangqi; f=$D/xiangqi-4700-depth2-s$s; b="uci:$FSF@depth2" ;;
+        xq47e1800:*) g=xiangqi; f=$D/xiangqi-4700-elo1800-s$s; b="uci:$FSF@nodes1000?UCI_LimitStrength=true&UCI_Elo=1800" ;;
         *) echo "unknown job $job" >&2; exit 2 ;;
     esac
     [ -s $f.json ] && continue

@@ -6,6 +6,7 @@ on screen instead of crashing the app.
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 import string
@@ -51,20 +52,23 @@ def spaced(text: str) -> str:
 def _format_zh(text: str, fields: dict) -> str:
     """``text.format(**fields)`` for Chinese, spaced (`spaced`) in the template's own words and
     where a field meets them, never inside a field: xiangqi's Chinese move "炮8平5" stays whole."""
-    pieces: list[tuple[str, bool]] = []   # (text, from the template)
-    for literal, name, spec, conversion in _FORMATTER.parse(text):
-        if literal:
-            pieces.append((spaced(literal), True))
-        if name is not None:
-            value = _FORMATTER.get_field(name, (), fields)[0]
-            value = _FORMATTER.convert_field(value, conversion)
-            pieces.append((_FORMATTER.format_field(value, _FORMATTER.vformat(spec or "", (), fields)), False))
     out = ""
-    for piece, _ in pieces:
-        if out and piece and _SEAM.match(out[-1] + piece[0], 1):
-            out += " "
-        out += piece
+    for literal, name, spec, conversion in _parsed(text):
+        pieces = [literal]
+        if name is not None:
+            value = _FORMATTER.convert_field(_FORMATTER.get_field(name, (), fields)[0], conversion)
+            pieces.append(_FORMATTER.format_field(value, _FORMATTER.vformat(spec or "", (), fields)))
+        for piece in pieces:
+            if out and piece and _SEAM.match(out[-1] + piece[0], 1):
+                out += " "
+            out += piece
     return out
+
+
+@functools.lru_cache(maxsize=2048)
+def _parsed(text: str) -> tuple:
+    """A template's parts (`string.Formatter.parse`), its own words spaced (`spaced`)."""
+    return tuple((spaced(literal), name, spec, conversion) for literal, name, spec, conversion in _FORMATTER.parse(text))
 
 
 def t(key: str, **fields) -> str:

@@ -30,6 +30,9 @@ def main() -> None:
                          ("xiangqi-line90-elo1800", "xiangqi with the network shipped later on 2026-11-29 (the xiangqi "
                                                     "line's generation 90), the same at Elo 1800"),
                          ("xiangqi-line90-depth2", "the same network at depth 2"),
+                         ("xiangqi-4700-elo1800", "the same network at the strong level's 4,700 visits of 2026-12-02, "
+                                                  "at Elo 1800"),
+                         ("xiangqi-4700-depth2", "the same at depth 2"),
                          ("gomoku-rapfi10k", "gomoku, strong level, against Rapfi (classical) at 10,000 nodes")):
         gs = games(prefix)
         if not gs:

@@ -120,6 +120,22 @@ def test_a_config_number_a_run_cannot_use_is_refused_naming_the_setting(tmp_path
         load_config(get_game("tictactoe"), bad)
 
 
+@pytest.mark.parametrize("section, setting, value", [
+    ("play", "leaf_batch", "true"), ("play", "proof_effort", "true"), ("train", "lr", "false"),
+    ("play", "proof_effort", "2.5"), ("play", "proof_effort", "0"), ("play", "proof_effort", "4"),
+])
+def test_a_config_value_of_the_wrong_kind_is_refused_naming_the_setting(tmp_path, section, setting, value):
+    """A yes/no where a number is asked was taken as 1 or 0 (bool is an int to Python)."""
+    from engine.core.config import load_config
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f"[{section}]\n{setting} = {value}\n")
+    with pytest.raises(ValueError, match=rf"\[{section}\]: {setting} must be"):
+        load_config(get_game("gomoku"), bad)
+    good = tmp_path / "good.toml"
+    good.write_text("[play]\nproof_effort = 2\n")
+    assert load_config(get_game("gomoku"), good).play.proof_effort == 2
+
+
 @pytest.mark.parametrize("game_id", ["connect4", "othello", "gomoku", "xiangqi"])
 def test_adding_global_pooling_keeps_the_function_and_the_copy_matches(game_id):
     """Pooling layers start at zero, so a trained network given them computes what it did;

@@ -240,9 +240,10 @@ def _merge(obj, values: dict, where: str):
         if k not in known:
             raise ValueError(f"{where}: unknown setting {k!r}")
         current = getattr(obj, k)
-        if isinstance(current, float) and isinstance(v, int):
+        if isinstance(current, float) and isinstance(v, int) and not isinstance(v, bool):
             v = float(v)
-        if not isinstance(v, type(current)):
+        # a yes/no where a number is asked (leaf_batch = true) is refused: bool is an int to Python
+        if not isinstance(v, type(current)) or isinstance(v, bool) != isinstance(current, bool):
             raise ValueError(f"{where}: {k} must be {type(current).__name__}, not {v!r}")
         setattr(obj, k, v)
 

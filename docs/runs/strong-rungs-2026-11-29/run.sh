@@ -11,6 +11,8 @@
 #             1,500 visits since 2026-11-30)
 #   xq47d2:S, xq47e1800:S  the same network at the strong level's 4,700 visits of 2026-12-02
 #             (seeds 5-6)
+#   ot9:S     othello against Egaroucid's web engine at level 9, book off, at the strong level's
+#             6,900 visits of 2026-12-02 (balanced 4-ply openings; seeds 5-6)
 cd "$(dirname "$0")/../../.."
 D=docs/runs/strong-rungs-2026-11-29
 PY=${PY:-.venv/bin/python}
@@ -24,9 +26,11 @@ for job in "$@"; do
         xq90e1800:*) g=xiangqi; f=$D/xiangqi-line90-elo1800-s$s; b="uci:$FSF@nodes1000?UCI_LimitStrength=true&UCI_Elo=1800" ;;
         xq47d2:*) g=xiangqi; f=$D/xiangqi-4700-depth2-s$s; b="uci:$FSF@depth2" ;;
         xq47e1800:*) g=xiangqi; f=$D/xiangqi-4700-elo1800-s$s; b="uci:$FSF@nodes1000?UCI_LimitStrength=true&UCI_Elo=1800" ;;
+        ot9:*) g=othello; f=$D/othello-6900-level9-s$s; b="nboard:/tmp/refengines/egaroucid/nboard-egaroucid-web 9@depth9" ;;
         *) echo "unknown job $job" >&2; exit 2 ;;
     esac
     [ -s $f.json ] && continue
-    nice -n 5 $PY main.py arena --game $g --a "level:strong?cap=0" --b "$b" --games 20 --balanced-openings 2 \
+    plies=2; [ $g = othello ] && plies=4
+    nice -n 5 $PY main.py arena --game $g --a "level:strong?cap=0" --b "$b" --games 20 --balanced-openings $plies \
         --seed $s --games-out $f.games.jsonl > $f.json.part 2> $f.err && mv $f.json.part $f.json
 done

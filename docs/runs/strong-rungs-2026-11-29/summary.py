@@ -33,6 +33,8 @@ def main() -> None:
                          ("xiangqi-4700-elo1800", "the same network at the strong level's 4,700 visits of 2026-12-02, "
                                                   "at Elo 1800"),
                          ("xiangqi-4700-depth2", "the same at depth 2"),
+                         ("othello-6900-level9", "othello, strong level at its 6,900 visits of 2026-12-02, against "
+                                                 "Egaroucid's web engine at level 9, book off"),
                          ("gomoku-rapfi10k", "gomoku, strong level, against Rapfi (classical) at 10,000 nodes")):
         gs = games(prefix)
         if not gs:

@@ -198,8 +198,8 @@ class PlaySettings:
     # value at each leaf in atanh space (engine.core.mcts.SearchConfig.material_scale). 0 = off.
     material_scale: float = 0.0
     # Games with slower proofs (gomoku's victories by continuous threats): how hard they look,
-    # 1-3 (engine.core.mcts.SearchConfig.proof_effort). A level may ask for more
-    # (models/<game>.json ``level_proof_effort``).
+    # 1-3 (engine.core.mcts.SearchConfig.proof_effort; gomoku's deeper VCT measured at no gain,
+    # docs/performance.md, 2026-12-02).
     proof_effort: int = 1
     # Evaluations the play evaluator remembers, so that a position the search meets again by
     # another order of moves (a transposition) is answered without the network

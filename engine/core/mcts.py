@@ -93,7 +93,7 @@ class SearchConfig:
     proofs: bool = True
     #: how hard those slower proofs look (1: the game's default; 2, 3: deeper and longer, as the
     #: game defines it: gomoku's VCT one and two more threes on a line, with 8 and 64 times the
-    #: moves tried). The max level may ask for more (``level_proof_effort`` in models/<game>.json).
+    #: moves tried; measured at no gain, docs/performance.md, so play keeps 1).
     proof_effort: int = 1
     #: the network's priors at every expanded node are taken to the power 1/T and renormalised
     #: before the tactical floors: above 1 flattens them, so moves the policy underrates get

@@ -72,11 +72,10 @@ def _parsed(text: str) -> tuple:
 
 
 def t(key: str, **fields) -> str:
-    text = catalogue(_lang).get(key)
-    if text is None:
-        text = catalogue("en").get(key, key)
+    own = catalogue(_lang).get(key)
+    text = own if own is not None else catalogue("en").get(key, key)
     try:
-        if _lang == "zh" and text is catalogue("zh").get(key):
+        if _lang == "zh" and own is not None:   # the English fallback keeps English spacing
             return _format_zh(text, fields)
         return text.format(**fields) if fields else text
     except (KeyError, IndexError, ValueError, AttributeError, TypeError):

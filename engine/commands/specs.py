@@ -174,13 +174,11 @@ def _model_options(rest: str, spec: str) -> tuple[str, dict]:
             number = float(value)
         except ValueError:
             number = math.nan
-        if not low <= number <= high:   # NaN fails too
-            raise SpecError(f"{spec}: {name} must be a number between {low:g} and {high:g}, not {value!r}")
-        if name == "effort":
-            if number != int(number):
-                raise SpecError(f"{spec}: effort must be a whole number between {low:g} and {high:g}, not {value!r}")
-            number = int(number)
-        options[name] = number
+        whole = isinstance(low, int)   # a setting counted in whole steps (proof_effort)
+        if not low <= number <= high or (whole and not number.is_integer()):   # NaN fails too
+            raise SpecError(f"{spec}: {name} must be a {'whole ' if whole else ''}number between {low:g} "
+                            f"and {high:g}, not {value!r}")
+        options[name] = int(number) if whole else number
     return head, options
 
 

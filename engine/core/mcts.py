@@ -1003,7 +1003,7 @@ class MCTS:
             t.draw_value = cfg.draw_value
             t.select_lcb = cfg.select_lcb
             t.draw_winner = cfg.draw_winner
-            t.proof_effort = max(1, int(cfg.proof_effort))
+            t.proof_effort = cfg.proof_effort
             if not cfg.proofs:   # the threat defence proves with the same search
                 t._deep = t._winner = t._defence = None
         if cfg.tactics:   # a root taken over from an earlier search

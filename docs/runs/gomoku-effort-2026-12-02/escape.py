@@ -1,37 +1,37 @@
-"""usage: python docs/runs/gomoku-effort-2026-12-02/escape.py GAMES.jsonl LOST_GAMES THREES,BUDGET: the moves only the deeper VCT flags, and whether an alternative was left unrefuted (rule.md)."""
-import json, sys, time
+"""usage: python docs/runs/gomoku-effort-2026-12-02/escape.py GAMES.jsonl LOST_GAMES THREES,BUDGET: the moves only
+the deeper VCT flags, and whether an alternative was left unrefuted (rule.md)."""
+import sys
+import time
 from pathlib import Path
-ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(ROOT))
-from games.gomoku import Gomoku
-g = Gomoku()
-SH = (3, 600); DEEP = tuple(int(x) for x in sys.argv[3].split(","))
-path = sys.argv[1]; limit = int(sys.argv[2])
-n = 0; flagged = 0; escapable = 0; lostgames_saved = 0; cpu = 0
-for line in open(path):
-    rec = json.loads(line)
-    if rec["result"] != "loss": continue
-    n += 1
-    if n > limit: break
-    s = g.initial_state()
-    for t in rec["start"].split():
-        s = s.apply(s.parse_action(t))
-    a_turn = rec["a_first"]
-    saved = False
-    for i, mv in enumerate(rec["moves"]):
-        act = s.parse_action(mv)
-        if a_turn:
-            child = s.apply(act)
-            if not child.is_terminal() and child.vct(*SH) is None and child.vct(*DEEP) is not None:
-                flagged += 1
-                t0 = time.process_time()
-                esc = [a for a in s.legal_actions() if (c := s.apply(a)).is_terminal() or c.vct(*DEEP) is None]
-                cpu += time.process_time() - t0
-                if esc:
-                    escapable += 1
-                    if not saved:
-                        saved = True; lostgames_saved += 1
-                        print(f"game {rec['game']} ply {i}: played {mv} flagged; {len(esc)} escapes e.g. {[s.action_to_text(a) for a in esc[:5]]}", flush=True)
-        s = s.apply(act); a_turn = not a_turn
-print("loss games", min(n, limit), "flagged moves", flagged, "with an escape (unrefuted alternative)", escapable,
-      "games with a flagged escapable move", lostgames_saved, "cpu %.1f" % cpu)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vctdepth import own_moves  # noqa: E402
+
+SHALLOW = (3, 600)
+
+
+def main() -> None:
+    path, limit = sys.argv[1], int(sys.argv[2])
+    deep = tuple(int(x) for x in sys.argv[3].split(","))
+    flagged = escapable = cpu = 0
+    games, saved = set(), set()
+    for rec, i, mv, s, child in own_moves(path, limit):
+        games.add(rec["game"])
+        if child.is_terminal() or child.vct(*SHALLOW) is not None or child.vct(*deep) is None:
+            continue
+        flagged += 1
+        t0 = time.process_time()
+        esc = [a for a in s.legal_actions() if (c := s.apply(a)).is_terminal() or c.vct(*deep) is None]
+        cpu += time.process_time() - t0
+        if esc:
+            escapable += 1
+            if rec["game"] not in saved:
+                saved.add(rec["game"])
+                print(f"game {rec['game']} ply {i}: played {mv} flagged; {len(esc)} escapes e.g. "
+                      f"{[s.action_to_text(a) for a in esc[:5]]}", flush=True)
+    print("loss games", len(games), "flagged moves", flagged, "with an escape (unrefuted alternative)", escapable,
+          "games with a flagged escapable move", len(saved), "cpu %.1f" % cpu)
+
+
+if __name__ == "__main__":
+    main()

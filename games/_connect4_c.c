@@ -13,7 +13,7 @@
 #include "connect4_rules.h"
 
 /* bumped whenever a function's meaning or signature changes: games/native.py refuses a stale build */
-#define API_VERSION 1
+#define API_VERSION 2
 
 /* a solve with this many empty cells or more, a distance solve allowed this many positions or
  * more, or a perft this deep, lets other threads run meanwhile; shorter ones keep the GIL, whose
@@ -147,6 +147,30 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     return PyLong_FromLong(locked_solve(cur, mask));
 }
 
+/* solve_within(cur, mask, budget) -> (result, budget left), or (None, -1) past the budget
+ * (games.connect4.solve_within) */
+static PyObject *py_solve_within(PyObject *self, PyObject *args)
+{
+    PyObject *co, *mo;
+    uint64_t cur, mask;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "OOL:solve_within", &co, &mo, &budget) || !read_position(co, mo, &cur, &mask))
+        return NULL;
+    int v;
+    take_solve_lock();
+    if (C4_CELLS - c4_popcount(mask) >= RELEASE_EMPTIES) {
+        Py_BEGIN_ALLOW_THREADS
+        v = c4_solve_within(cur, mask, &budget);
+        Py_END_ALLOW_THREADS
+    } else {
+        v = c4_solve_within(cur, mask, &budget);
+    }
+    PyThread_release_lock(solve_lock);
+    if (v == C4_BUDGET_EXCEEDED)
+        return Py_BuildValue("(OL)", Py_None, budget);
+    return Py_BuildValue("(iL)", v, budget);
+}
+
 /* solve_clear() -> None: forgets the positions solve keeps */
 static PyObject *py_solve_clear(PyObject *self, PyObject *args)
 {
@@ -243,6 +267,8 @@ static PyMethodDef methods[] = {
     {"shortcut", py_shortcut, METH_VARARGS,
      "shortcut(cur, mask) -> 1 a win at once, -1 two threats against the mover, 0 neither"},
     {"solve", py_solve, METH_VARARGS, "solve(cur, mask) -> 1 a win, 0 a draw, -1 a loss with perfect play"},
+    {"solve_within", py_solve_within, METH_VARARGS,
+     "solve_within(cur, mask, budget) -> (result, budget left), or (None, -1) past the budget"},
     {"solve_clear", py_solve_clear, METH_NOARGS, "solve_clear() -> forgets the positions solve keeps"},
     {"solve_distance", py_solve_distance, METH_VARARGS,
      "solve_distance(cur, mask, budget) -> ((result, plies) or None past the budget, budget left)"},

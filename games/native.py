@@ -24,7 +24,7 @@ COMPILED = {
     "games._xiangqi_c": ("xiangqi rules", 1),
     "games._gomoku_c": ("gomoku rules", 2),
     "games._othello_c": ("othello rules", 1),
-    "games._connect4_c": ("Connect Four rules", 1),
+    "games._connect4_c": ("Connect Four rules", 2),
 }
 
 #: the largest magnitude a node budget may have and still be counted by a compiled solver (a C

@@ -74,6 +74,20 @@ def endgames(empties: int, count: int, seed: int) -> list:
     return out
 
 
+def long_endgames(empties, count: int, seed: int) -> list:
+    """States of ``count`` long random games (`random_games` with ``long``) cut at each of the
+    ``empties`` counts of empty cells where nobody has won yet: endgames a solve must search."""
+    out = []
+    with rules(None):
+        for moves in random_games(count, seed, long=True):
+            s = GAME.initial_state()
+            for a in moves:
+                if c4.CELLS - s._mask.bit_count() in empties:
+                    out.append(s)
+                s = s.apply(a)
+    return out
+
+
 def planes(x: np.ndarray) -> tuple:
     return x.dtype.str, x.shape, x.flags.writeable, x.tobytes()
 
@@ -488,3 +502,136 @@ def test_the_compiled_core_runs_silently_when_built():
 
 def test_a_connect4_build_from_other_sources_is_refused(monkeypatch, capsys):
     check_stale_refused("games._connect4_c", "Connect Four", monkeypatch, capsys)
+
+
+def _within(module, s, budget: int, clear: bool = True):
+    with rules(module):
+        if clear:
+            c4.clear_solved()
+        return c4.solve_within(s._cur, s._mask, budget)
+
+
+@pytest.mark.parametrize("module", [None, pytest.param("core", marks=needs_core)])
+def test_a_bounded_solve_succeeds_with_the_positions_it_needs_and_gives_up_with_one_fewer(module):
+    """`solve_within` on each path, its table cleared before each solve: with the positions it
+    counted it finds `solve`'s result again, with one fewer it gives up ((None, -1)); and a solve
+    cut short leaves no bound behind (the unbounded solve after it agrees with a fresh one)."""
+    module = core if module == "core" else None
+    edges = 0
+    for s in long_endgames(range(6, 21, 2), 80, seed=400):
+        with rules(None):
+            c4.clear_solved()
+            want = c4.solve(s._cur, s._mask)
+        found, left = _within(module, s, 10**7)
+        assert found == want, s.to_text()
+        needed = 10**7 - left
+        assert _within(module, s, needed) == (want, 0)
+        if needed > 1:
+            assert _within(module, s, needed - 1) == (None, -1)
+            for part in (needed // 3, needed // 2):      # cut short, then solved on the same table
+                _within(module, s, part)
+                with rules(module):
+                    assert c4.solve(s._cur, s._mask) == want, s.to_text()
+            edges += 1
+    assert _within(module, endgames(10, 1, seed=7)[0], -5) == (None, -1)
+    assert edges > 50
+
+
+@needs_core
+def test_a_bounded_solve_gives_the_same_results_on_both_paths():
+    """`solve_within` on endgames of 1-20 empty cells at budgets from none to plenty: whenever both
+    paths finish their results agree with each other and with `solve`. (The positions they count
+    may differ past a solve's first stored bound: the compiled table has fixed slots.)"""
+    finished = {"both": 0, "neither": 0}
+    for empties in range(1, 21):
+        for s in endgames(empties, 8, seed=500 + empties):
+            with rules(None):
+                c4.clear_solved()
+                want = c4.solve(s._cur, s._mask)
+            for budget in (0, 10, 300, 5_000, 10**7):
+                got = [_within(m, s, budget)[0] for m in (None, core)]
+                for g in got:
+                    assert g in (None, want), (budget, s.to_text())
+                if None not in got:
+                    finished["both"] += 1
+                elif got == [None, None]:
+                    finished["neither"] += 1
+    assert min(finished.values()) > 40, finished
+
+
+@pytest.mark.parametrize("module", [None, pytest.param("core", marks=needs_core)])
+def test_every_moves_exact_result_is_its_child_solved(module):
+    """`exact_move_results`: each legal move's result for the mover, as `solve` of the position
+    after it says (a four at once 1, a full board 0), or None when the budget runs out."""
+    module = core if module == "core" else None
+    seen = {-1: 0, 0: 0, 1: 0}
+    with rules(module):
+        for empties in (3, 7, 12, 16):
+            for s in endgames(empties, 10, seed=600 + empties):
+                c4.clear_solved()
+                got = s.exact_move_results(10**7)
+                assert sorted(got) == sorted(s.legal_actions())
+                for a, v in got.items():
+                    child = s.apply(a)
+                    want = 1 if child.winner() is not None else 0 if child.is_terminal() else -c4.solve(child._cur, child._mask)
+                    assert v == want, (a, s.to_text())
+                    seen[v] += 1
+                c4.clear_solved()
+                if empties >= 12:
+                    assert s.exact_move_results(0) is None
+        assert GAME.state_from_text("12345671").exact_move_results(50) is None   # beyond the book
+    assert min(seen.values()) > 10, seen
+
+
+def test_the_opening_book_reads_its_own_format_and_refuses_anything_else():
+    key = c4.book_key(*(lambda s: (s._cur, s._mask))(GAME.state_from_text("44")))
+    good = f"{c4.BOOK_HEADER}\n# a comment\n{key:x} 1\n\n"
+    assert c4.parse_book(good) == {key: 1}
+    for bad in ("", "# another file\n", f"{c4.BOOK_HEADER}\n{key:x}\n", f"{c4.BOOK_HEADER}\n{key:x} 2\n",
+                f"{c4.BOOK_HEADER}\nzz 1\n", f"{c4.BOOK_HEADER}\n{key:x} 1 extra\n",
+                f"{c4.BOOK_HEADER}\n{1 << 49:x} 1\n", f"{c4.BOOK_HEADER}\n7f 1\n"):
+        with pytest.raises(ValueError):
+            c4.parse_book(bad)
+
+
+def test_a_missing_or_damaged_book_is_no_book(monkeypatch, tmp_path, capsys):
+    s = GAME.state_from_text("44")
+    for text in (None, "not a book", f"{c4.BOOK_HEADER}\n12 x\n"):
+        path = tmp_path / "book.txt"
+        if text is not None:
+            path.write_text(text)
+        monkeypatch.setattr(c4, "BOOK_PATH", path if text is not None else tmp_path / "missing.txt")
+        monkeypatch.setattr(c4, "_book", None)
+        assert c4.book_result(s._cur, s._mask) is None
+        assert "no opening book" in capsys.readouterr().err
+
+
+def test_a_position_and_its_mirror_share_one_key():
+    for text in ("1", "12", "3521", "713366"):
+        s = GAME.state_from_text(text)
+        m = GAME.state_from_text("".join(str(8 - int(ch)) for ch in text))
+        assert c4.book_key(s._cur, s._mask) == c4.book_key(m._cur, m._mask)
+        assert c4.mirror_key(s._cur + s._mask) == m._cur + m._mask
+
+
+@needs_core
+def test_the_shipped_book_agrees_with_the_solver_where_a_solve_is_quick():
+    """Every position of the book's deepest ply, solved again where the solver needs at most two
+    million positions: the book's result each time; and the book has every position of its plies."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("connect4_book", Path(__file__).resolve().parents[1] / "tools" / "connect4_book.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    book = c4.parse_book(c4.BOOK_PATH.read_text(encoding="utf-8"))
+    todo = tool.positions(4)
+    assert {key for v in todo.values() for key, *_ in v} == set(book)
+    checked = 0
+    with rules(core):
+        for key, cur, mask, moves in todo[4]:
+            c4.clear_solved()
+            found, _ = c4.solve_within(cur, mask, 2_000_000)
+            if found is not None:
+                assert found == book[key], moves
+                checked += 1
+    assert checked >= 100, checked

@@ -35,6 +35,10 @@ class Level:
     glance: int | None = None
     #: how much the glancing level's draw of moves follows the network's priors (0: all alike)
     glance_prior: float = 0.0
+    #: positions an exact solve of the root's moves may visit before the search, where the game
+    #: has one (`exact_move_results`: Connect Four); the move is then chosen among the moves that
+    #: keep the best exact result. None: no such solve
+    solve_budget: int | None = None
 
 
 #: from a beginner that makes human-like mistakes (it glances at one move that throws nothing
@@ -48,7 +52,7 @@ _LEVELS = (
     Level("medium", 120, 1.0, 0.0),
     Level("hard", 300, 1.0, 0.0),
     Level("strong", 800, 1.0, 0.0),
-    Level("max", 6000, 5.0, 0.0),
+    Level("max", 6000, 5.0, 0.0, solve_budget=48_000_000),
 )
 LEVELS = tuple(l.name for l in _LEVELS)
 LEVEL_SETTINGS = {l.name: l for l in _LEVELS}
@@ -275,11 +279,12 @@ class MCTSPlayer:
     def __init__(self, game, evaluator, sims: int = 800, seconds: float | None = None, temperature: float = 0.0,
                  config: SearchConfig | None = None, seed: int | None = None, reuse: bool = True,
                  temperature_plies: int | None = None, threads: int = 1, tolerance: float | None = None,
-                 glance: int | None = None, glance_prior: float = 0.0):
+                 glance: int | None = None, glance_prior: float = 0.0, solve_budget: int | None = None):
         """``threads``: search threads sharing the tree (`MCTS`), used where the evaluator
         releases the GIL (a network); 1 is the single-threaded search. ``tolerance``: see
         `Level.tolerance` (only with a temperature). ``glance``: choose by `glance_choice`
-        looking at that many moves instead of searching (`Level.glance`, `Level.glance_prior`)."""
+        looking at that many moves instead of searching (`Level.glance`, `Level.glance_prior`).
+        ``solve_budget``: see `Level.solve_budget`."""
         self.game = game
         self.temperature_plies = temperature_plies  # temperature only for the game's first plies (arena openings)
         self.sims = sims
@@ -288,6 +293,7 @@ class MCTSPlayer:
         self.tolerance = tolerance
         self.glance = glance
         self.glance_prior = glance_prior
+        self.solve_budget = solve_budget
         self.mcts = MCTS(evaluator, config or SearchConfig(), seed, threads=threads)
         self.rng = np.random.default_rng(seed)
         self.reuse = reuse
@@ -312,6 +318,10 @@ class MCTSPlayer:
         if budget is not None:
             seconds = max(0.001, min(seconds, budget) if seconds else budget)
         deadline = start + seconds if seconds else None
+        exact = None
+        if self.solve_budget:   # before the search, whose deadline the solve's time counts against
+            solve = getattr(state, "exact_move_results", None)
+            exact = solve(self.solve_budget) if solve is not None else None
         progress_cb = None
         if on_progress is not None:
             def progress_cb():
@@ -320,11 +330,11 @@ class MCTSPlayer:
                     frac = max(frac, (time.perf_counter() - start) / seconds)
                 on_progress(min(1.0, frac), self._result(tree, start, partial=True))
         sims = self.mcts.search([tree], self.sims, deadline=deadline, on_progress=progress_cb, should_stop=should_stop)
-        result = self._result(tree, start)
+        result = self._result(tree, start, exact=exact)
         result.sims = sims
         return result
 
-    def _result(self, tree: Tree, start: float, partial: bool = False) -> SearchResult:
+    def _result(self, tree: Tree, start: float, partial: bool = False, exact: dict | None = None) -> SearchResult:
         top = tree.stats(limit=10)
         if not top:
             legal = tree.root_state.legal_actions()
@@ -332,13 +342,22 @@ class MCTSPlayer:
         temp = self.temperature
         if self.temperature_plies is not None and len(tree.root_state.moves) >= self.temperature_plies:
             temp = 0.0
-        if partial or temp <= 0:
+        proven = tree.root_result()
+        if exact and not partial:
+            # the moves that keep the best exact result, the search's favourite among them
+            best = max(exact.values())
+            keep = {a for a, v in exact.items() if v == best}
+            actions, visits = tree.visit_counts()
+            ranked = [top[0].action] + [int(a) for a in actions[np.argsort(-visits, kind="stable")]]
+            action = next((a for a in ranked if a in keep), min(keep))
+            proven = float(best)
+        elif partial or temp <= 0:
             action = top[0].action
         else:
             actions, visits = self._candidates(tree, top[0].action)
             action = select_action(actions, visits, temp, self.rng)
         return SearchResult(action, tree.root_value(), top, int(tree.root_n), time.perf_counter() - start,
-                            proven=tree.root_result())
+                            proven=proven)
 
 
     def _candidates(self, tree: Tree, best: int):
@@ -421,7 +440,7 @@ def make_player(game, level: str = DEFAULT_LEVEL, model_path=None, seed: int | N
     player = MCTSPlayer(game, evaluator, sims=level_visits(game, level), seconds=lv.seconds,
                         temperature=lv.temperature, seed=seed,
                         config=play_search_config(game), threads=threads, tolerance=lv.tolerance,
-                        glance=lv.glance, glance_prior=lv.glance_prior)
+                        glance=lv.glance, glance_prior=lv.glance_prior, solve_budget=lv.solve_budget)
     player.name = f"{level} ({desc})"
     player.description = desc
     return player

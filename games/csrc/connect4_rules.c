@@ -118,11 +118,15 @@ void c4_encode(uint64_t cur, uint64_t mask, float *out)
 
 /* --- the win/draw/loss solver ----------------------------------------------------------------- */
 
-/* the bounds of solved positions, shared between calls: direct-mapped, the newest entry kept.
- * Any bound stored is a true bound of its position, so a lost or replaced entry costs only time. */
+/* the bounds of solved positions, shared between calls: buckets of two one-word entries, the
+ * key (49 bits: each column's stones plus its height) with the bounds and the empty cells above
+ * it; the first slot keeps the position with the most empty cells (the costliest to search
+ * again), the second the newest. Any bound stored is a true bound of its position, so a lost or
+ * replaced entry costs only time. 2^19 words, 4 MB: a larger table saves a few positions but,
+ * missing the processor's cache, costs more time than it saves (2026-12-02). */
 #define SOLVED_BITS 19
-typedef struct { uint64_t key; int8_t lo, hi, used; } solved_entry;
-static solved_entry *solved;
+#define KEY_BITS ((1ULL << 49) - 1)
+static uint64_t *solved;
 static int solved_tried;
 
 static inline uint64_t mix(uint64_t key)
@@ -131,16 +135,30 @@ static inline uint64_t mix(uint64_t key)
     return h ^ h >> 29;
 }
 
+static inline uint64_t entry_word(uint64_t key, int lo, int hi, int empties)
+{
+    return key | (uint64_t)(lo + 1) << 49 | (uint64_t)(hi + 1) << 51 | (uint64_t)empties << 53;
+}
+
 void c4_solve_clear(void)
 {
     if (solved != NULL)
-        memset(solved, 0, sizeof(solved_entry) << SOLVED_BITS);
+        memset(solved, 0, sizeof(uint64_t) << SOLVED_BITS);
 }
 
 static const int centre_first[C4_WIDTH] = {3, 2, 4, 1, 5, 0, 6};
 
+/* the positions a bounded solve (c4_solve_within) may still visit; negative: the solve is
+ * unbounded. Past it, solve_stopped is set and every call returns at once, storing nothing. */
+static long long solve_budget = -1;
+static int solve_stopped;
+
 static int negamax(uint64_t cur, uint64_t mask, int alpha, int beta, uint64_t wins, uint64_t opp_wins)
 {
+    if (solve_budget >= 0 && --solve_budget < 0) {
+        solve_stopped = 1;          /* the reference's _count: one more position, past the budget */
+        return 0;
+    }
     if (mask == C4_BOARD)
         return 0;
     uint64_t playable = playable_cells(mask);
@@ -155,13 +173,18 @@ static int negamax(uint64_t cur, uint64_t mask, int alpha, int beta, uint64_t wi
     if (!moves)
         return -1;
     uint64_t key = cur + mask;              /* unique: each column's stones plus its height */
-    solved_entry *e = NULL;
+    int empties = C4_CELLS - c4_popcount(mask);
+    uint64_t *bucket = NULL, *e = NULL;
     int lo = -1, hi = 1;
     if (solved != NULL) {
-        e = &solved[mix(key) >> (64 - SOLVED_BITS)];
-        if (e->used && e->key == key) {
-            lo = e->lo;
-            hi = e->hi;
+        bucket = &solved[(mix(key) >> (64 - SOLVED_BITS)) & ~(uint64_t)1];
+        if (bucket[0] && (bucket[0] & KEY_BITS) == key)
+            e = &bucket[0];
+        else if (bucket[1] && (bucket[1] & KEY_BITS) == key)
+            e = &bucket[1];
+        if (e != NULL) {
+            lo = (int)(*e >> 49 & 3) - 1;
+            hi = (int)(*e >> 51 & 3) - 1;
             if (lo >= beta || lo == hi)
                 return lo;
             if (hi <= alpha)
@@ -196,6 +219,8 @@ static int negamax(uint64_t cur, uint64_t mask, int alpha, int beta, uint64_t wi
     int best = -1;
     for (int i = 0; i < n; i++) {
         int v = -negamax(opp, mask | cells[i], -beta, -alpha, opp_wins & ~cells[i], threats[i]);
+        if (solve_stopped)
+            return 0;               /* a bound from a search cut short would be no bound */
         if (v > best) {
             best = v;
             if (v > alpha) {
@@ -205,7 +230,7 @@ static int negamax(uint64_t cur, uint64_t mask, int alpha, int beta, uint64_t wi
             }
         }
     }
-    if (e != NULL) {   /* the slot, looked up above, cannot have moved: the table never grows */
+    if (bucket != NULL) {   /* the bucket, looked up above, cannot have moved: the table never grows */
         if (best <= first_alpha) {
             if (best < hi)
                 hi = best;                  /* failed low: at most this */
@@ -215,21 +240,52 @@ static int negamax(uint64_t cur, uint64_t mask, int alpha, int beta, uint64_t wi
         } else {
             lo = hi = best;
         }
-        e->key = key;
-        e->used = 1;
-        e->lo = (int8_t)lo;
-        e->hi = (int8_t)hi;
+        uint64_t word = entry_word(key, lo, hi, empties);
+        if (e != NULL)
+            *e = word;
+        else if (!bucket[0] || (int)(bucket[0] >> 53) <= empties) {
+            bucket[1] = bucket[0];
+            bucket[0] = word;
+        } else
+            bucket[1] = word;
     }
     return best;
+}
+
+/* the result in two null-window searches, as the reference's solve: a win? if not, a loss? */
+static int solve_root(uint64_t cur, uint64_t mask)
+{
+    uint64_t wins = c4_winning_cells(cur, mask), opp_wins = c4_winning_cells(cur ^ mask, mask);
+    int v = negamax(cur, mask, 0, 1, wins, opp_wins);
+    if (v >= 1 || solve_stopped)
+        return v;
+    v = negamax(cur, mask, -1, 0, wins, opp_wins);
+    return v >= 0 ? 0 : -1;
 }
 
 int c4_solve(uint64_t cur, uint64_t mask)
 {
     if (solved == NULL && !solved_tried) {
         solved_tried = 1;
-        solved = calloc((size_t)1 << SOLVED_BITS, sizeof(solved_entry));
+        solved = calloc((size_t)1 << SOLVED_BITS, sizeof(uint64_t));
     }
-    return negamax(cur, mask, -1, 1, c4_winning_cells(cur, mask), c4_winning_cells(cur ^ mask, mask));
+    return solve_root(cur, mask);
+}
+
+int c4_solve_within(uint64_t cur, uint64_t mask, long long *budget)
+{
+    if (*budget < 0) {
+        *budget = -1;
+        return C4_BUDGET_EXCEEDED;
+    }
+    solve_budget = *budget;
+    solve_stopped = 0;
+    int v = c4_solve(cur, mask);
+    int stopped = solve_stopped;
+    *budget = stopped ? -1 : solve_budget;
+    solve_budget = -1;
+    solve_stopped = 0;
+    return stopped ? C4_BUDGET_EXCEEDED : v;
 }
 
 /* --- the distance solver ---------------------------------------------------------------------- */

@@ -47,7 +47,8 @@ void c4_perft(uint64_t cur, uint64_t mask, int depth, uint64_t *nodes);
 void c4_encode(uint64_t cur, uint64_t mask, float *out);
 
 /* the exact result for the side to move of a position nobody has won, with perfect play: 1 a
- * win, 0 a draw, -1 a loss (games.connect4.solve). Keeps bounds of solved positions in one table
+ * win, 0 a draw, -1 a loss (games.connect4.solve): a null-window search for a win, then, where
+ * there is none, one for a loss. Keeps bounds of solved positions in one table
  * shared between calls (made on first use; when it cannot be allocated the search runs without
  * it): not reentrant, so callers serialise it (the binding takes a lock). */
 int c4_solve(uint64_t cur, uint64_t mask);
@@ -65,5 +66,10 @@ void c4_solve_clear(void);
 #define C4_NO_MEMORY (-1001)
 #define C4_NOT_FOUND (-1002)
 int c4_distance(uint64_t cur, uint64_t mask, int result, long long *budget);
+/* c4_solve that visits at most *budget positions (each call of its search counts one, as
+ * games.connect4.solve_within counts them): its result with *budget lowered by the positions
+ * visited, or C4_BUDGET_EXCEEDED (*budget then -1) past it, with no bound of the unfinished
+ * search kept in the table. Not reentrant, as c4_solve. */
+int c4_solve_within(uint64_t cur, uint64_t mask, long long *budget);
 
 #endif

@@ -451,32 +451,34 @@ class Connect4State(AlternatingState):
         except SolveBudgetExceeded:
             return None
 
-    def exact_move_results(self, budget: int) -> dict[int, int] | None:
-        """Each legal move's exact result for the side to move with perfect play after it (1 a
-        win, 0 a draw, -1 a loss): from the opening book where it has the position after the
-        move, else from `solve_within`, the moves' solves sharing ``budget`` positions between
-        them; None past it or for a finished game. What the max level is given at its root
+    def exact_result(self, budget: int) -> tuple[int | None, int]:
+        """The exact result for the side to move with perfect play (1 a win, 0 a draw, -1 a
+        loss) and the positions of ``budget`` left: from the opening book where it has this
+        position (nothing spent), else from `solve_within`; (None, -1) past the budget or for a
+        finished game. With `exact_move_result`, what the max level proves its move with
         (`engine.play.players.Level.solve_budget`). Without the compiled core the budget is
         `PURE_SOLVE_SHARE` times smaller, so that a solve takes about as long either way."""
         if self.is_terminal():
-            return None
-        out = {}
-        left = budget if _core is not None else budget // PURE_SOLVE_SHARE
-        for a in self.legal_actions():
-            child = self.apply(a)
-            if child._winner is not None:
-                out[a] = 1
-                continue
-            if child._mask == BOARD:
-                out[a] = 0
-                continue
-            found = book_result(child._cur, child._mask)
-            if found is None:
-                found, left = solve_within(child._cur, child._mask, left)
-                if found is None:
-                    return None
-            out[a] = -found
-        return out
+            return None, -1
+        found = book_result(self._cur, self._mask)
+        if found is not None:
+            return found, budget
+        if _core is None:
+            found, left = solve_within(self._cur, self._mask, budget // PURE_SOLVE_SHARE)
+            return found, -1 if found is None else left * PURE_SOLVE_SHARE
+        return solve_within(self._cur, self._mask, budget)
+
+    def exact_move_result(self, action: int, budget: int) -> tuple[int | None, int]:
+        """The exact result for the side to move here if it plays ``action`` (a four at once 1,
+        a full board 0, else minus `exact_result` of the position after it), with the budget
+        left; (None, -1) past it."""
+        child = self.apply(action)
+        if child._winner is not None:
+            return 1, budget
+        if child._mask == BOARD:
+            return 0, budget
+        found, left = child.exact_result(budget)
+        return (None, -1) if found is None else (-found, left)
 
     def _planes(self, first: int, second: int) -> np.ndarray:
         raw = np.frombuffer(first.to_bytes(_BYTES, "little") + second.to_bytes(_BYTES, "little"), np.uint8)

@@ -561,25 +561,28 @@ def test_a_bounded_solve_gives_the_same_results_on_both_paths():
 
 @pytest.mark.parametrize("module", [None, pytest.param("core", marks=needs_core)])
 def test_every_moves_exact_result_is_its_child_solved(module):
-    """`exact_move_results`: each legal move's result for the mover, as `solve` of the position
-    after it says (a four at once 1, a full board 0), or None when the budget runs out."""
+    """`exact_result` is `solve`'s, and `exact_move_result` each move's result for the mover, as
+    `solve` of the position after it says (a four at once 1, a full board 0); (None, -1) when the
+    budget runs out."""
     module = core if module == "core" else None
     seen = {-1: 0, 0: 0, 1: 0}
     with rules(module):
         for empties in (3, 7, 12, 16):
             for s in endgames(empties, 10, seed=600 + empties):
                 c4.clear_solved()
-                got = s.exact_move_results(10**7)
-                assert sorted(got) == sorted(s.legal_actions())
-                for a, v in got.items():
+                assert s.exact_result(10**7)[0] == c4.solve(s._cur, s._mask)
+                for a in s.legal_actions():
+                    got, left = s.exact_move_result(a, 10**7)
+                    assert 0 <= left <= 10**7
                     child = s.apply(a)
                     want = 1 if child.winner() is not None else 0 if child.is_terminal() else -c4.solve(child._cur, child._mask)
-                    assert v == want, (a, s.to_text())
-                    seen[v] += 1
+                    assert got == want, (a, s.to_text())
+                    seen[got] += 1
                 c4.clear_solved()
                 if empties >= 12:
-                    assert s.exact_move_results(0) is None
-        assert GAME.state_from_text("12345671").exact_move_results(50) is None   # beyond the book
+                    assert s.exact_result(0) == (None, -1)
+        assert GAME.state_from_text("12345671").exact_result(50) == (None, -1)   # beyond the book
+        assert GAME.state_from_text("4444").exact_result(0)[0] in (-1, 0, 1)       # in it: no solve
     assert min(seen.values()) > 10, seen
 
 

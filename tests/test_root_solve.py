@@ -1,6 +1,7 @@
-"""The max level's exact solve of the root's moves (`Level.solve_budget`, Connect Four's
-`exact_move_results`): the move it plays keeps the best exact result, whatever the search
-preferred; without the solve, or past its budget, the search alone chooses."""
+"""The max level's exact solves (`Level.solve_budget`, Connect Four's `exact_result` and
+`exact_move_result`): the move it plays keeps the root's exact result, whatever the search
+preferred; without the solves, past their budget, or when a clock leaves less than the level's
+own time, the search alone chooses."""
 from __future__ import annotations
 
 import random
@@ -11,6 +12,10 @@ from engine.play.players import LEVEL_SETTINGS, MCTSPlayer
 from games import get_game
 
 GAME = get_game("connect4")
+
+
+def move_results(s) -> dict[int, int]:
+    return {a: s.exact_move_result(a, 10**8)[0] for a in s.legal_actions()}
 
 
 def endgames(count: int, seed: int) -> list:
@@ -24,8 +29,8 @@ def endgames(count: int, seed: int) -> list:
             s = s.apply(rng.choice(actions))
             empties = c4.CELLS - s._mask.bit_count()
             if not s.is_terminal() and 10 <= empties <= 24 and rng.random() < 0.3:
-                results = s.exact_move_results(10**8)
-                if results and len(set(results.values())) > 1:
+                results = move_results(s)
+                if len(set(results.values())) > 1:
                     out.append((s, results))
                 break
     return out
@@ -40,15 +45,28 @@ def test_the_solving_player_keeps_the_best_exact_result_where_the_search_alone_d
         solving = MCTSPlayer(GAME, UniformEvaluator(), sims=4, seed=1, solve_budget=10**8).choose(s)
         assert results[solving.action] == best, s.to_text()
         assert solving.proven == float(best)
+        if best > -1 and results[plain.action] == best:
+            assert solving.action == plain.action   # the search's favourite where it keeps the result
         erred += results[plain.action] < best
     assert erred >= 5   # the four-visit search alone often errs here: the solve is what keeps it right
 
 
-def test_past_its_budget_the_search_alone_chooses():
+def test_in_the_opening_the_book_keeps_the_result():
+    """From 2-ply openings, where a solve would take a minute, the move keeps the book's result."""
+    for text in ("44", "31", "65", "17"):
+        s = GAME.state_from_text(text)
+        value = s.exact_result(0)[0]
+        chosen = MCTSPlayer(GAME, UniformEvaluator(), sims=4, seed=1, solve_budget=10**6).choose(s)
+        assert s.exact_move_result(chosen.action, 0)[0] == value and chosen.proven == float(value)
+
+
+def test_past_its_budget_or_with_a_short_clock_the_search_alone_chooses():
     s, _ = endgames(1, seed=12)[0]
     alone = MCTSPlayer(GAME, UniformEvaluator(), sims=8, seed=3).choose(s)
     starved = MCTSPlayer(GAME, UniformEvaluator(), sims=8, seed=3, solve_budget=1).choose(s)
     assert starved.action == alone.action and starved.proven == alone.proven
+    clocked = MCTSPlayer(GAME, UniformEvaluator(), sims=8, seed=3, seconds=5.0, solve_budget=10**8).choose(s, budget=1.0)
+    assert clocked.action == alone.action and clocked.proven == alone.proven
 
 
 def test_only_the_max_level_solves():

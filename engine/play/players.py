@@ -35,9 +35,10 @@ class Level:
     glance: int | None = None
     #: how much the glancing level's draw of moves follows the network's priors (0: all alike)
     glance_prior: float = 0.0
-    #: positions an exact solve of the root's moves may visit before the search, where the game
-    #: has one (`exact_move_results`: Connect Four); the move is then chosen among the moves that
-    #: keep the best exact result. None: no such solve
+    #: positions the exact solves of a move may visit, where the game has them (`exact_result`,
+    #: `exact_move_result`: Connect Four): the root's exact result before the search, then, after
+    #: it, the most visited moves in turn until one keeps that result, which is played. Past the
+    #: budget the search alone chooses. None: no such solves
     solve_budget: int | None = None
 
 
@@ -319,9 +320,11 @@ class MCTSPlayer:
             seconds = max(0.001, min(seconds, budget) if seconds else budget)
         deadline = start + seconds if seconds else None
         exact = None
-        if self.solve_budget:   # before the search, whose deadline the solve's time counts against
-            solve = getattr(state, "exact_move_results", None)
-            exact = solve(self.solve_budget) if solve is not None else None
+        if self.solve_budget and hasattr(state, "exact_result") and (budget is None or budget >= (self.seconds or 0)):
+            # before the search, whose deadline the solve's time counts against; not when a clock
+            # leaves less than the level's own time (a solve cannot be cut short by the clock)
+            value, left = state.exact_result(self.solve_budget)
+            exact = (value, left) if value is not None else None
         progress_cb = None
         if on_progress is not None:
             def progress_cb():
@@ -334,7 +337,9 @@ class MCTSPlayer:
         result.sims = sims
         return result
 
-    def _result(self, tree: Tree, start: float, partial: bool = False, exact: dict | None = None) -> SearchResult:
+    def _result(self, tree: Tree, start: float, partial: bool = False,
+                exact: tuple[int, int] | None = None) -> SearchResult:
+        """``exact``: (the root's exact result, the solve budget left), see `Level.solve_budget`."""
         top = tree.stats(limit=10)
         if not top:
             legal = tree.root_state.legal_actions()
@@ -344,13 +349,22 @@ class MCTSPlayer:
             temp = 0.0
         proven = tree.root_result()
         if exact and not partial:
-            # the moves that keep the best exact result, the search's favourite among them
-            best = max(exact.values())
-            keep = {a for a, v in exact.items() if v == best}
+            # the most visited moves in turn, until one keeps the root's exact result
+            value, left = exact
             actions, visits = tree.visit_counts()
-            ranked = [top[0].action] + [int(a) for a in actions[np.argsort(-visits, kind="stable")]]
-            action = next((a for a in ranked if a in keep), min(keep))
-            proven = float(best)
+            ranked = dict.fromkeys([top[0].action] + [int(a) for a in actions[np.argsort(-visits, kind="stable")]]
+                                   + list(tree.root_state.legal_actions()))
+            action = top[0].action
+            if value == -1:
+                proven = -1.0          # every move loses: the search's favourite resists best
+            else:
+                for a in ranked:
+                    found, left = tree.root_state.exact_move_result(a, left)
+                    if found is None:
+                        break          # past the budget: the search's favourite, as without the solve
+                    if found == value:
+                        action, proven = a, float(value)
+                        break
         elif partial or temp <= 0:
             action = top[0].action
         else:

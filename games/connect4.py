@@ -454,7 +454,8 @@ class Connect4State(AlternatingState):
     def exact_result(self, budget: int) -> tuple[int | None, int]:
         """The exact result for the side to move with perfect play (1 a win, 0 a draw, -1 a
         loss) and the positions of ``budget`` left: from the opening book where it has this
-        position (nothing spent), else from `solve_within`; (None, -1) past the budget or for a
+        position or every position after one of its moves (nothing spent), else from
+        `solve_within`; (None, -1) past the budget or for a
         finished game. With `exact_move_result`, what the max level proves its move with
         (`engine.play.players.Level.solve_budget`). Without the compiled core the budget is
         `PURE_SOLVE_SHARE` times smaller, so that a solve takes about as long either way."""
@@ -463,6 +464,15 @@ class Connect4State(AlternatingState):
         found = book_result(self._cur, self._mask)
         if found is not None:
             return found, budget
+        results = []   # the book may know the position after every move instead
+        for a in self.legal_actions():
+            child = self.apply(a)
+            found = 1 if child._winner is not None else 0 if child._mask == BOARD else book_result(child._cur, child._mask)
+            if found is None:
+                break
+            results.append(found if child._winner is not None or child._mask == BOARD else -found)
+        else:
+            return max(results), budget
         if _core is None:
             found, left = solve_within(self._cur, self._mask, budget // PURE_SOLVE_SHARE)
             return found, -1 if found is None else left * PURE_SOLVE_SHARE

@@ -190,6 +190,17 @@ def check_models() -> dict:
     return out
 
 
+def check_book() -> dict:
+    """Connect Four's opening book (games/data) is there and reads whole: the max level plays
+    the opening from it."""
+    from games import connect4
+    try:
+        book = connect4.parse_book(connect4.BOOK_PATH.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise RuntimeError(f"Connect Four's opening book: {e}") from None
+    return {"positions": len(book)}
+
+
 def check_games(sims: int) -> dict:
     from engine.commands.selftest import play_quick_game
     from games import GAME_IDS
@@ -323,6 +334,7 @@ def run(screens_dir: Path | None = None, sims: int = 8, launched_at: float | Non
         screens = Path(screens_dir) if screens_dir else Path(home) / "screens"
         checks = [("ai_worker", lambda: check_ai_worker(launched_at)),
                   ("models", check_models),
+                  ("book", check_book),
                   ("games", lambda: check_games(sims)),
                   ("learning", lambda: check_learning(Path(home) / "learning-run")),
                   ("background_training", check_background_training),

@@ -72,3 +72,21 @@ def test_past_its_budget_or_with_a_short_clock_the_search_alone_chooses():
 def test_only_the_max_level_solves():
     assert LEVEL_SETTINGS["max"].solve_budget and LEVEL_SETTINGS["max"].solve_budget > 10**6
     assert all(LEVEL_SETTINGS[name].solve_budget is None for name in LEVEL_SETTINGS if name != "max")
+
+
+def test_a_position_one_ply_before_the_books_end_takes_its_result_from_its_moves(monkeypatch):
+    """A position not in the book, every position after whose moves is: its result is the best
+    of theirs, with nothing spent; one move short of that, it is solved (here: past a budget of 0)."""
+    s = endgames(1, seed=13)[0][0]
+    children = {}
+    for a in s.legal_actions():
+        c = s.apply(a)
+        if c.winner() is None and not c.is_terminal():
+            children[c4.book_key(c._cur, c._mask)] = c4.solve(c._cur, c._mask)
+    monkeypatch.setattr(c4, "_book", dict(children))
+    want = max(s.exact_move_result(a, 10**8)[0] for a in s.legal_actions())
+    assert s.exact_result(0) == (want, 0)
+    assert s.exact_result(0)[0] == c4.solve(s._cur, s._mask)
+    children.pop(next(iter(children)))
+    monkeypatch.setattr(c4, "_book", children)
+    assert s.exact_result(0) == (None, -1)

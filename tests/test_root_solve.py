@@ -1,7 +1,7 @@
 """The max level's exact solves (`Level.solve_budget`, Connect Four's `exact_result` and
 `exact_move_result`): the move it plays keeps the root's exact result, whatever the search
-preferred; without the solves, past their budget, or when a clock leaves less than the level's
-own time, the search alone chooses."""
+preferred; without the solves or past their budget the search alone chooses, and when a clock
+leaves less than the level's own time only the opening book is asked."""
 from __future__ import annotations
 
 import random
@@ -60,13 +60,20 @@ def test_in_the_opening_the_book_keeps_the_result():
         assert s.exact_move_result(chosen.action, 0)[0] == value and chosen.proven == float(value)
 
 
-def test_past_its_budget_or_with_a_short_clock_the_search_alone_chooses():
+def test_past_its_budget_or_beyond_the_book_with_a_short_clock_the_search_alone_chooses():
     s, _ = endgames(1, seed=12)[0]
     alone = MCTSPlayer(GAME, UniformEvaluator(), sims=8, seed=3).choose(s)
     starved = MCTSPlayer(GAME, UniformEvaluator(), sims=8, seed=3, solve_budget=1).choose(s)
     assert starved.action == alone.action and starved.proven == alone.proven
     clocked = MCTSPlayer(GAME, UniformEvaluator(), sims=8, seed=3, seconds=5.0, solve_budget=10**8).choose(s, budget=1.0)
     assert clocked.action == alone.action and clocked.proven == alone.proven
+
+
+def test_with_a_short_clock_the_book_still_keeps_the_result_in_the_opening():
+    s = GAME.state_from_text("44")
+    value = s.exact_result(0)[0]
+    chosen = MCTSPlayer(GAME, UniformEvaluator(), sims=4, seed=1, seconds=5.0, solve_budget=10**8).choose(s, budget=0.5)
+    assert s.exact_move_result(chosen.action, 0)[0] == value and chosen.proven == float(value)
 
 
 def test_only_the_max_level_solves():

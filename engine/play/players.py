@@ -320,10 +320,12 @@ class MCTSPlayer:
             seconds = max(0.001, min(seconds, budget) if seconds else budget)
         deadline = start + seconds if seconds else None
         exact = None
-        if self.solve_budget and hasattr(state, "exact_result") and (budget is None or budget >= (self.seconds or 0)):
-            # before the search, whose deadline the solve's time counts against; not when a clock
-            # leaves less than the level's own time (a solve cannot be cut short by the clock)
-            value, left = state.exact_result(self.solve_budget)
+        if self.solve_budget and hasattr(state, "exact_result"):
+            # before the search, whose deadline the solve's time counts against; when a clock
+            # leaves less than the level's own time, from the book alone (a solve cannot be cut
+            # short by the clock)
+            short = budget is not None and budget < (self.seconds or 0)
+            value, left = state.exact_result(0 if short else self.solve_budget)
             exact = (value, left) if value is not None else None
         progress_cb = None
         if on_progress is not None:

@@ -639,3 +639,20 @@ def test_the_shipped_book_agrees_with_the_solver_where_a_solve_is_quick():
                 assert found == book[key], moves
                 checked += 1
     assert checked >= 100, checked
+
+
+def test_the_shipped_book_agrees_with_pascal_pons_solved_positions():
+    """An outside check, never an input: every position of Pons' benchmark sets (benchmarks/connect4)
+    short enough to be in the book has the result his perfect solver's score says."""
+    from pathlib import Path
+    book = c4.parse_book(c4.BOOK_PATH.read_text(encoding="utf-8"))
+    checked = 0
+    for path in sorted((Path(__file__).resolve().parent.parent / "benchmarks" / "connect4").glob("*.labels")):
+        for line in path.read_text().splitlines():
+            moves, score = line.split()[:2]
+            s = GAME.state_from_text(moves)
+            key = c4.book_key(s._cur, s._mask)
+            if len(moves) <= 5:
+                assert book[key] == (int(score) > 0) - (int(score) < 0), moves
+                checked += 1
+    assert checked >= 50, checked   # 43 of four plies and 12 of five

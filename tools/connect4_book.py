@@ -63,8 +63,10 @@ def main() -> int:
     done: dict[int, int] = {}
     seen = 0
 
-    def read_partial() -> None:   # what this run and any beside it have solved so far
+    def read_partial() -> bool:   # what this run and any beside it have solved so far
         nonlocal seen
+        if not partial.exists():
+            return False               # a run beside this one wrote the book and removed it
         with partial.open() as f:
             f.seek(seen)
             text = f.read()
@@ -74,6 +76,7 @@ def main() -> int:
             parts = line.split()
             if len(parts) >= 2:
                 done[int(parts[0], 16)] = int(parts[1])
+        return True
 
     read_partial()
     todo = positions(args.plies)
@@ -84,7 +87,9 @@ def main() -> int:
         for ply in mine:
             cpu_ply = time.process_time()
             for key, cur, mask, moves in (reversed(todo[ply]) if args.reverse else todo[ply]):
-                read_partial()
+                if not read_partial():
+                    print(f"another run wrote {args.out}", flush=True)
+                    return 0
                 if key in done:
                     continue
                 cpu = time.process_time()
@@ -93,7 +98,9 @@ def main() -> int:
                 out.write(f"{key:x} {done[key]} {spent:.2f} {moves}\n")
                 out.flush()
             print(f"ply {ply}: {len(todo[ply])} positions, {time.process_time() - cpu_ply:.0f} CPU-s", flush=True)
-    read_partial()
+    if not read_partial():
+        print(f"another run wrote {args.out}", flush=True)
+        return 0
     missing = sum(1 for v in todo.values() for key, *_ in v if key not in done)
     if missing:
         print(f"{missing} positions still unsolved (another run's plies?): run again to write the book", flush=True)

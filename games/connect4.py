@@ -457,7 +457,7 @@ class Connect4State(AlternatingState):
         position or every position after one of its moves (nothing spent), else from
         `solve_within`; (None, -1) past the budget or for a
         finished game. With `exact_move_result`, what the max level proves its move with
-        (`engine.play.players.Level.solve_budget`). Without the compiled core the budget is
+        (`engine.play.players.MCTSPlayer.solve_budget`). Without the compiled core the budget is
         `PURE_SOLVE_SHARE` times smaller, so that a solve takes about as long either way."""
         if self.is_terminal():
             return None, -1

@@ -1,4 +1,4 @@
-"""The max level's exact solves (`Level.solve_budget`, Connect Four's `exact_result` and
+"""A player's exact solves of its move (`MCTSPlayer.solve_budget`, Connect Four's `exact_result` and
 `exact_move_result`): the move it plays keeps the root's exact result, whatever the search
 preferred; without the solves or past their budget the search alone chooses, and when a clock
 leaves less than the level's own time only the opening book is asked."""
@@ -76,24 +76,19 @@ def test_with_a_short_clock_the_book_still_keeps_the_result_in_the_opening():
     assert s.exact_move_result(chosen.action, 0)[0] == value and chosen.proven == float(value)
 
 
-def test_only_the_max_level_solves():
-    assert LEVEL_SETTINGS["max"].solve_budget and LEVEL_SETTINGS["max"].solve_budget > 10**6
-    assert all(LEVEL_SETTINGS[name].solve_budget is None for name in LEVEL_SETTINGS if name != "max")
-
-
-def test_a_position_one_ply_before_the_books_end_takes_its_result_from_its_moves(monkeypatch):
-    """A position not in the book, every position after whose moves is: its result is the best
-    of theirs, with nothing spent; one move short of that, it is solved (here: past a budget of 0)."""
-    s = endgames(1, seed=13)[0][0]
-    children = {}
-    for a in s.legal_actions():
-        c = s.apply(a)
-        if c.winner() is None and not c.is_terminal():
-            children[c4.book_key(c._cur, c._mask)] = c4.solve(c._cur, c._mask)
-    monkeypatch.setattr(c4, "_book", dict(children))
-    want = max(s.exact_move_result(a, 10**8)[0] for a in s.legal_actions())
-    assert s.exact_result(0) == (want, 0)
-    assert s.exact_result(0)[0] == c4.solve(s._cur, s._mask)
-    children.pop(next(iter(children)))
-    monkeypatch.setattr(c4, "_book", children)
-    assert s.exact_result(0) == (None, -1)
+def test_no_level_solves_and_a_level_spec_can_ask_for_it():
+    """The max level's solves were not kept (docs/levels.md, "Connect Four's max level plays the
+    opening from a book"); a level spec's solve=N measures them."""
+    from engine.commands.specs import SpecError, player_from_spec
+    assert all(not hasattr(LEVEL_SETTINGS[name], "solve_budget") for name in LEVEL_SETTINGS)
+    assert player_from_spec(GAME, "level:max", seed=1).solve_budget is None
+    player = player_from_spec(GAME, "level:max?cap=0&solve=5000", seed=1)
+    assert player.solve_budget == 5000 and player.seconds is None
+    assert player_from_spec(GAME, "level:max?solve=7", seed=1).solve_budget == 7
+    for bad in ("level:max?solve=0", "level:max?solve=x", "level:max?cap=1", "level:max?solve=5&solve=6",
+                "level:max?depth=3"):
+        try:
+            player_from_spec(GAME, bad, seed=1)
+        except SpecError:
+            continue
+        raise AssertionError(bad)

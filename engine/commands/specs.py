@@ -16,9 +16,12 @@ A *spec* is one string naming one player:
                                  static int8 or static int8 with float32's second look at near
                                  ties, whatever this machine's runtime choice (measurements)
 ``policy:PATH``                  the network alone: its highest-prior legal move, no search
-``level:NAME[?cap=0]``           the app's AI at level NAME (shipped model, else rollout search);
+``level:NAME[?cap=0&solve=N]``   the app's AI at level NAME (shipped model, else rollout search);
                                  ``cap=0``: its visits without the level's time cap (the level as
-                                 a machine fast enough for the cap never to bind plays it)
+                                 a machine fast enough for the cap never to bind plays it);
+                                 ``solve=N``: it proves its move with exact solves of at most N
+                                 positions where the game has them (Connect Four: its opening
+                                 book, then `solve_within`; `MCTSPlayer.solve_budget`)
 ``rollout:N``                    MCTS with uniform priors and one random playout per leaf, N per move
 ``random``                       uniformly random legal moves
 ``greedy``                       one ply deep: the move whose position the game's heuristic likes best
@@ -60,7 +63,7 @@ from ..play.baselines import OPENING_PLIES, OPENING_TEMPERATURE, SOLVER_MAX_PLIE
 #: default thinking time of an external UCI engine, in milliseconds
 UCI_DEFAULT_MOVETIME_MS = 100
 
-SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X&ptemp=X&lcb=X&mat=X&effort=N&rt=fp32|int8|int8-checked], policy:PATH, level:NAME[?cap=0], rollout:N, random, greedy, solver, "
+SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X&ptemp=X&lcb=X&mat=X&effort=N&rt=fp32|int8|int8-checked], policy:PATH, level:NAME[?cap=0&solve=N], rollout:N, random, greedy, solver, "
              "uci:COMMAND[@WORK][?OPTION=VALUE&...], ucci:COMMAND[@WORK][?OPTION=VALUE&...], "
              "gomocup:COMMAND[@WORK], nboard:COMMAND[@depthN] (WORK: MS, depthN or nodesN)")
 #: the external-engine kinds: their protocol, and work per move when the spec names none
@@ -245,15 +248,23 @@ def player_from_spec(game, spec: str, seed: int | None = None, opening_plies: in
         name, _, opts = rest.partition("?")
         if name not in LEVEL_SETTINGS:
             raise SpecError(f"{spec}: unknown level {name!r}; choose one of: {', '.join(LEVELS)}")
-        if opts not in ("", "cap=0"):
-            raise SpecError(f"{spec}: unknown option {opts!r}; a level takes only ?cap=0 (its visits, no time cap)")
+        settings = {}
+        for item in opts.split("&") if opts else []:
+            key, _, value = item.partition("=")
+            if key in settings or not ((key == "cap" and value == "0") or key == "solve"):
+                raise SpecError(f"{spec}: unknown option {item!r}; a level takes ?cap=0 (its visits, no time "
+                                "cap) and solve=N (N positions for exact solves of its move, where the game has them)")
+            settings[key] = value
+        solve = _positive_int(settings["solve"], spec, "solve") if "solve" in settings else None
         from ..core.checkpoint import CheckpointError
         try:
             player = make_player(game, name, seed=seed)
         except CheckpointError as e:
             raise SpecError(f"{spec}: {e}") from None
-        if opts == "cap=0":  # the level as a machine fast enough for its time cap never to bind plays it
+        if "cap" in settings:  # the level as a machine fast enough for its time cap never to bind plays it
             player.seconds = None
+        if solve is not None and hasattr(player, "solve_budget"):
+            player.solve_budget = solve
         return _with_opening(player, opening_plies)
     if kind == "rollout":
         return _with_opening(rollout_player(game, _positive_int(rest, spec, "the playout count"), seed=seed),

@@ -35,11 +35,6 @@ class Level:
     glance: int | None = None
     #: how much the glancing level's draw of moves follows the network's priors (0: all alike)
     glance_prior: float = 0.0
-    #: positions the exact solves of a move may visit, where the game has them (`exact_result`,
-    #: `exact_move_result`: Connect Four): the root's exact result before the search, then, after
-    #: it, the most visited moves in turn until one keeps that result, which is played. Past the
-    #: budget the search alone chooses. None: no such solves
-    solve_budget: int | None = None
 
 
 #: from a beginner that makes human-like mistakes (it glances at one move that throws nothing
@@ -53,7 +48,7 @@ _LEVELS = (
     Level("medium", 120, 1.0, 0.0),
     Level("hard", 300, 1.0, 0.0),
     Level("strong", 800, 1.0, 0.0),
-    Level("max", 6000, 5.0, 0.0, solve_budget=48_000_000),
+    Level("max", 6000, 5.0, 0.0),
 )
 LEVELS = tuple(l.name for l in _LEVELS)
 LEVEL_SETTINGS = {l.name: l for l in _LEVELS}
@@ -285,7 +280,13 @@ class MCTSPlayer:
         releases the GIL (a network); 1 is the single-threaded search. ``tolerance``: see
         `Level.tolerance` (only with a temperature). ``glance``: choose by `glance_choice`
         looking at that many moves instead of searching (`Level.glance`, `Level.glance_prior`).
-        ``solve_budget``: see `Level.solve_budget`."""
+        ``solve_budget``: positions the exact solves of a move may visit, where the game has them
+        (`exact_result`, `exact_move_result`: Connect Four, its opening book first): the root's
+        exact result before the search, then, after it, the most visited moves in turn until one
+        keeps that result, which is played; past the budget the search alone chooses, and when a
+        clock leaves less than the player's own time only the book is asked. None: no solves (every
+        level: a level spec's ``solve=N`` sets it for measuring, docs/levels.md, "Connect Four's max
+        level plays the opening from a book")."""
         self.game = game
         self.temperature_plies = temperature_plies  # temperature only for the game's first plies (arena openings)
         self.sims = sims
@@ -341,7 +342,7 @@ class MCTSPlayer:
 
     def _result(self, tree: Tree, start: float, partial: bool = False,
                 exact: tuple[int, int] | None = None) -> SearchResult:
-        """``exact``: (the root's exact result, the solve budget left), see `Level.solve_budget`."""
+        """``exact``: (the root's exact result, the solve budget left), see ``solve_budget``."""
         top = tree.stats(limit=10)
         if not top:
             legal = tree.root_state.legal_actions()
@@ -456,7 +457,7 @@ def make_player(game, level: str = DEFAULT_LEVEL, model_path=None, seed: int | N
     player = MCTSPlayer(game, evaluator, sims=level_visits(game, level), seconds=lv.seconds,
                         temperature=lv.temperature, seed=seed,
                         config=play_search_config(game), threads=threads, tolerance=lv.tolerance,
-                        glance=lv.glance, glance_prior=lv.glance_prior, solve_budget=lv.solve_budget)
+                        glance=lv.glance, glance_prior=lv.glance_prior)
     player.name = f"{level} ({desc})"
     player.description = desc
     return player

@@ -673,3 +673,17 @@ def test_the_shipped_book_agrees_with_pascal_pons_solved_positions():
                 assert book[key] == (int(score) > 0) - (int(score) < 0), moves
                 checked += 1
     assert checked >= 50, checked   # 43 of four plies and 12 of five
+
+
+def test_the_book_tool_finds_every_position_of_the_first_plies_once_with_its_mirror():
+    """Its positions, each with its mirror image, are the distinct positions after 1-5 plies: 7, 49,
+    238, 1,120 and 4,263 (OEIS A212693, counted again here by playing every move)."""
+    todo = book_tool().positions(5)
+    level = {(0, 0): GAME.initial_state()}
+    for ply, published in zip(range(1, 6), (7, 49, 238, 1120, 4263)):
+        level = {(c._cur, c._mask): c for s in level.values() for c in (s.apply(a) for a in s.legal_actions())}
+        keys = {c4.book_key(cur, mask) for cur, mask in level}
+        assert len(level) == published and keys == {key for key, *_ in todo[ply]}
+        for key, cur, mask, moves in todo[ply][::50]:   # each line's moves reach its position
+            s = GAME.state_from_text(moves)
+            assert c4.book_key(s._cur, s._mask) == key == c4.book_key(cur, mask)

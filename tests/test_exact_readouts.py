@@ -104,7 +104,20 @@ def test_othello_margins_match_a_plain_minimax_also_for_each_move():
 def test_readouts_say_nothing_where_no_solver_reaches():
     assert exact_readout(get_game("othello").initial_state()) is None
     assert exact_readout(get_game("gomoku").initial_state()) is None
-    assert exact_readout(get_game("connect4").initial_state()) is None
+    beyond = get_game("connect4").state_from_text("12345671")   # past the book, short of the solver
+    assert exact_readout(beyond) is None
+
+
+def test_connect_four_reads_its_opening_from_the_book_without_a_distance():
+    """The empty board is a first player's win (Connect Four is solved so): the book knows the result
+    of every move after it, so the readout has it, with no distance; an edge first move loses it."""
+    from gui.scenes.sidepanel import proven_caption
+    game = get_game("connect4")
+    assert exact_readout(game.initial_state()) == Readout(1, None)
+    assert exact_readout(game.state_from_text("4")) == Readout(-1, None)
+    assert exact_readout(game.state_from_text("1")) == Readout(1, None)   # the second player now wins
+    assert exact_readout(game.state_from_text("3")) == Readout(0, None)   # a draw (Allis, 1988)
+    assert proven_caption(None, ["Red", "Yellow"], Readout(1, None), mover=0) == "Red wins with best play (proven)"
 
 
 def test_the_issue_position_is_a_draw_and_a3_loses_in_two_of_os_moves():

@@ -133,3 +133,13 @@ def test_at_1024_by_640_the_caption_is_shortened_not_cut(tmp_path, monkeypatch, 
         assert not any(s.startswith("Yellow wins") and s.endswith("…") for s in drawn)
     finally:
         small.shutdown()
+
+
+def test_connect_fours_opening_reads_who_wins_from_the_book(app, monkeypatch, english):
+    """After an edge first move the side panel says the second player wins, with no distance."""
+    load(app, "connect4", "1")
+    assert "Yellow wins with best play (proven)" in texts_drawn(app, monkeypatch)
+    app.scene.c.load(get_game("connect4").state_from_text("3"))
+    app.step()
+    app.scene.c.readouts.wait()
+    assert "A draw with best play (proven)" in texts_drawn(app, monkeypatch)

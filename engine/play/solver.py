@@ -137,7 +137,8 @@ def readout_covers(state) -> bool:
 
 def exact_readout(state, budget: int = READOUT_BUDGET) -> Readout | None:
     """The exact readout of a position where a solver covers it: tic-tac-toe and connect2
-    anywhere, Connect Four within its solver's empty cells (`proven_distance`), othello
+    anywhere, Connect Four within its solver's empty cells (`proven_distance`) and, without
+    the distance, in the first plies its opening book holds (`exact_result` with no solve), othello
     within `MARGIN_EMPTIES` (`exact_move_margins`: each legal move's, the best of them the
     position's); None elsewhere, for a finished game, or when a solve passes ``budget`` positions."""
     if state.is_terminal():
@@ -150,7 +151,11 @@ def exact_readout(state, budget: int = READOUT_BUDGET) -> Readout | None:
     distance = getattr(state, "proven_distance", None)
     if distance is not None:
         found = distance(budget)
-        return None if found is None else Readout(found[0], found[1] if found[0] else None)
+        if found is not None:
+            return Readout(found[0], found[1] if found[0] else None)
+        book = getattr(state, "exact_result", None)   # Connect Four's opening book: the result alone
+        result = book(0)[0] if book is not None else None
+        return None if result is None else Readout(result)
     margins = getattr(state, "exact_move_margins", None)
     if margins is not None:
         moves = margins(budget)

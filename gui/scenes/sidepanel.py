@@ -197,7 +197,8 @@ def evaluation(surface, pal, rect, value0, colors, labels, proven0=None, lesson=
 
 def proven_caption(proven0, labels, readout=None, mover: int = 0, short: bool = False) -> str | None:
     """The proven result in words: with a solver's readout, how far the win is ("Red wins in 4
-    moves", counting the winner's own moves, its winning move included) or othello's final
+    moves", counting the winner's own moves, its winning move included; without the distance,
+    as Connect Four's opening book knows it, only who wins) or othello's final
     disc margin ("Black +6 discs"); else the search's proof; None when nothing is proven.
     ``short``: without "with best play", for a narrow panel."""
     tail = "_short" if short else ""
@@ -212,6 +213,8 @@ def proven_caption(proven0, labels, readout=None, mover: int = 0, short: bool = 
             return t("play.proven_draw")
         side = labels[mover if readout.result > 0 else 1 - mover]
         n = readout.winner_moves()
+        if n is None:   # the result without its distance (Connect Four's opening book)
+            return t("play.proven_win", side=side)
         return t("play.proven_win_next", side=side) if n == 1 else t("play.proven_win_in" + tail, side=side, n=n)
     if proven0 is None:
         return None

@@ -92,3 +92,32 @@ def test_no_level_solves_and_a_level_spec_can_ask_for_it():
         except SpecError:
             continue
         raise AssertionError(bad)
+
+
+def test_every_search_reports_the_books_result_of_its_root_without_changing_its_move():
+    """A search whose tree has not proved its root says what the book knows of it (the study panel
+    and the review read it), and plays the move it would have played."""
+    for text in ("1", "3", "44", "4453"):
+        s = GAME.state_from_text(text)
+        chosen = MCTSPlayer(GAME, UniformEvaluator(), sims=4, seed=1).choose(s)
+        assert chosen.proven == float(s.exact_result(0)[0])
+    beyond = GAME.state_from_text("12345671")
+    assert MCTSPlayer(GAME, UniformEvaluator(), sims=4, seed=1).choose(beyond).proven is None
+
+
+def test_a_position_one_ply_before_the_books_end_takes_its_result_from_its_moves(monkeypatch):
+    """A position not in the book, every position after whose moves is: its result is the best
+    of theirs, with nothing spent; one move short of that, it is solved (here: past a budget of 0)."""
+    s = endgames(1, seed=13)[0][0]
+    children = {}
+    for a in s.legal_actions():
+        c = s.apply(a)
+        if c.winner() is None and not c.is_terminal():
+            children[c4.book_key(c._cur, c._mask)] = c4.solve(c._cur, c._mask)
+    monkeypatch.setattr(c4, "_book", dict(children))
+    want = max(s.exact_move_result(a, 10**8)[0] for a in s.legal_actions())
+    assert s.exact_result(0) == (want, 0)
+    assert s.exact_result(0)[0] == c4.solve(s._cur, s._mask)
+    children.pop(next(iter(children)))
+    monkeypatch.setattr(c4, "_book", children)
+    assert s.exact_result(0) == (None, -1)

@@ -373,6 +373,11 @@ class MCTSPlayer:
         else:
             actions, visits = self._candidates(tree, top[0].action)
             action = select_action(actions, visits, temp, self.rng)
+        if proven is None and not partial and hasattr(tree.root_state, "exact_result"):
+            # what the game's book knows of the root (Connect Four's opening; no solve): the
+            # result the study panel and the review then read, the move chosen as before
+            known, _ = tree.root_state.exact_result(0)
+            proven = None if known is None else float(known)
         return SearchResult(action, tree.root_value(), top, int(tree.root_n), time.perf_counter() - start,
                             proven=proven)
 

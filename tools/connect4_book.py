@@ -1,12 +1,13 @@
-"""Solve every Connect Four position of the first plies and write the opening book the max level
-plays from (games/data/connect4_book.txt; see docs/levels.md, "Connect Four's max level plays the
-opening from a book").
+"""Solve every Connect Four position of the first plies and write the opening book
+(games/data/connect4_book.txt): what the study panel, the review and a player's exact solves know of
+the opening (docs/levels.md, "Connect Four's max level plays the opening from a book").
 
-    PYTHONPATH=. python tools/connect4_book.py --plies 4 [--out games/data/connect4_book.txt]
+    PYTHONPATH=. python tools/connect4_book.py [--plies 5] [--out games/data/connect4_book.txt]
 
 Positions are counted once with their mirror image (the book keys them by `connect4.book_key`).
-The deepest plies are solved first (their solves are the cheapest, and the max level needs
-them first in the rating games' 2-ply openings). Each solved position is appended to
+The deepest plies are solved first: their solves are the cheapest from scratch, and the table
+of solved positions, which keeps the positions with the most empty cells, then makes each
+shallower ply's solves almost free. Each solved position is appended to
 OUT.partial at once with its CPU seconds and a move sequence that reaches it, so a stopped run
 resumes where it stopped, and two runs may share the work (--reverse, or --from-ply: each looks at
 the file before every solve and skips what the other solved); when every position
@@ -47,7 +48,7 @@ def positions(plies: int) -> dict[int, list]:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--plies", type=int, default=4, help="solve every position of 1 to this many plies")
+    p.add_argument("--plies", type=int, default=5, help="solve every position of 1 to this many plies")
     p.add_argument("--from-ply", type=int, default=1,
                    help="solve only from this ply (another run can take the others at once: they share OUT.partial)")
     p.add_argument("--reverse", action="store_true",

@@ -110,13 +110,18 @@ def test_readouts_say_nothing_where_no_solver_reaches():
 
 def test_connect_four_reads_its_opening_from_the_book_without_a_distance():
     """The empty board is a first player's win (Connect Four is solved so): the book knows the result
-    of every move after it, so the readout has it, with no distance; an edge first move loses it."""
+    of every move after it, so the readout has it, with no distance, and each first move's: only
+    the centre wins, its neighbours draw, the rest lose (Allis, 1988); an edge first move loses it."""
     from gui.scenes.sidepanel import proven_caption
     game = get_game("connect4")
-    assert exact_readout(game.initial_state()) == Readout(1, None)
-    assert exact_readout(game.state_from_text("4")) == Readout(-1, None)
-    assert exact_readout(game.state_from_text("1")) == Readout(1, None)   # the second player now wins
-    assert exact_readout(game.state_from_text("3")) == Readout(0, None)   # a draw (Allis, 1988)
+    empty = exact_readout(game.initial_state())
+    assert (empty.result, empty.plies) == (1, None)
+    assert empty.results == {0: -1, 1: -1, 2: 0, 3: 1, 4: 0, 5: -1, 6: -1}
+    assert exact_readout(game.state_from_text("4")).result == -1
+    assert exact_readout(game.state_from_text("1")).result == 1   # the second player now wins
+    assert exact_readout(game.state_from_text("3")).result == 0
+    after = exact_readout(game.state_from_text("12345"))           # past the book's five plies:
+    assert after is None or not after.results                     # no move's result from it
     assert proven_caption(None, ["Red", "Yellow"], Readout(1, None), mover=0) == "Red wins with best play (proven)"
 
 

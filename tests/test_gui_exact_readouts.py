@@ -143,3 +143,23 @@ def test_connect_fours_opening_reads_who_wins_from_the_book(app, monkeypatch, en
     app.step()
     app.scene.c.readouts.wait()
     assert "A draw with best play (proven)" in texts_drawn(app, monkeypatch)
+
+
+def test_with_hints_every_first_connect_four_move_shows_its_exact_result(app, monkeypatch, english):
+    """On the empty board with hints on: a badge on every column, "win" on the centre only, "draw"
+    beside it, "loss" on the rest, and the hint list says the result before the win rate."""
+    c = load(app, "connect4", "")
+    c.hints_on = True
+    c.hint_for = c.state
+    c.hint.top = [{"action": 3, "visits": 40, "q": 0.3, "prior": 0.5}, {"action": 2, "visits": 10, "q": 0.0, "prior": 0.2}]
+    drawn = texts_drawn(app, monkeypatch)
+    assert c.readout.results == {0: -1, 1: -1, 2: 0, 3: 1, 4: 0, 5: -1, 6: -1}
+    assert drawn.count("win") == 1 and drawn.count("draw") == 2 and drawn.count("loss") == 4
+    assert "Best moves: exact result · win rate" in drawn
+    assert any(s.startswith("1. 4") and "win ·" in s for s in drawn)
+    set_language("zh")
+    drawn = texts_drawn(app, monkeypatch)
+    assert drawn.count("胜") == 1 and drawn.count("和") == 2 and drawn.count("负") == 4
+    c.hints_on = False
+    set_language("en")
+    assert "loss" not in texts_drawn(app, monkeypatch)

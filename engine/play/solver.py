@@ -122,6 +122,8 @@ class Readout:
     plies: int | None = None
     margin: int | None = None
     moves: dict[int, int] = field(default_factory=dict)
+    #: each legal move's exact result for the player to move, 1 / 0 / -1 (Connect Four's opening book)
+    results: dict[int, int] = field(default_factory=dict)
 
     def winner_moves(self) -> int | None:
         """How many moves the winner still plays, its winning move included (None: no win or loss)."""
@@ -155,7 +157,10 @@ def exact_readout(state, budget: int = READOUT_BUDGET) -> Readout | None:
             return Readout(found[0], found[1] if found[0] else None)
         book = getattr(state, "exact_result", None)   # Connect Four's opening book: the result alone
         result = book(0)[0] if book is not None else None
-        return None if result is None else Readout(result)
+        if result is None:
+            return None
+        results = {a: state.exact_move_result(a, 0)[0] for a in state.legal_actions()}
+        return Readout(result, results={} if None in results.values() else results)
     margins = getattr(state, "exact_move_margins", None)
     if margins is not None:
         moves = margins(budget)

@@ -41,6 +41,9 @@ class Overlays:
     #: each legal move's exact final disc margin for the person (othello's solved endgame, hints
     #: on): drawn on every legal move in place of the hints' win rates
     move_scores: dict = field(default_factory=dict)
+    #: the badge's text for each of ``move_scores`` where it is not a disc margin (Connect Four's
+    #: opening: "win", "draw", "loss"); empty: the margins
+    move_score_labels: dict = field(default_factory=dict)
 
 
 class CellGrid:
@@ -260,8 +263,8 @@ class BoardRenderer:
                        anchor="center")
 
     def _draw_move_scores(self, surface, state, ov: Overlays, r: float, size: int) -> None:
-        """Every legal move's exact disc margin ("+6"), the best ones bright, the others in the
-        hint colour; a losing move's badge darker."""
+        """Every legal move's exact disc margin ("+6") or, with labels, its exact result ("win"),
+        the best ones bright, the others in the hint colour; a losing move's badge darker."""
         best = max(ov.move_scores.values())
         for action, margin in ov.move_scores.items():
             pos = self.anchor(state, action)
@@ -272,7 +275,8 @@ class BoardRenderer:
             theme.alpha_disc(surface, (10, 14, 20), (pos[0], pos[1] + 2), r, 90)
             theme.alpha_disc(surface, color, pos, r, 235 if top else 150)
             theme.disc(surface, theme.shade(color, 1.45) if top else color, pos, r, width=2)
-            theme.text(surface, margin_text(margin), pos, size, (12, 18, 26) if top else (236, 242, 248), bold=True,
+            label = ov.move_score_labels.get(action, margin_text(margin))
+            theme.text(surface, label, pos, size, (12, 18, 26) if top else (236, 242, 248), bold=True,
                        anchor="center")
 
     def move_origin(self, state, action):

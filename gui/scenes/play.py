@@ -765,7 +765,7 @@ class PlayScene(Scene):
         scores = self.move_scores() if not c.policy_map() and hovered is None else {}
         ov = Overlays(palette=pal, last_action=c.last_action(), before=c.before_last(), show_legal=can_move,
                       hints=[] if c.policy_map() or hovered is not None else c.hint_moves(), selection=c.selection,
-                      move_scores=scores,
+                      move_scores=scores, move_score_labels=self.move_score_labels(scores),
                       hover=mouse if can_move and self.board_rect.collidepoint(mouse) else None,
                       lang=language(), game_over=state.is_terminal(),
                       move_mark=getattr(pal, q) if q in QUALITY_MARKS else None,
@@ -791,12 +791,24 @@ class PlayScene(Scene):
 
     def move_scores(self) -> dict:
         """Each legal move's exact final disc margin for the person, with hints on in a solved
-        othello endgame (the readout's); empty otherwise."""
+        othello endgame, or its exact result (1 / 0 / -1) in Connect Four's opening (the
+        readout's); empty otherwise."""
         c = self.c
         if not c.hints_on or not c.human_to_move or c.reviewing:
             return {}
         readout = c.readout
-        return dict(readout.moves) if readout is not None else {}
+        if readout is None:
+            return {}
+        return dict(readout.moves or readout.results)
+
+    def move_score_labels(self, scores: dict) -> dict:
+        """The words of exact results ("win", "draw", "loss") where ``scores`` are results, not
+        disc margins; empty for margins."""
+        readout = self.c.readout
+        if not scores or readout is None or not readout.results or readout.moves:
+            return {}
+        words = {1: t("play.result_win"), 0: t("play.result_draw"), -1: t("play.result_loss")}
+        return {a: words[v] for a, v in scores.items()}
 
     def lesson(self) -> dict | None:
         """What the review says of the move that led to the viewed position, when it gave
@@ -990,8 +1002,9 @@ class PlayScene(Scene):
             y += gh + 8
         self.hint_rows = []
         if hints and bottom - y >= table + 60:  # the move list keeps room for two rows
+            scores = self.move_scores()
             y = hint_table(surface, pal, p, y, hints, c.state, c.show_policy, self.hint_rows,
-                           self.hovered_hint, self.move_scores())
+                           self.hovered_hint, scores, self.move_score_labels(scores))
         self.game_caption_rect = None
         if bottom - y > 40:
             caption = t("play.moves")

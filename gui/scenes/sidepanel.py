@@ -230,13 +230,16 @@ def reason_text(reason: str | None) -> str:
     return reason if text == key else text
 
 
-def hint_table(surface, pal, p, y, hints, state, policy_on: bool, rows: list, hovered=None, margins=None) -> int:
+def hint_table(surface, pal, p, y, hints, state, policy_on: bool, rows: list, hovered=None, margins=None,
+               labels=None) -> int:
     """The hint's top moves under a caption: notation, the win rate each keeps for the person,
     and visits; with ``margins`` (othello's solved endgame: each move's exact final disc margin
-    for the person) the margin first, then the win rate. ``rows`` gets each row's (rectangle,
+    for the person) the margin first, then the win rate; with ``labels`` too (Connect Four's
+    opening: each move's exact result in words) the result instead of the margin. ``rows`` gets each row's (rectangle,
     action) for hovering; the ``hovered`` move (whose line is on the board) is highlighted.
     Returns the y below."""
-    caption = t("play.hint_table_margin") if margins else t("play.hint_table")
+    caption = t("play.hint_table_result") if margins and labels else t("play.hint_table_margin") if margins \
+        else t("play.hint_table")
     theme.text(surface, theme.fit_text(caption, 13, p.width), (p.x, y), 13, pal.text_faint)
     y += 18
     for i, h in enumerate(hints[:3]):
@@ -252,7 +255,8 @@ def hint_table(surface, pal, p, y, hints, state, policy_on: bool, rows: list, ho
         win = "–" if win is None else f"{round(100 * win)}%"
         if margins:
             m = margins.get(h.get("action"))
-            line = t("play.hint_row_margin", move=name, win=win, margin="–" if m is None else margin_text(m))
+            said = (labels or {}).get(h.get("action")) or ("–" if m is None else margin_text(m))
+            line = t("play.hint_row_margin", move=name, win=win, margin=said)
         else:
             line = t("play.hint_row", move=name, win=win, visits=f"{h.get('visits', 0):,}")
         theme.text(surface, theme.fit_text(f"{i + 1}. {line}", 14, p.width), (p.x + 4, y), 14,

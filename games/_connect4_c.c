@@ -122,16 +122,17 @@ static void take_solve_lock(void)
     }
 }
 
-static int locked_solve(uint64_t cur, uint64_t mask)
+/* c4_solve, or with a budget (not NULL) c4_solve_within, under solve_lock */
+static int locked_solve(uint64_t cur, uint64_t mask, long long *budget)
 {
     int v;
     take_solve_lock();
     if (C4_CELLS - c4_popcount(mask) >= RELEASE_EMPTIES) {
         Py_BEGIN_ALLOW_THREADS
-        v = c4_solve(cur, mask);
+        v = budget != NULL ? c4_solve_within(cur, mask, budget) : c4_solve(cur, mask);
         Py_END_ALLOW_THREADS
     } else {
-        v = c4_solve(cur, mask);
+        v = budget != NULL ? c4_solve_within(cur, mask, budget) : c4_solve(cur, mask);
     }
     PyThread_release_lock(solve_lock);
     return v;
@@ -144,7 +145,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     uint64_t cur, mask;
     if (!PyArg_ParseTuple(args, "OO:solve", &co, &mo) || !read_position(co, mo, &cur, &mask))
         return NULL;
-    return PyLong_FromLong(locked_solve(cur, mask));
+    return PyLong_FromLong(locked_solve(cur, mask, NULL));
 }
 
 /* solve_within(cur, mask, budget) -> (result, budget left), or (None, -1) past the budget
@@ -156,16 +157,7 @@ static PyObject *py_solve_within(PyObject *self, PyObject *args)
     long long budget;
     if (!PyArg_ParseTuple(args, "OOL:solve_within", &co, &mo, &budget) || !read_position(co, mo, &cur, &mask))
         return NULL;
-    int v;
-    take_solve_lock();
-    if (C4_CELLS - c4_popcount(mask) >= RELEASE_EMPTIES) {
-        Py_BEGIN_ALLOW_THREADS
-        v = c4_solve_within(cur, mask, &budget);
-        Py_END_ALLOW_THREADS
-    } else {
-        v = c4_solve_within(cur, mask, &budget);
-    }
-    PyThread_release_lock(solve_lock);
+    int v = locked_solve(cur, mask, &budget);
     if (v == C4_BUDGET_EXCEEDED)
         return Py_BuildValue("(OL)", Py_None, budget);
     return Py_BuildValue("(iL)", v, budget);
@@ -189,7 +181,7 @@ static PyObject *py_solve_distance(PyObject *self, PyObject *args)
     uint64_t cur, mask;
     if (!PyArg_ParseTuple(args, "OOL:solve_distance", &co, &mo, &budget) || !read_position(co, mo, &cur, &mask))
         return NULL;
-    int result = locked_solve(cur, mask);
+    int result = locked_solve(cur, mask, NULL);
     if (result == 0)
         return Py_BuildValue("((ii)L)", 0, 0, budget);
     int plies;

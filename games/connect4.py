@@ -269,6 +269,18 @@ def book_result(cur: int, mask: int) -> int | None:
     return _book.get(book_key(cur, mask))
 
 
+def _known_after(child: "Connect4State") -> int | None:
+    """The mover's exact result after the move that made ``child``, where no solve is needed: a
+    four 1, a full board 0, else minus the book's result for ``child``; None where the book has
+    no such position."""
+    if child._winner is not None:
+        return 1
+    if child._mask == BOARD:
+        return 0
+    found = book_result(child._cur, child._mask)
+    return None if found is None else -found
+
+
 class SolveBudgetExceeded(Exception):
     """A bounded solve (`solve_distance`, `solve_within`) visited more positions than it was allowed."""
 
@@ -466,11 +478,10 @@ class Connect4State(AlternatingState):
             return found, budget
         results = []   # the book may know the position after every move instead
         for a in self.legal_actions():
-            child = self.apply(a)
-            found = 1 if child._winner is not None else 0 if child._mask == BOARD else book_result(child._cur, child._mask)
+            found = _known_after(self.apply(a))
             if found is None:
                 break
-            results.append(found if child._winner is not None or child._mask == BOARD else -found)
+            results.append(found)
         else:
             return max(results), budget
         if _core is None:
@@ -483,10 +494,9 @@ class Connect4State(AlternatingState):
         a full board 0, else minus `exact_result` of the position after it), with the budget
         left; (None, -1) past it."""
         child = self.apply(action)
-        if child._winner is not None:
-            return 1, budget
-        if child._mask == BOARD:
-            return 0, budget
+        known = _known_after(child)
+        if known is not None:
+            return known, budget
         found, left = child.exact_result(budget)
         return (None, -1) if found is None else (-found, left)
 

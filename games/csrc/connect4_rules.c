@@ -125,7 +125,10 @@ void c4_encode(uint64_t cur, uint64_t mask, float *out)
  * replaced entry costs only time. 2^19 words, 4 MB: a larger table saves a few positions but,
  * missing the processor's cache, costs more time than it saves (2026-12-02). */
 #define SOLVED_BITS 19
-#define KEY_BITS ((1ULL << 49) - 1)
+#define LO_SHIFT 49                          /* the word's fields above the key's 49 bits */
+#define HI_SHIFT 51
+#define EMPTIES_SHIFT 53
+#define KEY_BITS ((1ULL << LO_SHIFT) - 1)
 static uint64_t *solved;
 static int solved_tried;
 
@@ -137,7 +140,7 @@ static inline uint64_t mix(uint64_t key)
 
 static inline uint64_t entry_word(uint64_t key, int lo, int hi, int empties)
 {
-    return key | (uint64_t)(lo + 1) << 49 | (uint64_t)(hi + 1) << 51 | (uint64_t)empties << 53;
+    return key | (uint64_t)(lo + 1) << LO_SHIFT | (uint64_t)(hi + 1) << HI_SHIFT | (uint64_t)empties << EMPTIES_SHIFT;
 }
 
 void c4_solve_clear(void)
@@ -183,8 +186,8 @@ static int negamax(uint64_t cur, uint64_t mask, int alpha, int beta, uint64_t wi
         else if (bucket[1] && (bucket[1] & KEY_BITS) == key)
             e = &bucket[1];
         if (e != NULL) {
-            lo = (int)(*e >> 49 & 3) - 1;
-            hi = (int)(*e >> 51 & 3) - 1;
+            lo = (int)(*e >> LO_SHIFT & 3) - 1;
+            hi = (int)(*e >> HI_SHIFT & 3) - 1;
             if (lo >= beta || lo == hi)
                 return lo;
             if (hi <= alpha)
@@ -243,7 +246,7 @@ static int negamax(uint64_t cur, uint64_t mask, int alpha, int beta, uint64_t wi
         uint64_t word = entry_word(key, lo, hi, empties);
         if (e != NULL)
             *e = word;
-        else if (!bucket[0] || (int)(bucket[0] >> 53) <= empties) {
+        else if (!bucket[0] || (int)(bucket[0] >> EMPTIES_SHIFT) <= empties) {
             bucket[1] = bucket[0];
             bucket[0] = word;
         } else

@@ -1,0 +1,191 @@
+"""A narrower xiangqi network distilled from the shipped one (issue 57, "a different width/depth
+at equal strength"). Self-play only: the positions come from games the shipped network plays
+against itself (each move sampled from its priors, one move in ten uniformly at random so that
+the positions a search wanders into are there too), and the targets are the shipped network's
+own outputs (its move probabilities over the legal moves and its value). No outside engine
+chooses a move or a target.
+
+    python distil.py gen   --out DATA.npz --positions 200000 --seed 11
+    python distil.py train --data DATA.npz --blocks 4 --channels 48 --out STUDENT.pt \
+                           --epochs 6 --seed 1 [--hours H]
+
+``train`` prints a JSON line an epoch: the held-out positions' (the last 5,000) agreement with
+the teacher on the first choice over the legal moves and mean value difference, and CPU seconds.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT))
+
+HELD_OUT = 5000
+
+
+def teacher_evaluator(game):
+    from engine.core.checkpoint import load_network
+    from engine.core.onnxnet import OrtEvaluator, export_bytes, session
+    net, _ = load_network(ROOT / "models" / "xiangqi.pt", game)
+    return OrtEvaluator(session(export_bytes(net)))
+
+
+def generate(args) -> None:
+    from games import get_game
+    game = get_game("xiangqi")
+    ev = teacher_evaluator(game)
+    rng = np.random.default_rng(args.seed)
+    n, parallel = args.positions, 256
+    planes = np.zeros((n,) + ev.encode(game.initial_state()).shape, np.float16)
+    legal_idx = np.full((n, 128), -1, np.int16)
+    legal_logit = np.zeros((n, 128), np.float16)
+    values = np.zeros(n, np.float32)
+    states = [game.initial_state() for _ in range(parallel)]
+    # keep one position in ``keep`` so that neighbouring positions of one game rarely both appear
+    keep, k, t0 = 3, 0, time.process_time()
+    while k < n:
+        legal = [s.legal_actions() for s in states]
+        batch = np.stack([ev.encode(s) for s in states])
+        logits, vals = ev.infer(batch)
+        nxt = []
+        for i, (s, acts) in enumerate(zip(states, legal)):
+            acts = np.asarray(acts)
+            lg = logits[i, acts].astype(np.float64)
+            if k < n and rng.random() < 1.0 / keep and len(acts) <= 128:
+                planes[k] = batch[i]
+                legal_idx[k, :len(acts)] = acts
+                legal_logit[k, :len(acts)] = lg
+                values[k] = vals[i]
+                k += 1
+            if rng.random() < 0.1:
+                a = int(acts[rng.integers(len(acts))])
+            else:
+                p = np.exp(lg - lg.max())
+                a = int(acts[rng.choice(len(acts), p=p / p.sum())])
+            child = s.apply(a)
+            nxt.append(game.initial_state() if child.is_terminal() else child)
+        states = nxt
+    np.savez(args.out, planes=planes, legal_idx=legal_idx, legal_logit=legal_logit, values=values)
+    print(json.dumps({"positions": n, "cpu_s": round(time.process_time() - t0, 1), "seed": args.seed}))
+
+
+def train(args) -> None:
+    import torch
+    import torch.nn.functional as F
+    from engine.core.checkpoint import save_checkpoint, load_network
+    from engine.core.network import NetConfig, PolicyValueNet, configure_threads
+    from games import get_game
+    configure_threads(1)
+    torch.manual_seed(args.seed)
+    game = get_game("xiangqi")
+    teacher, _ = load_network(ROOT / "models" / "xiangqi.pt", game)
+    cfg = NetConfig.from_dict({**teacher.cfg.to_dict(), "blocks": args.blocks, "channels": args.channels})
+    net = PolicyValueNet(cfg)
+    if args.start:
+        net, _ = load_network(args.start, game)
+    d = np.load(args.data)
+    planes = torch.from_numpy(d["planes"])
+    idx = torch.from_numpy(d["legal_idx"].astype(np.int64))
+    tlogit = torch.from_numpy(d["legal_logit"].astype(np.float32))
+    tvalue = torch.from_numpy(d["values"])
+    n = len(planes) - HELD_OUT
+    mask = idx >= 0
+    safe_idx = idx.clamp(min=0)
+    tprob = torch.softmax(tlogit.masked_fill(~mask, -1e9), dim=1)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps_per_epoch = n // args.batch
+    total = steps_per_epoch * args.epochs
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=total, pct_start=0.05)
+    gen = torch.Generator().manual_seed(args.seed)
+    deadline = time.time() + args.hours * 3600 if args.hours else None
+    t0 = time.process_time()
+
+    def held_out() -> dict:
+        net.eval()
+        agree, vdiff = 0, 0.0
+        with torch.no_grad():
+            for s in range(n, len(planes), 500):
+                e = min(len(planes), s + 500)
+                logits, v = net(planes[s:e].float())
+                sl = logits.gather(1, safe_idx[s:e]).masked_fill(~mask[s:e], -1e9)
+                agree += int((sl.argmax(1) == tlogit[s:e].masked_fill(~mask[s:e], -1e9).argmax(1)).sum())
+                vdiff += float((v - tvalue[s:e]).abs().sum())
+        net.train()
+        return {"same_first_choice": round(agree / HELD_OUT, 4), "value_diff": round(vdiff / HELD_OUT, 4)}
+
+    step = 0
+    for epoch in range(args.epochs):
+        order = torch.randperm(n, generator=gen)
+        for b in range(steps_per_epoch):
+            rows = order[b * args.batch:(b + 1) * args.batch]
+            x = planes[rows].float()
+            if torch.rand(1, generator=gen).item() < 0.5:   # the board's left-right mirror
+                x = x.flip(3)
+                r_idx = mirror_actions(safe_idx[rows])
+            else:
+                r_idx = safe_idx[rows]
+            logits, v = net(x)
+            sl = logits.gather(1, r_idx).masked_fill(~mask[rows], -1e9)
+            logp = F.log_softmax(sl, dim=1)
+            p = tprob[rows]
+            policy_loss = -(p * logp.masked_fill(~mask[rows], 0.0)).sum(1).mean()
+            value_loss = F.mse_loss(v, tvalue[rows])
+            loss = policy_loss + args.value_weight * value_loss
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+            if deadline and time.time() > deadline:
+                break
+        report = {"epoch": epoch + 1, "steps": step, "policy_loss": round(float(policy_loss), 4),
+                  "value_loss": round(float(value_loss), 5), **held_out(),
+                  "cpu_s": round(time.process_time() - t0, 1), "time": time.strftime("%H:%M")}
+        print(json.dumps(report), flush=True)
+        save_checkpoint(args.out, net, game, generation=0, extra={
+            "distilled_from": "models/xiangqi.pt (generation 90)", "data": str(args.data),
+            "epochs_done": epoch + 1, "settings": vars(args) | {"out": str(args.out)}, **report})
+        if deadline and time.time() > deadline:
+            break
+
+
+_MIRROR = None
+
+
+def mirror_actions(idx):
+    """The actions of the left-right mirrored board, for a tensor of action indices."""
+    global _MIRROR
+    import torch
+    if _MIRROR is None:
+        from games import get_game
+        g = get_game("xiangqi")
+        _MIRROR = torch.as_tensor(np.asarray(g.symmetries()[1][1], np.int64))   # an involution
+    return _MIRROR[idx]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("cmd", choices=["gen", "train"])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--positions", type=int, default=200000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--data")
+    ap.add_argument("--start")
+    ap.add_argument("--blocks", type=int, default=4)
+    ap.add_argument("--channels", type=int, default=48)
+    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--value-weight", type=float, default=2.0)
+    ap.add_argument("--hours", type=float, default=0.0)
+    args = ap.parse_args()
+    generate(args) if args.cmd == "gen" else train(args)
+
+
+if __name__ == "__main__":
+    main()

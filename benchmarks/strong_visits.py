@@ -22,7 +22,8 @@ the rates (their searches stop early).
 ``--memory`` compares play evaluators that remember that many evaluations (0: none;
 `BatchNetEvaluator.remember`), each with every thread count, in the same turns.
 ``--runtimes`` compares the network's runtimes (`runtime.load_named_evaluator`: ``ort-fp32``,
-``ort-int8-static``, ``ort-int8-checked``) under the same search, in the same turns.
+``ort-int8-static``, ``ort-int8-checked``) under the same search, in the same turns; an entry
+``CHECKPOINT:RUNTIME`` runs another checkpoint of the game's network (a candidate to ship).
 ``--in-gather`` compares searches whose remembered leaves wait in the network's batch (0)
 with those that back them up as they are gathered (1; `MCTS.recall_in_gather`); left out, each
 game's own `[play] memory_in_gather`.
@@ -84,7 +85,8 @@ def measure(game, positions: list, threads: list[int], seconds: float, memory: l
     for t, m, g, r in itertools.product(threads, memory or [None], in_gather or [None], runtimes or [None]):
         player = make_player(game, "strong", seed=1, threads=t)
         if r is not None:   # the same search on the named runtime, whatever this machine's choice
-            named, _ = load_named_evaluator(shipped_model_path(game.key), game, r)
+            path, _, runtime = r.rpartition(":")   # "CHECKPOINT:RUNTIME" names another network
+            named, _ = load_named_evaluator(path or shipped_model_path(game.key), game, runtime)
             player.mcts.evaluator = remembering_as_played(game, with_symmetries(game, named))
         if m is not None and hasattr(player.mcts.evaluator, "remember"):
             player.mcts.evaluator.remember(m)

@@ -97,6 +97,8 @@ def train(args) -> None:
     mask = idx >= 0
     safe_idx = idx.clamp(min=0)
     tprob = torch.softmax(tlogit.masked_fill(~mask, -1e9), dim=1)
+    tfirst = tlogit.masked_fill(~mask, -1e9).argmax(1)   # the teacher's first choice, once
+    mirror = torch.as_tensor(np.asarray(game.symmetries()[1][1], np.int64))   # an involution
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     steps_per_epoch = n // args.batch
     total = steps_per_epoch * args.epochs
@@ -113,7 +115,7 @@ def train(args) -> None:
                 e = min(len(planes), s + 500)
                 logits, v = net(planes[s:e].float())
                 sl = logits.gather(1, safe_idx[s:e]).masked_fill(~mask[s:e], -1e9)
-                agree += int((sl.argmax(1) == tlogit[s:e].masked_fill(~mask[s:e], -1e9).argmax(1)).sum())
+                agree += int((sl.argmax(1) == tfirst[s:e]).sum())
                 vdiff += float((v - tvalue[s:e]).abs().sum())
         net.train()
         return {"same_first_choice": round(agree / HELD_OUT, 4), "value_diff": round(vdiff / HELD_OUT, 4)}
@@ -126,7 +128,7 @@ def train(args) -> None:
             x = planes[rows].float()
             if torch.rand(1, generator=gen).item() < 0.5:   # the board's left-right mirror
                 x = x.flip(3)
-                r_idx = mirror_actions(safe_idx[rows])
+                r_idx = mirror[safe_idx[rows]]
             else:
                 r_idx = safe_idx[rows]
             logits, v = net(x)
@@ -143,8 +145,8 @@ def train(args) -> None:
             step += 1
             if deadline and time.time() > deadline:
                 break
-        report = {"epoch": epoch + 1, "steps": step, "policy_loss": round(float(policy_loss), 4),
-                  "value_loss": round(float(value_loss), 5), **held_out(),
+        report = {"epoch": epoch + 1, "steps": step, "policy_loss": round(policy_loss.item(), 4),
+                  "value_loss": round(value_loss.item(), 5), **held_out(),
                   "cpu_s": round(time.process_time() - t0, 1), "time": time.strftime("%H:%M")}
         print(json.dumps(report), flush=True)
         save_checkpoint(args.out, net, game, generation=0, extra={
@@ -152,20 +154,6 @@ def train(args) -> None:
             "epochs_done": epoch + 1, "settings": vars(args) | {"out": str(args.out)}, **report})
         if deadline and time.time() > deadline:
             break
-
-
-_MIRROR = None
-
-
-def mirror_actions(idx):
-    """The actions of the left-right mirrored board, for a tensor of action indices."""
-    global _MIRROR
-    import torch
-    if _MIRROR is None:
-        from games import get_game
-        g = get_game("xiangqi")
-        _MIRROR = torch.as_tensor(np.asarray(g.symmetries()[1][1], np.int64))   # an involution
-    return _MIRROR[idx]
 
 
 def main() -> None:

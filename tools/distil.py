@@ -1,13 +1,15 @@
-"""A narrower xiangqi network distilled from the shipped one (issue 57, "a different width/depth
-at equal strength"). Self-play only: the positions come from games the shipped network plays
+"""A narrower network distilled from a game's shipped one (issue 57, "a different width/depth at
+equal strength"; first for xiangqi, docs/runs/xiangqi-narrow-2026-12-02/). Self-play only: the positions come from games the shipped network plays
 against itself (each move sampled from its priors, one move in ten uniformly at random so that
 the positions a search wanders into are there too), and the targets are the shipped network's
 own outputs (its move probabilities over the legal moves and its value). No outside engine
 chooses a move or a target.
 
-    python distil.py gen   --out DATA.npz --positions 200000 --seed 11
-    python distil.py train --data DATA.npz --blocks 4 --channels 48 --out STUDENT.pt \
+    python tools/distil.py gen   [--game G] --out DATA.npz --positions 200000 --seed 11
+    python tools/distil.py train [--game G] --data DATA.npz --blocks 4 --channels 48 --out STUDENT.pt \
                            --epochs 6 --seed 1 [--hours H]
+
+The game defaults to xiangqi, whose students of 2026-12-02 these commands rebuild unchanged.
 
 ``train`` prints a JSON line an epoch: the held-out positions' (the last 5,000) agreement with
 the teacher on the first choice over the legal moves and mean value difference, and CPU seconds.
@@ -22,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 HELD_OUT = 5000
@@ -31,19 +33,26 @@ HELD_OUT = 5000
 def teacher_evaluator(game):
     from engine.core.checkpoint import load_network
     from engine.core.onnxnet import OrtEvaluator, export_bytes, session
-    net, _ = load_network(ROOT / "models" / "xiangqi.pt", game)
+    net, _ = load_network(ROOT / "models" / f"{game.key}.pt", game)
     return OrtEvaluator(session(export_bytes(net)))
+
+
+def legal_cap(game) -> int:
+    """How many legal moves a kept position may have: 128 for xiangqi (nearly every position;
+    the rest are skipped), every action where a game has at most 256 (gomoku's 225 cells)."""
+    return game.action_size if game.action_size <= 256 else 128
 
 
 def generate(args) -> None:
     from games import get_game
-    game = get_game("xiangqi")
+    game = get_game(args.game)
     ev = teacher_evaluator(game)
+    cap = legal_cap(game)
     rng = np.random.default_rng(args.seed)
     n, parallel = args.positions, 256
     planes = np.zeros((n,) + ev.encode(game.initial_state()).shape, np.float16)
-    legal_idx = np.full((n, 128), -1, np.int16)
-    legal_logit = np.zeros((n, 128), np.float16)
+    legal_idx = np.full((n, cap), -1, np.int16)
+    legal_logit = np.zeros((n, cap), np.float16)
     values = np.zeros(n, np.float32)
     states = [game.initial_state() for _ in range(parallel)]
     # keep one position in ``keep`` so that neighbouring positions of one game rarely both appear
@@ -56,7 +65,7 @@ def generate(args) -> None:
         for i, (s, acts) in enumerate(zip(states, legal)):
             acts = np.asarray(acts)
             lg = logits[i, acts].astype(np.float64)
-            if k < n and rng.random() < 1.0 / keep and len(acts) <= 128:
+            if k < n and rng.random() < 1.0 / keep and len(acts) <= cap:
                 planes[k] = batch[i]
                 legal_idx[k, :len(acts)] = acts
                 legal_logit[k, :len(acts)] = lg
@@ -82,8 +91,8 @@ def train(args) -> None:
     from games import get_game
     configure_threads(1)
     torch.manual_seed(args.seed)
-    game = get_game("xiangqi")
-    teacher, _ = load_network(ROOT / "models" / "xiangqi.pt", game)
+    game = get_game(args.game)
+    teacher, teacher_meta = load_network(ROOT / "models" / f"{game.key}.pt", game)
     cfg = NetConfig.from_dict({**teacher.cfg.to_dict(), "blocks": args.blocks, "channels": args.channels})
     net = PolicyValueNet(cfg)
     if args.start:
@@ -98,7 +107,11 @@ def train(args) -> None:
     safe_idx = idx.clamp(min=0)
     tprob = torch.softmax(tlogit.masked_fill(~mask, -1e9), dim=1)
     tfirst = tlogit.masked_fill(~mask, -1e9).argmax(1)   # the teacher's first choice, once
-    mirror = torch.as_tensor(np.asarray(game.symmetries()[1][1], np.int64))   # an involution
+    # the board's symmetries: cell gathers for the planes, and for each the inverse of its action
+    # gather, which sends an action of the position to the same action on the transformed board
+    syms = game.symmetries()
+    cells = [torch.as_tensor(np.asarray(cp, np.int64)) for cp, _ in syms]
+    to_sym = [torch.as_tensor(np.argsort(np.asarray(ap)).astype(np.int64)) for _, ap in syms]
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     steps_per_epoch = n // args.batch
     total = steps_per_epoch * args.epochs
@@ -126,9 +139,11 @@ def train(args) -> None:
         for b in range(steps_per_epoch):
             rows = order[b * args.batch:(b + 1) * args.batch]
             x = planes[rows].float()
-            if torch.rand(1, generator=gen).item() < 0.5:   # the board's left-right mirror
-                x = x.flip(3)
-                r_idx = mirror[safe_idx[rows]]
+            # one symmetry a batch, drawn uniformly (xiangqi: the left-right mirror on half)
+            k = min(int(torch.rand(1, generator=gen).item() * len(syms)), len(syms) - 1)
+            if k:
+                x = x.reshape(len(rows), x.shape[1], -1)[:, :, cells[k]].reshape(x.shape)
+                r_idx = to_sym[k][safe_idx[rows]]
             else:
                 r_idx = safe_idx[rows]
             logits, v = net(x)
@@ -150,7 +165,7 @@ def train(args) -> None:
                   "cpu_s": round(time.process_time() - t0, 1), "time": time.strftime("%H:%M")}
         print(json.dumps(report), flush=True)
         save_checkpoint(args.out, net, game, generation=0, extra={
-            "distilled_from": "models/xiangqi.pt (generation 90)", "data": str(args.data),
+            "distilled_from": f"models/{game.key}.pt (generation {teacher_meta.get('generation', 0)})", "data": str(args.data),
             "epochs_done": epoch + 1, "settings": vars(args) | {"out": str(args.out)}, **report})
         if deadline and time.time() > deadline:
             break
@@ -159,6 +174,7 @@ def train(args) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("cmd", choices=["gen", "train"])
+    ap.add_argument("--game", default="xiangqi")
     ap.add_argument("--out", required=True)
     ap.add_argument("--positions", type=int, default=200000)
     ap.add_argument("--seed", type=int, default=1)

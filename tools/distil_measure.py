@@ -1,10 +1,10 @@
-"""Conditions 1 and 2 of rule.md for a student checkpoint: the accuracy bar of its runtimes against
-its own float32 (1,000 positions of its own games, seed 0, as the runtime's check draws them), and
+"""Conditions 1 and 2 of a distilled student's rule (docs/runs/*-narrow-*/rule.md) for its
+checkpoint: the accuracy bar of its runtimes against its own float32 (1,000 positions of its own games, seed 0, as the runtime's check draws them), and
 the CPU a position at batch 8 of each, as a share of the shipped network's float32 in the same run
 (interleaved 0.1 CPU-s windows, best of --rounds, 256 positions of the shipped network's games,
 seed 1, as benchmarks/network_int8.py measures). One thread. Prints one JSON line.
 
-    python measure.py STUDENT.pt [--rounds 10]
+    python tools/distil_measure.py STUDENT.pt [--rounds 10] [--game xiangqi]
 """
 import argparse
 import json
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -23,6 +23,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("student")
     ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--game", default="xiangqi")
     args = ap.parse_args()
     from network_int8 import cpu_description, cpu_us_per_position
     from engine.core import int8
@@ -32,8 +33,8 @@ def main() -> None:
     from engine.core.runtime import accuracy, is_accurate, policy_game_positions
     from games import get_game
     configure_threads(1)
-    game = get_game("xiangqi")
-    teacher, _ = load_network(ROOT / "models" / "xiangqi.pt", game)
+    game = get_game(args.game)
+    teacher, _ = load_network(ROOT / "models" / f"{game.key}.pt", game)
     student, meta = load_network(args.student, game)
     shipped = OrtEvaluator(session(export_bytes(teacher)))
     model = export_bytes(student)

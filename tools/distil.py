@@ -7,7 +7,7 @@ chooses a move or a target.
 
     python tools/distil.py gen   [--game G] --out DATA.npz --positions 200000 --seed 11
     python tools/distil.py train [--game G] --data DATA.npz --blocks 4 --channels 48 --out STUDENT.pt \
-                           --epochs 6 --seed 1 [--hours H]
+                           --epochs 6 --seed 1 [--hours H] [--threads N]
 
 The game defaults to xiangqi, whose students of 2026-12-02 these commands rebuild unchanged.
 
@@ -89,7 +89,7 @@ def train(args) -> None:
     from engine.core.checkpoint import save_checkpoint, load_network
     from engine.core.network import NetConfig, PolicyValueNet, configure_threads
     from games import get_game
-    configure_threads(1)
+    configure_threads(args.threads)
     torch.manual_seed(args.seed)
     game = get_game(args.game)
     teacher, teacher_meta = load_network(ROOT / "models" / f"{game.key}.pt", game)
@@ -187,6 +187,7 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--value-weight", type=float, default=2.0)
     ap.add_argument("--hours", type=float, default=0.0)
+    ap.add_argument("--threads", type=int, default=1, help="learning threads (1: the students of 2026-12-02)")
     args = ap.parse_args()
     generate(args) if args.cmd == "gen" else train(args)
 

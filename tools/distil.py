@@ -6,7 +6,7 @@ own outputs (its move probabilities over the legal moves and its value). No outs
 chooses a move or a target.
 
     python tools/distil.py gen   [--game G] --out DATA.npz --positions 200000 --seed 11
-    python tools/distil.py train [--game G] --data DATA.npz --blocks 4 --channels 48 --out STUDENT.pt \
+    python tools/distil.py train [--game G] --data DATA.npz [MORE.npz ...] --blocks 4 --channels 48 --out STUDENT.pt \
                            --epochs 6 --seed 1 [--hours H] [--threads N]
 
 The game defaults to xiangqi, whose students of 2026-12-02 these commands rebuild unchanged.
@@ -97,7 +97,11 @@ def train(args) -> None:
     net = PolicyValueNet(cfg)
     if args.start:
         net, _ = load_network(args.start, game)
-    d = np.load(args.data)
+    # one data file, or several joined in the order given (the last 5,000 positions of the last
+    # file are then the held-out ones)
+    parts = [np.load(f) for f in args.data]
+    d = {k: np.concatenate([p[k] for p in parts]) if len(parts) > 1 else parts[0][k]
+         for k in ("planes", "legal_idx", "legal_logit", "values")}
     planes = torch.from_numpy(d["planes"])
     idx = torch.from_numpy(d["legal_idx"].astype(np.int64))
     tlogit = torch.from_numpy(d["legal_logit"].astype(np.float32))
@@ -165,7 +169,7 @@ def train(args) -> None:
                   "cpu_s": round(time.process_time() - t0, 1), "time": time.strftime("%H:%M")}
         print(json.dumps(report), flush=True)
         save_checkpoint(args.out, net, game, generation=0, extra={
-            "distilled_from": f"models/{game.key}.pt (generation {teacher_meta.get('generation', 0)})", "data": str(args.data),
+            "distilled_from": f"models/{game.key}.pt (generation {teacher_meta.get('generation', 0)})", "data": " ".join(map(str, args.data)),
             "epochs_done": epoch + 1, "settings": vars(args) | {"out": str(args.out)}, **report})
         if deadline and time.time() > deadline:
             break
@@ -178,7 +182,7 @@ def main() -> None:
     ap.add_argument("--out", required=True)
     ap.add_argument("--positions", type=int, default=200000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--data")
+    ap.add_argument("--data", nargs="+", help="train: one data file or several, joined in order")
     ap.add_argument("--start")
     ap.add_argument("--blocks", type=int, default=4)
     ap.add_argument("--channels", type=int, default=48)

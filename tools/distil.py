@@ -9,9 +9,15 @@ chooses a move or a target.
     python tools/distil.py train [--game G] --data DATA.npz [MORE.npz ...] --blocks 4 --channels 48 --out STUDENT.pt \
                            --epochs 6 --seed 1 [--hours H] [--threads N]
 
+``gen --search-visits V`` also searches every kept position with the shipped network as the
+app plays it (``model:models/G.pt@V?rt=fp32``, a fresh tree each time) and stores the search's
+root visit shares (a proven win: its winning move alone) and root value beside the raw outputs;
+``train --policy-target search`` and ``--value-target search`` learn those instead of the raw
+ones (the teacher's searched outputs, gomoku 2026-12-04: docs/runs/gomoku-narrow-2026-12-04/).
+
 The game defaults to xiangqi, whose students of 2026-12-02 these commands rebuild unchanged.
 
-``train`` prints a JSON line an epoch: the held-out positions' (the last 5,000) agreement with
+``train`` prints a JSON line an epoch: the held-out positions' (the last 5,000, or --held-out) agreement with
 the teacher on the first choice over the legal moves and mean value difference, and CPU seconds.
 """
 from __future__ import annotations
@@ -27,7 +33,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-HELD_OUT = 5000
+HELD_OUT = 5000   # the default of --held-out
 
 
 def teacher_evaluator(game):
@@ -54,6 +60,13 @@ def generate(args) -> None:
     legal_idx = np.full((n, cap), -1, np.int16)
     legal_logit = np.zeros((n, cap), np.float16)
     values = np.zeros(n, np.float32)
+    searcher = None
+    if args.search_visits:
+        from engine.commands.specs import player_from_spec
+        searcher = player_from_spec(game, f"model:models/{game.key}.pt@{args.search_visits}?rt=fp32",
+                                    seed=args.seed, opening_plies=0)
+        visit_share = np.zeros((n, cap), np.float16)
+        search_values = np.zeros(n, np.float32)
     states = [game.initial_state() for _ in range(parallel)]
     # keep one position in ``keep`` so that neighbouring positions of one game rarely both appear
     keep, k, t0 = 3, 0, time.process_time()
@@ -70,6 +83,8 @@ def generate(args) -> None:
                 legal_idx[k, :len(acts)] = acts
                 legal_logit[k, :len(acts)] = lg
                 values[k] = vals[i]
+                if searcher is not None:
+                    visit_share[k, :len(acts)], search_values[k] = searched(searcher, s, acts)
                 k += 1
             if rng.random() < 0.1:
                 a = int(acts[rng.integers(len(acts))])
@@ -79,8 +94,29 @@ def generate(args) -> None:
             child = s.apply(a)
             nxt.append(game.initial_state() if child.is_terminal() else child)
         states = nxt
-    np.savez(args.out, planes=planes, legal_idx=legal_idx, legal_logit=legal_logit, values=values)
-    print(json.dumps({"positions": n, "cpu_s": round(time.process_time() - t0, 1), "seed": args.seed}))
+    extra = {"visit_share": visit_share, "search_values": search_values} if searcher is not None else {}
+    np.savez(args.out, planes=planes, legal_idx=legal_idx, legal_logit=legal_logit, values=values, **extra)
+    print(json.dumps({"positions": n, "cpu_s": round(time.process_time() - t0, 1), "seed": args.seed,
+                      "search_visits": args.search_visits}))
+
+
+def searched(player, state, acts) -> tuple[np.ndarray, float]:
+    """The search's move shares over ``acts`` (in their order) and its root value for the mover:
+    a proven win puts everything on the move that wins; a search that visited nothing (a root
+    proven at once) leaves the shares at zero, and training then falls back on the raw policy."""
+    player.reset()
+    result = player.choose(state)
+    share = np.zeros(len(acts), np.float32)
+    where = {int(a): j for j, a in enumerate(acts)}
+    if result.proven == 1.0:
+        share[where[int(result.action)]] = 1.0
+    else:
+        actions, visits = player.tree.visit_counts()
+        total = float(np.sum(visits))
+        if total > 0:
+            for a, v in zip(actions, visits):
+                share[where[int(a)]] = v / total
+    return share, float(result.value)
 
 
 def train(args) -> None:
@@ -100,16 +136,25 @@ def train(args) -> None:
     # one data file, or several joined in the order given (the last 5,000 positions of the last
     # file are then the held-out ones)
     parts = [np.load(f) for f in args.data]
-    d = {k: np.concatenate([p[k] for p in parts]) if len(parts) > 1 else parts[0][k]
-         for k in ("planes", "legal_idx", "legal_logit", "values")}
+    keys = ["planes", "legal_idx", "legal_logit", "values"]
+    if args.policy_target == "search" or args.value_target == "search":
+        keys += ["visit_share", "search_values"]
+    d = {k: np.concatenate([p[k] for p in parts]) if len(parts) > 1 else parts[0][k] for k in keys}
     planes = torch.from_numpy(d["planes"])
     idx = torch.from_numpy(d["legal_idx"].astype(np.int64))
     tlogit = torch.from_numpy(d["legal_logit"].astype(np.float32))
     tvalue = torch.from_numpy(d["values"])
-    n = len(planes) - HELD_OUT
+    held = args.held_out
+    n = len(planes) - held
     mask = idx >= 0
     safe_idx = idx.clamp(min=0)
     tprob = torch.softmax(tlogit.masked_fill(~mask, -1e9), dim=1)
+    if args.policy_target == "search":
+        share = torch.from_numpy(d["visit_share"].astype(np.float32)).masked_fill(~mask, 0.0)
+        total = share.sum(1, keepdim=True)
+        tprob = torch.where(total > 0, share / total.clamp(min=1e-9), tprob)
+    if args.value_target == "search":
+        tvalue = torch.from_numpy(d["search_values"])
     tfirst = tlogit.masked_fill(~mask, -1e9).argmax(1)   # the teacher's first choice, once
     # the board's symmetries: cell gathers for the planes, and for each the inverse of its action
     # gather, which sends an action of the position to the same action on the transformed board
@@ -135,7 +180,7 @@ def train(args) -> None:
                 agree += int((sl.argmax(1) == tfirst[s:e]).sum())
                 vdiff += float((v - tvalue[s:e]).abs().sum())
         net.train()
-        return {"same_first_choice": round(agree / HELD_OUT, 4), "value_diff": round(vdiff / HELD_OUT, 4)}
+        return {"same_first_choice": round(agree / held, 4), "value_diff": round(vdiff / held, 4)}
 
     step = 0
     for epoch in range(args.epochs):
@@ -192,6 +237,14 @@ def main() -> None:
     ap.add_argument("--value-weight", type=float, default=2.0)
     ap.add_argument("--hours", type=float, default=0.0)
     ap.add_argument("--threads", type=int, default=1, help="learning threads (1: the students of 2026-12-02)")
+    ap.add_argument("--held-out", type=int, default=HELD_OUT,
+                    help="train: the last this many positions of the last file are held out")
+    ap.add_argument("--search-visits", type=int, default=0,
+                    help="gen: also search each kept position with this many visits (0: raw outputs only)")
+    ap.add_argument("--policy-target", choices=["raw", "search"], default="raw",
+                    help="train: the teacher's raw move probabilities or its search's visit shares")
+    ap.add_argument("--value-target", choices=["raw", "search"], default="raw",
+                    help="train: the teacher's raw value or its search's root value")
     args = ap.parse_args()
     generate(args) if args.cmd == "gen" else train(args)
 

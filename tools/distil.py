@@ -17,8 +17,9 @@ ones (the teacher's searched outputs, gomoku 2026-12-04: docs/runs/gomoku-narrow
 
 The game defaults to xiangqi, whose students of 2026-12-02 these commands rebuild unchanged.
 
-``train`` prints a JSON line an epoch: the held-out positions' (the last 5,000, or --held-out) agreement with
-the teacher on the first choice over the legal moves and mean value difference, and CPU seconds.
+``train`` prints a JSON line an epoch: the held-out positions' (the last 5,000, or --held-out)
+agreement with the teacher's raw first choice over the legal moves, their mean difference from
+the value learnt (raw or searched), and CPU seconds.
 """
 from __future__ import annotations
 
@@ -133,8 +134,8 @@ def train(args) -> None:
     net = PolicyValueNet(cfg)
     if args.start:
         net, _ = load_network(args.start, game)
-    # one data file, or several joined in the order given (the last 5,000 positions of the last
-    # file are then the held-out ones)
+    # one data file, or several joined in the order given (the last --held-out positions of the
+    # last file are then the held-out ones)
     parts = [np.load(f) for f in args.data]
     keys = ["planes", "legal_idx", "legal_logit", "values"]
     if args.policy_target == "search" or args.value_target == "search":
@@ -145,6 +146,8 @@ def train(args) -> None:
     tlogit = torch.from_numpy(d["legal_logit"].astype(np.float32))
     tvalue = torch.from_numpy(d["values"])
     held = args.held_out
+    if not 0 < held < len(planes):
+        raise SystemExit(f"--held-out must leave positions on both sides: 1 to {len(planes) - 1}, not {held}")
     n = len(planes) - held
     mask = idx >= 0
     safe_idx = idx.clamp(min=0)

@@ -15,16 +15,7 @@ train() {  # name, blocks
 train G 6 &
 train H 7 &
 wait
-$P - > $R/pick.txt <<'PY'
-import json
-m = {s: json.loads(open(f"runs/deep24/{s}-measure.jsonl").read().strip().splitlines()[-1]) for s in "GH"}
-key = lambda s: (m[s]["accuracy"]["student fp32 vs shipped fp32"]["same_top_move"],
-                 -m[s]["accuracy"]["student fp32 vs shipped fp32"]["mean_value_diff"])
-judged = max("GH", key=key)
-for s in sorted("GH", key=lambda s: s != judged):
-    rt = "int8-checked" if m[s]["accuracy"]["student int8-checked"]["passes_bar"] else "fp32"
-    print(s, rt, "judged" if s == judged else "record")
-PY
+$P tools/distil_pick.py $R/G-measure.jsonl $R/H-measure.jsonl > $R/pick.txt
 while read s rt role; do
   $P main.py arena --game gomoku --a "model:$R/$s.pt@100?rt=$rt" --b "model:models/gomoku.pt@100?rt=fp32" --games 80 --balanced-openings 2 --seed 3 --quiet --games-out $R/$s-games-seed3.jsonl > $R/$s-match-seed3.json 2> $R/$s-arena-seed3.err &
 done < $R/pick.txt

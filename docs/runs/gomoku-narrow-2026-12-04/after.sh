@@ -14,7 +14,7 @@ train E search search &
 train F raw search &
 wait
 match() {  # name, seed
-  rt=$($P -c "import json,sys; m=json.loads(open('$R/$1-measure.jsonl').read().strip().splitlines()[-1]); print('int8-checked' if m['accuracy']['student int8-checked']['passes_bar'] else 'fp32')")
+  rt=$($P tools/distil_pick.py $R/$1-measure.jsonl | cut -d' ' -f2)   # its runtime; E is judged by the rule
   $P main.py arena --game gomoku --a "model:$R/$1-4x32.pt@100?rt=$rt" --b "model:models/gomoku.pt@100?rt=fp32" --games 80 --balanced-openings 2 --seed $2 --quiet --games-out $R/$1-games-seed$2.jsonl > $R/$1-match-seed$2.json 2> $R/$1-arena-seed$2.err
 }
 match E 3 &

@@ -15,6 +15,12 @@ root visit shares (a proven win: its winning move alone) and root value beside t
 ``train --policy-target search`` and ``--value-target search`` learn those instead of the raw
 ones (the teacher's searched outputs, gomoku 2026-12-04: docs/runs/gomoku-narrow-2026-12-04/).
 
+``gen --student S.pt`` plays the games between the student and the shipped network instead of
+the shipped network against itself (the student takes one side of each game, black and white in
+turn, and samples its moves from its own raw priors the same way), so that the positions its own
+play leads to are there; every kept position, whoever is to move, still gets the shipped network's
+outputs as its targets (on-policy distillation, as DAgger: docs/runs/gomoku-onpolicy-2026-12-04/).
+
 The game defaults to xiangqi, whose students of 2026-12-02 these commands rebuild unchanged.
 
 ``train`` prints a JSON line an epoch: the held-out positions' (the last 5,000, or --held-out)
@@ -37,10 +43,11 @@ sys.path.insert(0, str(ROOT))
 HELD_OUT = 5000   # the default of --held-out
 
 
-def teacher_evaluator(game):
+def teacher_evaluator(game, path=None):
+    """The shipped network (or the checkpoint at ``path``) in ONNX Runtime float32."""
     from engine.core.checkpoint import load_network
     from engine.core.onnxnet import OrtEvaluator, export_bytes, session
-    net, _ = load_network(ROOT / "models" / f"{game.key}.pt", game)
+    net, _ = load_network(path or ROOT / "models" / f"{game.key}.pt", game)
     return OrtEvaluator(session(export_bytes(net)))
 
 
@@ -68,6 +75,11 @@ def generate(args) -> None:
                                     seed=args.seed, opening_plies=0)
         visit_share = np.zeros((n, cap), np.float16)
         search_values = np.zeros(n, np.float32)
+    student = teacher_evaluator(game, args.student) if args.student else None
+    # where a student plays: the side it has in each of the parallel games (0: it moves first)
+    # and the ply each game has reached; a slot's next game gives the student the other side
+    side = np.arange(parallel) % 2
+    ply = np.zeros(parallel, np.int64)
     states = [game.initial_state() for _ in range(parallel)]
     # keep one position in ``keep`` so that neighbouring positions of one game rarely both appear
     keep, k, t0 = 3, 0, time.process_time()
@@ -75,6 +87,7 @@ def generate(args) -> None:
         legal = [s.legal_actions() for s in states]
         batch = np.stack([ev.encode(s) for s in states])
         logits, vals = ev.infer(batch)
+        s_logits = student.infer(batch)[0] if student is not None else None
         nxt = []
         for i, (s, acts) in enumerate(zip(states, legal)):
             acts = np.asarray(acts)
@@ -87,18 +100,23 @@ def generate(args) -> None:
                 if searcher is not None:
                     visit_share[k, :len(acts)], search_values[k] = searched(searcher, s, acts)
                 k += 1
+            if student is not None and ply[i] % 2 == side[i]:
+                lg = s_logits[i, acts].astype(np.float64)
             if rng.random() < 0.1:
                 a = int(acts[rng.integers(len(acts))])
             else:
                 p = np.exp(lg - lg.max())
                 a = int(acts[rng.choice(len(acts), p=p / p.sum())])
             child = s.apply(a)
-            nxt.append(game.initial_state() if child.is_terminal() else child)
+            ply[i] += 1
+            if child.is_terminal():
+                child, ply[i], side[i] = game.initial_state(), 0, 1 - side[i]
+            nxt.append(child)
         states = nxt
     extra = {"visit_share": visit_share, "search_values": search_values} if searcher is not None else {}
     np.savez(args.out, planes=planes, legal_idx=legal_idx, legal_logit=legal_logit, values=values, **extra)
     print(json.dumps({"positions": n, "cpu_s": round(time.process_time() - t0, 1), "seed": args.seed,
-                      "search_visits": args.search_visits}))
+                      "search_visits": args.search_visits, "student": args.student}))
 
 
 def searched(player, state, acts) -> tuple[np.ndarray, float]:
@@ -244,6 +262,7 @@ def main() -> None:
                     help="train: the last this many positions of the last file are held out")
     ap.add_argument("--search-visits", type=int, default=0,
                     help="gen: also search each kept position with this many visits (0: raw outputs only)")
+    ap.add_argument("--student", help="gen: a student checkpoint that plays one side of each game")
     ap.add_argument("--policy-target", choices=["raw", "search"], default="raw",
                     help="train: the teacher's raw move probabilities or its search's visit shares")
     ap.add_argument("--value-target", choices=["raw", "search"], default="raw",

@@ -79,8 +79,20 @@ def generate(args) -> None:
     # where a student plays: the side it has in each of the parallel games (0: it moves first)
     # and the ply each game has reached; a slot's next game gives the student the other side
     side = np.arange(parallel) % 2
-    ply = np.zeros(parallel, np.int64)
-    states = [game.initial_state() for _ in range(parallel)]
+    ply = np.full(parallel, args.opening_stones, np.int64)   # the student's side counts from the empty board
+
+    def new_game():
+        # the empty board, or --opening-stones uniformly random moves as the matches' openings
+        s = game.initial_state()
+        for _ in range(args.opening_stones):
+            acts = s.legal_actions()
+            child = s.apply(int(acts[rng.integers(len(acts))]))
+            if child.is_terminal():
+                break
+            s = child
+        return s
+
+    states = [new_game() for _ in range(parallel)]
     # keep one position in ``keep`` so that neighbouring positions of one game rarely both appear
     keep, k, t0 = 3, 0, time.process_time()
     while k < n:
@@ -102,21 +114,25 @@ def generate(args) -> None:
                 k += 1
             if student is not None and ply[i] % 2 == side[i]:
                 lg = s_logits[i, acts].astype(np.float64)
-            if rng.random() < 0.1:
+            if rng.random() < args.random_moves:
                 a = int(acts[rng.integers(len(acts))])
             else:
+                if args.temperature != 1.0:
+                    lg = lg / args.temperature
                 p = np.exp(lg - lg.max())
                 a = int(acts[rng.choice(len(acts), p=p / p.sum())])
             child = s.apply(a)
             ply[i] += 1
             if child.is_terminal():
-                child, ply[i], side[i] = game.initial_state(), 0, 1 - side[i]
+                child, ply[i], side[i] = new_game(), args.opening_stones, 1 - side[i]
             nxt.append(child)
         states = nxt
     extra = {"visit_share": visit_share, "search_values": search_values} if searcher is not None else {}
     np.savez(args.out, planes=planes, legal_idx=legal_idx, legal_logit=legal_logit, values=values, **extra)
     print(json.dumps({"positions": n, "cpu_s": round(time.process_time() - t0, 1), "seed": args.seed,
-                      "search_visits": args.search_visits, "student": args.student}))
+                      "search_visits": args.search_visits, "student": args.student,
+                      "random_moves": args.random_moves, "temperature": args.temperature,
+                      "opening_stones": args.opening_stones}))
 
 
 def searched(player, state, acts) -> tuple[np.ndarray, float]:
@@ -263,11 +279,19 @@ def main() -> None:
     ap.add_argument("--search-visits", type=int, default=0,
                     help="gen: also search each kept position with this many visits (0: raw outputs only)")
     ap.add_argument("--student", help="gen: a student checkpoint that plays one side of each game")
+    ap.add_argument("--random-moves", type=float, default=0.1,
+                    help="gen: the share of moves drawn uniformly at random (the rest from the priors)")
+    ap.add_argument("--temperature", type=float, default=1.0,
+                    help="gen: the priors' temperature for the moves drawn from them (below 1: sharper)")
+    ap.add_argument("--opening-stones", type=int, default=0,
+                    help="gen: start each game from this many uniformly random moves (0: the empty board)")
     ap.add_argument("--policy-target", choices=["raw", "search"], default="raw",
                     help="train: the teacher's raw move probabilities or its search's visit shares")
     ap.add_argument("--value-target", choices=["raw", "search"], default="raw",
                     help="train: the teacher's raw value or its search's root value")
     args = ap.parse_args()
+    if not (0.0 <= args.random_moves <= 1.0 and args.temperature > 0 and args.opening_stones >= 0):
+        raise SystemExit("--random-moves must lie in [0, 1], --temperature be positive, --opening-stones not negative")
     generate(args) if args.cmd == "gen" else train(args)
 
 

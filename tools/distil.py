@@ -58,6 +58,7 @@ def legal_cap(game) -> int:
 
 
 def generate(args) -> None:
+    from engine.play.arena import random_openings
     from games import get_game
     game = get_game(args.game)
     ev = teacher_evaluator(game)
@@ -76,21 +77,15 @@ def generate(args) -> None:
         visit_share = np.zeros((n, cap), np.float16)
         search_values = np.zeros(n, np.float32)
     student = teacher_evaluator(game, args.student) if args.student else None
-    # where a student plays: the side it has in each of the parallel games (0: it moves first)
-    # and the ply each game has reached; a slot's next game gives the student the other side
+    # the side the student plays in each of the parallel games (0: it moves first); a slot's
+    # next game gives it the other side
     side = np.arange(parallel) % 2
-    ply = np.full(parallel, args.opening_stones, np.int64)   # the student's side counts from the empty board
 
     def new_game():
         # the empty board, or --opening-stones uniformly random moves as the matches' openings
-        s = game.initial_state()
-        for _ in range(args.opening_stones):
-            acts = s.legal_actions()
-            child = s.apply(int(acts[rng.integers(len(acts))]))
-            if child.is_terminal():
-                break
-            s = child
-        return s
+        if not args.opening_stones:
+            return game.initial_state()
+        return random_openings(game, 1, args.opening_stones, seed=int(rng.integers(2 ** 31)))[0]
 
     states = [new_game() for _ in range(parallel)]
     # keep one position in ``keep`` so that neighbouring positions of one game rarely both appear
@@ -112,7 +107,7 @@ def generate(args) -> None:
                 if searcher is not None:
                     visit_share[k, :len(acts)], search_values[k] = searched(searcher, s, acts)
                 k += 1
-            if student is not None and ply[i] % 2 == side[i]:
+            if student is not None and s.current_player == side[i]:
                 lg = s_logits[i, acts].astype(np.float64)
             if rng.random() < args.random_moves:
                 a = int(acts[rng.integers(len(acts))])
@@ -122,9 +117,8 @@ def generate(args) -> None:
                 p = np.exp(lg - lg.max())
                 a = int(acts[rng.choice(len(acts), p=p / p.sum())])
             child = s.apply(a)
-            ply[i] += 1
             if child.is_terminal():
-                child, ply[i], side[i] = new_game(), args.opening_stones, 1 - side[i]
+                child, side[i] = new_game(), 1 - side[i]
             nxt.append(child)
         states = nxt
     extra = {"visit_share": visit_share, "search_values": search_values} if searcher is not None else {}

@@ -14,6 +14,10 @@ start=$SECONDS
 py=${PYTHON:-python3}
 game=${1:?game}; budget=${2:?seconds}; workers=${3:-$(( $(nproc) - 1 ))}
 out=${OUT:-/tmp/burst-out}; mkdir -p "$out"
+# the borrowed machine has PyTorch and ONNX Runtime but not every package the app needs: without
+# platformdirs (the per-user folders) ONNX Runtime could not keep its exports and the first burst
+# (2026-12-04) ran its network in torch; a folder of the burst's own needs no such package
+export ZEROBOARD_HOME=${ZEROBOARD_HOME:-/tmp/zeroboard-burst}
 $py setup.py build_ext --inplace -q >"$out/build.log" 2>&1 \
     || echo "the compiled core did not build (see build.log): self-play runs in pure Python"
 rm -rf runs/burst

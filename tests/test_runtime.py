@@ -158,10 +158,17 @@ def test_a_checkpoint_that_would_run_code_is_refused_even_with_an_onnx_cache_loo
 
 def test_without_onnx_runtime_the_network_runs_in_torch_with_a_note(checkpoint, monkeypatch, capsys):
     game, path = checkpoint
+    monkeypatch.setenv("ZEROBOARD_RUNTIME", "ort")
+    runtime.load_model_evaluator(path, game)   # an export cached beside the checkpoint
+    exports = sorted(p.name for p in path.parent.iterdir())
+    monkeypatch.delenv("ZEROBOARD_RUNTIME")
     monkeypatch.setitem(sys.modules, "onnxruntime", None)   # import fails
     ev, _ = runtime.load_model_evaluator(path, game)
     assert isinstance(ev, NetworkEvaluator)
-    assert "runs in torch" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "runs in torch" in err
+    # the export is not to blame: it stays where it was, not moved aside as a damaged file
+    assert sorted(p.name for p in path.parent.iterdir()) == exports and "moved aside" not in err
 
 
 def test_an_export_failure_falls_back_to_torch_with_a_note(checkpoint, monkeypatch, capsys):
@@ -173,6 +180,31 @@ def test_an_export_failure_falls_back_to_torch_with_a_note(checkpoint, monkeypat
     ev, _ = runtime.load_model_evaluator(path, game)
     assert isinstance(ev, NetworkEvaluator)
     assert "exporter broke" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("passes", [True, False])
+def test_self_play_in_torch_alone_takes_bfloat16_only_where_it_passes_the_accuracy_bar(checkpoint, monkeypatch,
+                                                                                        passes):
+    """Where ONNX Runtime cannot serve (here: not installed), bfloat16 still only competes in self-play:
+    as in the measured choice, it must pass the accuracy check against float32 on this machine."""
+    from engine.core import network
+    game, path = checkpoint
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+    monkeypatch.setattr(network, "bf16_pays", lambda net: True)   # as on a processor with fast bfloat16
+    checked = []
+
+    def verdict(name, evaluators, g, digest, shape=""):
+        checked.append((name, evaluators["reference"].runtime, g.key, len(digest), shape))
+        return passes
+    monkeypatch.setattr(runtime, "accurate_enough", verdict)
+    ev, meta = runtime.load_model_evaluator(path, game, purpose="selfplay", batch=64, precision="auto")
+    assert ev.runtime == ("torch-bf16" if passes else "torch-fp32")
+    # checked once, against float32, for this checkpoint (its sha256) and its network's shape
+    assert checked == [("torch-bf16", "torch-fp32", "connect4", 64, runtime.shape_key(meta["net"]))]
+    # asked for by name, bfloat16 is taken without the check
+    checked.clear()
+    forced, _ = runtime.load_model_evaluator(path, game, purpose="selfplay", batch=64, precision="bf16")
+    assert forced.runtime == "torch-bf16" and checked == []
 
 
 def test_the_runtime_choice_is_the_fastest_measured_and_remembered(checkpoint, monkeypatch):

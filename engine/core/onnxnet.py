@@ -251,6 +251,8 @@ def load_cached(checkpoint, game, digest: str | None = None):
             except OnnxUnavailable as e:
                 note(f"ignoring {e}")
                 continue
+            except ImportError:   # no ONNX Runtime here: the file is not to blame (the caller falls back)
+                raise
             except Exception as e:   # onnxruntime's parse errors have no common base class
                 problem = f"is not a usable ONNX model ({first_line(e)})"
         if problem:   # set aside, so that the export written next does not replace it unseen

@@ -531,7 +531,16 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
 
     def in_torch():   # built only when torch serves: it copies the network (and may time bfloat16)
         from .evaluators import NetworkEvaluator
-        return NetworkEvaluator(net, precision=precision if purpose == "selfplay" else "fp32"), meta
+        evaluator = NetworkEvaluator(net, precision=precision if purpose == "selfplay" else "fp32")
+        if evaluator.runtime == "torch-bf16" and precision == "auto" and game is not None:
+            # where bfloat16 only competes (not asked for by name), it must pass the accuracy bar here
+            # as in `choose` (a borrowed machine without ONNX Runtime's per-user cache ran a gomoku
+            # network in bfloat16 unchecked, 2026-12-04)
+            reference = NetworkEvaluator(net, precision="fp32")
+            if not accurate_enough("torch-bf16", {"reference": reference, "torch-bf16": evaluator}, game,
+                                   digest or file_sha256(path), shape=shape_key(meta["net"])):
+                evaluator = reference
+        return evaluator, meta
 
     if torch_only:
         return in_torch()

@@ -201,7 +201,14 @@ def test_self_play_in_torch_alone_takes_bfloat16_only_where_it_passes_the_accura
     assert ev.runtime == ("torch-bf16" if passes else "torch-fp32")
     # checked once, against float32, for this checkpoint (its sha256) and its network's shape
     assert checked == [("torch-bf16", "torch-fp32", "connect4", 64, runtime.shape_key(meta["net"]))]
+    # a check that cannot run (no per-user folder, say) leaves float32
+    def broken(*a, **k):
+        raise ModuleNotFoundError("No module named 'platformdirs'")
+    monkeypatch.setattr(runtime, "accurate_enough", broken)
+    unchecked, _ = runtime.load_model_evaluator(path, game, purpose="selfplay", batch=64, precision="auto")
+    assert unchecked.runtime == "torch-fp32"
     # asked for by name, bfloat16 is taken without the check
+    monkeypatch.setattr(runtime, "accurate_enough", verdict)
     checked.clear()
     forced, _ = runtime.load_model_evaluator(path, game, purpose="selfplay", batch=64, precision="bf16")
     assert forced.runtime == "torch-bf16" and checked == []

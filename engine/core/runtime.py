@@ -537,8 +537,13 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
             # as in `choose` (a borrowed machine without ONNX Runtime's per-user cache ran a gomoku
             # network in bfloat16 unchecked, 2026-12-04)
             reference = NetworkEvaluator(net, precision="fp32")
-            if not accurate_enough("torch-bf16", {"reference": reference, "torch-bf16": evaluator}, game,
-                                   digest or file_sha256(path), shape=shape_key(meta["net"])):
+            try:
+                passes = accurate_enough("torch-bf16", {"reference": reference, "torch-bf16": evaluator}, game,
+                                         digest or file_sha256(path), shape=shape_key(meta["net"]))
+            except Exception as e:   # the check itself could not run (its cache folder, say): float32
+                note(f"bfloat16's accuracy could not be checked ({first_line(e)}); the network runs in float32")
+                passes = False
+            if not passes:
                 evaluator = reference
         return evaluator, meta
 

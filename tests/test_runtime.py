@@ -187,10 +187,10 @@ def test_self_play_in_torch_alone_takes_bfloat16_only_where_it_passes_the_accura
                                                                                         passes):
     """Where ONNX Runtime cannot serve (here: not installed), bfloat16 still only competes in self-play:
     as in the measured choice, it must pass the accuracy check against float32 on this machine."""
-    from engine.core import network
     game, path = checkpoint
     monkeypatch.setitem(sys.modules, "onnxruntime", None)
-    monkeypatch.setattr(network, "bf16_pays", lambda net: True)   # as on a processor with fast bfloat16
+    # as on a processor with fast bfloat16
+    monkeypatch.setattr(runtime, "time_runtimes", lambda evs, planes, *a, **k: {"torch-fp32": 1.0, "torch-bf16": 2.0})
     checked = []
 
     def verdict(name, evaluators, g, digest, shape=""):
@@ -202,6 +202,7 @@ def test_self_play_in_torch_alone_takes_bfloat16_only_where_it_passes_the_accura
     # checked once, against float32, for this checkpoint (its sha256) and its network's shape
     assert checked == [("torch-bf16", "torch-fp32", "connect4", 64, runtime.shape_key(meta["net"]))]
     # a check that cannot run (no per-user folder, say) leaves float32
+
     def broken(*a, **k):
         raise ModuleNotFoundError("No module named 'platformdirs'")
     monkeypatch.setattr(runtime, "accurate_enough", broken)

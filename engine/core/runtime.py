@@ -529,23 +529,20 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
     configure_threads(1)
     net, meta = load_network(path, game)   # CheckpointError for a bad file, as before
 
-    def in_torch():   # built only when torch serves: it copies the network (and may time bfloat16)
+    def in_torch():   # built only when torch serves: it copies the network
         from .evaluators import NetworkEvaluator
-        evaluator = NetworkEvaluator(net, precision=precision if purpose == "selfplay" else "fp32")
-        if evaluator.runtime == "torch-bf16" and precision == "auto" and game is not None:
-            # where bfloat16 only competes (not asked for by name), it must pass the accuracy bar here
-            # as in `choose` (a borrowed machine without ONNX Runtime's per-user cache ran a gomoku
-            # network in bfloat16 unchecked, 2026-12-04)
-            reference = NetworkEvaluator(net, precision="fp32")
+        if purpose == "selfplay" and precision == "auto":
+            # bfloat16 competes as in every measured choice: only where it is faster here and passes
+            # the accuracy bar (a borrowed machine whose ONNX Runtime could not serve took it unchecked
+            # for a gomoku network that misses the bar, 2026-12-04)
+            in_torch_alone = tuple(n for n in candidates if n.startswith("torch"))
             try:
-                passes = accurate_enough("torch-bf16", {"reference": reference, "torch-bf16": evaluator}, game,
-                                         digest or file_sha256(path), shape=shape_key(meta["net"]))
-            except Exception as e:   # the check itself could not run (its cache folder, say): float32
-                note(f"bfloat16's accuracy could not be checked ({first_line(e)}); the network runs in float32")
-                passes = False
-            if not passes:
-                evaluator = reference
-        return evaluator, meta
+                return choose(net, meta["net"], batch, purpose, in_torch_alone, game=game,
+                              digest=digest or file_sha256(path))[1], meta
+            except Exception as e:   # the choice could not be measured or kept (its cache folder, say)
+                note(f"the runtime could not be chosen ({first_line(e)}); the network runs in float32")
+                return NetworkEvaluator(net), meta
+        return NetworkEvaluator(net, precision=precision if purpose == "selfplay" else "fp32"), meta
 
     if torch_only:
         return in_torch()

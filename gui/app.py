@@ -64,6 +64,19 @@ def _desktop_size() -> tuple[int, int] | None:
         return None
 
 
+def _display_window():
+    """The display module's window as a ``pygame.Window``: through ``pygame.display.get_window``
+    where pygame-ce has it, else ``Window.from_display_module``, whose deprecation notice (it
+    speaks of drawing through a Window, which the app does not do) is not shown."""
+    get_window = getattr(pygame.display, "get_window", None)
+    if get_window is not None:
+        return get_window()
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return pygame.Window.from_display_module()
+
+
 class App:
     """The whole app; ``headless`` draws into an off-screen surface instead of a window."""
 
@@ -121,8 +134,7 @@ class App:
         pygame.display.set_caption(APP_NAME)
         try:
             pygame.display.set_icon(_icon())
-            window = pygame.Window.from_display_module()
-            window.minimum_size = MIN_SIZE
+            _display_window().minimum_size = MIN_SIZE
         except Exception:
             pass
         return screen

@@ -406,6 +406,26 @@ def test_the_window_is_opened_at_the_size_that_fits_the_desktop(monkeypatch):
     assert screen.get_size()[1] <= 768 - app_module.DESKTOP_MARGIN[1]
 
 
+
+def test_the_opened_window_keeps_its_minimum_size_without_a_deprecation_notice():
+    """pygame-ce deprecates ``Window.from_display_module`` (a DeprecationWarning in every test
+    run); the window must still get the app's minimum size, through ``display.get_window``
+    where pygame-ce has it, with no notice either way."""
+    import warnings
+    import gui.app as app_module
+
+    class Shell:
+        headless = False
+        settings = {"fullscreen": False}
+    pygame.display.init()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", DeprecationWarning)
+            app_module.App._open_window(Shell(), (1024, 640))
+            assert tuple(app_module._display_window().minimum_size) == app_module.MIN_SIZE
+    finally:
+        pygame.display.quit()
+
 # --- messages (toasts) leave the status line in view -------------------------------------------
 
 def drawn_with_toasts(app, monkeypatch) -> tuple[list[tuple[str, pygame.Rect]], list[pygame.Rect]]:

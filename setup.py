@@ -4,7 +4,7 @@ Each is optional: where no C compiler is found, or its build fails, `pip install
 without it and the pure-Python path runs (games.native says so in one line). They build with
 the flags the running Python was built with (-O3 on CPython's usual builds, /Ox with MSVC).
 The rules in games/csrc are plain C (no Python), for the bindings and a compiled search alike;
-so is the search tree's walk in engine/core/csrc.
+so are the search tree's walk and the network's Winograd convolutions in engine/core/csrc.
 """
 from setuptools import Extension, setup
 
@@ -13,6 +13,8 @@ setup(ext_modules=[
               depends=["games/csrc/xiangqi_rules.h"], optional=True),
     Extension("engine.core._tree_c", ["engine/core/_tree_c.c", "engine/core/csrc/tree.c"],
               include_dirs=["engine/core/csrc"], depends=["engine/core/csrc/tree.h"], optional=True),
+    Extension("engine.core._winograd_c", ["engine/core/_winograd_c.c", "engine/core/csrc/winograd.c"],
+              include_dirs=["engine/core/csrc"], depends=["engine/core/csrc/winograd.h"], optional=True),
     Extension("games._gomoku_c", ["games/_gomoku_c.c", "games/csrc/gomoku_rules.c", "games/csrc/renju_rules.c"],
               include_dirs=["games/csrc"], depends=["games/csrc/gomoku_rules.h", "games/csrc/renju_rules.h"],
               optional=True),

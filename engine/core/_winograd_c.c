@@ -1,0 +1,161 @@
+/* engine.core._winograd_c: the residual tower's 3x3 convolutions by Winograd's F(4x4, 3x3) in
+ * float32 (engine/core/csrc/winograd.c) for Python, on numpy arrays through the buffer protocol
+ * (no copies). engine/core/winograd.py loads it and drives a whole network; where it is missing
+ * the other runtimes serve, and tests/test_winograd.py compares it with torch's convolutions.
+ *
+ * Threads: a convolution releases the GIL while it computes (tens to hundreds of microseconds);
+ * each caller passes its own activation and scratch arrays, and the weights are only read.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "winograd.h"
+
+/* bumped whenever a function's meaning or signature changes: winograd.py refuses a stale build */
+#define API_VERSION 1
+
+/* a C-contiguous float32 buffer of at least `need` floats (writable if asked) into view */
+static int float_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t need, int writable, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0)
+        return -1;
+    if (view->itemsize != 4 || view->format == NULL || strcmp(view->format, "f") != 0) {
+        PyErr_Format(PyExc_TypeError, "%s must hold float32 values", what);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    if (view->len / 4 < need) {
+        PyErr_Format(PyExc_ValueError, "%s holds %zd floats, fewer than the %zd needed", what, view->len / 4, need);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *py_conv(PyObject *self, PyObject *args)
+{
+    int B, H, W, Cp, K, relu;
+    PyObject *o_in, *o_u, *o_bias, *o_res, *o_out, *o_vb, *o_mb;
+    if (!PyArg_ParseTuple(args, "iiiiiOOOOpOOO", &B, &H, &W, &Cp, &K, &o_in, &o_u, &o_bias, &o_res, &relu,
+                          &o_out, &o_vb, &o_mb))
+        return NULL;
+    if (B < 0 || H <= 0 || W <= 0 || H > 64 || W > 64 || Cp <= 0 || K <= 0 || Cp % 8 || K % 8 || Cp > 4096 || K > 4096) {
+        PyErr_SetString(PyExc_ValueError, "conv: a batch of 0 or more, a board of 1-64 rows and columns, "
+                        "and channels that are multiples of 8 up to 4096");
+        return NULL;
+    }
+    Py_ssize_t cells = (Py_ssize_t)B * ((H + 3) / 4 * 4 + 2) * ((W + 3) / 4 * 4 + 2);
+    Py_buffer v[7];
+    int got = 0, ok = 0;
+    const int has_res = o_res != Py_None;
+    if (float_buffer(o_in, &v[got], cells * Cp, 0, "in") == 0 && ++got
+        && float_buffer(o_u, &v[got], (Py_ssize_t)36 * Cp * K, 0, "U") == 0 && ++got
+        && float_buffer(o_bias, &v[got], K, 0, "bias") == 0 && ++got
+        && float_buffer(o_out, &v[got], cells * K, 1, "out") == 0 && ++got
+        && float_buffer(o_vb, &v[got], ZB_WINO_SCRATCH((Py_ssize_t)Cp), 1, "Vb") == 0 && ++got
+        && float_buffer(o_mb, &v[got], ZB_WINO_SCRATCH((Py_ssize_t)K), 1, "Mb") == 0 && ++got
+        && (!has_res || (float_buffer(o_res, &v[got], cells * K, 0, "res") == 0 && ++got))) {
+        char *out = v[3].buf, *in = v[0].buf, *res = has_res ? v[6].buf : NULL;
+        Py_ssize_t out_len = v[3].len, in_len = v[0].len;
+        if (out < in + in_len && in < out + out_len) {
+            PyErr_SetString(PyExc_ValueError, "conv: out must not overlap in");
+        } else if (res != NULL && out != res && out < res + v[6].len && res < out + out_len) {
+            PyErr_SetString(PyExc_ValueError, "conv: out must be res or apart from it");
+        } else {
+            int rc;
+            Py_BEGIN_ALLOW_THREADS
+            rc = zb_wino_conv(B, H, W, Cp, K, v[0].buf, v[1].buf, v[2].buf, (const float *)res, relu, v[3].buf,
+                              v[4].buf, v[5].buf);
+            Py_END_ALLOW_THREADS
+            if (rc == -2)
+                PyErr_SetString(PyExc_RuntimeError, "conv: this build has no kernels (compiled without GCC or Clang)");
+            else if (rc != 0)
+                PyErr_SetString(PyExc_ValueError, "conv: bad sizes");
+            else
+                ok = 1;
+        }
+    }
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&v[i]);
+    if (!ok)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_dense(PyObject *self, PyObject *args)
+{
+    int N, C, K, relu;
+    PyObject *o_in, *o_w, *o_bias, *o_out;
+    if (!PyArg_ParseTuple(args, "iiiOOOpO", &N, &C, &K, &o_in, &o_w, &o_bias, &relu, &o_out))
+        return NULL;
+    if (N < 0 || C <= 0 || K <= 0 || C > (1 << 20) || K > (1 << 20) || N > (1 << 24)) {
+        PyErr_SetString(PyExc_ValueError, "dense: 0 or more rows and 1 or more columns in and out");
+        return NULL;
+    }
+    Py_buffer v[4];
+    int got = 0, ok = 0;
+    if (float_buffer(o_in, &v[got], (Py_ssize_t)N * C, 0, "in") == 0 && ++got
+        && float_buffer(o_w, &v[got], (Py_ssize_t)C * K, 0, "W") == 0 && ++got
+        && float_buffer(o_bias, &v[got], K, 0, "bias") == 0 && ++got
+        && float_buffer(o_out, &v[got], (Py_ssize_t)N * K, 1, "out") == 0 && ++got) {
+        char *out = v[3].buf, *in = v[0].buf;
+        if (out < in + v[0].len && in < out + v[3].len) {
+            PyErr_SetString(PyExc_ValueError, "dense: out must not overlap in");
+        } else {
+            int rc;
+            Py_BEGIN_ALLOW_THREADS
+            rc = zb_dense(N, C, K, v[0].buf, v[1].buf, v[2].buf, relu, v[3].buf);
+            Py_END_ALLOW_THREADS
+            if (rc == -2)
+                PyErr_SetString(PyExc_RuntimeError, "dense: this build has no kernels (compiled without GCC or Clang)");
+            else if (rc != 0)
+                PyErr_SetString(PyExc_ValueError, "dense: bad sizes");
+            else
+                ok = 1;
+        }
+    }
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&v[i]);
+    if (!ok)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_kernels(PyObject *self, PyObject *unused)
+{
+    return PyUnicode_FromString(zb_wino_kernels());
+}
+
+static PyMethodDef methods[] = {
+    {"conv", py_conv, METH_VARARGS,
+     "conv(B, H, W, Cp, K, in, U, bias, res, relu, out, Vb, Mb): out = [relu](conv3x3(in) + bias [+ res]),\n"
+     "float32 NHWC arrays in zero-bordered [B][4*ceil(H/4)+2][4*ceil(W/4)+2][C] buffers (res may be None,\n"
+     "or out itself); U the transformed weights [36][Cp][K]; Vb and Mb scratch of 36*TILES*Cp and\n"
+     "36*TILES*K floats. Releases the GIL while it computes."},
+    {"dense", py_dense, METH_VARARGS,
+     "dense(N, C, K, in, W, bias, relu, out): out = [relu](in @ W + bias) for float32 in [N][C], W [C][K],\n"
+     "out [N][K] (numpy's BLAS would spin threads on the other cores). Releases the GIL."},
+    {"kernels", py_kernels, METH_NOARGS,
+     "kernels() -> 'avx2', 'generic' or 'none': the kernels that run on this processor."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "engine.core._winograd_c",
+    "The residual tower's 3x3 convolutions by Winograd's F(4x4, 3x3) (engine/core/csrc/winograd.c); "
+    "see engine/core/winograd.py.",
+    -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__winograd_c(void)
+{
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddIntConstant(m, "API_VERSION", API_VERSION) < 0
+        || PyModule_AddIntConstant(m, "TILES", ZB_WINO_TILES) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -54,3 +54,21 @@ def tiny_model_file(folder, game_id: str, seed: int = 0, generation: int = 1):
     path = folder / f"{game_id}.pt"
     save_checkpoint(path, PolicyValueNet(NetConfig.for_game(game, blocks=1, channels=8)), game, generation=generation)
     return path
+
+
+def trained_looking(net, seed: int, linear_std: float = 0.3):
+    """``net`` (a PolicyValueNet) given what training would leave, in eval mode: batch norms with
+    non-trivial statistics and scales, and linear layers (pooling ones start at zero) with weights."""
+    import torch
+    torch.manual_seed(seed)
+    with torch.no_grad():
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.5, 0.5)
+                m.running_var.uniform_(0.3, 3.0)
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.3, 0.3)
+            if isinstance(m, torch.nn.Linear):
+                m.weight.normal_(0, linear_std)
+                m.bias.normal_(0, linear_std)
+    return net.eval()

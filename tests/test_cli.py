@@ -261,9 +261,11 @@ def test_bench_prints_one_json_line_with_the_figures(capsys, tmp_path, monkeypat
     assert out["batched_efficiency"] == pytest.approx(out["batched_sims_per_s"] / out["net_positions_per_s"], rel=0.01)
     speeds = out["runtimes"]["positions_per_s"]
     assert set(speeds) | set(out["runtimes"]["unavailable"]) == {"torch-fp32", "torch-bf16", "ort-fp32", "ort-int8",
-                                                                  "ort-int8-static", "ort-int8-checked"}
+                                                                  "ort-int8-static", "ort-int8-checked", "wino-fp32"}
     assert all(set(v) == {"1", "8", "64"} and min(v.values()) > 0 for v in speeds.values())
     accuracy = out["runtimes"]["accuracy_vs_torch_fp32"]
     assert accuracy["ort-fp32"]["mean_value_diff"] < 1e-4 and accuracy["ort-fp32"]["accurate"]
-    assert out["play_runtime"] in ("torch-fp32", "ort-fp32", "ort-int8-static")
+    assert out["play_runtime"] in ("torch-fp32", "ort-fp32", "ort-int8-static", "wino-fp32")
+    if "wino-fp32" in accuracy:   # built here: float32 like the others
+        assert accuracy["wino-fp32"]["mean_value_diff"] < 1e-4 and accuracy["wino-fp32"]["accurate"]
     assert out["single_sims_per_s_by_leaf_batch"]["1"] == out["single_unbatched_sims_per_s"]

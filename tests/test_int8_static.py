@@ -198,6 +198,8 @@ def test_models_with_their_int8_copy_beside_them_are_timed_in_onnx_runtime_witho
     machine): ONNX Runtime's runtimes are timed and the checked int8 form checked without loading
     the checkpoint, on the network's own positions, and the choice is remembered."""
     game, path = checkpoint
+    from engine.core import winograd
+    monkeypatch.setattr(winograd, "load", lambda: None)   # ONNX Runtime's alone (tests/test_winograd.py: with it)
     monkeypatch.setattr(runtime, "matched_runtimes", lambda game: {runtime.INT8_CHECKED})
     runtime.load_named_evaluator(path, game, runtime.INT8_STATIC)   # both exports beside the checkpoint
     assert path.with_suffix(".onnx").is_file() and path.with_suffix(".int8.onnx").is_file()
@@ -322,7 +324,7 @@ def test_selfplay_int8_that_cannot_be_built_runs_in_float32_with_a_note(checkpoi
         raise RuntimeError("calibration broke")
     monkeypatch.setattr(int8, "quantize_for", broken)
     monkeypatch.setattr(runtime, "time_runtimes", lambda evs, planes, *a, **k:
-                        {name: {"torch-fp32": 1.0, "ort-fp32": 2.0}.get(name, 9.0) for name in evs})
+                        {name: {"torch-fp32": 1.0, "ort-fp32": 2.0, runtime.WINOGRAD: 1.5}.get(name, 9.0) for name in evs})
     ev, _ = runtime.load_model_evaluator(path, game, purpose="selfplay", batch=8, precision="int8",
                                          keep_export=False)
     assert ev.runtime == "ort-fp32"

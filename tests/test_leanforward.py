@@ -10,24 +10,14 @@ import torch
 import engine.core.leanforward as lean
 from engine.core.evaluators import NetworkEvaluator
 from engine.core.network import NetConfig, PolicyValueNet, inference_copy
+from conftest import trained_looking
 from games import get_game
 
 
 def trained_looking_net(game, seed: int, **shape) -> PolicyValueNet:
     """A small network with non-trivial batch norms (and pooling weights), as after training."""
     torch.manual_seed(seed)
-    net = PolicyValueNet(NetConfig.for_game(game, blocks=2, channels=16, **shape))
-    with torch.no_grad():
-        for m in net.modules():
-            if isinstance(m, torch.nn.BatchNorm2d):
-                m.running_mean.uniform_(-0.5, 0.5)
-                m.running_var.uniform_(0.3, 3.0)
-                m.weight.uniform_(0.5, 1.5)
-                m.bias.uniform_(-0.3, 0.3)
-            if isinstance(m, torch.nn.Linear):
-                m.weight.normal_(0, 0.3)   # pooling layers start at zero: give them weights
-                m.bias.normal_(0, 0.3)
-    return net.eval()
+    return trained_looking(PolicyValueNet(NetConfig.for_game(game, blocks=2, channels=16, **shape)), seed)
 
 
 def planes(game, batch: int, dtype) -> torch.Tensor:

@@ -326,7 +326,10 @@ def test_the_packaged_apps_models_folder_is_never_written_to(checkpoint, monkeyp
 
 
 def test_play_from_a_cached_export_with_nothing_timed_takes_onnx_runtime_without_timing(checkpoint, monkeypatch):
+    """Where the Winograd module is not built (with it and its cached arrays, tests/test_winograd.py)."""
     game, path = checkpoint
+    from engine.core import winograd
+    monkeypatch.setattr(winograd, "load", lambda: None)
     monkeypatch.setenv("ZEROBOARD_RUNTIME", "ort")
     runtime.load_model_evaluator(path, game)        # the export, as the packaged app's build makes it
     monkeypatch.delenv("ZEROBOARD_RUNTIME")

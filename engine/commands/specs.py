@@ -11,10 +11,11 @@ A *spec* is one string naming one player:
                                  chooses the move by a lower confidence bound, ``mat=X`` adds
                                  the material won since the root over X to the leaf values,
                                  ``effort=N`` (1-3) makes the game's slower proofs look harder
-                                 (gomoku's VCT) (defaults: the game's ``[play]``); ``rt=fp32``, ``rt=int8`` or
-                                 ``rt=int8-checked`` runs the network in ONNX Runtime float32,
-                                 static int8 or static int8 with float32's second look at near
-                                 ties, whatever this machine's runtime choice (measurements)
+                                 (gomoku's VCT) (defaults: the game's ``[play]``); ``rt=fp32``, ``rt=int8``,
+                                 ``rt=int8-checked`` or ``rt=wino`` runs the network in ONNX Runtime float32,
+                                 static int8, static int8 with float32's second look at near
+                                 ties, or float32 with Winograd's convolutions, whatever this
+                                 machine's runtime choice (measurements)
 ``policy:PATH``                  the network alone: its highest-prior legal move, no search
 ``level:NAME[?cap=0&solve=N]``   the app's AI at level NAME (shipped model, else rollout search);
                                  ``cap=0``: its visits without the level's time cap (the level as
@@ -63,7 +64,7 @@ from ..play.baselines import OPENING_PLIES, OPENING_TEMPERATURE, SOLVER_MAX_PLIE
 #: default thinking time of an external UCI engine, in milliseconds
 UCI_DEFAULT_MOVETIME_MS = 100
 
-SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X&ptemp=X&lcb=X&mat=X&effort=N&rt=fp32|int8|int8-checked], policy:PATH, level:NAME[?cap=0&solve=N], rollout:N, random, greedy, solver, "
+SPEC_HELP = ("model:PATH[@SIMS][?sym=N&cpuct=X&fpu=X&ptemp=X&lcb=X&mat=X&effort=N&rt=fp32|int8|int8-checked|wino], policy:PATH, level:NAME[?cap=0&solve=N], rollout:N, random, greedy, solver, "
              "uci:COMMAND[@WORK][?OPTION=VALUE&...], ucci:COMMAND[@WORK][?OPTION=VALUE&...], "
              "gomocup:COMMAND[@WORK], nboard:COMMAND[@depthN] (WORK: MS, depthN or nodesN)")
 #: the external-engine kinds: their protocol, and work per move when the spec names none
@@ -117,7 +118,8 @@ def parse_uci_spec(rest: str) -> tuple[str, dict, dict[str, str]]:
 
 
 #: a model spec's ``rt`` values and the runtimes they name
-_RUNTIME_OPTIONS = {"fp32": "ort-fp32", "int8": "ort-int8-static", "int8-checked": "ort-int8-checked"}
+_RUNTIME_OPTIONS = {"fp32": "ort-fp32", "int8": "ort-int8-static", "int8-checked": "ort-int8-checked",
+                    "wino": "wino-fp32"}
 
 
 def _load_net_evaluator(game, path: str, spec: str, runtime: str | None = None):
@@ -132,7 +134,7 @@ def _load_net_evaluator(game, path: str, spec: str, runtime: str | None = None):
     except (CheckpointError, OnnxUnavailable) as e:
         raise SpecError(f"{spec}: {e}") from None
     except (ImportError, RuntimeError, ValueError) as e:   # ONNX Runtime missing, or a model it cannot run
-        raise SpecError(f"{spec}: the network cannot run in ONNX Runtime {runtime} here ({e})") from None
+        raise SpecError(f"{spec}: the network cannot run in the runtime {runtime} here ({e})") from None
 
 
 #: a model spec's search options and the [play] settings they stand for
@@ -155,7 +157,7 @@ def _model_options(rest: str, spec: str) -> tuple[str, dict]:
         name, value = name.strip().lower(), value.strip()
         if name == "rt" and eq:
             if value not in _RUNTIME_OPTIONS or name in options:
-                raise SpecError(f"{spec}: rt must be given once, as fp32 or int8, not {value!r}")
+                raise SpecError(f"{spec}: rt must be given once, as fp32, int8, int8-checked or wino, not {value!r}")
             options[name] = value
             continue
         if (name not in ("sym", "rt") and name not in _SEARCH_OPTIONS) or not eq:
@@ -163,7 +165,7 @@ def _model_options(rest: str, spec: str) -> tuple[str, dict]:
                             f"averaged), cpuct=X (exploration), fpu=X (first-play urgency reduction), "
                             f"ptemp=X (policy temperature), lcb=X (move choice by a lower confidence bound), "
                             f"mat=X (material won since the root, in the leaf values), effort=N (how hard the slower proofs "
-                            f"look, 1-3) and rt=fp32|int8|int8-checked (the runtime)")
+                            f"look, 1-3) and rt=fp32|int8|int8-checked|wino (the runtime)")
         if name in options:
             raise SpecError(f"{spec}: the option {name} is given twice")
         if name == "sym":

@@ -38,7 +38,9 @@ from .logsetup import first_line, note
 from .onnxnet import OnnxUnavailable
 from .safefile import UnreadableFile
 
-RUNTIMES = ("torch-fp32", "torch-bf16", "ort-fp32", "ort-int8", "ort-int8-static", "ort-int8-checked")
+RUNTIMES = ("torch-fp32", "torch-bf16", "ort-fp32", "ort-int8", "ort-int8-static", "ort-int8-checked", "wino-fp32")
+#: float32 with the convolutions by Winograd's F(4x4, 3x3) in the compiled module (`winograd`)
+WINOGRAD = "wino-fp32"
 INT8_STATIC = "ort-int8-static"
 #: static int8 with a float32 second look at near ties (`onnxnet.CheckedInt8Evaluator`)
 INT8_CHECKED = "ort-int8-checked"
@@ -156,12 +158,21 @@ def _remember(key: str, entry: dict) -> None:
         note(f"could not remember the runtime choice in {path}: {e}")
 
 
-def build_evaluator(runtime: str, net=None, model: bytes | None = None, sess=None, game=None, int8_sess=None):
+def build_evaluator(runtime: str, net=None, model: bytes | None = None, sess=None, game=None, int8_sess=None,
+                    wino=None):
     """An evaluator of ``runtime`` for the torch ``net`` (needed for torch runtimes) or the ONNX
     ``model`` bytes / ``sess`` (ORT runtimes; ``model`` is exported from ``net`` when absent).
     Static int8 takes ``int8_sess`` (a session, or a function that makes one), else quantizes
     ``model`` now, calibrated on positions of ``game``; its checked form (`INT8_CHECKED`) takes
-    the float32 ``sess`` (or ``model``) as well."""
+    the float32 ``sess`` (or ``model``) as well. The Winograd runtime takes ``wino`` (a
+    `winograd.WinogradNet`, or a function that gives one) where given, else transforms ``net``."""
+    if runtime == WINOGRAD:
+        from .winograd import Unsupported, WinogradEvaluator
+        if wino is not None:
+            return WinogradEvaluator(wino() if callable(wino) else wino)
+        if net is None:
+            raise Unsupported("the Winograd runtime is built from the network's weights")
+        return WinogradEvaluator(net)
     from .onnxnet import CheckedInt8Evaluator, OrtEvaluator, export_bytes, quantize_int8, session
     if runtime.startswith("torch"):
         from .evaluators import NetworkEvaluator
@@ -322,21 +333,30 @@ def accurate_enough(runtime: str, evaluators: dict, game, digest: str, shape: st
 
 
 #: what self-play with ``precision = "int8"`` chooses from (static int8 with its accuracy check waived)
-SELFPLAY_INT8_CANDIDATES = ("torch-fp32", "ort-fp32", INT8_STATIC)
+SELFPLAY_INT8_CANDIDATES = ("torch-fp32", "ort-fp32", WINOGRAD, INT8_STATIC)
+
+
+def servable(candidates, net_cfg) -> tuple[str, ...]:
+    """``candidates`` less the Winograd runtime where it cannot serve this network shape (``net_cfg``,
+    a NetConfig or its dict) here: the compiled module missing, or a part it does not compute."""
+    if WINOGRAD not in candidates:
+        return tuple(candidates)
+    from .winograd import supports
+    return tuple(candidates) if supports(net_cfg) else tuple(n for n in candidates if n != WINOGRAD)
 
 
 def candidates_for(purpose: str, precision: str = "fp32") -> tuple[str, ...]:
     if purpose == "selfplay" and precision == "auto":
         # not static int8: it fails the accuracy bar on every trained network (docs/network-int8.md), and
         # self-play's per-checkpoint quantization and check would cost every training generation
-        return ("torch-fp32", "torch-bf16", "ort-fp32")
+        return ("torch-fp32", "torch-bf16", "ort-fp32", WINOGRAD)
     # static int8 alone fails the accuracy bar on every shipped network (docs/network-int8.md);
     # where a network would pass without the second look, the checked form passes too
-    return ("torch-fp32", "ort-fp32", INT8_CHECKED)
+    return ("torch-fp32", "ort-fp32", WINOGRAD, INT8_CHECKED)
 
 
 def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, model: bytes | None = None,
-           game=None, digest: str | None = None, accurate=None, retime: bool = False, int8_sess=None):
+           game=None, digest: str | None = None, accurate=None, retime: bool = False, int8_sess=None, wino=None):
     """(runtime, evaluator): the fastest of ``candidates`` on this machine for this network shape
     and batch (timed once, about a second, and remembered) among those accurate enough: the
     float32 ones always; an inexact one (`INEXACT`) only where it is faster than those and
@@ -344,8 +364,15 @@ def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, 
     ``digest`` of ``game`` (or, within the hour, another of its shape). ``retime``: measure again and
     replace the remembered figures. Static int8 competes only where it can be built: from
     ``int8_sess`` (a session or a function that makes one) or, with ``game``, quantized now.
-    The runtime chosen is remembered with the figures (what `load_model_evaluator` reads)."""
+    The runtime chosen is remembered with the figures (what `load_model_evaluator` reads). The
+    Winograd runtime competes where this machine has it for this network shape, from ``wino`` (see
+    `build_evaluator`) or ``net``.
+    """
     evaluators = {}
+    if net is None and wino is None:
+        candidates = tuple(n for n in candidates if n != WINOGRAD)
+    candidates = servable(candidates, net_cfg)
+    wino = _once(wino)
     if int8_sess is None and game is None:
         candidates = tuple(n for n in candidates if n not in STATIC_INT8)
     int8_sess = _once(int8_sess if int8_sess is not None or game is None else
@@ -353,7 +380,7 @@ def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, 
 
     def evaluator(name):
         if name not in evaluators:
-            evaluators[name] = build_evaluator(name, net, model, sess, game=game, int8_sess=int8_sess)
+            evaluators[name] = build_evaluator(name, net, model, sess, game=game, int8_sess=int8_sess, wino=wino)
         return evaluators[name]
     key = choice_key(net_cfg, batch, purpose, candidates)
     rates = remembered_rates(key)
@@ -366,6 +393,9 @@ def choose(net, net_cfg: dict, batch: int, purpose: str, candidates, sess=None, 
             try:
                 usable[name] = evaluator(name)
             except Exception as e:   # quantization trouble of any kind: the float runtimes still work
+                if name == WINOGRAD:
+                    note(f"the Winograd runtime cannot serve this network ({first_line(e)}); not used")
+                    continue
                 if name not in STATIC_INT8:
                     raise
                 note(f"static int8 cannot be built for this network ({first_line(e)}); not used")
@@ -488,6 +518,8 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
         precision = "auto"
     torch_only = forced == "torch" or (purpose == "selfplay" and precision != "auto" and forced != "ort")
     candidates = candidates_for(purpose, precision)
+    if forced == "ort":
+        candidates = tuple(n for n in candidates if n != WINOGRAD)
     if INT8_CHECKED in candidates and INT8_CHECKED not in matched_runtimes(game):
         candidates = tuple(n for n in candidates if n != INT8_CHECKED)
     sess = meta = None
@@ -498,26 +530,43 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
             cached = load_cached(path, game, digest) if keep_export else None
             if cached is not None:
                 sess, meta = cached
+                candidates = servable(candidates, meta.get("net", {}))
                 from .int8 import load_cached as load_int8
                 choice = remembered_choice(choice_key(meta.get("net", {}), batch, purpose, candidates))
                 in_ort = tuple(n for n in candidates if n.startswith("ort"))
+                # the Winograd runtime's arrays, cached beside the export (the packaged app's build makes
+                # the shipped models'), serve without torch as ONNX Runtime does
+                wnet = None
+                if WINOGRAD in candidates and forced != "ort":
+                    from .winograd import load_cached as load_wino
+                    wnet = load_wino(path, digest)
+                torch_free = in_ort + ((WINOGRAD,) if wnet is not None else ())
+                if choice is None and forced is None and wnet is not None:
+                    choice = remembered_choice(choice_key(meta.get("net", {}), batch, purpose, torch_free))
                 if choice is None and forced is None:
                     choice = remembered_choice(choice_key(meta.get("net", {}), batch, purpose, in_ort))
+                if choice == WINOGRAD and wnet is not None:
+                    return build_evaluator(WINOGRAD, wino=wnet), meta
                 if choice in STATIC_INT8 and forced != "ort" and accuracy_verdict(choice, digest):
                     quantized = load_int8(path, game, digest)
                     if quantized is not None:
                         return build_evaluator(choice, sess=sess, int8_sess=quantized), meta
-                if choice is None and forced is None and purpose == "play" and INT8_CHECKED in candidates:
-                    # the shipped models' int8 copies lie beside them: ONNX Runtime's runtimes are
-                    # timed (and int8's checked) without importing torch, once, and remembered
-                    quantized = load_int8(path, game, digest)
-                    if quantized is not None:
-                        _, evaluator = choose(None, meta["net"], batch, purpose, in_ort, sess=sess, game=game,
-                                              digest=digest, int8_sess=quantized)
+                # without its cached arrays the Winograd runtime is made from the checkpoint: a choice
+                # not yet timed with it is timed below, torch loading the checkpoint once
+                untimed_wino = choice is None and WINOGRAD in candidates and wnet is None and forced is None
+                if choice is None and forced is None and purpose == "play" and not untimed_wino \
+                        and (INT8_CHECKED in candidates or wnet is not None):
+                    # the shipped models' int8 copies and Winograd arrays lie beside them: the runtimes
+                    # are timed (and int8's checked) without importing torch, once, and remembered
+                    quantized = load_int8(path, game, digest) if INT8_CHECKED in candidates else None
+                    timed = tuple(n for n in torch_free if n != INT8_CHECKED or quantized is not None)
+                    if len(timed) > 1:
+                        _, evaluator = choose(None, meta["net"], batch, purpose, timed, sess=sess, game=game,
+                                              digest=digest, int8_sess=quantized, wino=wnet)
                         return evaluator, meta
                 # nothing timed yet (the packaged app's shipped models, exported when it was built): ONNX
                 # Runtime, rather than importing torch only to time it; the next torch load times it
-                if forced == "ort" or choice == "ort-fp32" or (choice is None and purpose == "play"):
+                if forced == "ort" or choice == "ort-fp32" or (choice is None and purpose == "play" and not untimed_wino):
                     return build_evaluator("ort-fp32", sess=sess), meta
         except ImportError as e:
             note(f"ONNX Runtime is not available ({e}); the network runs in torch")
@@ -557,8 +606,11 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
         def int8_sess():   # quantized (or read from its cache) only if static int8 is timed or chosen
             from .int8 import load_or_build
             return load_or_build(path, game, lambda: export_bytes(net, digest, meta), digest, keep=keep_export)
+        def wino():   # transformed (or read from its cache) only if the Winograd runtime is timed or chosen
+            from .winograd import load_or_build
+            return load_or_build(path, digest, net, keep=keep_export)
         _, evaluator = choose(net, meta["net"], batch, purpose, candidates, sess=sess, game=game, digest=digest,
-                              int8_sess=int8_sess)
+                              int8_sess=int8_sess, wino=wino)
         return evaluator, meta
     except Exception as e:   # exporter or runtime trouble of any kind: torch still works
         note(f"ONNX Runtime cannot serve {path.name} ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); "
@@ -567,14 +619,18 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
 
 
 def load_named_evaluator(path, game, runtime: str):
-    """(evaluator, metadata) of the checkpoint at ``path`` in ONNX Runtime ``runtime`` ("ort-fp32" or
-    static int8), whatever this machine's choice, from the cached exports where they are (made
-    and cached where not): for measurements, such as a match of int8 against float32."""
+    """(evaluator, metadata) of the checkpoint at ``path`` in ``runtime`` (ONNX Runtime's "ort-fp32" or
+    static int8, or the Winograd runtime), whatever this machine's choice, from the cached exports
+    where they are (made and cached where not): for measurements, such as a match of int8 against
+    float32."""
     from .checkpoint import load_network
     from .onnxnet import export_checkpoint, file_sha256, load_cached
-    if runtime not in ("ort-fp32", *STATIC_INT8):
-        raise ValueError(f"runtime must be ort-fp32, {INT8_STATIC} or {INT8_CHECKED}, not {runtime!r}")
+    if runtime not in ("ort-fp32", *STATIC_INT8, WINOGRAD):
+        raise ValueError(f"runtime must be ort-fp32, {INT8_STATIC}, {INT8_CHECKED} or {WINOGRAD}, not {runtime!r}")
     path = Path(path)
+    if runtime == WINOGRAD:
+        net, meta = load_network(path, game)
+        return build_evaluator(runtime, net), meta
     digest = file_sha256(path)
     cached = load_cached(path, game, digest)
     if cached is None:
@@ -601,6 +657,6 @@ def preload() -> None:
         import torch  # noqa: F401
 
 
-__all__ = ["RUNTIMES", "INT8_STATIC", "INT8_CHECKED", "matched_runtimes", "accuracy_verdict", "load_model_evaluator", "load_named_evaluator",
+__all__ = ["RUNTIMES", "INT8_STATIC", "INT8_CHECKED", "WINOGRAD", "servable", "matched_runtimes", "accuracy_verdict", "load_model_evaluator", "load_named_evaluator",
            "build_evaluator", "time_runtimes", "positions_per_s", "choose", "forced_runtime", "preload",
            "sample_planes", "candidates_for", "policy_game_positions"]

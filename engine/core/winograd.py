@@ -20,7 +20,9 @@ counts that are not multiples of 8, are not served (`Unsupported`); the other ru
 """
 from __future__ import annotations
 
+import json
 import threading
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -60,6 +62,14 @@ def available() -> bool:
     return module is not None and module.kernels() != "none"
 
 
+def supports(net_cfg) -> bool:
+    """Whether this runtime can serve a network of this shape here (``net_cfg``: a NetConfig or its
+    dict): the module built, channels in multiples of 8, no global pooling in the blocks."""
+    get = net_cfg.get if isinstance(net_cfg, dict) else (lambda k, d=None: getattr(net_cfg, k, d))
+    channels, pool = get("channels"), get("global_pool", 0)
+    return (type(channels) is int and channels > 0 and channels % 8 == 0 and not pool and available())
+
+
 def _padded(n: int) -> int:
     return (n + 7) // 8 * 8
 
@@ -81,50 +91,114 @@ def _np(t) -> np.ndarray:
     return t.detach().cpu().numpy().astype(np.float32)
 
 
+#: the cached arrays' layout; a file of another format is rebuilt
+CACHE_FORMAT = 1
+
+
 class WinogradNet:
     """A `PolicyValueNet`'s inference copy (batch norms folded) as numpy arrays for the compiled
-    convolutions and numpy heads; ``infer(planes)`` gives what the module's forward gives."""
+    convolutions and dense kernel; ``infer(planes)`` gives what the module's forward gives. Made
+    from the torch network (`from_net`) or from its cached arrays (`load_cached`), which need no torch."""
 
-    def __init__(self, net):
-        from .network import inference_copy
+    def __init__(self, shape: dict, arrays: dict):
         module = load()
         if module is None or module.kernels() == "none":
             raise Unsupported("the compiled Winograd convolutions are not built here")
         self._c = module
+        self.shape = dict(shape)
+        self.height, self.width, self.channels = shape["height"], shape["width"], shape["channels"]
+        self.in_planes, self.blocks = shape["in_planes"], shape["blocks"]
+        self.in_padded = _padded(self.in_planes)
+        self.spatial, self.wdl = bool(shape["spatial"]), bool(shape["wdl"])
+        self.policy_planes = shape.get("policy_planes")
+        self.arrays = arrays
+        self.weights = [(arrays[f"u{i}"], arrays[f"b{i}"]) for i in range(1 + 2 * self.blocks)]
+
+        def layer(name):
+            return (arrays[name + "_w"], arrays[name + "_b"]) if name + "_w" in arrays else None
+        self.p1, self.p2, self.fc, self.extra = layer("p1"), layer("p2"), layer("fc"), layer("extra")
+        self.v1, self.v2, self.v3 = layer("v1"), layer("v2"), layer("v3")
+        th, tw = (self.height + 3) // 4, (self.width + 3) // 4
+        self.padded_shape = (th * 4 + 2, tw * 4 + 2)
+        self._local = threading.local()
+        self._check()
+
+    @classmethod
+    def from_net(cls, net) -> "WinogradNet":
+        """From a `PolicyValueNet` (left untouched)."""
+        from .network import inference_copy
+        if load() is None:
+            raise Unsupported("the compiled Winograd convolutions are not built here")
         cfg = net.cfg
         if cfg.global_pool:
             raise Unsupported("blocks with global pooling")
         if cfg.channels % 8:
             raise Unsupported(f"{cfg.channels} channels (a multiple of 8 is needed)")
         fast = inference_copy(net).float()
-        self.cfg = cfg
-        self.height, self.width, self.channels = cfg.height, cfg.width, cfg.channels
-        self.in_planes = cfg.in_planes
-        self.in_padded = _padded(cfg.in_planes)
+        in_padded = _padded(cfg.in_planes)
+        arrays = {}
         convs = [fast.stem[0]] + [c for block in fast.tower for c in (block.conv1, block.conv2)]
-        self.weights = []
         for i, conv in enumerate(convs):
-            bias = _np(conv.bias) if conv.bias is not None else np.zeros(conv.out_channels, np.float32)
-            self.weights.append((transform_weights(_np(conv.weight), self.in_padded if i == 0 else None), bias))
-        self.blocks = cfg.blocks
-        self.spatial = fast.spatial_policy
+            arrays[f"u{i}"] = transform_weights(_np(conv.weight), in_padded if i == 0 else None)
+            arrays[f"b{i}"] = (_np(conv.bias) if conv.bias is not None
+                               else np.zeros(conv.out_channels, np.float32))
+
+        def put(name, weight, bias, conv: bool = False):
+            w = _np(weight)
+            arrays[name + "_w"] = np.ascontiguousarray((w[:, :, 0, 0] if conv else w).T)
+            arrays[name + "_b"] = _np(bias) if bias is not None else np.zeros(w.shape[0], np.float32)
         pc = fast.policy_conv
-        self.p1 = (_np(pc[0].weight)[:, :, 0, 0].T.copy(), _np(pc[0].bias))
-        if self.spatial:
-            self.p2 = (_np(pc[3].weight)[:, :, 0, 0].T.copy(), _np(pc[3].bias))
-            self.policy_planes = cfg.policy_planes
-            self.extra = ((_np(fast.policy_extra.weight).T.copy(), _np(fast.policy_extra.bias))
-                          if fast.policy_extra is not None else None)
+        put("p1", pc[0].weight, pc[0].bias, conv=True)
+        if fast.spatial_policy:
+            put("p2", pc[3].weight, pc[3].bias, conv=True)
+            if fast.policy_extra is not None:
+                put("extra", fast.policy_extra.weight, fast.policy_extra.bias)
         else:
-            self.fc = (_np(fast.policy_fc.weight).T.copy(), _np(fast.policy_fc.bias))
-        vc = fast.value_conv[0]
-        self.v1 = (_np(vc.weight)[:, :, 0, 0].T.copy(), _np(vc.bias))
-        self.v2 = (_np(fast.value_fc[0].weight).T.copy(), _np(fast.value_fc[0].bias))
-        self.v3 = (_np(fast.value_fc[2].weight).T.copy(), _np(fast.value_fc[2].bias))
-        self.wdl = cfg.wdl
-        th, tw = (self.height + 3) // 4, (self.width + 3) // 4
-        self.padded_shape = (th * 4 + 2, tw * 4 + 2)
-        self._local = threading.local()
+            put("fc", fast.policy_fc.weight, fast.policy_fc.bias)
+        put("v1", fast.value_conv[0].weight, fast.value_conv[0].bias, conv=True)
+        put("v2", fast.value_fc[0].weight, fast.value_fc[0].bias)
+        put("v3", fast.value_fc[2].weight, fast.value_fc[2].bias)
+        shape = {"height": cfg.height, "width": cfg.width, "channels": cfg.channels, "in_planes": cfg.in_planes,
+                 "blocks": cfg.blocks, "spatial": bool(fast.spatial_policy), "wdl": bool(cfg.wdl),
+                 "policy_planes": cfg.policy_planes, "action_size": cfg.action_size}
+        return cls(shape, arrays)
+
+    def _check(self) -> None:
+        """Every array of the shape it must have (a damaged or foreign cache file fails here)."""
+        c, cp, cells = self.channels, self.in_padded, self.height * self.width
+        want = {"u0": (36, cp, c), "b0": (c,)}
+        for i in range(1, 1 + 2 * self.blocks):
+            want[f"u{i}"], want[f"b{i}"] = (36, c, c), (c,)
+        if self.p1 is None or self.v1 is None or self.v2 is None or self.v3 is None:
+            raise ValueError("a head's arrays are missing")
+        hidden = self.p1[0].shape[1]
+        want["p1_w"], want["v1_w"] = (c, hidden), (c, 1)
+        value_hidden = self.v2[0].shape[1]
+        want["v2_w"], want["v3_w"] = (cells, value_hidden), (value_hidden, 3 if self.wdl else 1)
+        actions = self.shape.get("action_size")
+        if self.spatial:
+            if self.p2 is None or not isinstance(self.policy_planes, int):
+                raise ValueError("the spatial policy's arrays are missing")
+            want["p2_w"] = (hidden, self.policy_planes)
+            extra = actions - self.policy_planes * cells
+            if (self.extra is None) != (extra == 0):
+                raise ValueError("the extra actions' arrays do not match the actions")
+            if self.extra is not None:
+                want["extra_w"] = (c, extra)
+        else:
+            if self.fc is None:
+                raise ValueError("the policy's arrays are missing")
+            want["fc_w"] = (hidden * cells, actions)
+        for name, shape in want.items():
+            a = self.arrays.get(name)
+            if not isinstance(a, np.ndarray) or a.dtype != np.float32 or a.shape != shape:
+                raise ValueError(f"array {name} is not float32 of shape {shape}")
+            bias = self.arrays.get(name[:-2] + "_b") if name.endswith("_w") else None
+            if name.endswith("_w") and (not isinstance(bias, np.ndarray) or bias.dtype != np.float32
+                                        or bias.shape != (shape[1],)):
+                raise ValueError(f"array {name[:-2]}_b is not float32 of shape {(shape[1],)}")
+            if not np.isfinite(a).all():
+                raise ValueError(f"array {name} holds values that are not finite")
 
     def _buffers(self, batch: int) -> dict:
         """This thread's activation and scratch arrays for ``batch`` positions (made once)."""
@@ -187,7 +261,7 @@ class WinogradNet:
                 pooled = flat.reshape(b, cells, self.channels).mean(axis=1, dtype=np.float32)
                 logits = np.concatenate([logits, self._dense(pooled, self.extra, False)], axis=1)
         else:
-            two = np.ascontiguousarray(hidden.reshape(b, cells, -1).transpose(0, 2, 1)).reshape(b, -1)
+            two = np.ascontiguousarray(hidden.reshape(b, cells, hidden.shape[1]).transpose(0, 2, 1)).reshape(b, cells * hidden.shape[1])
             logits = self._dense(two, self.fc, False)
         v = self._dense(flat, self.v1, True).reshape(b, cells)
         v = self._dense(v, self.v2, True)
@@ -207,9 +281,76 @@ class WinogradEvaluator(BatchNetEvaluator):
     runtime = RUNTIME
 
     def __init__(self, net):
+        """``net``: a `PolicyValueNet` or a `WinogradNet`."""
         super().__init__()
-        self.net = WinogradNet(net)
+        self.net = net if isinstance(net, WinogradNet) else WinogradNet.from_net(net)
         self.in_planes = self.net.in_planes
 
     def infer(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return self.net.infer(planes)
+
+
+def _cache_paths(checkpoint: Path, digest: str) -> list[Path]:
+    """Where ``checkpoint``'s arrays may be cached: beside it, then the per-user cache."""
+    from .onnxnet import cache_dir
+    return [checkpoint.with_suffix(".wino.npz"), cache_dir() / f"{digest[:32]}.wino.npz"]
+
+
+def load_cached(checkpoint, digest: str) -> WinogradNet | None:
+    """``checkpoint``'s network from its cached arrays (no torch), or None: none cached, another
+    checkpoint's or format's, or a damaged file (passed over with a note). The file is read as
+    plain arrays: nothing in it can run code."""
+    from .logsetup import note
+    checkpoint = Path(checkpoint)
+    if load() is None:
+        return None
+    for p in _cache_paths(checkpoint, digest):
+        if not p.is_file():
+            continue
+        try:
+            with np.load(p, allow_pickle=False) as f:
+                meta = json.loads(bytes(f["meta"]).decode("utf-8"))
+                if not isinstance(meta, dict) or meta.get("format") != CACHE_FORMAT or meta.get("digest") != digest:
+                    continue
+                arrays = {k: f[k] for k in f.files if k != "meta"}
+            return WinogradNet(meta["shape"], arrays)
+        except Exception as e:   # damaged, truncated or foreign: the network is transformed again
+            note(f"{p.name} cannot be read ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); not used")
+    return None
+
+
+def save(checkpoint, digest: str, wnet: WinogradNet) -> Path | None:
+    """Cache ``wnet``'s arrays for the checkpoint ``digest``: beside it where that folder may be written
+    (not the packaged app's own models), else in the per-user cache; the path, or None if neither."""
+    import io
+    import os
+
+    from .checkpoint import atomic_write_bytes
+    from .onnxnet import is_shipped_model
+    checkpoint = Path(checkpoint)
+    meta = json.dumps({"format": CACHE_FORMAT, "digest": digest, "shape": wnet.shape}).encode("utf-8")
+    buf = io.BytesIO()
+    np.savez(buf, meta=np.frombuffer(meta, dtype=np.uint8), **wnet.arrays)
+    places = _cache_paths(checkpoint, digest)
+    for p in places[1:] if is_shipped_model(checkpoint) else places:
+        try:
+            if os.access(p.parent, os.W_OK):
+                atomic_write_bytes(p, buf.getvalue())
+                return p
+        except OSError:
+            continue
+    return None
+
+
+def load_or_build(checkpoint, digest: str, net=None, keep: bool = True) -> WinogradNet:
+    """``checkpoint``'s network: the cached arrays, or transformed now from ``net`` (a
+    `PolicyValueNet`, or a function giving one) and, with ``keep``, cached."""
+    wnet = load_cached(checkpoint, digest) if keep else None
+    if wnet is not None:
+        return wnet
+    if net is None:
+        raise Unsupported("no cached arrays and no network to transform")
+    wnet = WinogradNet.from_net(net if hasattr(net, "cfg") or not callable(net) else net())
+    if keep:
+        save(checkpoint, digest, wnet)
+    return wnet

@@ -3,7 +3,7 @@
 For each game, plays short self-play batches with the shipped model and the game's own
 self-play settings (engine/core/configs/<game>.toml), one process, one thread, alternating
 the runtimes (``--runtimes``; by default torch float32, torch bfloat16, ONNX Runtime float32,
-and ONNX Runtime static int8, `engine.core.int8`) round by round so that
+and ONNX Runtime static int8, `engine.core.int8`; also ``wino-fp32``, `engine.core.winograd`) round by round so that
 other load on the machine falls on all of them alike. Before ONNX Runtime, self-play used
 torch with bfloat16 where it pays (`precision = "auto"`); "chosen" is the runtime
 `runtime.load_model_evaluator` picks now. Prints one JSON line per game: positions, CPU
@@ -32,7 +32,7 @@ def main() -> int:
     ap.add_argument("--n-games", type=int, default=0, help="games a batch (default: the game's parallel_games)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--runtimes", nargs="+", default=["torch-fp32", "torch-bf16", "ort-fp32", "ort-int8-static"],
-                    choices=["torch-fp32", "torch-bf16", "ort-fp32", "ort-int8-static"])
+                    choices=["torch-fp32", "torch-bf16", "ort-fp32", "ort-int8-static", "wino-fp32"])
     ap.add_argument("--memory", type=int, default=0, help="also each runtime remembering this many evaluations")
     args = ap.parse_args()
     from engine.core.checkpoint import load_network

@@ -22,7 +22,7 @@ the rates (their searches stop early).
 ``--memory`` compares play evaluators that remember that many evaluations (0: none;
 `BatchNetEvaluator.remember`), each with every thread count, in the same turns.
 ``--runtimes`` compares the network's runtimes (`runtime.load_named_evaluator`: ``ort-fp32``,
-``ort-int8-static``, ``ort-int8-checked``) under the same search, in the same turns; an entry
+``ort-int8-static``, ``ort-int8-checked``, ``wino-fp32``) under the same search, in the same turns; an entry
 ``CHECKPOINT:RUNTIME`` runs another checkpoint of the game's network (a candidate to ship).
 ``--in-gather`` compares searches whose remembered leaves wait in the network's batch (0)
 with those that back them up as they are gathered (1; `MCTS.recall_in_gather`); left out, each

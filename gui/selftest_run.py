@@ -187,6 +187,9 @@ def check_models() -> dict:
     unexported = [k for k, v in out["loaded"].items() if not v.get("onnx")]
     if is_frozen() and unexported:   # build.spec exports every shipped model; play would need torch
         raise CheckFailed("shipped models without their ONNX export: " + ", ".join(unexported), out)
+    untransformed = [k for k, v in out["loaded"].items() if v.get("winograd") is False]
+    if is_frozen() and untransformed:   # build.spec writes them beside the exports; timing would need torch
+        raise CheckFailed("shipped models without their Winograd arrays: " + ", ".join(untransformed), out)
     return out
 
 

@@ -106,6 +106,16 @@ def test_model_check_loads_good_models_and_reports_broken_and_missing_ones(tmp_p
     assert list(out["failed"]) == ["connect4.pt"]
     assert "connect4" not in out["missing"] and "tictactoe" not in out["missing"]
     assert {"connect2", "othello", "gomoku", "xiangqi"} <= set(out["missing"])
+    from engine.core import winograd
+    from engine.core.onnxnet import file_sha256
+    if winograd.available():   # its arrays beside the model, as the package ships them, or not
+        assert out["loaded"]["tictactoe"]["winograd"] is False
+        from engine.core.checkpoint import load_network
+        net, _ = load_network(tmp_path / "tictactoe.pt")
+        winograd.save(tmp_path / "tictactoe.pt", file_sha256(tmp_path / "tictactoe.pt"), winograd.WinogradNet.from_net(net))
+        assert check_models(tmp_path)["loaded"]["tictactoe"]["winograd"] is True
+    else:
+        assert out["loaded"]["tictactoe"]["winograd"] is None
 
 
 def test_a_quick_game_is_played_by_the_real_players():

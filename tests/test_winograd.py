@@ -174,6 +174,26 @@ def test_the_compiled_module_refuses_bad_arguments_with_an_error():
                 np.zeros(32, np.float32))
 
 
+def test_the_whole_tower_call_refuses_bad_layers_and_shared_buffers():
+    c = winograd.load()
+    hp = wp = 4 * 2 + 2
+    act = [np.zeros((1, hp, wp, 8), np.float32) for _ in range(4)]
+    scratch = [np.zeros(36 * c.TILES * 8, np.float32) for _ in range(2)]
+    layer = (np.zeros((36, 8, 8), np.float32), np.zeros(8, np.float32))
+    assert c.tower(1, 5, 5, 8, 8, act[0], [layer] * 3, act[1], act[2], act[3], *scratch) == 1
+    assert c.tower(1, 5, 5, 8, 8, act[0], [layer], act[1], act[2], act[3], *scratch) == 0
+    with pytest.raises(ValueError, match="1 \\+ 2 \\* blocks"):
+        c.tower(1, 5, 5, 8, 8, act[0], [layer] * 2, act[1], act[2], act[3], *scratch)
+    with pytest.raises(TypeError, match="tuple"):
+        c.tower(1, 5, 5, 8, 8, act[0], [layer, list(layer), layer], act[1], act[2], act[3], *scratch)
+    with pytest.raises(TypeError):
+        c.tower(1, 5, 5, 8, 8, act[0], (layer,), act[1], act[2], act[3], *scratch)
+    with pytest.raises(ValueError, match="overlap"):
+        c.tower(1, 5, 5, 8, 8, act[0], [layer] * 3, act[1], act[1], act[3], *scratch)
+    with pytest.raises(ValueError, match="fewer than"):
+        c.tower(1, 5, 5, 8, 8, act[0], [(layer[0][:10], layer[1])] * 3, act[1], act[2], act[3], *scratch)
+
+
 def test_the_dense_kernel_is_a_matrix_product_for_every_size():
     c = winograd.load()
     rng = np.random.default_rng(3)
@@ -264,7 +284,7 @@ def test_the_arrays_are_cached_and_read_back_without_torch_and_damage_is_passed_
     assert "cannot be read" in capsys.readouterr().err
     # a file of the right name with arrays of the wrong shapes is refused too
     arrays = dict(built.arrays)
-    arrays["u1"] = arrays["u1"][:, :8]
+    arrays["w1"] = arrays["w1"][:, :8]
     bad = winograd.WinogradNet.__new__(winograd.WinogradNet)
     bad.shape, bad.arrays = built.shape, arrays
     winograd.save(path, digest, bad)

@@ -30,7 +30,8 @@ def check_models(models_dir: Path | None = None) -> dict:
             net, meta = load_network(path, game)
             params = sum(p.numel() for p in net.parameters())
             loaded[path.stem] = {"generation": meta.get("generation"), "parameters": int(params),
-                                 "seconds": round(time.perf_counter() - t0, 3), "onnx": _has_onnx(path, game)}
+                                 "seconds": round(time.perf_counter() - t0, 3), "onnx": _has_onnx(path, game),
+                                 "winograd": _has_winograd(path, net)}
         except Exception as e:  # a damaged or mismatched model: the app would show an error
             failed[path.name] = f"{type(e).__name__}: {e}"
     missing = [get_game(g).key for g in GAME_IDS if not (folder / f"{get_game(g).key}.pt").exists()]
@@ -43,6 +44,20 @@ def _has_onnx(path: Path, game) -> bool:
     try:
         from ..core.onnxnet import load_cached
         return load_cached(path, game) is not None
+    except Exception:
+        return False
+
+
+def _has_winograd(path: Path, net) -> bool | None:
+    """Whether the Winograd runtime can play ``path`` from its cached arrays, without torch (the
+    packaged app's models carry them; elsewhere the first use makes them); None where that runtime
+    does not serve this network here (no compiled module, or a shape it does not compute)."""
+    try:
+        from ..core import winograd
+        from ..core.onnxnet import file_sha256
+        if not winograd.supports(net.cfg):
+            return None
+        return winograd.load_cached(path, file_sha256(path)) is not None
     except Exception:
         return False
 

@@ -12,7 +12,7 @@
 #include "winograd.h"
 
 /* bumped whenever a function's meaning or signature changes: winograd.py refuses a stale build */
-#define API_VERSION 1
+#define API_VERSION 2
 
 /* a C-contiguous float32 buffer of at least `need` floats (writable if asked) into view */
 static int float_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t need, int writable, const char *what)
@@ -30,6 +30,16 @@ static int float_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t need, int wri
         return -1;
     }
     return 0;
+}
+
+/* 1 where a kernel's return code says it ran, else 0 with the Python error set */
+static int kernel_ran(int rc, const char *what)
+{
+    if (rc == -2)
+        PyErr_Format(PyExc_RuntimeError, "%s: this build has no kernels (compiled without GCC or Clang)", what);
+    else if (rc != 0)
+        PyErr_Format(PyExc_ValueError, "%s: bad sizes", what);
+    return rc == 0;
 }
 
 static PyObject *py_conv(PyObject *self, PyObject *args)
@@ -67,12 +77,7 @@ static PyObject *py_conv(PyObject *self, PyObject *args)
             rc = zb_wino_conv(B, H, W, Cp, K, v[0].buf, v[1].buf, v[2].buf, (const float *)res, relu, v[3].buf,
                               v[4].buf, v[5].buf);
             Py_END_ALLOW_THREADS
-            if (rc == -2)
-                PyErr_SetString(PyExc_RuntimeError, "conv: this build has no kernels (compiled without GCC or Clang)");
-            else if (rc != 0)
-                PyErr_SetString(PyExc_ValueError, "conv: bad sizes");
-            else
-                ok = 1;
+            ok = kernel_ran(rc, "conv");
         }
     }
     for (int i = 0; i < got; i++)
@@ -80,6 +85,81 @@ static PyObject *py_conv(PyObject *self, PyObject *args)
     if (!ok)
         return NULL;
     Py_RETURN_NONE;
+}
+
+/* the whole tower in one call: the stem (in -> a), then each block's two convolutions (a -> t ->
+ * b with a as the residual, the two buffers swapping); returns 0 or 1, the buffer (a or b) holding
+ * the output */
+static PyObject *py_tower(PyObject *self, PyObject *args)
+{
+    int B, H, W, Cp, C;
+    PyObject *o_in, *o_layers, *o_a, *o_b, *o_t, *o_vb, *o_mb;
+    if (!PyArg_ParseTuple(args, "iiiiiOO!OOOOO", &B, &H, &W, &Cp, &C, &o_in, &PyList_Type, &o_layers, &o_a, &o_b,
+                          &o_t, &o_vb, &o_mb))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(o_layers);
+    if (B < 0 || H <= 0 || W <= 0 || H > 64 || W > 64 || Cp <= 0 || C <= 0 || Cp % 8 || C % 8 || Cp > 4096 || C > 4096
+        || n < 1 || n % 2 == 0 || n > 2 * 256 + 1) {
+        PyErr_SetString(PyExc_ValueError, "tower: a batch of 0 or more, a board of 1-64 rows and columns, channels "
+                        "that are multiples of 8 up to 4096, and a list of 1 + 2 * blocks (U, bias) pairs");
+        return NULL;
+    }
+    Py_ssize_t cells = (Py_ssize_t)B * ((H + 3) / 4 * 4 + 2) * ((W + 3) / 4 * 4 + 2);
+    Py_ssize_t nbuf = 6 + 2 * n;
+    Py_buffer *v = PyMem_Calloc((size_t)nbuf, sizeof(Py_buffer));
+    if (v == NULL)
+        return PyErr_NoMemory();
+    int got = 0, ok = 0, result = 0;
+    int fine = float_buffer(o_in, &v[got], cells * Cp, 0, "in") == 0 && ++got
+        && float_buffer(o_a, &v[got], cells * C, 1, "a") == 0 && ++got
+        && float_buffer(o_b, &v[got], cells * C, 1, "b") == 0 && ++got
+        && float_buffer(o_t, &v[got], cells * C, 1, "t") == 0 && ++got
+        && float_buffer(o_vb, &v[got], ZB_WINO_SCRATCH((Py_ssize_t)(Cp > C ? Cp : C)), 1, "Vb") == 0 && ++got
+        && float_buffer(o_mb, &v[got], ZB_WINO_SCRATCH((Py_ssize_t)C), 1, "Mb") == 0 && ++got;
+    for (Py_ssize_t i = 0; fine && i < n; i++) {
+        PyObject *pair = PyList_GET_ITEM(o_layers, i);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "tower: each layer is a (U, bias) tuple");
+            fine = 0;
+            break;
+        }
+        fine = float_buffer(PyTuple_GET_ITEM(pair, 0), &v[got], (Py_ssize_t)36 * (i == 0 ? Cp : C) * C, 0, "U") == 0
+            && ++got && float_buffer(PyTuple_GET_ITEM(pair, 1), &v[got], C, 0, "bias") == 0 && ++got;
+    }
+    if (fine) {
+        /* the four activation buffers must not overlap one another */
+        for (int i = 0; fine && i < 4; i++)
+            for (int j = i + 1; fine && j < 4; j++) {
+                char *p = v[i].buf, *q = v[j].buf;
+                if (p < q + v[j].len && q < p + v[i].len) {
+                    PyErr_SetString(PyExc_ValueError, "tower: in, a, b and t must not overlap");
+                    fine = 0;
+                }
+            }
+    }
+    if (fine) {
+        int rc = 0;
+        float *a = v[1].buf, *b = v[2].buf, *t = v[3].buf;
+        Py_BEGIN_ALLOW_THREADS
+        rc = zb_wino_conv(B, H, W, Cp, C, v[0].buf, v[6].buf, v[7].buf, NULL, 1, a, v[4].buf, v[5].buf);
+        for (Py_ssize_t k = 1; rc == 0 && k < n; k += 2) {
+            rc = zb_wino_conv(B, H, W, C, C, a, v[6 + 2 * k].buf, v[7 + 2 * k].buf, NULL, 1, t, v[4].buf, v[5].buf);
+            if (rc == 0)
+                rc = zb_wino_conv(B, H, W, C, C, t, v[8 + 2 * k].buf, v[9 + 2 * k].buf, a, 1, b, v[4].buf, v[5].buf);
+            float *swap = a;
+            a = b;
+            b = swap;
+            result ^= 1;
+        }
+        Py_END_ALLOW_THREADS
+        ok = kernel_ran(rc, "tower");
+    }
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&v[i]);
+    PyMem_Free(v);
+    if (!ok)
+        return NULL;
+    return PyLong_FromLong(result);
 }
 
 static PyObject *py_dense(PyObject *self, PyObject *args)
@@ -106,12 +186,7 @@ static PyObject *py_dense(PyObject *self, PyObject *args)
             Py_BEGIN_ALLOW_THREADS
             rc = zb_dense(N, C, K, v[0].buf, v[1].buf, v[2].buf, relu, v[3].buf);
             Py_END_ALLOW_THREADS
-            if (rc == -2)
-                PyErr_SetString(PyExc_RuntimeError, "dense: this build has no kernels (compiled without GCC or Clang)");
-            else if (rc != 0)
-                PyErr_SetString(PyExc_ValueError, "dense: bad sizes");
-            else
-                ok = 1;
+            ok = kernel_ran(rc, "dense");
         }
     }
     for (int i = 0; i < got; i++)
@@ -132,6 +207,10 @@ static PyMethodDef methods[] = {
      "float32 NHWC arrays in zero-bordered [B][4*ceil(H/4)+2][4*ceil(W/4)+2][C] buffers (res may be None,\n"
      "or out itself); U the transformed weights [36][Cp][K]; Vb and Mb scratch of 36*TILES*Cp and\n"
      "36*TILES*K floats. Releases the GIL while it computes."},
+    {"tower", py_tower, METH_VARARGS,
+     "tower(B, H, W, Cp, C, in, layers, a, b, t, Vb, Mb) -> 0 or 1: the stem (in -> a) and each residual\n"
+     "block's two convolutions with their ReLUs and skip connection, layers a list of 1 + 2 * blocks\n"
+     "(U, bias) tuples; the output is in a (0) or b (1). One call, without the GIL."},
     {"dense", py_dense, METH_VARARGS,
      "dense(N, C, K, in, W, bias, relu, out): out = [relu](in @ W + bias) for float32 in [N][C], W [C][K],\n"
      "out [N][K] (numpy's BLAS would spin threads on the other cores). Releases the GIL."},

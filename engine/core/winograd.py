@@ -33,7 +33,7 @@ from .evaluators import BatchNetEvaluator
 
 MODULE = "engine.core._winograd_c"
 #: the API_VERSION engine/core/_winograd_c.c must have
-API_VERSION = 1
+API_VERSION = 2
 RUNTIME = "wino-fp32"
 
 native.register(MODULE, "Winograd convolutions", API_VERSION)
@@ -92,7 +92,7 @@ def _np(t) -> np.ndarray:
 
 
 #: the cached arrays' layout; a file of another format is rebuilt
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 
 class WinogradNet:
@@ -112,16 +112,18 @@ class WinogradNet:
         self.spatial, self.wdl = bool(shape["spatial"]), bool(shape["wdl"])
         self.policy_planes = shape.get("policy_planes")
         self.arrays = arrays
-        self.weights = [(arrays[f"u{i}"], arrays[f"b{i}"]) for i in range(1 + 2 * self.blocks)]
 
         def layer(name):
             return (arrays[name + "_w"], arrays[name + "_b"]) if name + "_w" in arrays else None
         self.p1, self.p2, self.fc, self.extra = layer("p1"), layer("p2"), layer("fc"), layer("extra")
         self.v1, self.v2, self.v3 = layer("v1"), layer("v2"), layer("v3")
+        self._check()
+        # the transformed weights (4 times the 3x3 weights' size) are made here, not stored
+        self.weights = [(transform_weights(arrays[f"w{i}"], self.in_padded if i == 0 else None), arrays[f"b{i}"])
+                        for i in range(1 + 2 * self.blocks)]
         th, tw = (self.height + 3) // 4, (self.width + 3) // 4
         self.padded_shape = (th * 4 + 2, tw * 4 + 2)
         self._local = threading.local()
-        self._check()
 
     @classmethod
     def from_net(cls, net) -> "WinogradNet":
@@ -135,11 +137,10 @@ class WinogradNet:
         if cfg.channels % 8:
             raise Unsupported(f"{cfg.channels} channels (a multiple of 8 is needed)")
         fast = inference_copy(net).float()
-        in_padded = _padded(cfg.in_planes)
         arrays = {}
         convs = [fast.stem[0]] + [c for block in fast.tower for c in (block.conv1, block.conv2)]
         for i, conv in enumerate(convs):
-            arrays[f"u{i}"] = transform_weights(_np(conv.weight), in_padded if i == 0 else None)
+            arrays[f"w{i}"] = _np(conv.weight)
             arrays[f"b{i}"] = (_np(conv.bias) if conv.bias is not None
                                else np.zeros(conv.out_channels, np.float32))
 
@@ -165,10 +166,15 @@ class WinogradNet:
 
     def _check(self) -> None:
         """Every array of the shape it must have (a damaged or foreign cache file fails here)."""
-        c, cp, cells = self.channels, self.in_padded, self.height * self.width
-        want = {"u0": (36, cp, c), "b0": (c,)}
+        c, cells = self.channels, self.height * self.width
+        want = {"w0": (c, self.in_planes, 3, 3), "b0": (c,)}
         for i in range(1, 1 + 2 * self.blocks):
-            want[f"u{i}"], want[f"b{i}"] = (36, c, c), (c,)
+            want[f"w{i}"], want[f"b{i}"] = (c, c, 3, 3), (c,)
+        for key in ("height", "width", "channels", "in_planes", "blocks", "action_size"):
+            if type(self.shape.get(key)) is not int or self.shape[key] < (0 if key == "blocks" else 1):
+                raise ValueError(f"the shape's {key} is not a whole number")
+        if self.height > 64 or self.width > 64 or self.channels % 8:
+            raise ValueError("a board of more than 64 rows or columns, or channels not a multiple of 8")
         if self.p1 is None or self.v1 is None or self.v2 is None or self.v3 is None:
             raise ValueError("a head's arrays are missing")
         hidden = self.p1[0].shape[1]
@@ -194,7 +200,7 @@ class WinogradNet:
             if not isinstance(a, np.ndarray) or a.dtype != np.float32 or a.shape != shape:
                 raise ValueError(f"array {name} is not float32 of shape {shape}")
             bias = self.arrays.get(name[:-2] + "_b") if name.endswith("_w") else None
-            if name.endswith("_w") and (not isinstance(bias, np.ndarray) or bias.dtype != np.float32
+            if name.endswith("_w") and len(shape) == 2 and (not isinstance(bias, np.ndarray) or bias.dtype != np.float32
                                         or bias.shape != (shape[1],)):
                 raise ValueError(f"array {name[:-2]}_b is not float32 of shape {(shape[1],)}")
             if not np.isfinite(a).all():
@@ -229,16 +235,9 @@ class WinogradNet:
         buf = self._buffers(b)
         x = buf["in"]
         x[:, 1:h + 1, 1:w + 1, :p] = planes.transpose(0, 2, 3, 1)
-        conv, c = self._c.conv, self.channels
-        u, bias = self.weights[0]
-        conv(b, h, w, self.in_padded, c, x, u, bias, None, True, buf["a"], buf["vb"], buf["mb"])
-        cur, other, t = buf["a"], buf["b"], buf["t"]
-        for i in range(self.blocks):
-            u1, b1 = self.weights[1 + 2 * i]
-            u2, b2 = self.weights[2 + 2 * i]
-            conv(b, h, w, c, c, cur, u1, b1, None, True, t, buf["vb"], buf["mb"])
-            conv(b, h, w, c, c, t, u2, b2, cur, True, other, buf["vb"], buf["mb"])
-            cur, other = other, cur
+        which = self._c.tower(b, h, w, self.in_padded, self.channels, x, self.weights, buf["a"], buf["b"], buf["t"],
+                              buf["vb"], buf["mb"])
+        cur = buf["a"] if which == 0 else buf["b"]
         return cur[:, 1:h + 1, 1:w + 1, :]
 
     def _dense(self, x: np.ndarray, layer: tuple, relu: bool) -> np.ndarray:

@@ -62,7 +62,8 @@ ATTR static void in_tiles_##SUF(int th, int tw, int Hp, int Wp, int Cp, const fl
 } \
 \
 /* Mb[x][q][k] = sum over c of Vb[x][q][c] * U[x][c][k], for q < n4 (a multiple of 4) */ \
-ATTR static void products_##SUF(int n4, int Cp, int K, const float *Vb, const float *U, float *Mb) { \
+ATTR static inline __attribute__((always_inline)) void products_##SUF(int n4, int Cp, int K, const float *Vb, \
+                                                                      const float *U, float *Mb) { \
     int wide = K % 24 == 0 ? 24 : 16; \
     for (int x = 0; x < 36; x++) { \
         const float *Vx = Vb + (size_t)x * TB * Cp, *Ux = U + (size_t)x * Cp * K; \
@@ -219,7 +220,14 @@ ATTR static void conv_##SUF(int B, int H, int W, int Cp, int K, const float *in,
     for (int t0 = 0; t0 < T; t0 += TB) { \
         int n = T - t0 < TB ? T - t0 : TB; \
         in_tiles_##SUF(th, tw, Hp, Wp, Cp, in, t0, n, Vb); \
-        products_##SUF((n + 3) & ~3, Cp, K, Vb, U, Mb); \
+        int n4 = (n + 3) & ~3; \
+        /* the common towers' widths as constants: the rows' and weights' strides become immediates */ \
+        if (Cp == 32 && K == 32) products_##SUF(n4, 32, 32, Vb, U, Mb); \
+        else if (Cp == 48 && K == 48) products_##SUF(n4, 48, 48, Vb, U, Mb); \
+        else if (Cp == 64 && K == 64) products_##SUF(n4, 64, 64, Vb, U, Mb); \
+        else if (Cp == 96 && K == 96) products_##SUF(n4, 96, 96, Vb, U, Mb); \
+        else if (Cp == 128 && K == 128) products_##SUF(n4, 128, 128, Vb, U, Mb); \
+        else products_##SUF(n4, Cp, K, Vb, U, Mb); \
         out_tiles_##SUF(th, tw, H, W, Hp, Wp, K, Mb, t0, n, bias, res, relu, out); \
     } \
 }

@@ -81,6 +81,18 @@ def test_the_outputs_are_the_modules_for_every_kind_of_network(shape):
         assert_same(net, planes(cfg, batch, seed=batch))
 
 
+def test_batches_that_shrink_and_grow_give_what_fresh_arrays_give():
+    cfg = NetConfig(8, 15, 15, 225, 1, 1, 16, 32)
+    net = random_net(cfg, 9)
+    used, fresh = winograd.WinogradNet.from_net(net), winograd.WinogradNet.from_net(net)
+    for batch in (17, 3, 1, 9, 20, 2):
+        x = planes(cfg, batch, seed=batch)
+        for a, b in zip(used.infer(x), fresh.infer(x)):
+            assert np.array_equal(a, b)
+        fresh = winograd.WinogradNet.from_net(net)
+    assert used._local.buffers["a"].shape[0] == 20    # arrays for the largest batch only
+
+
 def test_an_empty_batch_gives_empty_outputs():
     cfg = NetConfig(3, 6, 7, 7, None, 1, 16, 32)
     logits, values = winograd.WinogradNet.from_net(random_net(cfg, 1)).infer(planes(cfg, 0, 0))

@@ -207,24 +207,23 @@ class WinogradNet:
                 raise ValueError(f"array {name} holds values that are not finite")
 
     def _buffers(self, batch: int) -> dict:
-        """This thread's activation and scratch arrays for ``batch`` positions (made once)."""
-        cache = getattr(self._local, "buffers", None)
-        if cache is None:
-            cache = self._local.buffers = {}
-        buf = cache.get(batch)
-        if buf is None:
+        """This thread's activation and scratch arrays for ``batch`` positions: views of arrays made
+        for the largest batch this thread has sent (self-play's batches shrink as its games end,
+        and each size must not keep arrays of its own)."""
+        held = getattr(self._local, "buffers", None)
+        if held is None or held["a"].shape[0] < batch:
             hp, wp = self.padded_shape
             c, tiles = self.channels, self._c.TILES
-            buf = {"in": np.zeros((batch, hp, wp, self.in_padded), np.float32),
-                   "a": np.zeros((batch, hp, wp, c), np.float32),
-                   "b": np.zeros((batch, hp, wp, c), np.float32),
-                   "t": np.zeros((batch, hp, wp, c), np.float32),
-                   "vb": np.zeros(36 * tiles * max(c, self.in_padded), np.float32),
-                   "mb": np.zeros(36 * tiles * c, np.float32)}
-            if len(cache) >= 8:   # a few batch sizes recur; an unusual one does not keep its arrays
-                cache.pop(next(iter(cache)))
-            cache[batch] = buf
-        return buf
+            size = max(batch, 1)
+            held = self._local.buffers = {
+                "in": np.zeros((size, hp, wp, self.in_padded), np.float32),
+                "a": np.zeros((size, hp, wp, c), np.float32),
+                "b": np.zeros((size, hp, wp, c), np.float32),
+                "t": np.zeros((size, hp, wp, c), np.float32),
+                "vb": np.zeros(36 * tiles * max(c, self.in_padded), np.float32),
+                "mb": np.zeros(36 * tiles * c, np.float32)}
+        # the leading rows of a C-ordered array are one contiguous block, as the module needs
+        return {k: (v[:batch] if v.ndim == 4 else v) for k, v in held.items()}
 
     def tower(self, planes: np.ndarray) -> np.ndarray:
         """The tower's output for input planes (B, in_planes, H, W): (B, H, W, channels), a view."""

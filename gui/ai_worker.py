@@ -291,7 +291,7 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
             replies.put({"type": "prepared", "id": rid, "seconds": time.monotonic() - received})
             continue
 
-        stop = {"flag": False}
+        stop = {"flag": False, "orphaned": False}
         last_progress = [0.0]
         last_check = [0.0]
 
@@ -300,6 +300,9 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
             if stop["flag"] or now - last_check[0] < REQUEST_CHECK_INTERVAL:
                 return stop["flag"]
             last_check[0] = now
+            if not _parent_alive():   # the window's process is gone (a crash, kill -9): nobody waits for this
+                stop["flag"] = stop["orphaned"] = True
+                return True
             while True:
                 try:
                     other = requests.get_nowait()
@@ -341,6 +344,8 @@ def worker_main(requests, replies, factory_spec: str = DEFAULT_FACTORY) -> None:
             replies.put({"type": "error", "id": rid, "message": _short_error(exc),
                          "trace": traceback.format_exc(limit=6)})
             continue
+        if stop["orphaned"]:
+            return
         if stop["flag"]:
             replies.put({"type": "cancelled", "id": rid})
             continue

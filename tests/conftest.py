@@ -72,3 +72,12 @@ def trained_looking(net, seed: int, linear_std: float = 0.3):
                 m.weight.normal_(0, linear_std)
                 m.bias.normal_(0, linear_std)
     return net.eval()
+
+
+def process_running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (Linux's /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False

@@ -153,3 +153,37 @@ def test_a_window_that_did_not_run_itself_does_not_blame_the_ai_for_that_time(cl
     assert not errors and ai.watchdog_restarts == 0, (errors, ai.watchdog_restarts)
     assert ai._process is worker and worker.is_alive()
     ai.cancel(rid)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL") or not os.path.exists("/proc/self/stat"),
+                    reason="kill -9 and /proc (Linux)")
+def test_the_ai_process_ends_its_search_and_leaves_when_the_window_is_killed(tmp_path):
+    """The window's process killed with -9 while the AI searches without end (an analysis, or the
+    "max" stand-in here): the AI process notices within its request checks and leaves, rather
+    than keep a core busy with nobody to answer (found: such a process had run for 54 minutes)."""
+    import multiprocessing as mp
+
+    from conftest import process_running as running
+    from test_gui_support import ai_host
+    pid_file = tmp_path / "ai.pid"
+    host = mp.get_context("spawn").Process(target=ai_host, args=(str(pid_file),), daemon=False)
+    host.start()
+    try:
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline and not (pid_file.exists() and pid_file.read_text()):
+            assert host.is_alive(), "the stand-in window's process ended early"
+            time.sleep(0.05)
+        ai_pid = int(pid_file.read_text())
+        assert running(ai_pid)
+        os.kill(host.pid, signal.SIGKILL)
+        host.join(WAIT_S)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and running(ai_pid):
+            time.sleep(0.05)
+        assert not running(ai_pid), "the AI process went on searching for a window that is gone"
+    finally:
+        if host.is_alive():
+            host.kill()
+        if pid_file.exists() and pid_file.read_text() and running(int(pid_file.read_text())):
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+

@@ -285,3 +285,22 @@ def button_named(app, label):
         if b.label == label:
             return b
     raise AssertionError(f"no button {label!r} in {[b.label for b in app.scene.buttons]}")
+
+
+def ai_host(pid_file: str) -> None:
+    """A stand-in for the window's process (run in a process of its own): starts the AI process,
+    asks it for a search that runs until stopped, writes the AI process's pid to ``pid_file`` and
+    waits to be killed."""
+    from games import get_game
+    from gui.ai_client import AIClient
+    ai = AIClient("test_gui_support:make_player")
+    ai.start()
+    replies = []
+    ai.search(get_game("tictactoe").initial_state(), "max", None, "s", replies.append)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not any(r.get("type") == "progress" for r in replies):
+        ai.poll()
+        time.sleep(0.02)
+    from pathlib import Path
+    Path(pid_file).write_text(str(ai._process.pid))
+    time.sleep(600)

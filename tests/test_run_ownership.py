@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import process_running
 from engine.core.runlock import RunDirLock, RunDirLocked
 from engine.training.train import TrainingRun
 from games import get_game
@@ -108,11 +109,7 @@ def test_a_background_trainer_on_a_locked_folder_reports_it_in_the_interface_lan
 
 
 def _running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except FileNotFoundError:
-        return False
+    return process_running(pid)
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL") or not Path("/proc/self/stat").exists(),

@@ -37,10 +37,17 @@ def fits_budget(budget) -> bool:
     return type(budget) is int and -BUDGET_LIMIT < budget < BUDGET_LIMIT
 
 
-def register(name: str, what: str, version: int) -> None:
+#: compiled module -> what runs in its place, where that is not a pure-Python path of it (the line said)
+INSTEAD: dict[str, str] = {}
+
+
+def register(name: str, what: str, version: int, instead: str | None = None) -> None:
     """Add the compiled module ``name`` (speeding up ``what``, built with ``API_VERSION`` ``version``)
-    to `COMPILED`, for a layer above games that keeps its own compiled core."""
+    to `COMPILED`, for a layer above games that keeps its own compiled core; ``instead``: what
+    runs where it is missing, when that is not a pure-Python version of it."""
     COMPILED[name] = (what, version)
+    if instead is not None:
+        INSTEAD[name] = instead
 
 
 #: module -> why the pure-Python path runs instead of it (filled as modules are asked for)
@@ -97,7 +104,8 @@ def _fall_back(name: str, reason: str) -> None:
     _fallbacks[name] = reason
     if not _told:   # one line per process, however many cores fall back
         _told = True
-        print(f"zeroboard: pure-Python {COMPILED[name][0]} (slower): {reason}", file=sys.stderr, flush=True)
+        what = INSTEAD.get(name) or f"pure-Python {COMPILED[name][0]}"
+        print(f"zeroboard: {what} (slower): {reason}", file=sys.stderr, flush=True)
     return None
 
 

@@ -359,6 +359,19 @@ def test_without_the_built_module_the_python_tree_runs_and_says_so():
     assert len(lines) == 1 and "pure-Python" in lines[0], out.stderr
 
 
+def test_without_the_winograd_module_the_line_says_what_runs_instead():
+    """The Winograd convolutions have no pure-Python version: where they are not built, the other
+    network runtimes serve, and the one line says so rather than speak of a pure-Python path."""
+    code = ("import sys; sys.modules['engine.core._winograd_c'] = None; from engine.core import winograd; "
+            "print(winograd.available())")
+    out = _tree_module_in_subprocess({}, code)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False"]
+    lines = [ln for ln in out.stderr.splitlines() if ln.startswith("zeroboard:")]
+    assert len(lines) == 1 and "without Winograd's convolutions" in lines[0] and "not built" in lines[0], out.stderr
+    assert "pure-Python" not in lines[0]
+
+
 @needs_compiled
 def test_the_built_module_runs_silently():
     out = _tree_module_in_subprocess({}, SEARCH_AND_SAY)

@@ -36,7 +36,8 @@ MODULE = "engine.core._winograd_c"
 API_VERSION = 2
 RUNTIME = "wino-fp32"
 
-native.register(MODULE, "Winograd convolutions", API_VERSION)
+native.register(MODULE, "Winograd convolutions", API_VERSION,
+                instead="the network without Winograd's convolutions")
 
 #: the weight transform G of F(4x4, 3x3) (points 0, 1, -1, 2, -2 and infinity): U = G g G^T
 G = np.array([[1 / 4, 0, 0],

@@ -20,6 +20,7 @@ def check_models(models_dir: Path | None = None) -> dict:
     """
     from games import GAME_IDS, game_from_key, get_game
     from ..core.checkpoint import load_network
+    from ..core.onnxnet import file_sha256
     from ..core.paths import models_dir as shipped_dir
     folder = Path(models_dir) if models_dir is not None else shipped_dir()
     loaded, failed = {}, {}
@@ -29,35 +30,35 @@ def check_models(models_dir: Path | None = None) -> dict:
             game = game_from_key(path.stem)
             net, meta = load_network(path, game)
             params = sum(p.numel() for p in net.parameters())
+            digest = file_sha256(path)
             loaded[path.stem] = {"generation": meta.get("generation"), "parameters": int(params),
-                                 "seconds": round(time.perf_counter() - t0, 3), "onnx": _has_onnx(path, game),
-                                 "winograd": _has_winograd(path, net)}
+                                 "seconds": round(time.perf_counter() - t0, 3), "onnx": _has_onnx(path, game, digest),
+                                 "winograd": _has_winograd(path, net, digest)}
         except Exception as e:  # a damaged or mismatched model: the app would show an error
             failed[path.name] = f"{type(e).__name__}: {e}"
     missing = [get_game(g).key for g in GAME_IDS if not (folder / f"{get_game(g).key}.pt").exists()]
     return {"folder": str(folder), "loaded": loaded, "failed": failed, "missing": missing}
 
 
-def _has_onnx(path: Path, game) -> bool:
+def _has_onnx(path: Path, game, digest: str) -> bool:
     """Whether ONNX Runtime can play ``path`` without exporting it (the packaged app's models
     carry their exports; elsewhere the first use makes it)."""
     try:
         from ..core.onnxnet import load_cached
-        return load_cached(path, game) is not None
+        return load_cached(path, game, digest) is not None
     except Exception:
         return False
 
 
-def _has_winograd(path: Path, net) -> bool | None:
+def _has_winograd(path: Path, net, digest: str) -> bool | None:
     """Whether the Winograd runtime can play ``path`` from its cached arrays, without torch (the
     packaged app's models carry them; elsewhere the first use makes them); None where that runtime
     does not serve this network here (no compiled module, or a shape it does not compute)."""
     try:
         from ..core import winograd
-        from ..core.onnxnet import file_sha256
         if not winograd.supports(net.cfg):
             return None
-        return winograd.load_cached(path, file_sha256(path)) is not None
+        return winograd.load_cached(path, digest) is not None
     except Exception:
         return False
 

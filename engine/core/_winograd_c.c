@@ -3,7 +3,8 @@
  * (no copies). engine/core/winograd.py loads it and drives a whole network; where it is missing
  * the other runtimes serve, and tests/test_winograd.py compares it with torch's convolutions.
  *
- * Threads: a convolution releases the GIL while it computes (tens to hundreds of microseconds);
+ * Two functions: the whole tower (stem and residual blocks) in one call, and a dense layer for the
+ * heads. Threads: both release the GIL while they compute (tens of microseconds to milliseconds);
  * each caller passes its own activation and scratch arrays, and the weights are only read.
  */
 #define PY_SSIZE_T_CLEAN
@@ -12,7 +13,7 @@
 #include "winograd.h"
 
 /* bumped whenever a function's meaning or signature changes: winograd.py refuses a stale build */
-#define API_VERSION 2
+#define API_VERSION 3
 
 /* a C-contiguous float32 buffer of at least `need` floats (writable if asked) into view */
 static int float_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t need, int writable, const char *what)
@@ -40,51 +41,6 @@ static int kernel_ran(int rc, const char *what)
     else if (rc != 0)
         PyErr_Format(PyExc_ValueError, "%s: bad sizes", what);
     return rc == 0;
-}
-
-static PyObject *py_conv(PyObject *self, PyObject *args)
-{
-    int B, H, W, Cp, K, relu;
-    PyObject *o_in, *o_u, *o_bias, *o_res, *o_out, *o_vb, *o_mb;
-    if (!PyArg_ParseTuple(args, "iiiiiOOOOpOOO", &B, &H, &W, &Cp, &K, &o_in, &o_u, &o_bias, &o_res, &relu,
-                          &o_out, &o_vb, &o_mb))
-        return NULL;
-    if (B < 0 || H <= 0 || W <= 0 || H > 64 || W > 64 || Cp <= 0 || K <= 0 || Cp % 8 || K % 8 || Cp > 4096 || K > 4096) {
-        PyErr_SetString(PyExc_ValueError, "conv: a batch of 0 or more, a board of 1-64 rows and columns, "
-                        "and channels that are multiples of 8 up to 4096");
-        return NULL;
-    }
-    Py_ssize_t cells = (Py_ssize_t)B * ((H + 3) / 4 * 4 + 2) * ((W + 3) / 4 * 4 + 2);
-    Py_buffer v[7];
-    int got = 0, ok = 0;
-    const int has_res = o_res != Py_None;
-    if (float_buffer(o_in, &v[got], cells * Cp, 0, "in") == 0 && ++got
-        && float_buffer(o_u, &v[got], (Py_ssize_t)36 * Cp * K, 0, "U") == 0 && ++got
-        && float_buffer(o_bias, &v[got], K, 0, "bias") == 0 && ++got
-        && float_buffer(o_out, &v[got], cells * K, 1, "out") == 0 && ++got
-        && float_buffer(o_vb, &v[got], ZB_WINO_SCRATCH((Py_ssize_t)Cp), 1, "Vb") == 0 && ++got
-        && float_buffer(o_mb, &v[got], ZB_WINO_SCRATCH((Py_ssize_t)K), 1, "Mb") == 0 && ++got
-        && (!has_res || (float_buffer(o_res, &v[got], cells * K, 0, "res") == 0 && ++got))) {
-        char *out = v[3].buf, *in = v[0].buf, *res = has_res ? v[6].buf : NULL;
-        Py_ssize_t out_len = v[3].len, in_len = v[0].len;
-        if (out < in + in_len && in < out + out_len) {
-            PyErr_SetString(PyExc_ValueError, "conv: out must not overlap in");
-        } else if (res != NULL && out != res && out < res + v[6].len && res < out + out_len) {
-            PyErr_SetString(PyExc_ValueError, "conv: out must be res or apart from it");
-        } else {
-            int rc;
-            Py_BEGIN_ALLOW_THREADS
-            rc = zb_wino_conv(B, H, W, Cp, K, v[0].buf, v[1].buf, v[2].buf, (const float *)res, relu, v[3].buf,
-                              v[4].buf, v[5].buf);
-            Py_END_ALLOW_THREADS
-            ok = kernel_ran(rc, "conv");
-        }
-    }
-    for (int i = 0; i < got; i++)
-        PyBuffer_Release(&v[i]);
-    if (!ok)
-        return NULL;
-    Py_RETURN_NONE;
 }
 
 /* the whole tower in one call: the stem (in -> a), then each block's two convolutions (a -> t ->
@@ -202,11 +158,6 @@ static PyObject *py_kernels(PyObject *self, PyObject *unused)
 }
 
 static PyMethodDef methods[] = {
-    {"conv", py_conv, METH_VARARGS,
-     "conv(B, H, W, Cp, K, in, U, bias, res, relu, out, Vb, Mb): out = [relu](conv3x3(in) + bias [+ res]),\n"
-     "float32 NHWC arrays in zero-bordered [B][4*ceil(H/4)+2][4*ceil(W/4)+2][C] buffers (res may be None,\n"
-     "or out itself); U the transformed weights [36][Cp][K]; Vb and Mb scratch of 36*TILES*Cp and\n"
-     "36*TILES*K floats. Releases the GIL while it computes."},
     {"tower", py_tower, METH_VARARGS,
      "tower(B, H, W, Cp, C, in, layers, a, b, t, Vb, Mb) -> 0 or 1: the stem (in -> a) and each residual\n"
      "block's two convolutions with their ReLUs and skip connection, layers a list of 1 + 2 * blocks\n"

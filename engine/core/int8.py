@@ -18,14 +18,13 @@ This module imports neither torch nor onnxruntime at import time.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 
 from .logsetup import first_line, note
-from .onnxnet import (HASH_KEY, OnnxUnavailable, cache_dir, check_session, file_sha256, is_shipped_model, run_quantizer,
-                      session)
+from .onnxnet import HASH_KEY, OnnxUnavailable, check_session, file_sha256, run_quantizer, session, write_cached
+from .onnxnet import candidate_paths as onnx_candidate_paths
 
 QUANT_KEY = "zeroboard_int8_static"
 QUANT_FORMAT = "1"   # bump when the quantization recipe changes, so cached files are rebuilt
@@ -99,9 +98,13 @@ def quantize_for(model: bytes, game, evaluator=None, count: int = CALIBRATION_PO
     return quantize_static_int8(model, calibration_planes(game, evaluator, count))
 
 
+#: the quantized copy's name beside its checkpoint (``xiangqi.pt`` -> ``xiangqi.int8.onnx``)
+SUFFIX = ".int8.onnx"
+
+
 def candidate_paths(checkpoint: Path, digest: str) -> list[Path]:
     """Where a quantized copy of ``checkpoint`` may be: beside its float export, then the user cache."""
-    return [checkpoint.with_suffix(".int8.onnx"), cache_dir() / f"{digest[:32]}.int8.onnx"]
+    return onnx_candidate_paths(checkpoint, digest, SUFFIX)
 
 
 def is_current(sess, digest: str) -> bool:
@@ -139,7 +142,6 @@ def load_or_build(checkpoint, game, float_model, digest: str | None = None, keep
     """A session of ``checkpoint``'s quantized copy: the cached one, or quantized now from
     ``float_model`` (its float export's bytes, or a zero-argument function giving them) and,
     with ``keep``, saved where the float export goes."""
-    from .checkpoint import atomic_write_bytes
     checkpoint = Path(checkpoint)
     digest = digest or file_sha256(checkpoint)
     cached = load_cached(checkpoint, game, digest) if keep else None
@@ -148,14 +150,7 @@ def load_or_build(checkpoint, game, float_model, digest: str | None = None, keep
     model = float_model() if callable(float_model) else float_model
     quantized = quantize_for(model, game)
     if keep:
-        places = candidate_paths(checkpoint, digest)
-        for p in places[1:] if is_shipped_model(checkpoint) else places:
-            try:
-                if os.access(p.parent, os.W_OK):
-                    atomic_write_bytes(p, quantized)
-                    break
-            except OSError:
-                continue
+        write_cached(checkpoint, digest, SUFFIX, quantized)
     sess = session(quantized)
     check_session(sess, game, str(checkpoint))
     return sess

@@ -209,17 +209,33 @@ def cache_dir() -> Path:
     return d
 
 
-def candidate_paths(checkpoint: Path, digest: str) -> list[Path]:
-    """Where an export of ``checkpoint`` may be: beside it, then the per-user cache."""
-    return [checkpoint.with_suffix(".onnx"), cache_dir() / f"{digest[:32]}.onnx"]
+def candidate_paths(checkpoint: Path, digest: str, suffix: str = ".onnx") -> list[Path]:
+    """Where a file made from ``checkpoint`` may be: beside it, then the per-user cache; ``suffix``
+    names the kind (".onnx" its export, ".int8.onnx" its quantized copy, ".wino.npz" the Winograd
+    runtime's arrays)."""
+    return [Path(checkpoint).with_suffix(suffix), cache_dir() / f"{digest[:32]}{suffix}"]
 
 
-def write_paths(checkpoint: Path, digest: str) -> list[Path]:
-    """Where a new export of ``checkpoint`` is written: beside it (in a source tree, models/*.onnx
+def write_paths(checkpoint: Path, digest: str, suffix: str = ".onnx") -> list[Path]:
+    """Where a new such file of ``checkpoint`` is written: beside it (in a source tree, models/*.onnx
     is git-ignored and shared by every user folder, tests included), except for the packaged
-    app's own models, whose folder is never written to: their exports go to the user cache."""
-    places = candidate_paths(checkpoint, digest)
+    app's own models, whose folder is never written to: their files go to the user cache."""
+    places = candidate_paths(checkpoint, digest, suffix)
     return places[1:] if is_shipped_model(checkpoint) else places
+
+
+def write_cached(checkpoint: Path, digest: str, suffix: str, data: bytes) -> Path | None:
+    """Write ``data`` to the first writable place of `write_paths` (atomically); that path, or None
+    where no folder can be written."""
+    from .checkpoint import atomic_write_bytes
+    for p in write_paths(checkpoint, digest, suffix):
+        try:
+            if os.access(p.parent, os.W_OK):
+                atomic_write_bytes(p, data)
+                return p
+        except OSError:
+            continue
+    return None
 
 
 def is_shipped_model(checkpoint: Path) -> bool:
@@ -265,21 +281,13 @@ def export_checkpoint(checkpoint, game, net=None, meta=None, digest: str | None 
     """Export ``checkpoint`` (loaded safely by `checkpoint.load_network` unless ``net`` and
     ``meta`` are given), write it to the first writable cache place, and return (session,
     metadata). Needs torch."""
-    from .checkpoint import atomic_write_bytes, load_network
+    from .checkpoint import load_network
     checkpoint = Path(checkpoint)
     digest = digest or file_sha256(checkpoint)
     if net is None:
         net, meta = load_network(checkpoint, game)
     model = export_bytes(net, digest, meta)
-    for p in write_paths(checkpoint, digest):
-        try:
-            if not os.access(p.parent, os.W_OK):
-                continue
-            atomic_write_bytes(p, model)
-            break
-        except OSError:
-            continue
-    else:
+    if write_cached(checkpoint, digest, ".onnx", model) is None:
         note(f"could not save the ONNX export of {checkpoint} (no writable folder); it is kept in memory only")
     sess = session(model)
     return sess, check_session(sess, game, str(checkpoint))

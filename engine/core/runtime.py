@@ -535,18 +535,19 @@ def load_model_evaluator(path, game, purpose: str = "play", batch: int = 8, prec
                 choice = remembered_choice(choice_key(meta.get("net", {}), batch, purpose, candidates))
                 in_ort = tuple(n for n in candidates if n.startswith("ort"))
                 # the Winograd runtime's arrays, cached beside the export (the packaged app's build makes
-                # the shipped models'), serve without torch as ONNX Runtime does
-                wnet = None
-                if WINOGRAD in candidates and forced != "ort":
-                    from .winograd import load_cached as load_wino
-                    wnet = load_wino(path, digest)
-                torch_free = in_ort + ((WINOGRAD,) if wnet is not None else ())
-                if choice is None and forced is None and wnet is not None:
-                    choice = remembered_choice(choice_key(meta.get("net", {}), batch, purpose, torch_free))
+                # the shipped models'), serve without torch as ONNX Runtime does; they are read only
+                # where that runtime is chosen or the choice is still to be made
+                if choice is None and forced is None and WINOGRAD in candidates:
+                    choice = remembered_choice(choice_key(meta.get("net", {}), batch, purpose, in_ort + (WINOGRAD,)))
                 if choice is None and forced is None:
                     choice = remembered_choice(choice_key(meta.get("net", {}), batch, purpose, in_ort))
+                wnet = None
+                if WINOGRAD in candidates and choice in (None, WINOGRAD):
+                    from .winograd import load_cached as load_wino
+                    wnet = load_wino(path, digest)
                 if choice == WINOGRAD and wnet is not None:
                     return build_evaluator(WINOGRAD, wino=wnet), meta
+                torch_free = in_ort + ((WINOGRAD,) if wnet is not None else ())
                 if choice in STATIC_INT8 and forced != "ort" and accuracy_verdict(choice, digest):
                     quantized = load_int8(path, game, digest)
                     if quantized is not None:

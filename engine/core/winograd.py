@@ -11,11 +11,11 @@ same function in exact arithmetic; in float32 the outputs differ from torch's by
 (about 1e-6 of their size), as torch's and ONNX Runtime's differ from each other, so it is a
 float32 runtime, timed against the others on first use and taken where it is faster.
 
-The tower runs in C (engine/core/_winograd_c.c, one call a convolution, without the GIL); the
-stem is a convolution like the others; the heads (1x1 convolutions and small linear layers, a
-few percent of the work) run in the same module's dense kernel: numpy's BLAS would
-spin threads on the other cores between calls, doubling the CPU a call costs. Activations stay channels-last in zero-bordered buffers
-kept per thread and batch size. Networks with global pooling in their blocks, or with channel
+The tower runs in C (engine/core/_winograd_c.c, the stem and every block in one call, without
+the GIL); the heads (1x1 convolutions and small linear layers, a few percent of the work) run
+in the same module's dense kernel: numpy's BLAS would spin threads on the other cores between
+calls, doubling the CPU a call costs. Activations stay channels-last in zero-bordered buffers,
+kept per thread for the largest batch it has sent. Networks with global pooling in their blocks, or with channel
 counts that are not multiples of 8, are not served (`Unsupported`); the other runtimes serve them.
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ from .evaluators import BatchNetEvaluator
 
 MODULE = "engine.core._winograd_c"
 #: the API_VERSION engine/core/_winograd_c.c must have
-API_VERSION = 2
+API_VERSION = 3
 RUNTIME = "wino-fp32"
 
 native.register(MODULE, "Winograd convolutions", API_VERSION,
@@ -289,21 +289,20 @@ class WinogradEvaluator(BatchNetEvaluator):
         return self.net.infer(planes)
 
 
-def _cache_paths(checkpoint: Path, digest: str) -> list[Path]:
-    """Where ``checkpoint``'s arrays may be cached: beside it, then the per-user cache."""
-    from .onnxnet import cache_dir
-    return [checkpoint.with_suffix(".wino.npz"), cache_dir() / f"{digest[:32]}.wino.npz"]
+#: the cached arrays' name beside their checkpoint (``gomoku.pt`` -> ``gomoku.wino.npz``)
+SUFFIX = ".wino.npz"
 
 
 def load_cached(checkpoint, digest: str) -> WinogradNet | None:
     """``checkpoint``'s network from its cached arrays (no torch), or None: none cached, another
     checkpoint's or format's, or a damaged file (passed over with a note). The file is read as
     plain arrays: nothing in it can run code."""
-    from .logsetup import note
+    from .logsetup import first_line, note
+    from .onnxnet import candidate_paths
     checkpoint = Path(checkpoint)
     if load() is None:
         return None
-    for p in _cache_paths(checkpoint, digest):
+    for p in candidate_paths(checkpoint, digest, SUFFIX):
         if not p.is_file():
             continue
         try:
@@ -314,7 +313,7 @@ def load_cached(checkpoint, digest: str) -> WinogradNet | None:
                 arrays = {k: f[k] for k in f.files if k != "meta"}
             return WinogradNet(meta["shape"], arrays)
         except Exception as e:   # damaged, truncated or foreign: the network is transformed again
-            note(f"{p.name} cannot be read ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); not used")
+            note(f"{p.name} cannot be read ({type(e).__name__}: {first_line(e)}); not used")
     return None
 
 
@@ -322,23 +321,12 @@ def save(checkpoint, digest: str, wnet: WinogradNet) -> Path | None:
     """Cache ``wnet``'s arrays for the checkpoint ``digest``: beside it where that folder may be written
     (not the packaged app's own models), else in the per-user cache; the path, or None if neither."""
     import io
-    import os
 
-    from .checkpoint import atomic_write_bytes
-    from .onnxnet import is_shipped_model
-    checkpoint = Path(checkpoint)
+    from .onnxnet import write_cached
     meta = json.dumps({"format": CACHE_FORMAT, "digest": digest, "shape": wnet.shape}).encode("utf-8")
     buf = io.BytesIO()
     np.savez(buf, meta=np.frombuffer(meta, dtype=np.uint8), **wnet.arrays)
-    places = _cache_paths(checkpoint, digest)
-    for p in places[1:] if is_shipped_model(checkpoint) else places:
-        try:
-            if os.access(p.parent, os.W_OK):
-                atomic_write_bytes(p, buf.getvalue())
-                return p
-        except OSError:
-            continue
-    return None
+    return write_cached(Path(checkpoint), digest, SUFFIX, buf.getvalue())
 
 
 def load_or_build(checkpoint, digest: str, net=None, keep: bool = True) -> WinogradNet:

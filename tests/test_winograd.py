@@ -81,6 +81,34 @@ def test_the_outputs_are_the_modules_for_every_kind_of_network(shape):
         assert_same(net, planes(cfg, batch, seed=batch))
 
 
+def test_each_board_takes_the_tiles_that_need_fewer_transformed_elements():
+    c = winograd.load()
+    # gomoku 9 tiles of 49 elements against 16 of 36, xiangqi 4 of 49 against 9 of 36; othello and
+    # Connect Four 4 of 36 against 4 of 49; a tie (1x4: one tile either way, 36 against 49) takes 4
+    assert [c.tile(h, w) for h, w in ((15, 15), (10, 9), (19, 19), (5, 13), (8, 8), (6, 7), (1, 4), (3, 3))] == \
+        [5, 5, 5, 5, 4, 4, 4, 4]
+    for h, w in ((15, 15), (8, 8)):
+        cfg = NetConfig(8, h, w, h * w, 1, 1, 16, 32)
+        net = winograd.WinogradNet.from_net(random_net(cfg, 3))
+        m = c.tile(h, w)
+        assert net.tile == m and net.weights[1][0].shape == ((m + 2) ** 2, 16, 16)
+        assert net.padded_shape == (m * -(-h // m) + 2, m * -(-w // m) + 2)
+
+
+def test_both_tile_sizes_compute_the_convolution_exactly_in_float64_transforms():
+    """G, B^T and A^T of both tile sizes give the direct correlation (the C transforms' coefficients
+    are tools/winograd_matrices.py's, which this checks through the G the module uses)."""
+    from tools.winograd_matrices import matrices
+    rng = np.random.default_rng(0)
+    for m in (4, 5):
+        at, g, bt = (np.array(a, dtype=np.float64) for a in matrices(m))
+        assert np.allclose(g, winograd.G[m], rtol=0, atol=1e-15)
+        for _ in range(20):
+            d, w = rng.standard_normal(m + 2), rng.standard_normal(3)
+            direct = np.array([d[i:i + 3] @ w for i in range(m)])
+            assert np.allclose(at @ ((g @ w) * (bt @ d)), direct, rtol=0, atol=1e-12)
+
+
 def test_batches_that_shrink_and_grow_give_what_fresh_arrays_give():
     cfg = NetConfig(8, 15, 15, 225, 1, 1, 16, 32)
     net = random_net(cfg, 9)
@@ -156,10 +184,11 @@ def test_networks_it_does_not_compute_are_refused_and_left_to_the_other_runtimes
 
 def test_the_compiled_module_refuses_bad_arguments_with_an_error():
     c = winograd.load()
-    hp = wp = 4 * 2 + 2    # a 5x5 board: two tiles a side
+    m = c.tile(5, 5)
+    hp = wp = m * -(-5 // m) + 2    # a 5x5 board
     act = [np.zeros((1, hp, wp, 8), np.float32) for _ in range(4)]
-    scratch = [np.zeros(36 * c.TILES * 8, np.float32) for _ in range(2)]
-    layer = (np.zeros((36, 8, 8), np.float32), np.zeros(8, np.float32))
+    scratch = [np.zeros(c.ELEMENTS * (c.TILES * 8 + c.PAD), np.float32) for _ in range(2)]
+    layer = (np.zeros(((m + 2) ** 2, 8, 8), np.float32), np.zeros(8, np.float32))
 
     def tower(*args, layers=None, inp=None, a=None, b=None, t=None):
         return c.tower(*args, act[0] if inp is None else inp, [layer] * 3 if layers is None else layers,
@@ -192,6 +221,11 @@ def test_the_compiled_module_refuses_bad_arguments_with_an_error():
         tower(1, 5, 5, 8, 8, inp=act[3])
     with pytest.raises(ValueError, match="fewer than"):
         tower(1, 5, 5, 8, 8, layers=[(layer[0][:10], layer[1])] * 3)
+    with pytest.raises(ValueError, match="fewer than"):    # a 4x4 tile's weights for a board that takes 5x5 tiles
+        tower(1, 5, 5, 8, 8, layers=[(layer[0][:36], layer[1])] * 3)
+    for bad in ((0, 5), (5, 65), (-1, -1)):
+        with pytest.raises(ValueError, match="1-64"):
+            c.tile(*bad)
     with pytest.raises(ValueError, match="fewer than"):
         c.dense(4, 8, 8, np.zeros(31, np.float32), np.zeros(64, np.float32), np.zeros(8, np.float32), False,
                 np.zeros(32, np.float32))

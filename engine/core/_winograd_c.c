@@ -1,10 +1,10 @@
-/* engine.core._winograd_c: the residual tower's 3x3 convolutions by Winograd's F(4x4, 3x3) in
- * float32 (engine/core/csrc/winograd.c) for Python, on numpy arrays through the buffer protocol
+/* engine.core._winograd_c: the residual tower's 3x3 convolutions by Winograd's F(4x4, 3x3) or
+ * F(5x5, 3x3) in float32 (engine/core/csrc/winograd.c) for Python, on numpy arrays through the buffer protocol
  * (no copies). engine/core/winograd.py loads it and drives a whole network; where it is missing
  * the other runtimes serve, and tests/test_winograd.py compares it with torch's convolutions.
  *
- * Two functions: the whole tower (stem and residual blocks) in one call, and a dense layer for the
- * heads. Threads: both release the GIL while they compute (tens of microseconds to milliseconds);
+ * Three functions: the whole tower (stem and residual blocks) in one call, a dense layer for the
+ * heads, and the tile size a board takes (which fixes the activations' layout and U's size). Threads: both release the GIL while they compute (tens of microseconds to milliseconds);
  * each caller passes its own activation and scratch arrays, and the weights are only read.
  */
 #define PY_SSIZE_T_CLEAN
@@ -13,7 +13,7 @@
 #include "winograd.h"
 
 /* bumped whenever a function's meaning or signature changes: winograd.py refuses a stale build */
-#define API_VERSION 3
+#define API_VERSION 4
 
 /* a C-contiguous float32 buffer of at least `need` floats (writable if asked) into view */
 static int float_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t need, int writable, const char *what)
@@ -60,7 +60,8 @@ static PyObject *py_tower(PyObject *self, PyObject *args)
                         "that are multiples of 8 up to 4096, and a list of 1 + 2 * blocks (U, bias) pairs");
         return NULL;
     }
-    Py_ssize_t cells = (Py_ssize_t)B * ((H + 3) / 4 * 4 + 2) * ((W + 3) / 4 * 4 + 2);
+    int m = zb_wino_tile(H, W);
+    Py_ssize_t cells = (Py_ssize_t)B * ((H + m - 1) / m * m + 2) * ((W + m - 1) / m * m + 2);
     Py_ssize_t nbuf = 6 + 2 * n;
     Py_buffer *v = PyMem_Calloc((size_t)nbuf, sizeof(Py_buffer));
     if (v == NULL)
@@ -79,7 +80,8 @@ static PyObject *py_tower(PyObject *self, PyObject *args)
             fine = 0;
             break;
         }
-        fine = float_buffer(PyTuple_GET_ITEM(pair, 0), &v[got], (Py_ssize_t)36 * (i == 0 ? Cp : C) * C, 0, "U") == 0
+        fine = float_buffer(PyTuple_GET_ITEM(pair, 0), &v[got], (Py_ssize_t)(m + 2) * (m + 2) * (i == 0 ? Cp : C) * C, 0,
+                         "U") == 0
             && ++got && float_buffer(PyTuple_GET_ITEM(pair, 1), &v[got], C, 0, "bias") == 0 && ++got;
     }
     if (fine) {
@@ -152,6 +154,18 @@ static PyObject *py_dense(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *py_tile(PyObject *self, PyObject *args)
+{
+    int H, W;
+    if (!PyArg_ParseTuple(args, "ii", &H, &W))
+        return NULL;
+    if (H <= 0 || W <= 0 || H > 64 || W > 64) {
+        PyErr_SetString(PyExc_ValueError, "tile: a board of 1-64 rows and columns");
+        return NULL;
+    }
+    return PyLong_FromLong(zb_wino_tile(H, W));
+}
+
 static PyObject *py_kernels(PyObject *self, PyObject *unused)
 {
     return PyUnicode_FromString(zb_wino_kernels());
@@ -165,6 +179,9 @@ static PyMethodDef methods[] = {
     {"dense", py_dense, METH_VARARGS,
      "dense(N, C, K, in, W, bias, relu, out): out = [relu](in @ W + bias) for float32 in [N][C], W [C][K],\n"
      "out [N][K] (numpy's BLAS would spin threads on the other cores). Releases the GIL."},
+    {"tile", py_tile, METH_VARARGS,
+     "tile(H, W) -> 4 or 5: the tile size m an H x W board takes; activations are [B][m*ceil(H/m)+2]\n"
+     "[m*ceil(W/m)+2][C] and U is [(m+2)^2][Cin][Cout]."},
     {"kernels", py_kernels, METH_NOARGS,
      "kernels() -> 'avx2', 'generic' or 'none': the kernels that run on this processor."},
     {NULL, NULL, 0, NULL},
@@ -172,7 +189,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "engine.core._winograd_c",
-    "The residual tower's 3x3 convolutions by Winograd's F(4x4, 3x3) (engine/core/csrc/winograd.c); "
+    "The residual tower's 3x3 convolutions by Winograd's F(4x4, 3x3) or F(5x5, 3x3) (engine/core/csrc/winograd.c); "
     "see engine/core/winograd.py.",
     -1, methods,
 };
@@ -183,7 +200,9 @@ PyMODINIT_FUNC PyInit__winograd_c(void)
     if (m == NULL)
         return NULL;
     if (PyModule_AddIntConstant(m, "API_VERSION", API_VERSION) < 0
-        || PyModule_AddIntConstant(m, "TILES", ZB_WINO_TILES) < 0) {
+        || PyModule_AddIntConstant(m, "TILES", ZB_WINO_TILES) < 0
+        || PyModule_AddIntConstant(m, "PAD", ZB_WINO_PAD) < 0
+        || PyModule_AddIntConstant(m, "ELEMENTS", ZB_WINO_ELEMENTS) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,15 +1,16 @@
-"""The network in float32 with its 3x3 convolutions by Winograd's F(4x4, 3x3): runtime "wino-fp32".
+"""The network in float32 with its 3x3 convolutions by Winograd's minimal filtering: runtime "wino-fp32".
 
 A CPU spends almost all of a network call in the residual tower's 3x3 convolutions, and ONNX
 Runtime's and torch's float32 kernels already run them near the processor's arithmetic limit
 (docs/performance.md), so a faster float32 runtime has to do less arithmetic. Winograd's
-minimal filtering computes each 4x4 patch of a convolution's output from a 6x6 patch of its
-input with 36 multiply-adds per channel pair instead of 144 (engine/core/csrc/winograd.h):
-2.3 to 4 times fewer on the project's boards once the tiles' overhang is counted (gomoku's
-15x15 3.5x, othello's 8x8 4x, xiangqi's 10x9 2.5x, Connect Four's 6x7 2.6x). It is the
-same function in exact arithmetic; in float32 the outputs differ from torch's by rounding only
-(about 1e-6 of their size), as torch's and ONNX Runtime's differ from each other, so it is a
-float32 runtime, timed against the others on first use and taken where it is faster.
+minimal filtering computes each m x m patch of a convolution's output from an (m+2) x (m+2) patch
+of its input with (m+2)^2 multiply-adds per channel pair instead of 9 m^2 (engine/core/csrc/winograd.h),
+F(4x4, 3x3) or F(5x5, 3x3), whichever tiles the board with fewer elements: 2.6 to 4.6 times fewer
+on the project's boards once the tiles' overhang is counted (gomoku's 15x15 with m = 5 4.6x,
+xiangqi's 10x9 with m = 5 4.1x, othello's 8x8 with m = 4 4x, Connect Four's 6x7 with m = 4 2.6x).
+It is the same function in exact arithmetic; in float32 the outputs differ from torch's by
+rounding only (1e-6 to 1e-5 of their size), as torch's and ONNX Runtime's differ from each other,
+so it is a float32 runtime, timed against the others on first use and taken where it is faster.
 
 The tower runs in C (engine/core/_winograd_c.c, the stem and every block in one call, without
 the GIL); the heads (1x1 convolutions and small linear layers, a few percent of the work) run
@@ -33,19 +34,28 @@ from .evaluators import BatchNetEvaluator
 
 MODULE = "engine.core._winograd_c"
 #: the API_VERSION engine/core/_winograd_c.c must have
-API_VERSION = 3
+API_VERSION = 4
 RUNTIME = "wino-fp32"
 
 native.register(MODULE, "Winograd convolutions", API_VERSION,
                 instead="the network without Winograd's convolutions")
 
-#: the weight transform G of F(4x4, 3x3) (points 0, 1, -1, 2, -2 and infinity): U = G g G^T
-G = np.array([[1 / 4, 0, 0],
-              [-1 / 6, -1 / 6, -1 / 6],
-              [-1 / 6, 1 / 6, -1 / 6],
-              [1 / 24, 1 / 12, 1 / 6],
-              [1 / 24, -1 / 12, 1 / 6],
-              [0, 0, 1]], dtype=np.float64)
+#: the weight transforms G (U = G g G^T) by tile size: F(4x4, 3x3) with the points 0, 1, -1, 2, -2
+#: and infinity, F(5x5, 3x3) with 0, 1, -1, 2, -2, 1/2 and infinity (the transforms of the tiles, in
+#: engine/core/csrc/winograd.c, are made from the same points; tools/winograd_matrices.py derives both)
+G = {4: np.array([[1 / 4, 0, 0],
+                  [-1 / 6, -1 / 6, -1 / 6],
+                  [-1 / 6, 1 / 6, -1 / 6],
+                  [1 / 24, 1 / 12, 1 / 6],
+                  [1 / 24, -1 / 12, 1 / 6],
+                  [0, 0, 1]], dtype=np.float64),
+     5: np.array([[-1 / 2, 0, 0],
+                  [-1 / 3, -1 / 3, -1 / 3],
+                  [1 / 9, -1 / 9, 1 / 9],
+                  [1 / 36, 1 / 18, 1 / 9],
+                  [-1 / 60, 1 / 30, -1 / 15],
+                  [32 / 45, 16 / 45, 8 / 45],
+                  [0, 0, 1]], dtype=np.float64)}
 
 
 class Unsupported(Exception):
@@ -75,15 +85,18 @@ def _padded(n: int) -> int:
     return (n + 7) // 8 * 8
 
 
-def transform_weights(weight: np.ndarray, in_channels: int | None = None) -> np.ndarray:
-    """U = G g G^T of a 3x3 convolution's weights (out, in, 3, 3), as float32 [36][in'][out]
-    (in' the input channels rounded up to a multiple of 8, the extra ones zero), computed in
-    float64 so that the transform adds no rounding of its own beyond float32's."""
+def transform_weights(weight: np.ndarray, in_channels: int | None = None, tile: int = 4) -> np.ndarray:
+    """U = G g G^T of a 3x3 convolution's weights (out, in, 3, 3) for tiles of ``tile`` (4 or 5),
+    as float32 [(tile+2)^2][in'][out] (in' the input channels rounded up to a multiple of 8, the
+    extra ones zero), computed in float64 so that the transform adds no rounding of its own beyond
+    float32's."""
     w = np.asarray(weight, dtype=np.float64)
     k, c = w.shape[:2]
     cp = in_channels if in_channels is not None else _padded(c)
-    u = np.einsum("ia,kcab,jb->ijck", G, w, G).reshape(36, c, k)
-    out = np.zeros((36, cp, k), np.float32)
+    g = G[tile]
+    e = g.shape[0] ** 2
+    u = np.einsum("ia,kcab,jb->ijck", g, w, g).reshape(e, c, k)
+    out = np.zeros((e, cp, k), np.float32)
     out[:, :c, :] = u
     return out
 
@@ -119,11 +132,13 @@ class WinogradNet:
         self.p1, self.p2, self.fc, self.extra = layer("p1"), layer("p2"), layer("fc"), layer("extra")
         self.v1, self.v2, self.v3 = layer("v1"), layer("v2"), layer("v3")
         self._check()
-        # the transformed weights (4 times the 3x3 weights' size) are made here, not stored
-        self.weights = [(transform_weights(arrays[f"w{i}"], self.in_padded if i == 0 else None), arrays[f"b{i}"])
+        # the tile size the module takes for this board; the transformed weights (4 to 5.4 times the
+        # 3x3 weights' size) are made here, not stored
+        self.tile = m = module.tile(self.height, self.width)
+        self.weights = [(transform_weights(arrays[f"w{i}"], self.in_padded if i == 0 else None, m), arrays[f"b{i}"])
                         for i in range(1 + 2 * self.blocks)]
-        th, tw = (self.height + 3) // 4, (self.width + 3) // 4
-        self.padded_shape = (th * 4 + 2, tw * 4 + 2)
+        th, tw = -(-self.height // m), -(-self.width // m)
+        self.padded_shape = (th * m + 2, tw * m + 2)
         self._local = threading.local()
 
     @classmethod
@@ -214,15 +229,15 @@ class WinogradNet:
         held = getattr(self._local, "buffers", None)
         if held is None or held["a"].shape[0] < batch:
             hp, wp = self.padded_shape
-            c, tiles = self.channels, self._c.TILES
+            c, tiles, pad, most = self.channels, self._c.TILES, self._c.PAD, self._c.ELEMENTS
             size = max(batch, 1)
             held = self._local.buffers = {
                 "in": np.zeros((size, hp, wp, self.in_padded), np.float32),
                 "a": np.zeros((size, hp, wp, c), np.float32),
                 "b": np.zeros((size, hp, wp, c), np.float32),
                 "t": np.zeros((size, hp, wp, c), np.float32),
-                "vb": np.zeros(36 * tiles * max(c, self.in_padded), np.float32),
-                "mb": np.zeros(36 * tiles * c, np.float32)}
+                "vb": np.zeros(most * (tiles * max(c, self.in_padded) + pad), np.float32),
+                "mb": np.zeros(most * (tiles * c + pad), np.float32)}
         # the leading rows of a C-ordered array are one contiguous block, as the module needs
         return {k: (v[:batch] if v.ndim == 4 else v) for k, v in held.items()}
 

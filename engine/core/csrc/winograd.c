@@ -1,4 +1,4 @@
-/* Winograd F(4x4, 3x3) convolutions in float32: see winograd.h. The kernels are written once
+/* Winograd F(4x4, 3x3) and F(5x5, 3x3) convolutions in float32: see winograd.h. The kernels are written once
  * with GCC/Clang vector types (8 floats) and compiled twice: for AVX2 with FMA, chosen at run
  * time where the processor has them, and for the compiler's baseline (SSE2 on x86-64). */
 #include <string.h>
@@ -6,68 +6,135 @@
 #include "winograd.h"
 
 #define TB ZB_WINO_TILES
+#define PAD ZB_WINO_PAD
+
+int zb_wino_tile(int H, int W) {
+    /* the transformed elements a board needs: tiles times (m + 2)^2, the smaller taken (4 on a tie) */
+    long e4 = (long)((H + 3) / 4) * ((W + 3) / 4) * 36, e5 = (long)((H + 4) / 5) * ((W + 4) / 5) * 49;
+    return e5 < e4 ? 5 : 4;
+}
 
 #if defined(__GNUC__) || defined(__clang__)
 
 typedef float v8 __attribute__((vector_size(32)));
 typedef int v8i __attribute__((vector_size(32)));
+/* the same, at any float's address: loads and stores of whole vectors (vmovups), which a memcpy
+ * through an array of vectors did not always give (it split some into halves through the stack) */
+typedef float v8u __attribute__((vector_size(32), aligned(4), may_alias));
 
 /* one float in all eight lanes */
 #define BC(f) (__extension__({ float f_ = (f); (v8){f_, f_, f_, f_, f_, f_, f_, f_}; }))
-#define LD(dst, src) memcpy(&(dst), (src), 32)
-#define ST(dst, src) memcpy((dst), &(src), 32)
+#define LD(dst, src) ((dst) = *(const v8u *)(src))
+#define ST(dst, src) (*(v8u *)(dst) = (src))
 
-/* B^T applied to six vectors d0..d5 (one column or row of a tile), into r[0..5] */
-#define BT6(r, d0, d1, d2, d3, d4, d5) do { \
-        r[0] = 4.0f * d0 - 5.0f * d2 + d4; \
-        r[1] = -4.0f * (d1 + d2) + d3 + d4; \
-        r[2] = 4.0f * (d1 - d2) - d3 + d4; \
-        r[3] = -2.0f * (d1 - d3) - d2 + d4; \
-        r[4] = 2.0f * (d1 - d3) - d2 + d4; \
-        r[5] = 4.0f * d1 - 5.0f * d3 + d5; \
-    } while (0)
+/* The transforms of F(4x4, 3x3) (points 0, 1, -1, 2, -2, infinity) and F(5x5, 3x3) (points 0,
+ * 1, -1, 2, -2, 1/2, infinity), each applied to one column or row of a tile: B^T to n = m + 2
+ * vectors d[] into r[0..n-1], A^T to n vectors into r[0..m-1]. The matrices: tools/winograd_matrices.py. */
+#define DEF_TRANSFORMS(SUF, ATTR) \
+ATTR static inline __attribute__((always_inline)) void bt_4_##SUF(v8 *r, const v8 *d) { \
+    r[0] = 4.0f * d[0] - 5.0f * d[2] + d[4]; \
+    r[1] = -4.0f * (d[1] + d[2]) + d[3] + d[4]; \
+    r[2] = 4.0f * (d[1] - d[2]) - d[3] + d[4]; \
+    r[3] = -2.0f * (d[1] - d[3]) - d[2] + d[4]; \
+    r[4] = 2.0f * (d[1] - d[3]) - d[2] + d[4]; \
+    r[5] = 4.0f * d[1] - 5.0f * d[3] + d[5]; \
+} \
+ATTR static inline __attribute__((always_inline)) void at_4_##SUF(v8 *r, const v8 *m) { \
+    v8 a = m[1] + m[2], s = m[1] - m[2], a2 = m[3] + m[4], s2 = m[3] - m[4]; \
+    r[0] = m[0] + a + a2; \
+    r[1] = s + 2.0f * s2; \
+    r[2] = a + 4.0f * a2; \
+    r[3] = s + 8.0f * s2 + m[5]; \
+} \
+ATTR static inline __attribute__((always_inline)) void bt_5_##SUF(v8 *r, const v8 *d) { \
+    r[0] = -2.0f * d[0] + 4.0f * d[1] + 2.5f * d[2] - 5.0f * d[3] - 0.5f * d[4] + d[5]; \
+    r[1] = 2.0f * (d[1] - d[2]) - 4.5f * d[3] + 0.5f * d[4] + d[5]; \
+    r[2] = -2.0f * d[1] + 6.0f * d[2] - 3.5f * d[3] - 1.5f * d[4] + d[5]; \
+    r[3] = d[1] - 1.5f * (d[2] - d[4]) - 2.0f * d[3] + d[5]; \
+    r[4] = -d[1] + 2.5f * (d[2] - d[4]) + d[5]; \
+    r[5] = 4.0f * d[1] - 5.0f * d[3] + d[5]; \
+    r[6] = -2.0f * d[1] + 4.0f * d[2] + 2.5f * d[3] - 5.0f * d[4] - 0.5f * d[5] + d[6]; \
+} \
+ATTR static inline __attribute__((always_inline)) void at_5_##SUF(v8 *r, const v8 *m) { \
+    v8 a = m[1] + m[2], s = m[1] - m[2], a2 = m[3] + m[4], s2 = m[3] - m[4]; \
+    r[0] = m[0] + a + a2 + m[5]; \
+    r[1] = s + 2.0f * s2 + 0.5f * m[5]; \
+    r[2] = a + 4.0f * a2 + 0.25f * m[5]; \
+    r[3] = s + 8.0f * s2 + 0.125f * m[5]; \
+    r[4] = a + 16.0f * a2 + 0.0625f * m[5] + m[6]; \
+}
 
-/* A^T applied to six vectors m0..m5, into r[0..3] */
-#define AT6(r, m0, m1, m2, m3, m4, m5) do { \
-        v8 a_ = m1 + m2, s_ = m1 - m2, a2_ = m3 + m4, s2_ = m3 - m4; \
-        r[0] = m0 + a_ + a2_; \
-        r[1] = s_ + 2.0f * s2_; \
-        r[2] = a_ + 4.0f * a2_; \
-        r[3] = s_ + 8.0f * s2_ + m5; \
-    } while (0)
-
-#define DEF_KERNELS(SUF, ATTR) \
-/* tiles t0 .. t0+n-1 of the batch (t = (b * th + ty) * tw + tx) into Vb[36][TB][Cp] */ \
-ATTR static void in_tiles_##SUF(int th, int tw, int Hp, int Wp, int Cp, const float *in, int t0, int n, float *Vb) { \
-    size_t rs = (size_t)Wp * Cp; \
+/* Tiles t0 .. t0+n-1 of the batch (t = (b * th + ty) * tw + tx) of F(MxM, 3x3), N = M + 2, into
+ * Vb[N*N][TB][Cp] (each element's block TB * Cp + PAD floats long), and their products Mb[N*N][TB][K]
+ * back to the board: out = [relu](A^T m A + bias [+ res]), only the board's cells written. */
+#define DEF_TILES(SUF, ATTR, M, N) \
+ATTR static void in_tiles_##M##_##SUF(int th, int tw, int Hp, int Wp, int Cp, const float *in, int t0, int n, \
+                                      float *Vb) { \
+    size_t rs = (size_t)Wp * Cp, xs = (size_t)TB * Cp + PAD; \
     for (int q = 0; q < n; q++) { \
         int t = t0 + q, tx = t % tw, ty = (t / tw) % th, b = t / (tw * th); \
-        const float *base = in + (((size_t)b * Hp + ty * 4) * Wp + tx * 4) * Cp; \
+        const float *base = in + (((size_t)b * Hp + ty * M) * Wp + tx * M) * Cp; \
         for (int c = 0; c < Cp; c += 8) { \
-            v8 m[6][6], col[6]; \
-            for (int j = 0; j < 6; j++) { \
-                v8 d0, d1, d2, d3, d4, d5; \
+            v8 m[N][N]; \
+            for (int j = 0; j < N; j++) { \
+                v8 d[N], col[N]; \
                 const float *p = base + (size_t)j * Cp + c; \
-                LD(d0, p); LD(d1, p + rs); LD(d2, p + 2 * rs); LD(d3, p + 3 * rs); LD(d4, p + 4 * rs); LD(d5, p + 5 * rs); \
-                BT6(col, d0, d1, d2, d3, d4, d5); \
-                for (int i = 0; i < 6; i++) m[i][j] = col[i]; \
+                for (int i = 0; i < N; i++) LD(d[i], p + i * rs); \
+                bt_##M##_##SUF(col, d); \
+                for (int i = 0; i < N; i++) m[i][j] = col[i]; \
             } \
-            for (int i = 0; i < 6; i++) { \
-                v8 r[6]; \
-                BT6(r, m[i][0], m[i][1], m[i][2], m[i][3], m[i][4], m[i][5]); \
-                for (int j = 0; j < 6; j++) ST(Vb + ((size_t)(i * 6 + j) * TB + q) * Cp + c, r[j]); \
+            for (int i = 0; i < N; i++) { \
+                v8 r[N]; \
+                bt_##M##_##SUF(r, m[i]); \
+                for (int j = 0; j < N; j++) ST(Vb + (size_t)(i * N + j) * xs + (size_t)q * Cp + c, r[j]); \
             } \
         } \
     } \
 } \
 \
-/* Mb[x][q][k] = sum over c of Vb[x][q][c] * U[x][c][k], for q < n4 (a multiple of 4) */ \
-ATTR static inline __attribute__((always_inline)) void products_##SUF(int n4, int Cp, int K, const float *Vb, \
+ATTR static void out_tiles_##M##_##SUF(int th, int tw, int H, int W, int Hp, int Wp, int K, const float *Mb, \
+                                       int t0, int n, const float *bias, const float *res, int relu, float *out) { \
+    const v8 zero = {0}; \
+    const size_t xs = (size_t)TB * K + PAD; \
+    for (int q = 0; q < n; q++) { \
+        int t = t0 + q, tx = t % tw, ty = (t / tw) % th, b = t / (tw * th); \
+        for (int k = 0; k < K; k += 8) { \
+            v8 h[M][N], col[M], bv; \
+            for (int j = 0; j < N; j++) { \
+                const float *mp = Mb + (size_t)j * xs + (size_t)q * K + k; \
+                v8 mm[N]; \
+                for (int i = 0; i < N; i++) LD(mm[i], mp + (size_t)i * N * xs); \
+                at_##M##_##SUF(col, mm); \
+                for (int i = 0; i < M; i++) h[i][j] = col[i]; \
+            } \
+            LD(bv, bias + k); \
+            for (int i = 0; i < M && ty * M + i < H; i++) { \
+                v8 r[M]; \
+                at_##M##_##SUF(r, h[i]); \
+                for (int j = 0; j < M && tx * M + j < W; j++) { \
+                    size_t off = (((size_t)b * Hp + ty * M + i + 1) * Wp + tx * M + j + 1) * K + k; \
+                    v8 o = r[j] + bv; \
+                    if (res) { v8 rv; LD(rv, res + off); o += rv; } \
+                    if (relu) o = (v8)((v8i)o & (v8i)(o > zero)); \
+                    ST(out + off, o); \
+                } \
+            } \
+        } \
+    } \
+}
+
+#define DEF_KERNELS(SUF, ATTR) \
+DEF_TRANSFORMS(SUF, ATTR) \
+DEF_TILES(SUF, ATTR, 4, 6) \
+DEF_TILES(SUF, ATTR, 5, 7) \
+\
+/* Mb[x][q][k] = sum over c of Vb[x][q][c] * U[x][c][k] for each of the E elements x, for q < n4 (a multiple of 4) */ \
+ATTR static inline __attribute__((always_inline)) void products_##SUF(int E, int n4, int Cp, int K, const float *Vb, \
                                                                       const float *U, float *Mb) { \
     int wide = K % 24 == 0 ? 24 : 16; \
-    for (int x = 0; x < 36; x++) { \
-        const float *Vx = Vb + (size_t)x * TB * Cp, *Ux = U + (size_t)x * Cp * K; \
-        float *Mx = Mb + (size_t)x * TB * K; \
+    for (int x = 0; x < E; x++) { \
+        const float *Vx = Vb + (size_t)x * (TB * Cp + PAD), *Ux = U + (size_t)x * Cp * K; \
+        float *Mx = Mb + (size_t)x * (TB * K + PAD); \
         int k0 = 0; \
         for (; wide == 24 && k0 + 24 <= K; k0 += 24) \
             for (int t = 0; t < n4; t += 4) { \
@@ -122,35 +189,6 @@ ATTR static inline __attribute__((always_inline)) void products_##SUF(int n4, in
                 float *mp = Mx + (size_t)t * K + k0; \
                 ST(mp, a0); ST(mp + K, a1); ST(mp + 2 * K, a2); ST(mp + 3 * K, a3); \
             } \
-    } \
-} \
-\
-/* the products of tiles t0 .. t0+n-1 back to the board: out = [relu](A^T m A + bias [+ res]) */ \
-ATTR static void out_tiles_##SUF(int th, int tw, int H, int W, int Hp, int Wp, int K, const float *Mb, int t0, int n, \
-                                 const float *bias, const float *res, int relu, float *out) { \
-    const v8 zero = {0}; \
-    for (int q = 0; q < n; q++) { \
-        int t = t0 + q, tx = t % tw, ty = (t / tw) % th, b = t / (tw * th); \
-        for (int k = 0; k < K; k += 8) { \
-            v8 m[6][6], h[4][6], col[4], bv; \
-            for (int x = 0; x < 36; x++) LD(m[x / 6][x % 6], Mb + ((size_t)x * TB + q) * K + k); \
-            for (int j = 0; j < 6; j++) { \
-                AT6(col, m[0][j], m[1][j], m[2][j], m[3][j], m[4][j], m[5][j]); \
-                for (int i = 0; i < 4; i++) h[i][j] = col[i]; \
-            } \
-            LD(bv, bias + k); \
-            for (int i = 0; i < 4 && ty * 4 + i < H; i++) { \
-                v8 r[4]; \
-                AT6(r, h[i][0], h[i][1], h[i][2], h[i][3], h[i][4], h[i][5]); \
-                for (int j = 0; j < 4 && tx * 4 + j < W; j++) { \
-                    size_t off = (((size_t)b * Hp + ty * 4 + i + 1) * Wp + tx * 4 + j + 1) * K + k; \
-                    v8 o = r[j] + bv; \
-                    if (res) { v8 rv; LD(rv, res + off); o += rv; } \
-                    if (relu) o = (v8)((v8i)o & (v8i)(o > zero)); \
-                    ST(out + off, o); \
-                } \
-            } \
-        } \
     } \
 } \
 \
@@ -216,19 +254,22 @@ ATTR static void dense_##SUF(int N, int C, int K, const float *in, const float *
 \
 ATTR static void conv_##SUF(int B, int H, int W, int Cp, int K, const float *in, const float *U, const float *bias, \
                             const float *res, int relu, float *out, float *Vb, float *Mb) { \
-    int th = (H + 3) / 4, tw = (W + 3) / 4, Hp = th * 4 + 2, Wp = tw * 4 + 2, T = B * th * tw; \
+    int m = zb_wino_tile(H, W), E = (m + 2) * (m + 2); \
+    int th = (H + m - 1) / m, tw = (W + m - 1) / m, Hp = th * m + 2, Wp = tw * m + 2, T = B * th * tw; \
     for (int t0 = 0; t0 < T; t0 += TB) { \
         int n = T - t0 < TB ? T - t0 : TB; \
-        in_tiles_##SUF(th, tw, Hp, Wp, Cp, in, t0, n, Vb); \
+        if (m == 5) in_tiles_5_##SUF(th, tw, Hp, Wp, Cp, in, t0, n, Vb); \
+        else in_tiles_4_##SUF(th, tw, Hp, Wp, Cp, in, t0, n, Vb); \
         int n4 = (n + 3) & ~3; \
         /* the common towers' widths as constants: the rows' and weights' strides become immediates */ \
-        if (Cp == 32 && K == 32) products_##SUF(n4, 32, 32, Vb, U, Mb); \
-        else if (Cp == 48 && K == 48) products_##SUF(n4, 48, 48, Vb, U, Mb); \
-        else if (Cp == 64 && K == 64) products_##SUF(n4, 64, 64, Vb, U, Mb); \
-        else if (Cp == 96 && K == 96) products_##SUF(n4, 96, 96, Vb, U, Mb); \
-        else if (Cp == 128 && K == 128) products_##SUF(n4, 128, 128, Vb, U, Mb); \
-        else products_##SUF(n4, Cp, K, Vb, U, Mb); \
-        out_tiles_##SUF(th, tw, H, W, Hp, Wp, K, Mb, t0, n, bias, res, relu, out); \
+        if (Cp == 32 && K == 32) products_##SUF(E, n4, 32, 32, Vb, U, Mb); \
+        else if (Cp == 48 && K == 48) products_##SUF(E, n4, 48, 48, Vb, U, Mb); \
+        else if (Cp == 64 && K == 64) products_##SUF(E, n4, 64, 64, Vb, U, Mb); \
+        else if (Cp == 96 && K == 96) products_##SUF(E, n4, 96, 96, Vb, U, Mb); \
+        else if (Cp == 128 && K == 128) products_##SUF(E, n4, 128, 128, Vb, U, Mb); \
+        else products_##SUF(E, n4, Cp, K, Vb, U, Mb); \
+        if (m == 5) out_tiles_5_##SUF(th, tw, H, W, Hp, Wp, K, Mb, t0, n, bias, res, relu, out); \
+        else out_tiles_4_##SUF(th, tw, H, W, Hp, Wp, K, Mb, t0, n, bias, res, relu, out); \
     } \
 }
 

@@ -1,17 +1,21 @@
-/* The residual tower's 3x3 convolutions by Winograd's minimal filtering, F(4x4, 3x3), in float32
- * (plain C, no Python; engine/core/_winograd_c.c binds it, engine/core/winograd.py drives it).
+/* The residual tower's 3x3 convolutions by Winograd's minimal filtering, F(4x4, 3x3) or F(5x5, 3x3)
+ * by the board's size, in float32 (plain C, no Python; engine/core/_winograd_c.c binds it,
+ * engine/core/winograd.py drives it).
  *
- * A 3x3 convolution with padding 1 over a board of H x W cells is computed on 6x6 input tiles
- * whose 4x4 centres tile the board: each tile is transformed (B^T d B), the 36 transformed
- * elements multiply the transformed weights (U = G g G^T, made once per network by the caller)
- * as 36 matrix products over the channels, and each product is transformed back (A^T m A):
- * 36 multiply-adds per 16 outputs per channel pair, against 144 for the direct convolution
- * (2.25 to 4 times fewer, less the tiles' overhang of the board). The transforms use the points
- * 0, +-1, +-2 and infinity (Lavin and Gray, "Fast Algorithms for Convolutional Neural Networks",
- * 2015), whose float32 rounding stays near 1e-6 of the outputs' size.
+ * A 3x3 convolution with padding 1 over a board of H x W cells is computed on (m+2)x(m+2) input
+ * tiles whose m x m centres tile the board: each tile is transformed (B^T d B), the (m+2)^2
+ * transformed elements multiply the transformed weights (U = G g G^T, made once per network by
+ * the caller) as (m+2)^2 matrix products over the channels, and each product is transformed back
+ * (A^T m A): 36 multiply-adds per 16 outputs per channel pair with m = 4, 49 per 25 with m = 5,
+ * against 9 per output for the direct convolution, less the tiles' overhang of the board. Each
+ * board takes the m whose tiles need fewer elements (zb_wino_tile): 5 for gomoku's 15x15 (9 tiles,
+ * 441 elements, against 16 tiles and 576) and xiangqi's 10x9 (4 tiles, 196, against 324), 4 for
+ * othello's 8x8 and Connect Four's 6x7. The points are 0, +-1, +-2 (and 1/2 for m = 5) and
+ * infinity (Lavin and Gray, "Fast Algorithms for Convolutional Neural Networks", 2015); the float32
+ * rounding stays near 1e-6 of the outputs' size with m = 4 and 1e-5 with m = 5.
  *
- * Activations are NHWC in zero-bordered buffers: [B][4*th + 2][4*tw + 2][C] with th = ceil(H/4),
- * tw = ceil(W/4), the board's cell (y, x) at (y + 1, x + 1); the border and the overhang stay
+ * Activations are NHWC in zero-bordered buffers: [B][m*th + 2][m*tw + 2][C] with th = ceil(H/m),
+ * tw = ceil(W/m), the board's cell (y, x) at (y + 1, x + 1); the border and the overhang stay
  * zero (only the board's cells of an output are written), so every tile reads without bounds.
  */
 #ifndef ZB_WINOGRAD_H
@@ -20,11 +24,23 @@
 /* tiles transformed and multiplied together: their transforms stay in the first cache levels */
 #define ZB_WINO_TILES 8
 
-/* floats of the two scratch buffers a call needs: 36 * ZB_WINO_TILES * channels */
-#define ZB_WINO_SCRATCH(channels) (36 * ZB_WINO_TILES * (channels))
+/* floats between the 36 transformed elements' blocks of a scratch buffer beyond their own
+ * ZB_WINO_TILES * channels: without them the blocks lie a power of two apart, in the same few
+ * sets of the first-level cache */
+#define ZB_WINO_PAD 16
+
+/* the most transformed elements a tile has: (5 + 2)^2 */
+#define ZB_WINO_ELEMENTS 49
+
+/* floats of the two scratch buffers a call needs (for either tile size) */
+#define ZB_WINO_SCRATCH(channels) (ZB_WINO_ELEMENTS * (ZB_WINO_TILES * (channels) + ZB_WINO_PAD))
+
+/* the tile size m (4 or 5) of an H x W board: the activations' layout and U's first dimension,
+ * (m + 2)^2, follow it */
+int zb_wino_tile(int H, int W);
 
 /* out = conv(in) + bias [+ res], then max(0, .) if relu; Cp input channels, K output channels,
- * both multiples of 8; U: [36][Cp][K]; Vb: ZB_WINO_SCRATCH(Cp) floats; Mb: ZB_WINO_SCRATCH(K).
+ * both multiples of 8; U: [(m+2)^2][Cp][K] with m = zb_wino_tile(H, W); Vb: ZB_WINO_SCRATCH(Cp) floats; Mb: ZB_WINO_SCRATCH(K).
  * in and out must not overlap (res may be in). 0 on success, -1 for channels that are not
  * multiples of 8 or a bad size, -2 where this compiler built no kernels (not GCC or Clang). */
 int zb_wino_conv(int B, int H, int W, int Cp, int K, const float *in, const float *U, const float *bias,

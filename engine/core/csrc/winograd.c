@@ -193,7 +193,7 @@ ATTR static inline __attribute__((always_inline)) void products_##SUF(int E, int
 } \
 \
 /* out[n][k] = [relu](sum over c of in[n][c] * Wt[c][k] + bias[k]): rows in fours, columns in 16s and 8s, \
- * the last K % 8 columns one at a time */ \
+ * the last K % 8 columns one at a time (four rows at once) */ \
 ATTR static void dense_##SUF(int N, int C, int K, const float *in, const float *Wt, const float *bias, int relu, \
                              float *out) { \
     const v8 zero = {0}; \
@@ -234,13 +234,18 @@ ATTR static void dense_##SUF(int N, int C, int K, const float *in, const float *
                 ST(out + (size_t)(n + j) * K + k0, r[j]); \
             } \
         } \
-        for (; k0 < K; k0++) \
-            for (int j = 0; j < 4; j++) { \
-                const float *ip = in + (size_t)(n + j) * C; \
-                float a = bias[k0]; \
-                for (int c = 0; c < C; c++) a += ip[c] * Wt[(size_t)c * K + k0]; \
-                out[(size_t)(n + j) * K + k0] = relu && a < 0.0f ? 0.0f : a; \
+        for (; k0 < K; k0++) { \
+            /* the four rows' sums side by side (each in the order a row alone would take): \
+             * four chains of multiply-adds in flight rather than one */ \
+            float a0 = bias[k0], a1 = a0, a2 = a0, a3 = a0; \
+            const float *wp = Wt + k0; \
+            for (int c = 0; c < C; c++, wp += K) { \
+                float w = *wp; \
+                a0 += i0[c] * w; a1 += i1[c] * w; a2 += i2[c] * w; a3 += i3[c] * w; \
             } \
+            float r[4] = {a0, a1, a2, a3}; \
+            for (int j = 0; j < 4; j++) out[(size_t)(n + j) * K + k0] = relu && r[j] < 0.0f ? 0.0f : r[j]; \
+        } \
     } \
     for (; n < N; n++) { \
         const float *ip = in + (size_t)n * C; \

@@ -21,8 +21,9 @@
 #ifndef ZB_WINOGRAD_H
 #define ZB_WINOGRAD_H
 
-/* tiles transformed and multiplied together: their transforms stay in the first cache levels */
-#define ZB_WINO_TILES 8
+/* the most tiles transformed and multiplied together (each group reads all of U once, and its
+ * transforms stay in the second cache level) */
+#define ZB_WINO_TILES 24
 
 /* floats between the 36 transformed elements' blocks of a scratch buffer beyond their own
  * ZB_WINO_TILES * channels: without them the blocks lie a power of two apart, in the same few

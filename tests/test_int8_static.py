@@ -169,7 +169,7 @@ def test_a_quantization_failure_leaves_the_float_runtimes(monkeypatch, capsys):
         raise RuntimeError("calibration broke")
     chosen, _ = runtime.choose(net, net.cfg.to_dict(), 8, "play", runtime.candidates_for("play"), game=game,
                                digest="e" * 64, int8_sess=broken)
-    assert chosen in ("torch-fp32", "ort-fp32")
+    assert chosen in ("torch-fp32", "ort-fp32", runtime.WINOGRAD)    # the float32 runtimes, whichever is faster here
     assert "calibration broke" in capsys.readouterr().err
 
 

@@ -343,8 +343,10 @@ def test_self_play_writes_no_export_and_keeps_a_forced_precision_in_torch(checkp
     game, path = checkpoint
     ev, _ = runtime.load_model_evaluator(path, game, purpose="selfplay", batch=64, precision="auto",
                                          keep_export=False)
-    assert ev.runtime in ("torch-fp32", "torch-bf16", "ort-fp32")
+    # whichever float32 runtime is faster here (the Winograd one where it is built and wins the timing)
+    assert ev.runtime in ("torch-fp32", "torch-bf16", "ort-fp32", "wino-fp32")
     assert not path.with_suffix(".onnx").exists() and not list(onnxnet.cache_dir().glob("*.onnx"))
+    assert not list(path.parent.glob("*.wino.npz")) and not list(onnxnet.cache_dir().glob("*.wino.npz"))
     forced, _ = runtime.load_model_evaluator(path, game, purpose="selfplay", batch=64, precision="fp32",
                                              keep_export=False)
     assert isinstance(forced, NetworkEvaluator) and forced.runtime == "torch-fp32"

@@ -115,7 +115,7 @@ def test_resume_after_kill_9_loses_nothing(tmp_path):
     assert state["games"] == state["generation"] * per_generation
     assert [l["games"] for l in lines] == [g * per_generation for g in range(1, state["generation"] + 1)]
     # each generation's line says which runtime its self-play ran the network in
-    assert all(l["selfplay"]["runtime"] in ("torch-fp32", "torch-bf16", "ort-fp32") for l in lines), lines
+    assert all(l["selfplay"]["runtime"] in ("torch-fp32", "torch-bf16", "ort-fp32", "wino-fp32") for l in lines), lines
     buf = ReplayBuffer(run_dir / "buffer", game, 10**6)
     assert buf.load() > 0
     assert not list(run_dir.rglob("*.tmp"))  # the resume cleared half-written files

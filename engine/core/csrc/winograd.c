@@ -142,8 +142,10 @@ ATTR static inline __attribute__((always_inline)) void products_##SUF(int E, int
                 v8 a20 = {0}, a21 = {0}, a22 = {0}, a30 = {0}, a31 = {0}, a32 = {0}; \
                 const float *v0 = Vx + (size_t)t * Cp, *v1 = v0 + Cp, *v2 = v1 + Cp, *v3 = v2 + Cp; \
                 const float *up = Ux + k0; \
+                const size_t ahead = x + 1 < E && t == 0 ? (size_t)Cp * K : 0; \
                 for (int c = 0; c < Cp; c++, up += K) { \
                     v8 u0, u1, u2, s; \
+                    if (ahead) { __builtin_prefetch(up + ahead); __builtin_prefetch(up + ahead + 23); } \
                     LD(u0, up); LD(u1, up + 8); LD(u2, up + 16); \
                     s = BC(v0[c]); a00 += s * u0; a01 += s * u1; a02 += s * u2; \
                     s = BC(v1[c]); a10 += s * u0; a11 += s * u1; a12 += s * u2; \
@@ -161,8 +163,10 @@ ATTR static inline __attribute__((always_inline)) void products_##SUF(int E, int
                 v8 a00 = {0}, a01 = {0}, a10 = {0}, a11 = {0}, a20 = {0}, a21 = {0}, a30 = {0}, a31 = {0}; \
                 const float *v0 = Vx + (size_t)t * Cp, *v1 = v0 + Cp, *v2 = v1 + Cp, *v3 = v2 + Cp; \
                 const float *up = Ux + k0; \
+                const size_t ahead = x + 1 < E && t == 0 ? (size_t)Cp * K : 0; \
                 for (int c = 0; c < Cp; c++, up += K) { \
                     v8 u0, u1, s; \
+                    if (ahead) { __builtin_prefetch(up + ahead); __builtin_prefetch(up + ahead + 15); } \
                     LD(u0, up); LD(u1, up + 8); \
                     s = BC(v0[c]); a00 += s * u0; a01 += s * u1; \
                     s = BC(v1[c]); a10 += s * u0; a11 += s * u1; \

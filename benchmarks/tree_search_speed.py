@@ -6,7 +6,9 @@ with two evaluators:
 
 - ``trivial``: fixed priors per action (a random logit table drawn once) and value 0, so the
   figure is the search without the network (tree, rules, tactics, the evaluator's glue);
-- ``network``: the shipped model on ONNX Runtime float32, one thread (the issue's reference runtime).
+- ``network``: the shipped model on ONNX Runtime float32, one thread (the issue's reference runtime),
+  or on the runtime ``--runtime`` names (``wino-fp32``: the Winograd runtime the app now takes for
+  gomoku, othello and xiangqi on AVX2 machines), against whose own CPU a position the visit is set.
 
 The two trees take turns within each round (Python, compiled; then compiled, Python in the next),
 in one process, so load on the machine falls on both alike; each figure is the CPU time
@@ -19,7 +21,7 @@ is the network's share of a visit's CPU (its CPU a position times the positions 
 visit: visits that reach a finished or proven position need none).
 
     python benchmarks/tree_search_speed.py [--games xiangqi gomoku] [--sims 400] [--positions 4] [--rounds 3]
-        [--rule renju]
+        [--rule renju] [--runtime wino-fp32]
 
 ``--rule`` (standard or renju) plays gomoku under that rule set, with its own shipped network
 where there is one (models/gomoku-renju.pt); the other games ignore it.
@@ -63,7 +65,7 @@ class FixedPriors:
         return priors, np.zeros(len(states))
 
 
-def network_evaluator(game):
+def network_evaluator(game, runtime: str = "ort-fp32"):
     from engine.core.checkpoint import load_network
     from engine.core.network import configure_threads
     from engine.core.paths import shipped_model_path
@@ -71,7 +73,7 @@ def network_evaluator(game):
     configure_threads(1)
     # a variant without a network of its own (gomoku's standard rule) plays its base game's
     net, _ = load_network(shipped_model_path(game.key) or shipped_model_path(game.network_key), game)
-    return build_evaluator("ort-fp32", net)
+    return build_evaluator(runtime, net)
 
 
 def net_cpu_per_position(evaluator, states, batch: int, window: float = 0.3, windows: int = 5) -> float:
@@ -107,15 +109,17 @@ def run(positions, evaluator, cfg, sims: int, compiled) -> tuple[float, int, lis
         mcts_module._tree_c = saved
 
 
-def measure(game_id: str, sims: int, count: int, rounds: int, rule: str | None = None) -> dict:
+def measure(game_id: str, sims: int, count: int, rounds: int, rule: str | None = None,
+            runtime: str = "ort-fp32") -> dict:
     game = get_game(game_id, rule=rule) if rule and game_id == "gomoku" else get_game(game_id)
     compiled = mcts_module._tree_c
     if compiled is None:
         raise SystemExit("tree_search_speed: the compiled tree is not built (python setup.py build_ext --inplace)")
     cfg = play_search_config(game)
     positions = sample_positions(game, count, seed=1)
-    evaluators = {"trivial": FixedPriors(game.action_size), "network": network_evaluator(game)}
-    out = {"game": game.key, "sims": sims, "positions": count, "leaf_batch": cfg.leaf_batch, "rounds": rounds}
+    evaluators = {"trivial": FixedPriors(game.action_size), "network": network_evaluator(game, runtime)}
+    out = {"game": game.key, "sims": sims, "positions": count, "leaf_batch": cfg.leaf_batch, "rounds": rounds,
+           "runtime": runtime, "date": time.strftime("%Y-%m-%d")}
     for name, ev in evaluators.items():
         run(positions[:1], ev, cfg, min(sims, 50), compiled)   # warm-up
         per_visit = {"python": [], "compiled": []}
@@ -155,9 +159,10 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--rule", choices=("freestyle", "standard", "renju"), default=None,
                         help="gomoku's rule set (the other games ignore it)")
+    parser.add_argument("--runtime", default="ort-fp32", help="the network's runtime (ort-fp32, wino-fp32, ...)")
     args = parser.parse_args()
     for game_id in args.games:
-        print(json.dumps(measure(game_id, args.sims, args.positions, args.rounds, args.rule)), flush=True)
+        print(json.dumps(measure(game_id, args.sims, args.positions, args.rounds, args.rule, args.runtime)), flush=True)
     return 0
 
 

@@ -4,7 +4,7 @@
  * the other runtimes serve, and tests/test_winograd.py compares it with torch's convolutions.
  *
  * Three functions: the whole tower (stem and residual blocks) in one call, a dense layer for the
- * heads, and the tile size a board takes (which fixes the activations' layout and U's size). Threads: both release the GIL while they compute (tens of microseconds to milliseconds);
+ * heads, and the tile size a board takes (which fixes the activations' layout and U's size). Threads: the tower and the dense layer release the GIL while they compute (tens of microseconds to milliseconds);
  * each caller passes its own activation and scratch arrays, and the weights are only read.
  */
 #define PY_SSIZE_T_CLEAN

@@ -39,7 +39,7 @@ from .onnxnet import OnnxUnavailable
 from .safefile import UnreadableFile
 
 RUNTIMES = ("torch-fp32", "torch-bf16", "ort-fp32", "ort-int8", "ort-int8-static", "ort-int8-checked", "wino-fp32")
-#: float32 with the convolutions by Winograd's F(4x4, 3x3) in the compiled module (`winograd`)
+#: float32 with the convolutions by Winograd's F(4x4, 3x3) or F(5x5, 3x3) in the compiled module (`winograd`)
 WINOGRAD = "wino-fp32"
 INT8_STATIC = "ort-int8-static"
 #: static int8 with a float32 second look at near ties (`onnxnet.CheckedInt8Evaluator`)

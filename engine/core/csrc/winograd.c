@@ -1,7 +1,7 @@
 /* Winograd F(4x4, 3x3) and F(5x5, 3x3) convolutions in float32: see winograd.h. The kernels are written once
  * with GCC/Clang vector types (8 floats) and compiled twice: for AVX2 with FMA, chosen at run
  * time where the processor has them, and for the compiler's baseline (SSE2 on x86-64). */
-#include <string.h>
+#include <stddef.h>
 
 #include "winograd.h"
 

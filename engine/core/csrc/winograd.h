@@ -25,7 +25,7 @@
  * transforms stay in the second cache level) */
 #define ZB_WINO_TILES 24
 
-/* floats between the 36 transformed elements' blocks of a scratch buffer beyond their own
+/* floats between the transformed elements' blocks of a scratch buffer beyond their own
  * ZB_WINO_TILES * channels: without them the blocks lie a power of two apart, in the same few
  * sets of the first-level cache */
 #define ZB_WINO_PAD 16

@@ -9,11 +9,12 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "xiangqi_rules.h"
 
 /* bumped whenever a function's meaning or signature changes: games/native.py refuses a stale build */
-#define API_VERSION 1
+#define API_VERSION 2
 #define NSQ XQ_SQUARES
 
 /* the end reasons as games.xiangqi names them, by XQ_CHECKMATE ... XQ_NO_CAPTURE */
@@ -210,54 +211,175 @@ static PyObject *py_make_move(PyObject *self, PyObject *args)
     return Py_BuildValue("(NiO)", tuple, (int)q, check ? Py_True : Py_False);
 }
 
+/* The hashes and check flags of a position's history (tuples of equal length, not empty) into
+ * C arrays: *hashes and *flags point at the caller's 256-long space, or at the heap past that
+ * (*on_heap, to free with free_history). 0 with an exception set on bad input. */
+static int read_history(PyObject *history, PyObject *checks, uint64_t *hash_space, uint8_t *flag_space,
+                        uint64_t **hashes, uint8_t **flags, Py_ssize_t *len, int *on_heap)
+{
+    *len = PyTuple_GET_SIZE(history);
+    *on_heap = 0;
+    if (*len == 0 || PyTuple_GET_SIZE(checks) != *len || *len > 100000) {
+        PyErr_SetString(PyExc_ValueError, "history and checks must be equally long and not empty");
+        return 0;
+    }
+    /* a game's history since the last capture is at most ~121 positions: the heap only past that */
+    *on_heap = *len > 256;
+    *hashes = *on_heap ? PyMem_Malloc((size_t)*len * sizeof **hashes) : hash_space;
+    *flags = *on_heap ? PyMem_Malloc((size_t)*len) : flag_space;
+    if (*hashes == NULL || *flags == NULL) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < *len; i++) {
+        (*hashes)[i] = PyLong_AsUnsignedLongLongMask(PyTuple_GET_ITEM(history, i));
+        int c = PyObject_IsTrue(PyTuple_GET_ITEM(checks, i));
+        if (((*hashes)[i] == (uint64_t)-1 && PyErr_Occurred()) || c < 0)
+            return 0;
+        (*flags)[i] = (uint8_t)c;
+    }
+    return 1;
+}
+
+static void free_history(uint64_t *hashes, uint8_t *flags, int on_heap)
+{
+    if (on_heap) {
+        PyMem_Free(hashes);
+        PyMem_Free(flags);
+    }
+}
+
+/* (over, winner or None, end reason or None) as games.xiangqi names them */
+static PyObject *outcome_tuple(int reason, int winner)
+{
+    if (reason == XQ_GOES_ON)
+        return Py_BuildValue("(OOO)", Py_False, Py_None, Py_None);
+    if (winner < 0)
+        return Py_BuildValue("(OOO)", Py_True, Py_None, reasons[reason]);
+    return Py_BuildValue("(OiO)", Py_True, winner, reasons[reason]);
+}
+
+/* A position as outcome() and leaf() take it, read and judged (xq_outcome) */
+typedef struct {
+    int8_t b[NSQ];
+    int player, reason, winner;
+} judged_t;
+
+/* Read (board, player, check, clock, history, checks) from args (``format`` names the caller) and
+ * judge the position into *j; 0 with an exception set on bad input. */
+static int judge_args(PyObject *args, const char *format, judged_t *j)
+{
+    PyObject *board_obj, *history, *checks;
+    int check, clock;
+    if (!PyArg_ParseTuple(args, format, &board_obj, &j->player, &check, &clock, &PyTuple_Type, &history,
+                          &PyTuple_Type, &checks) || !check_player(j->player) || !read_board(board_obj, j->b))
+        return 0;
+    uint64_t hash_space[256], *hashes = NULL;
+    uint8_t flag_space[256], *flags = NULL;
+    Py_ssize_t len;
+    int on_heap, ok = read_history(history, checks, hash_space, flag_space, &hashes, &flags, &len, &on_heap);
+    if (ok)
+        j->reason = xq_outcome(j->b, j->player, check, clock, hashes, flags, (int)len, &j->winner);
+    free_history(hashes, flags, on_heap);
+    return ok;
+}
+
 /* outcome(board, player, check, clock, history, checks) -> (over, winner or None, end reason or None):
  * games.xiangqi.XiangqiState._judge, with history the position hashes (64-bit ints) since the last
  * capture, the current one last, and checks whether each one's side to move was in check */
 static PyObject *py_outcome(PyObject *self, PyObject *args)
 {
-    PyObject *board_obj, *history, *checks;
-    int player, check, clock;
+    judged_t j;
+    if (!judge_args(args, "OiiiO!O!:outcome", &j))
+        return NULL;
+    return outcome_tuple(j.reason, j.winner);
+}
+
+/* encode_into(out, index, board, player, clock, repeated, planes): encode()'s planes written into
+ * row ``index`` of ``out``, a writable C-contiguous float32 buffer of rows of planes x 10 x 9 */
+static PyObject *py_encode_into(PyObject *self, PyObject *args)
+{
+    PyObject *out_obj, *board_obj;
+    Py_buffer view;
+    Py_ssize_t index;
+    int player, clock, repeated, planes;
     int8_t b[NSQ];
-    if (!PyArg_ParseTuple(args, "OiiiO!O!:outcome", &board_obj, &player, &check, &clock, &PyTuple_Type, &history,
-                          &PyTuple_Type, &checks) || !check_player(player) || !read_board(board_obj, b))
+    if (!PyArg_ParseTuple(args, "OnOiipi:encode_into", &out_obj, &index, &board_obj, &player, &clock, &repeated,
+                          &planes) || !check_player(player) || !read_board(board_obj, b))
         return NULL;
-    Py_ssize_t len = PyTuple_GET_SIZE(history);
-    if (len == 0 || PyTuple_GET_SIZE(checks) != len || len > 100000) {
-        PyErr_SetString(PyExc_ValueError, "history and checks must be equally long and not empty");
-        return NULL;
-    }
-    /* a game's history since the last capture is at most ~121 positions: the heap only past that */
-    uint64_t hash_space[256];
-    uint8_t flag_space[256];
-    int on_heap = len > 256;
-    uint64_t *hashes = on_heap ? PyMem_Malloc((size_t)len * sizeof *hashes) : hash_space;
-    uint8_t *flags = on_heap ? PyMem_Malloc((size_t)len) : flag_space;
+    if (PyObject_GetBuffer(out_obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0)
+        return NULL;   /* not a buffer, read-only, or not C-contiguous: the exporter says which */
     PyObject *out = NULL;
-    int winner, reason;
-    if (hashes == NULL || flags == NULL) {
-        PyErr_NoMemory();
+    int count = planes < 0 ? 0 : planes > XQ_NUM_PLANES ? XQ_NUM_PLANES : planes;
+    Py_ssize_t row = (Py_ssize_t)count * NSQ * (Py_ssize_t)sizeof(float);
+    if (view.itemsize != (Py_ssize_t)sizeof(float) || view.format == NULL || strcmp(view.format, "f") != 0) {
+        PyErr_SetString(PyExc_ValueError, "encode_into writes into a C-contiguous float32 buffer");
         goto done;
     }
-    for (Py_ssize_t i = 0; i < len; i++) {
-        hashes[i] = PyLong_AsUnsignedLongLongMask(PyTuple_GET_ITEM(history, i));
-        int c = PyObject_IsTrue(PyTuple_GET_ITEM(checks, i));
-        if ((hashes[i] == (uint64_t)-1 && PyErr_Occurred()) || c < 0)
-            goto done;
-        flags[i] = (uint8_t)c;
+    if (index < 0 || (index + 1) * row > view.len) {
+        PyErr_Format(PyExc_ValueError, "row %zd of %d planes does not fit a buffer of %zd bytes", index, count,
+                     view.len);
+        goto done;
     }
-    reason = xq_outcome(b, player, check, clock, hashes, flags, (int)len, &winner);
-    if (reason == XQ_GOES_ON)
-        out = Py_BuildValue("(OOO)", Py_False, Py_None, Py_None);
-    else if (winner < 0)
-        out = Py_BuildValue("(OOO)", Py_True, Py_None, reasons[reason]);
-    else
-        out = Py_BuildValue("(OiO)", Py_True, winner, reasons[reason]);
+    xq_encode(b, player, clock, repeated, count, (float *)((char *)view.buf + index * row));
+    Py_INCREF(Py_None);
+    out = Py_None;
 done:
-    if (on_heap) {
-        PyMem_Free(hashes);
-        PyMem_Free(flags);
-    }
+    PyBuffer_Release(&view);
     return out;
+}
+
+/* leaf(board, player, check, clock, history, checks) -> (outcome, actions, mate, gain, capture, material):
+ * what a search asks of a new position, from one reading of the board: `outcome` as outcome() gives
+ * it; then, where the game goes on (else b"", False, 0, -1): the legal actions, sorted, as the bytes
+ * of unsigned 16-bit ints; whether the side to move mates at once (mate_in_one); capture_gain's gain
+ * at its default depth and budget and the legal action of the capture that starts it (-1: none);
+ * and Red's material minus Black's (material). */
+static PyObject *py_leaf(PyObject *self, PyObject *args)
+{
+    judged_t j;
+    if (!judge_args(args, "OiiiO!O!:leaf", &j))
+        return NULL;
+    int8_t *b = j.b;
+    int player = j.player;
+    uint16_t actions[XQ_MAX_MOVES];
+    int n = 0, mate = 0, gain = 0, capture = -1;
+    if (j.reason == XQ_GOES_ON) {
+        xq_move moves[XQ_MAX_MOVES];
+        int sorted[XQ_MAX_MOVES];
+        n = xq_legal_moves(b, player, moves);
+        for (int i = 0; i < n; i++)
+            sorted[i] = xq_action(player, moves[i].f, moves[i].t);
+        qsort(sorted, (size_t)n, sizeof *sorted, cmp_int);
+        for (int i = 0; i < n; i++)
+            actions[i] = (uint16_t)sorted[i];
+        mate = xq_mate_among(b, player, moves, n);
+        int first;
+        gain = xq_capture_gain(b, player, 6, 200, &first);
+        if (first >= 0) {
+            int a = xq_action(player, first / NSQ, first % NSQ);
+            for (int i = 0; i < n && a >= 0; i++)
+                if (sorted[i] == a) {
+                    capture = a;
+                    break;
+                }
+        }
+    }
+    PyObject *result = outcome_tuple(j.reason, j.winner);
+    if (result == NULL)
+        return NULL;
+    return Py_BuildValue("(Ny#Oiid)", result, (const char *)actions, (Py_ssize_t)n * 2, mate ? Py_True : Py_False,
+                         gain, capture, xq_material(b));
+}
+
+/* material(board) -> Red's material minus Black's in soldiers, the generals left out */
+static PyObject *py_material(PyObject *self, PyObject *args)
+{
+    PyObject *board_obj;
+    int8_t b[NSQ];
+    if (!PyArg_ParseTuple(args, "O:material", &board_obj) || !read_board(board_obj, b))
+        return NULL;
+    return PyFloat_FromDouble(xq_material(b));
 }
 
 static PyObject *py_capture_gain(PyObject *self, PyObject *args)
@@ -310,6 +432,12 @@ static PyMethodDef methods[] = {
      "outcome(board, player, check, clock, history, checks) -> (over, winner, end reason)"},
     {"encode", py_encode, METH_VARARGS,
      "encode(board, player, clock, repeated, planes) -> bytearray of planes x 10 x 9 float32 (the network input)"},
+    {"leaf", py_leaf, METH_VARARGS,
+     "leaf(board, player, check, clock, history, checks) -> (outcome, actions as uint16 bytes, mate in one, "
+     "capture gain, its first capture's action or -1, material): one call for what a search asks of a new position"},
+    {"encode_into", py_encode_into, METH_VARARGS,
+     "encode_into(out, index, board, player, clock, repeated, planes): encode()'s planes into row index of out"},
+    {"material", py_material, METH_VARARGS, "material(board) -> Red's material minus Black's in soldiers"},
     {"capture_gain", py_capture_gain, METH_VARARGS,
      "capture_gain(board, player, depth=6, budget=200) -> (gain, (from, to) or None)"},
     {NULL, NULL, 0, NULL},

@@ -267,6 +267,13 @@ class State(ABC):
         full = self.encode()
         return full if planes >= len(full) else full[:planes]
 
+    @classmethod
+    def encode_batch(cls, states, planes: int | None = None) -> np.ndarray:
+        """The inputs of ``states`` (all of this class) stacked: each one's `encode`, or with
+        ``planes`` its `encode_planes(planes)`, as ``np.stack`` stacks them. A game with a
+        compiled encoder overrides this to write them into the batch in place."""
+        return np.stack([s.encode() if planes is None else s.encode_planes(planes) for s in states])
+
     def board_array(self) -> np.ndarray:
         """int8 ``(H, W)`` board for renderers: 0 empty, +k a piece of player 0, -k of player 1.
 

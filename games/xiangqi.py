@@ -145,7 +145,7 @@ class XiangqiState(State):
     """One immutable xiangqi position with the history its repetition rules need."""
 
     __slots__ = ("game", "board", "_player", "_clock", "_root", "_moves", "_hash", "_history", "_checks",
-                 "_check", "_legal_ft", "_legal", "_result", "_capture", "_threat")
+                 "_check", "_legal_ft", "_legal", "_result", "_capture", "_threat", "_mate", "_material")
 
     def __init__(self, game, board, player, clock, root, moves, zhash, history, checks, check):
         self.game = game
@@ -164,6 +164,8 @@ class XiangqiState(State):
         self._result = None
         self._capture = None
         self._threat = None
+        self._mate = None        # can the side to move mate at once (the compiled core's answer)
+        self._material = None    # `_material_balance`, once asked
 
     @classmethod
     def from_fen(cls, game, fen: str) -> "XiangqiState":
@@ -191,8 +193,27 @@ class XiangqiState(State):
 
     def _outcome(self) -> tuple[bool, int | None, str | None]:
         if self._result is None:
-            self._result = self._judge()
+            if _core is not None:
+                self._fill()
+            else:
+                self._result = self._judge()
         return self._result
+
+    def _fill(self) -> None:
+        """With the compiled core: what a search asks of a new position (the end of the game,
+        the legal actions, a mate in one, the winning capture and the material), from one call
+        that reads the board once; each is what the method that asks for it would compute."""
+        result, actions, mate, gain, capture, material = _core.leaf(
+            self.board, self._player, self._check, self._clock, self._history, self._checks)
+        if result[2] == "repetition":   # only a repeated position pays for the chase rule (over either way)
+            result = self._judge_chases() or result
+        self._result = result
+        legal = array("H")
+        legal.frombytes(actions)
+        self._legal = legal
+        self._mate = mate
+        self._capture = (min(gain, 1000) / 10.0, capture if capture >= 0 else None)
+        self._material = material
 
     def _judge(self) -> tuple[bool, int | None, str | None]:
         result = (_core.outcome(self.board, self._player, self._check, self._clock, self._history, self._checks)
@@ -240,13 +261,15 @@ class XiangqiState(State):
 
     def legal_actions(self) -> list[int]:
         if self._legal is None:
-            if self._outcome()[0]:
-                self._legal = array("H")
-            elif _core is not None:
-                self._legal = array("H", _core.legal_actions(self.board, self._player))
-            else:
-                table = _ACTION_OF[self._player]
-                self._legal = array("H", sorted(table[mv] for mv in self._legal_moves()))
+            over = self._outcome()[0]   # with the compiled core, this lists them too (`_fill`)
+            if self._legal is None:
+                if over:
+                    self._legal = array("H")
+                elif _core is not None:
+                    self._legal = array("H", _core.legal_actions(self.board, self._player))
+                else:
+                    table = _ACTION_OF[self._player]
+                    self._legal = array("H", sorted(table[mv] for mv in self._legal_moves()))
             # search trees keep every state they reach: hold the moves as 2-byte actions, not
             # as (from, to) tuples (recomputed on demand if notation parsing needs them)
             self._legal_ft = None
@@ -292,7 +315,7 @@ class XiangqiState(State):
         if self._outcome()[0]:
             return None
         if _core is not None:
-            return 1.0 if _core.mate_in_one(self.board, self._player) else None
+            return 1.0 if self._mate else None
         me, other = self._player, 1 - self._player
         b = list(self.board)
         target = b.index(-GENERAL * SIGN[me])
@@ -360,18 +383,20 @@ class XiangqiState(State):
         """(`capture_gain`, the legal capture that starts it or None): the search makes sure
         this move is tried, whatever the network's prior says."""
         if self._capture is None:
-            if self._outcome()[0]:
-                gain, first = 0, None
-            elif _core is not None:
-                gain, first = _core.capture_gain(self.board, self._player)
-            else:
-                gain, first = capture_gain(list(self.board), self._player)
-            action = None
-            if first is not None:
-                action = _ACTION_OF[self._player].get(first)
-                if action is not None and action not in self.legal_actions():
-                    action = None
-            self._capture = (min(gain, 1000) / 10.0, action)
+            over = self._outcome()[0]   # with the compiled core, this finds it too (`_fill`)
+            if self._capture is None:
+                if over:
+                    gain, first = 0, None
+                elif _core is not None:
+                    gain, first = _core.capture_gain(self.board, self._player)
+                else:
+                    gain, first = capture_gain(list(self.board), self._player)
+                action = None
+                if first is not None:
+                    action = _ACTION_OF[self._player].get(first)
+                    if action is not None and action not in self.legal_actions():
+                        action = None
+                self._capture = (min(gain, 1000) / 10.0, action)
         return self._capture
 
     # --- helpers for players and the GUI ----------------------------------
@@ -403,6 +428,12 @@ class XiangqiState(State):
 
     def _material_balance(self) -> float:
         """Red's material minus Black's, in soldiers (see `heuristic`), the generals left out."""
+        if self._material is None:
+            self._material = _core.material(self.board) if _core is not None else self._count_material()
+        return self._material
+
+    def _count_material(self) -> float:
+        """`_material_balance` in Python (the compiled core's `material` keeps to it)."""
         total = 0.0
         for sq, code in enumerate(self.board):
             if code:
@@ -448,6 +479,19 @@ class XiangqiState(State):
     # --- network ----------------------------------------------------------
     def encode(self) -> np.ndarray:
         return self.encode_planes(NUM_PLANES)
+
+    @classmethod
+    def encode_batch(cls, states, planes: int | None = None) -> np.ndarray:
+        """`encode_planes` of each of ``states`` (all planes where ``planes`` is None), written
+        by the compiled core straight into the batch (the same values as stacking them)."""
+        if _core is None or not states:
+            return super().encode_batch(states, planes)
+        count = NUM_PLANES if planes is None else min(max(int(planes), 0), NUM_PLANES)
+        out = np.empty((len(states), count, RANKS, FILES), np.float32)
+        into = _core.encode_into
+        for i, s in enumerate(states):
+            into(out, i, s.board, s._player, s._clock, s.repetitions() > 1, count)
+        return out
 
     def encode_planes(self, planes: int) -> np.ndarray:
         """The first ``planes`` planes of `encode` (16: without the attack planes, which are

@@ -380,3 +380,19 @@ def test_an_accuracy_verdict_stands_for_other_checkpoints_of_the_shape_for_an_ho
     assert runtime.accurate_enough("ort-fp32", evs, game, "e" * 64, shape="s") and not measured
     monkeypatch.setattr(runtime.time, "time", lambda: 1e12)   # much later: checked again
     assert runtime.accurate_enough("ort-fp32", evs, game, "f" * 64, shape="s") and measured == [1]
+
+
+def test_batch_priors_are_each_rows_softmax_bit_for_bit():
+    from engine.core.evaluators import BatchNetEvaluator
+    rng = np.random.default_rng(21)
+    for trial in range(300):
+        rows = int(rng.integers(1, 17))
+        logits = (rng.normal(size=(rows, 300)) * rng.uniform(0.1, 8.0)).astype(np.float32)
+        legal = []
+        for _ in range(rows):
+            acts = sorted(rng.choice(300, size=int(rng.integers(1, 300)), replace=False).tolist())
+            legal.append(acts if rng.random() < 0.7 else np.array(acts, np.int64))
+        got = BatchNetEvaluator._priors(logits, legal)
+        for row, acts, p in zip(logits, legal, got):
+            want = BatchNetEvaluator._row_priors(row, acts)
+            assert p.dtype == want.dtype and p.tobytes() == want.tobytes()

@@ -9,6 +9,7 @@ module skip when it is not built; the fallback tests run everywhere.
 from __future__ import annotations
 
 import random
+from array import array
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -76,7 +77,8 @@ def observe(state) -> tuple:
     return (state.board, state.current_player, state.legal_actions(), state.is_terminal(), state.winner(),
             state.end_reason(), state.is_check(), state.proven_value(), state.winning_capture(),
             state.repetitions(), state.no_capture_plies, state.fen(), state.key(), planes(state.encode()),
-            planes(state.encode_planes(16)), planes(state.encode_planes(3)))
+            planes(state.encode_planes(16)), planes(state.encode_planes(3)), state.heuristic(0), state.heuristic(1),
+            state.material(), state.tactical_priors(), state.capture_gain())
 
 
 def planes(x) -> tuple:
@@ -211,6 +213,131 @@ def test_encodings_agree_for_every_plane_count_and_both_sides():
                                         (False,) * len(history), False)
                     return [planes(s.encode_planes(n)) for n in (-1, 0, 14, 15, 16, 17, 19, 20, 99)]
             assert encodings(core) == encodings(None), (board, to_move, clock, repeated)
+
+
+#: what a search asks of a new position, each asked first on a fresh state in one of the tests
+#: below: with the compiled core the first of them fills the others from one call (`_fill`)
+FIRST_ASKED = {
+    "is_terminal": lambda s: s.is_terminal(),
+    "legal_actions": lambda s: s.legal_actions(),
+    "proven_value": lambda s: s.proven_value(),
+    "winning_capture": lambda s: s.winning_capture(),
+    "heuristic": lambda s: s.heuristic(1),
+    "material": lambda s: s.material(),
+}
+
+
+@needs_core
+@pytest.mark.parametrize("first", sorted(FIRST_ASKED))
+def test_whatever_is_asked_first_the_answers_are_the_python_rules(first):
+    rng = random.Random(9)
+    starts = [xq.START_FEN] + END_GAMES + record_positions()[::7]
+    for text in starts:
+        with rules(None):
+            s = GAME.state_from_text(text)
+        for _ in range(rng.randrange(0, 120)):
+            if s.is_terminal():
+                break
+            with rules(None):
+                s = s.apply(choose(rng, s, s.legal_actions()))
+        with rules(core):
+            c = GAME.state_from_text(s.to_text())
+            FIRST_ASKED[first](c)
+            seen_c = observe(c)
+        with rules(None):
+            p = GAME.state_from_text(s.to_text())
+            FIRST_ASKED[first](p)
+            seen_p = observe(p)
+        assert seen_c == seen_p, (first, s.to_text())
+
+
+@needs_core
+def test_the_leaf_call_gives_what_the_single_calls_give():
+    rng = random.Random(10)
+    for board, player in sample_boards(800, seed=10):
+        b = list(board)
+        check = ref.in_check(b, player)
+        clock = rng.randrange(0, 121)
+        history = (5, 6, 5, 6, 5) if rng.random() < 0.1 else (5,)
+        checks = tuple(rng.random() < 0.5 for _ in history)
+        result, actions, mate, gain, capture, material = core.leaf(board, player, check, clock, history, checks)
+        assert result == core.outcome(board, player, check, clock, history, checks)
+        assert material == core.material(board)
+        with rules(None):
+            s = xq.XiangqiState(GAME, board, player, 0, ("", player, 1), (), 1, (1,), (False,), check)
+            assert material == s._count_material(), board
+        if result[0]:
+            assert (actions, mate, gain, capture) == (b"", False, 0, -1)
+            continue
+        listed = array("H")
+        listed.frombytes(actions)
+        assert listed.tolist() == core.legal_actions(board, player)
+        assert mate == core.mate_in_one(board, player)
+        gain_ref, first = ref.capture_gain(b, player)
+        assert gain == gain_ref
+        action = xq._ACTION_OF[player].get(first) if first is not None else None
+        assert capture == (action if action is not None and action in listed else -1)
+        assert b == list(board)
+
+
+def test_the_leaf_call_refuses_bad_input():
+    if core is None:
+        pytest.skip("the compiled xiangqi core is not built here")
+    start = GAME.initial_state()
+    with pytest.raises(ValueError):
+        core.leaf(start.board[:89], 0, False, 0, (1,), (False,))
+    with pytest.raises(ValueError):
+        core.leaf(start.board, 2, False, 0, (1,), (False,))
+    with pytest.raises(ValueError):
+        core.leaf(start.board, 0, False, 0, (), ())
+    with pytest.raises(ValueError):
+        core.leaf(start.board, 0, False, 0, (1, 2), (False,))
+    with pytest.raises(TypeError):
+        core.leaf(start.board, 0, False, 0, [1], [False])
+    with pytest.raises(ValueError):
+        core.material((9,) * 90)
+
+
+@needs_core
+def test_the_batch_encoder_writes_what_stacking_the_encodings_gives():
+    import numpy as np
+    rng = random.Random(11)
+    boards = sample_boards(300, seed=11)
+    for start in range(0, len(boards), 30):
+        states = []
+        for board, player in boards[start:start + 30]:
+            clock, repeated = rng.randrange(0, 121), rng.random() < 0.5
+            history = (1, 2, 1) if repeated else (1,)
+            states.append(xq.XiangqiState(GAME, board, player, clock, ("", player, 1), (), 1, history,
+                                          (False,) * len(history), False))
+        for count in (None, -1, 0, 3, 14, 16, 17, 20, 99):
+            with rules(None):
+                want = np.stack([s.encode() if count is None else s.encode_planes(count) for s in states])
+            with rules(core):
+                got = xq.XiangqiState.encode_batch(states, count)
+            assert got.dtype == want.dtype and got.shape == want.shape and got.tobytes() == want.tobytes(), count
+
+
+@needs_core
+def test_the_batch_encoder_refuses_a_buffer_it_cannot_fill():
+    import numpy as np
+    board = GAME.initial_state().board
+    fine = np.zeros((2, 20, 10, 9), np.float32)
+    core.encode_into(fine, 1, board, 0, 0, False, 20)
+    assert fine[1].any() and not fine[0].any()
+    for out, index, message in ((fine, 2, "does not fit"), (fine, -1, "does not fit"),
+                                (np.zeros((2, 20, 10, 9), np.float64), 0, "float32"),
+                                (np.zeros((1, 19, 10, 9), np.float32), 0, "does not fit")):
+        with pytest.raises(ValueError, match=message):
+            core.encode_into(out, index, board, 0, 0, False, 20)
+    with pytest.raises((TypeError, ValueError, BufferError)):   # not C-contiguous
+        core.encode_into(np.zeros((2, 40, 10, 9), np.float32)[:, ::2], 0, board, 0, 0, False, 20)
+    frozen = np.zeros((1, 20, 10, 9), np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        core.encode_into(frozen, 0, board, 0, 0, False, 20)
+    with pytest.raises((TypeError, BufferError)):
+        core.encode_into(bytes(7200), 0, board, 0, 0, False, 20)
 
 
 @needs_core

@@ -6,6 +6,7 @@ tree or of many games) in one call.
 from __future__ import annotations
 
 import hashlib
+from itertools import chain
 import random
 import threading
 from typing import Protocol, Sequence
@@ -100,8 +101,12 @@ class BatchNetEvaluator:
     def infer(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         raise NotImplementedError
 
+    def encode_batch(self, states) -> np.ndarray:
+        """The stacked `encode` of ``states`` (the game's batch encoder, `State.encode_batch`)."""
+        return type(states[0]).encode_batch(states, self.in_planes)
+
     def evaluate(self, states, legal):
-        planes = np.stack([self.encode(s) for s in states])
+        planes = self.encode_batch(states)
         if self._memory is not None:
             return self._evaluate_remembering(states, legal, planes)
         logits, values = self._outputs(states, planes)
@@ -154,7 +159,7 @@ class BatchNetEvaluator:
         if not len(lens) or not lens.all():
             return [BatchNetEvaluator._row_priors(row, acts) for row, acts in zip(logits, legal)]
         logits = np.ascontiguousarray(logits)
-        idx = np.concatenate(legal).astype(np.int64)
+        idx = np.fromiter(chain.from_iterable(legal), np.int64, int(lens.sum()))
         idx += np.repeat(np.arange(len(lens), dtype=np.int64) * logits.shape[1], lens)
         z = logits.reshape(-1)[idx]
         bounds = np.zeros(len(lens) + 1, np.int64)

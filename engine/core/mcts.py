@@ -875,12 +875,11 @@ def with_floors(priors: np.ndarray, actions: list[int], floors: list[tuple[int, 
     and the other moves scaled down to keep the sum (the floors together take at most 0.9)."""
     if not floors:
         return priors
-    pri = np.asarray(priors, np.float64).copy()
-    index = {a: j for j, a in enumerate(actions)}
+    pri = np.array(priors, np.float64)
     raised = {}
     for action, floor in floors:
-        j = index.get(action)
-        if j is not None and floor > pri[j]:
+        j = _position(actions, action)
+        if j >= 0 and floor > pri[j]:
             raised[j] = max(raised.get(j, 0.0), floor)
     if not raised:
         return priors
@@ -888,13 +887,29 @@ def with_floors(priors: np.ndarray, actions: list[int], floors: list[tuple[int, 
     if total > 0.9:
         raised = {j: f * 0.9 / total for j, f in raised.items()}
         total = 0.9
-    mask = np.ones(len(pri), bool)
-    mask[list(raised)] = False
-    rest = float(pri[mask].sum())
-    pri[mask] *= (1.0 - total) / rest if rest > 0 else 0.0
+    if len(raised) == 1:   # the others, in order, as the mask below leaves them (the same sum)
+        (j,) = raised
+        others = np.concatenate((pri[:j], pri[j + 1:]))
+    else:
+        mask = np.ones(len(pri), bool)
+        mask[list(raised)] = False
+        others = pri[mask]
+    rest = float(others.sum())
+    pri *= (1.0 - total) / rest if rest > 0 else 0.0
     for j, f in raised.items():
         pri[j] = f
     return (pri / pri.sum()).astype(np.float32)
+
+
+def _position(actions, action: int) -> int:
+    """Where ``action`` stands in ``actions`` (a list or an array of distinct actions), -1 if absent."""
+    if isinstance(actions, list):
+        try:
+            return actions.index(action)
+        except ValueError:
+            return -1
+    found = np.flatnonzero(np.asarray(actions) == action)
+    return int(found[0]) if len(found) else -1
 
 
 def tempered(priors, temperature: float):

@@ -354,13 +354,13 @@ static int may_give_check(const int8_t *b, int f, int t, int g)
 }
 
 /* Can player mate at once (a legal move that checks and leaves no legal reply)? b is restored. */
-static int mate_in_one(int8_t *b, int player)
+/* is one of player's legal moves moves[0..n) a mate (a check that leaves no legal reply)? b is restored */
+static int mate_among(int8_t *b, int player, const move_t *moves, int n)
 {
     int other = 1 - player, target = general_square(b, other);
     if (target < 0)
         return 0;
-    move_t moves[MAX_MOVES];
-    int n = legal_moves(b, player, moves), so = sign_of[other];
+    int so = sign_of[other];
     for (int i = 0; i < n; i++) {
         int f = moves[i].f, t = moves[i].t;
         if (!may_give_check(b, f, t, target))
@@ -375,6 +375,15 @@ static int mate_in_one(int8_t *b, int player)
             return 1;
     }
     return 0;
+}
+
+static int mate_in_one(int8_t *b, int player)
+{
+    if (general_square(b, 1 - player) < 0)
+        return 0;
+    move_t moves[MAX_MOVES];
+    int n = legal_moves(b, player, moves);
+    return mate_among(b, player, moves, n);
 }
 
 /* --- captures and their exchanges (games.xiangqi_moves.capture_gain) ------------------------ */
@@ -559,6 +568,7 @@ int xq_legal_moves(int8_t *b, int player, xq_move *out) { return legal_moves(b, 
 int xq_count_legal(int8_t *b, int player) { return count_legal(b, player); }
 int xq_has_legal_move(int8_t *b, int player) { return has_legal_move(b, player); }
 int xq_mate_in_one(int8_t *b, int player) { return mate_in_one(b, player); }
+int xq_mate_among(int8_t *b, int player, const xq_move *moves, int n) { return mate_among(b, player, moves, n); }
 int xq_action(int player, int from, int to) { return action_of[player][from][to]; }
 
 int xq_in_check(const int8_t *b, int player)
@@ -621,6 +631,23 @@ int xq_outcome(int8_t *b, int player, int check, int clock, const uint64_t *hash
  * (7..13), the no-capture clock (14), a repeated position (15), how many of the mover's and the
  * opponent's pieces attack each point (16, 17: 1/3 a piece, at most 1) and the mover's and the
  * opponent's pieces the other side can win (18, 19); row 0 is the rank farthest from the mover */
+double xq_material(const int8_t *b)
+{
+    static const double value[8] = {0.0, 0.0, 2.0, 2.0, 4.0, 9.0, 4.5, 1.0};
+    double total = 0.0;
+    for (int sq = 0; sq < XQ_SQUARES; sq++) {
+        int code = b[sq];
+        if (!code)
+            continue;
+        int kind = code > 0 ? code : -code;
+        double v = value[kind];
+        if (kind == XQ_SOLDIER && ((code > 0 && sq / XQ_FILES >= 5) || (code < 0 && sq / XQ_FILES <= 4)))
+            v = 2.0;
+        total += code > 0 ? v : -v;
+    }
+    return total;
+}
+
 void xq_encode(const int8_t *b, int player, int clock, int repeated, int planes, float *x)
 {
     int count = planes < 0 ? 0 : planes > XQ_NUM_PLANES ? XQ_NUM_PLANES : planes;

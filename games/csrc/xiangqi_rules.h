@@ -41,6 +41,8 @@ int xq_has_legal_move(int8_t *b, int player);
 int xq_action(int player, int from, int to);
 /* can player mate at once: a legal move that gives check and leaves no legal reply */
 int xq_mate_in_one(int8_t *b, int player);
+/* xq_mate_in_one with player's legal moves already listed (moves[0..n), from xq_legal_moves) */
+int xq_mate_among(int8_t *b, int player, const xq_move *moves, int n);
 /* counts[k] += positions k + 1 plies deep, for k < depth (no end-of-game rules) */
 void xq_perft(int8_t *b, int player, int depth, long long *counts);
 /* what player wins by captures alone (games.xiangqi_moves.capture_gain); *first = from * 90 + to
@@ -52,6 +54,10 @@ int xq_capture_gain(int8_t *b, int player, int depth, long budget, int *first);
  * to move was in check */
 int xq_outcome(int8_t *b, int player, int check, int clock, const uint64_t *hashes, const uint8_t *checks,
                int len, int *winner);
+/* Red's material minus Black's in soldiers, the generals left out (games.xiangqi's
+ * _material_balance: chariot 9, cannon 4.5, horse 4, advisor and elephant 2, soldier 1, 2 once
+ * across the river); every value is a multiple of 0.5, so any order of summing gives the same */
+double xq_material(const int8_t *b);
 /* the first `planes` (0..20) planes of the network's input, planes x 10 x 9 floats in player's frame */
 void xq_encode(const int8_t *b, int player, int clock, int repeated, int planes, float *out);
 

@@ -291,6 +291,71 @@ def test_bad_trees_and_paths_are_errors_not_crashes():
         compiled.copy_subtree(src, frozen, nodes.astype(np.int64), edges)
 
 
+def _chain(length: int, end: float) -> Tree:
+    """A tree that is one line of ``length`` nodes below the root, its last node known (``end``
+    for its mover): every walk goes to the end of the line."""
+    tree = Tree(get_game("tictactoe").initial_state(), node_capacity=length + 2, edge_capacity=length + 1)
+    for n in range(length):
+        tree.n_count[n], tree.n_start[n], tree.e_child[n] = 1, n, n + 1
+        tree.n_player[n + 1] = (n + 1) % 2
+        tree.n_owner[n + 1] = n % 2
+        tree.states.append(None)   # never asked: no walk creates a node
+    tree.n_term[length] = end
+    tree.num_nodes, tree.num_edges = length + 1, length
+    return tree
+
+
+@needs_compiled
+@pytest.mark.parametrize("length", [3, 255, 256, 300])
+@pytest.mark.parametrize("end", [1.0, 0.0, -1.0])
+def test_walks_to_known_ends_are_backed_up_in_c_as_in_python(length, end):
+    cfg = SearchConfig(draw_value=-0.25)
+    trees = {}
+    for name, module in (("python", None), ("compiled", compiled)):
+        saved = mcts_module._tree_c
+        mcts_module._tree_c = module
+        try:
+            tree = _chain(length, end)
+            sims = MCTS(HashedEvaluator(), cfg).gather([tree], 0, 7, None, MCTS(HashedEvaluator()).new_leaves(None))
+        finally:
+            mcts_module._tree_c = saved
+        assert sims == 7, name
+        trees[name] = tree
+    p, c = trees["python"], trees["compiled"]
+    assert (p.root_n, p.root_w) == (c.root_n, c.root_w) and p.root_n == 7.0
+    for name in NODE_ARRAYS + EDGE_ARRAYS:
+        assert getattr(p, name).tobytes() == getattr(c, name).tobytes(), name
+
+
+@needs_compiled
+def test_settle_stops_at_the_first_walk_that_needs_python():
+    tree = _chain(4, 1.0)
+    path = []
+    settled, code, node, edge, parent_n, q_node = compiled.settle(tree, 1.5, 0.25, SMALL_NODE, -1, 0.0, 5, path)
+    assert (settled, code, path, tree.root_n) == (5, compiled.DONE, [], 5.0)
+    tree.n_term[4] = np.nan   # the end of the line is now a leaf to evaluate
+    settled, code, node, edge, parent_n, q_node = compiled.settle(tree, 1.5, 0.25, SMALL_NODE, -1, 0.0, 5, path)
+    assert (settled, code, node, path) == (0, compiled.LEAF, 4, [1, 2, 3, 4])
+    tree.e_child[3] = -1   # and now the edge to it has no node
+    path = []
+    settled, code, node, edge, _, _ = compiled.settle(tree, 1.5, 0.25, SMALL_NODE, -1, 0.0, 5, path)
+    assert (settled, code, node, edge, path) == (0, compiled.NEW, 3, 0, [1, 2, 3])
+    assert compiled.settle(_chain(300, 1.0), 1.5, 0.25, SMALL_NODE, -1, 0.0, 5, [])[:2] == (0, compiled.DEEP)
+    with pytest.raises(TypeError):
+        compiled.settle(tree, 1.5, 0.25, SMALL_NODE, -1, 0.0, 5, (1,))
+    with pytest.raises(ValueError):
+        compiled.settle(tree, 1.5, 0.25, SMALL_NODE, 10_000, 0.0, 5, [])
+    odd = _chain(4, 1.0)
+    odd.root_n = "many"
+    with pytest.raises(TypeError):
+        compiled.settle(odd, 1.5, 0.25, SMALL_NODE, -1, 0.0, 5, [])
+    cyclic = _chain(4, 1.0)
+    cyclic.e_child[3] = 1   # the line leads back into itself
+    cyclic.n_term[4] = np.nan
+    with pytest.raises(ValueError):
+        compiled.settle(cyclic, 1.5, 0.25, SMALL_NODE, -1, 0.0, 5, [])
+
+
 @needs_compiled
 @pytest.mark.parametrize("game_id,variant,visits,plies", GAMES, ids=[g[0] for g in GAMES])
 def test_a_subtree_is_walked_in_the_python_order(game_id, variant, visits, plies):

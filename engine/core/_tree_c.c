@@ -16,7 +16,7 @@
 #include "tree.h"
 
 /* bumped whenever a function's meaning or signature changes: native_tree.py refuses a stale build */
-#define API_VERSION 2
+#define API_VERSION 3
 /* path entries a walk collects before handing them to the Python list */
 #define PATH_CHUNK 256
 
@@ -183,6 +183,18 @@ static int append_nodes(PyObject *list, const int32_t *nodes, int64_t n)
 #define WALK_ARRAYS ((1u << A_ALL) - 1u)
 #define BACKUP_ARRAYS ((1u << A_OWNER) | (1u << A_VISITS) | (1u << A_WSUM))
 
+/* read_tree for a walk down, with root_win (-1, or the root's known winning child) checked */
+static int read_walk_tree(PyObject *tree, int root_win, zb_tree *t, held_arrays *h)
+{
+    if (!read_tree(tree, WALK_ARRAYS, t, h))
+        return 0;
+    if (root_win < t->nodes - 1)
+        return 1;
+    release(h);
+    PyErr_Format(PyExc_ValueError, "root_win %d is not a node of the tree", root_win);
+    return 0;
+}
+
 static PyObject *py_descend(PyObject *self, PyObject *args)
 {
     PyObject *tree, *path;
@@ -193,12 +205,8 @@ static PyObject *py_descend(PyObject *self, PyObject *args)
         return NULL;
     zb_tree t;
     held_arrays h;
-    if (!read_tree(tree, WALK_ARRAYS, &t, &h))
+    if (!read_walk_tree(tree, root_win, &t, &h))
         return NULL;
-    if (root_win >= t.nodes - 1) {
-        release(&h);
-        return PyErr_Format(PyExc_ValueError, "root_win %d is not a node of the tree", root_win);
-    }
     int32_t buf[PATH_CHUNK];
     zb_stop stop;
     int code;
@@ -222,6 +230,98 @@ static PyObject *py_descend(PyObject *self, PyObject *args)
     if (code == ZB_BAD)
         return PyErr_Format(PyExc_ValueError, "the tree's arrays are inconsistent at node %d", (int)stop.node);
     return Py_BuildValue("(iiidd)", code, (int)stop.node, (int)stop.edge, stop.parent_n, stop.q_node);
+}
+
+/* a number attribute of the tree (root_n, root_w) into *out; 0 with an exception set */
+static int read_double(PyObject *tree, const char *name, double *out)
+{
+    PyObject *obj = PyObject_GetAttrString(tree, name);
+    if (obj == NULL)
+        return 0;
+    *out = PyFloat_AsDouble(obj);
+    Py_DECREF(obj);
+    return !(*out == -1.0 && PyErr_Occurred());
+}
+
+static int write_double(PyObject *tree, const char *name, double value)
+{
+    PyObject *obj = PyFloat_FromDouble(value);
+    if (obj == NULL)
+        return 0;
+    int bad = PyObject_SetAttrString(tree, name, obj);
+    Py_DECREF(obj);
+    return !bad;
+}
+
+/* settle(tree, cpuct, fpu_reduction, small_node, root_win, draw_value, walks, path)
+ * -> (settled, code, node, edge, parent_n, q_node)
+ *
+ * Up to ``walks`` walks down from the root, as MCTS.gather makes them with Tree.select_leaf at a
+ * root that PUCT chooses for: each walk that ends at a known position (TERMINAL) is backed up at
+ * once as gather backs it up (the draw's value ``draw_value`` for the player who chose the edge
+ * to a drawn end, where it is not 0; no virtual loss; the root's root_n and root_w too), and the
+ * next walk starts. The first walk that ends elsewhere stops the loop: its nodes go into
+ * ``path`` and its code (LEAF, NEW) and stop are returned as descend returns them. ``settled``
+ * counts the walks backed up; code DONE: all ``walks`` were; code DEEP: a walk went deeper than
+ * the path buffer, and Python makes that walk itself (nothing of it was changed). */
+#define SETTLE_DONE (-3)
+#define SETTLE_DEEP (-4)
+
+static PyObject *py_settle(PyObject *self, PyObject *args)
+{
+    PyObject *tree, *path;
+    int small_node, root_win, walks;
+    double cpuct, fpu_reduction, draw_value;
+    if (!PyArg_ParseTuple(args, "OddiidiO!:settle", &tree, &cpuct, &fpu_reduction, &small_node, &root_win,
+                          &draw_value, &walks, &PyList_Type, &path))
+        return NULL;
+    double root_n, root_w;
+    if (!read_double(tree, "root_n", &root_n) || !read_double(tree, "root_w", &root_w))
+        return NULL;
+    zb_tree t;
+    held_arrays h;
+    if (!read_walk_tree(tree, root_win, &t, &h))
+        return NULL;
+    int32_t buf[PATH_CHUNK];
+    zb_stop stop = {0, -1, 0.0, 0.0};
+    int code = SETTLE_DONE, settled = 0, failed = 0;
+    while (settled < walks) {
+        int64_t len = 0;
+        double parent_n = root_n, q_node = root_n > 0 ? root_w / root_n : 0.0;
+        code = zb_descend(&t, 0, parent_n, q_node, cpuct, fpu_reduction, small_node, root_win, 0, buf, &len,
+                          PATH_CHUNK, &stop);
+        if (code == ZB_FULL) {
+            code = SETTLE_DEEP;
+            break;
+        }
+        if (code != ZB_TERMINAL) {
+            failed = code != ZB_BAD && !append_nodes(path, buf, len);   /* the exception is set */
+            break;
+        }
+        /* MCTS.gather: v = float(t.n_term[node]); a draw worth draw_value to the edge's chooser */
+        double v = (double)t.n_term[stop.node], value = v;
+        int leaf_player = t.n_player[stop.node];
+        if (v == 0.0 && draw_value != 0.0) {
+            value = draw_value;
+            leaf_player = t.n_owner[stop.node];
+        }
+        if (!zb_backup(&t, buf, len, value, leaf_player, 0.0)) {
+            code = ZB_BAD;
+            break;
+        }
+        root_n += 1.0 - 0.0;   /* Tree.backup: root_n += 1.0 - vl */
+        root_w += t.n_player[0] == leaf_player ? value : -value;
+        settled++;
+        code = SETTLE_DONE;   /* unless a later walk ends elsewhere */
+    }
+    release(&h);
+    if (settled > 0 && (!write_double(tree, "root_n", root_n) || !write_double(tree, "root_w", root_w)))
+        return NULL;
+    if (failed)
+        return NULL;
+    if (code == ZB_BAD)
+        return PyErr_Format(PyExc_ValueError, "the tree's arrays are inconsistent at node %d", (int)stop.node);
+    return Py_BuildValue("(iiiidd)", settled, code, (int)stop.node, (int)stop.edge, stop.parent_n, stop.q_node);
 }
 
 /* Shared by virtual_loss and backup: read the path and the tree's backup arrays, then walk the
@@ -463,6 +563,12 @@ static PyMethodDef methods[] = {
      "descend(tree, node, parent_n, q_node, cpuct, fpu_reduction, small_node, root_win, root_python, path)\n"
      "Walk down from node as Tree.select_leaf does, appending the nodes entered to path; returns\n"
      "(code, node, edge, parent_n, q_node): TERMINAL, LEAF, NEW (edge has no child yet) or ROOT."},
+    {"settle", py_settle, METH_VARARGS,
+     "settle(tree, cpuct, fpu_reduction, small_node, root_win, draw_value, walks, path)\n"
+     "-> (settled, code, node, edge, parent_n, q_node): up to walks walks from the root, each that\n"
+     "ends at a known position backed up as MCTS.gather backs it up; the first that ends elsewhere\n"
+     "returned as descend returns it (its nodes in path); code DONE when all were backed up, DEEP\n"
+     "when a walk is longer than the buffer (Python walks it)."},
     {"virtual_loss", py_virtual_loss, METH_VARARGS,
      "virtual_loss(tree, path, vl): Tree.apply_virtual_loss on the path's nodes (not the root's counts)."},
     {"backup", py_backup, METH_VARARGS,
@@ -495,7 +601,8 @@ PyMODINIT_FUNC PyInit__tree_c(void)
         return NULL;
     if (PyModule_AddIntConstant(m, "API_VERSION", API_VERSION) < 0 || PyModule_AddIntConstant(m, "TERMINAL", ZB_TERMINAL) < 0
         || PyModule_AddIntConstant(m, "LEAF", ZB_LEAF) < 0 || PyModule_AddIntConstant(m, "NEW", ZB_NEW) < 0
-        || PyModule_AddIntConstant(m, "ROOT", ZB_ROOT) < 0) {
+        || PyModule_AddIntConstant(m, "ROOT", ZB_ROOT) < 0 || PyModule_AddIntConstant(m, "DONE", SETTLE_DONE) < 0
+        || PyModule_AddIntConstant(m, "DEEP", SETTLE_DEEP) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -598,16 +598,37 @@ class Tree:
                         q_node = -q_node
                     node = child
                     continue
-            # code NEW (or a root edge without a child): create the child the walk chose. A new
-            # node is a leaf (or known at once), never pending: where the walk would stop next
-            st = self.states[node]
-            child = self._new_node(st.apply(st.legal_actions()[j]), node)
-            self.e_child[int(self.n_start[node]) + j] = child
-            path.append(child)
-            if not math.isnan(self.n_term[child]):
-                self._settle(path)
-                return "terminal", child, path
-            return "eval", child, path
+            # code NEW (or a root edge without a child): create the child the walk chose
+            return self._create_child(node, j, path)
+
+    def _create_child(self, node: int, j: int, path: list[int]):
+        """The walk along ``path`` chose edge ``j`` of ``node``, which has no child yet: create
+        it. A new node is a leaf (or known at once), never pending: where the walk would stop next."""
+        st = self.states[node]
+        child = self._new_node(st.apply(st.legal_actions()[j]), node)
+        self.e_child[int(self.n_start[node]) + j] = child
+        path.append(child)
+        if not math.isnan(self.n_term[child]):
+            self._settle(path)
+            return "terminal", child, path
+        return "eval", child, path
+
+    def settle_walks(self, cfg: SearchConfig, walks: int):
+        """Up to ``walks`` walks down in C (the compiled tree only; a root that PUCT chooses
+        for): each that ends at a known position is backed up at once, as `MCTS.gather` backs
+        it up, and the next one starts. Returns (the walks backed up, the first walk that ended
+        elsewhere as `select_leaf` gives it, or None when every walk was backed up)."""
+        c = _tree_c
+        path: list[int] = []
+        settled, code, node, j, parent_n, q_node = c.settle(self, cfg.cpuct, cfg.fpu_reduction, SMALL_NODE,
+                                                            self.root_win, cfg.draw_value, walks, path)
+        if code == c.DONE:
+            return settled, None
+        if code == c.DEEP:   # deeper than C's path buffer: walked as one walk is
+            return settled, self._select_leaf_compiled(cfg)
+        if code == c.LEAF:
+            return settled, (("collision" if node in self.pending else "eval"), node, path)
+        return settled, self._create_child(node, j, path)
 
     def _forced_root_child(self, s: int, k: int, kids: np.ndarray) -> int:
         """Forced playouts (KataGo): the open root edge furthest below its quota of
@@ -1088,8 +1109,21 @@ class MCTS:
         recall = self.evaluator.recall if leaves.keys is not None else None
         walks = max(want, 0) if recall is None else min(want if room is None else room, RECALL_WALKS * want)
         sims = queued = 0
-        for _ in range(walks):
-            kind, node, path = t.select_leaf(cfg)
+        # the compiled tree backs up the walks that end at known positions without coming back
+        # here (`Tree.settle_walks`), where PUCT chooses at the root; the same walks and backups
+        settling = _tree_c is not None and t.root_rule is None and t.forced_k <= 0
+        left = walks
+        while left > 0:
+            if settling:
+                settled, step = t.settle_walks(cfg, left)
+                sims += settled
+                left -= settled
+                if step is None:
+                    break
+                kind, node, path = step
+            else:
+                kind, node, path = t.select_leaf(cfg)
+            left -= 1
             if kind == "terminal":
                 v = float(t.n_term[node])
                 if v == 0.0 and cfg.draw_value:

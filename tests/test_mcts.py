@@ -625,3 +625,60 @@ def test_othello_search_plays_the_solvers_result_near_the_end():
 def _sides(state):
     """(side to move's discs, opponent's) of an othello position."""
     return state._me, state._opp
+
+
+class RecordsCollector(UniformEvaluator):
+    """Uniform priors; notes whether the garbage collector was on at each call, and can fail."""
+
+    def __init__(self, fail: bool = False):
+        super().__init__()
+        self.seen: list[bool] = []
+        self.fail = fail
+
+    def evaluate(self, states, legal):
+        import gc
+        self.seen.append(gc.isenabled())
+        if self.fail:
+            raise RuntimeError("the evaluator failed")
+        return super().evaluate(states, legal)
+
+
+@pytest.mark.parametrize("was_on", [True, False])
+def test_the_collector_is_paused_during_a_search_and_left_as_it_was(was_on):
+    import gc
+    state = get_game("tictactoe").initial_state()
+    (gc.enable if was_on else gc.disable)()
+    try:
+        ev = RecordsCollector()
+        MCTS(ev, SearchConfig(leaf_batch=2)).search([Tree(state)], 30)
+        assert ev.seen and not any(ev.seen)
+        assert gc.isenabled() == was_on
+        with pytest.raises(RuntimeError):
+            MCTS(RecordsCollector(fail=True)).search([Tree(state)], 30)
+        assert gc.isenabled() == was_on
+    finally:
+        gc.enable()
+
+
+def test_overlapping_searches_turn_the_collector_back_on_once_the_last_ends():
+    import gc
+    import threading
+    from engine.core.mcts import collector_paused
+    gc.enable()
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+
+    def first():
+        with collector_paused():
+            first_in.set()
+            second_in.wait(5)
+        first_out.set()
+
+    worker = threading.Thread(target=first)
+    worker.start()
+    first_in.wait(5)
+    with collector_paused():   # starts while the first runs and ends after it
+        second_in.set()
+        first_out.wait(5)
+        assert not gc.isenabled()
+    worker.join()
+    assert gc.isenabled()

@@ -382,8 +382,14 @@ def test_an_accuracy_verdict_stands_for_other_checkpoints_of_the_shape_for_an_ho
     assert runtime.accurate_enough("ort-fp32", evs, game, "f" * 64, shape="s") and measured == [1]
 
 
-def test_batch_priors_are_each_rows_softmax_bit_for_bit():
+@pytest.mark.parametrize("path", ["compiled", "numpy"])
+def test_batch_priors_are_each_rows_softmax_bit_for_bit(path, monkeypatch):
+    from engine.core import mcts
     from engine.core.evaluators import BatchNetEvaluator
+    if path == "compiled" and mcts._tree_c is None:
+        pytest.skip("the compiled tree is not built here")
+    if path == "numpy":
+        monkeypatch.setattr(mcts, "_tree_c", None)
     rng = np.random.default_rng(21)
     for trial in range(300):
         rows = int(rng.integers(1, 17))
@@ -396,3 +402,29 @@ def test_batch_priors_are_each_rows_softmax_bit_for_bit():
         for row, acts, p in zip(logits, legal, got):
             want = BatchNetEvaluator._row_priors(row, acts)
             assert p.dtype == want.dtype and p.tobytes() == want.tobytes()
+
+
+def test_the_compiled_softmax_refuses_what_it_cannot_read():
+    from engine.core import mcts
+    c = mcts._tree_c
+    if c is None:
+        pytest.skip("the compiled tree is not built here")
+    logits = np.zeros((2, 5), np.float32).reshape(-1)
+    idx, lens, z = np.array([0, 4, 1], np.int64), np.array([2, 1], np.int64), np.zeros(3, np.float32)
+    c.softmax_shift(logits, 5, idx, lens, z)
+    with pytest.raises(ValueError, match="outside"):
+        c.softmax_shift(logits, 5, np.array([0, 5, 1], np.int64), lens, z)
+    with pytest.raises(ValueError, match="add up"):
+        c.softmax_shift(logits, 5, idx, np.array([2, 2], np.int64), z)
+    with pytest.raises(ValueError, match="rows"):
+        c.softmax_shift(logits, 4, idx, lens, z)
+    with pytest.raises(ValueError, match="negative"):
+        c.softmax_scale(z, np.array([4, -1], np.int64))
+    with pytest.raises(TypeError):
+        c.softmax_shift(logits.astype(np.float64), 5, idx, lens, z)
+    with pytest.raises(TypeError):
+        c.softmax_scale(z, lens.astype(np.int32))
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        frozen = z.copy()
+        frozen.flags.writeable = False
+        c.softmax_scale(frozen, lens)

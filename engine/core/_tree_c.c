@@ -16,7 +16,7 @@
 #include "tree.h"
 
 /* bumped whenever a function's meaning or signature changes: native_tree.py refuses a stale build */
-#define API_VERSION 3
+#define API_VERSION 4
 /* path entries a walk collects before handing them to the Python list */
 #define PATH_CHUNK 256
 
@@ -542,6 +542,79 @@ done:
     Py_RETURN_NONE;
 }
 
+/* a 1-D contiguous buffer of ``size``-byte elements of kind ``kind`` (as format_matches); 0 with an exception set */
+static int get_typed(PyObject *obj, const char *what, char kind, int size, int writable, Py_buffer *view)
+{
+    if (!get_array(obj, what, writable, view))
+        return 0;
+    if (view->itemsize == size && format_matches(view->format, kind))
+        return 1;
+    PyErr_Format(PyExc_TypeError, "%s must be an array of %s", what, kind == 'f' ? "float32" : "int64");
+    PyBuffer_Release(view);
+    return 0;
+}
+
+/* softmax_shift(logits, actions, idx, lens, z) and softmax_scale(z, lens): zb_softmax_shift and
+ * zb_softmax_scale, logits the batch's flattened float32 rows of ``actions`` each, idx and lens
+ * int64, z float32 (written) as long as idx */
+static PyObject *softmax_call(PyObject *args, int shift)
+{
+    PyObject *logits_obj = NULL, *idx_obj = NULL, *lens_obj, *z_obj;
+    Py_ssize_t actions = 0;
+    if (shift ? !PyArg_ParseTuple(args, "OnOOO:softmax_shift", &logits_obj, &actions, &idx_obj, &lens_obj, &z_obj)
+              : !PyArg_ParseTuple(args, "OO:softmax_scale", &z_obj, &lens_obj))
+        return NULL;
+    Py_buffer lv = {0}, iv = {0}, nv = {0}, zv = {0};
+    int have_l = 0, have_i = 0, have_n = 0, have_z = 0, ok = 0;
+    if (!(have_n = get_typed(lens_obj, "lens", 'i', 8, 0, &nv)) || !(have_z = get_typed(z_obj, "z", 'f', 4, 1, &zv)))
+        goto done;
+    if (shift && (!(have_l = get_typed(logits_obj, "logits", 'f', 4, 0, &lv))
+                  || !(have_i = get_typed(idx_obj, "idx", 'i', 8, 0, &iv))))
+        goto done;
+    const int64_t *lens = nv.buf;
+    int64_t rows = nv.len / 8, total = 0;
+    for (int64_t r = 0; r < rows; r++) {
+        if (lens[r] < 0) {
+            PyErr_SetString(PyExc_ValueError, "a row's length is negative");
+            goto done;
+        }
+        total += lens[r];
+    }
+    if (total != zv.len / 4 || (shift && total != iv.len / 8)) {
+        PyErr_SetString(PyExc_ValueError, "the rows' lengths do not add up to the arrays' lengths");
+        goto done;
+    }
+    if (shift) {
+        if (actions <= 0 || lv.len / 4 != rows * actions) {
+            PyErr_Format(PyExc_ValueError, "logits hold %zd floats, not %lld rows of %zd", lv.len / 4, (long long)rows,
+                         actions);
+            goto done;
+        }
+        if (!zb_softmax_shift(lv.buf, rows, actions, iv.buf, lens, zv.buf)) {
+            PyErr_SetString(PyExc_ValueError, "an action index is outside the logits' rows");
+            goto done;
+        }
+    } else {
+        zb_softmax_scale(zv.buf, rows, lens);
+    }
+    ok = 1;
+done:
+    if (have_l)
+        PyBuffer_Release(&lv);
+    if (have_i)
+        PyBuffer_Release(&iv);
+    if (have_n)
+        PyBuffer_Release(&nv);
+    if (have_z)
+        PyBuffer_Release(&zv);
+    if (!ok)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_softmax_shift(PyObject *self, PyObject *args) { return softmax_call(args, 1); }
+static PyObject *py_softmax_scale(PyObject *self, PyObject *args) { return softmax_call(args, 0); }
+
 static PyObject *py_half_bits(PyObject *self, PyObject *arg)
 {
     double x = PyFloat_AsDouble(arg);
@@ -579,6 +652,11 @@ static PyMethodDef methods[] = {
     {"copy_subtree", py_copy_subtree, METH_VARARGS,
      "copy_subtree(src, dst, nodes, edges): Tree._copy_arrays, dst's arrays (allocated, long enough) from\n"
      "src's at the int64 arrays nodes and edges, n_start and e_child renumbered."},
+    {"softmax_shift", py_softmax_shift, METH_VARARGS,
+     "softmax_shift(logits, actions, idx, lens, z): z = each row's logits at its legal actions idx (rows of\n"
+     "lens) less the row's largest, as BatchNetEvaluator._priors computes them before the exponential."},
+    {"softmax_scale", py_softmax_scale, METH_VARARGS,
+     "softmax_scale(z, lens): each row of z divided by its sum, summed in numpy's pairwise order."},
     {"half_bits", py_half_bits, METH_O, "half_bits(x): the 16 bits of x rounded to float16 (as numpy rounds)."},
     {"round_half", py_round_half, METH_O,
      "round_half(x): x as a float32, rounded to the nearest float16 value (the walk's fast rounding)."},

@@ -301,3 +301,75 @@ int64_t zb_subtree_edges(const zb_tree *t, const int64_t *nodes, int64_t n, int6
     }
     return m;
 }
+
+/* --- the batch priors' softmax -------------------------------------------------------------- */
+
+/* numpy's pairwise summation of float32 (numpy/_core/src/umath/loops_utils.h.src, pairwise_sum):
+ * under 8 one by one, up to 128 in eight running sums added in pairs then the rest one by one,
+ * past that the two halves (split at a multiple of 8) summed apart */
+static float pairwise(const float *a, int64_t n)
+{
+    if (n < 8) {
+        float res = 0.0f;
+        for (int64_t i = 0; i < n; i++)
+            res += a[i];
+        return res;
+    }
+    if (n <= 128) {
+        float r[8];
+        for (int j = 0; j < 8; j++)
+            r[j] = a[j];
+        int64_t i;
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; j++)
+                r[j] += a[i + j];
+        float res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++)
+            res += a[i];
+        return res;
+    }
+    int64_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return pairwise(a, n2) + pairwise(a + n2, n - n2);
+}
+
+/* np.add.reduce of a contiguous float32 array: the identity 0 plus the pairwise sum */
+float zb_pairwise_sum(const float *a, int64_t n)
+{
+    float zero = 0.0f;
+    return zero + pairwise(a, n);
+}
+
+int zb_softmax_shift(const float *logits, int64_t rows, int64_t actions, const int64_t *idx, const int64_t *lens,
+                     float *z)
+{
+    int64_t k = 0;
+    for (int64_t r = 0; r < rows; r++) {
+        const float *row = logits + r * actions;
+        int64_t start = k;
+        for (int64_t i = 0; i < lens[r]; i++, k++) {
+            if (idx[k] < 0 || idx[k] >= actions)
+                return 0;
+            z[k] = row[idx[k]];
+        }
+        if (k == start)
+            continue;
+        float m = z[start];   /* np.maximum.reduceat: m = maximum(m, x), a NaN kept */
+        for (int64_t i = start + 1; i < k; i++)
+            if (!(m >= z[i] || isnan(m)))
+                m = z[i];
+        for (int64_t i = start; i < k; i++)
+            z[i] = z[i] - m;
+    }
+    return 1;
+}
+
+void zb_softmax_scale(float *z, int64_t rows, const int64_t *lens)
+{
+    for (int64_t r = 0; r < rows; r++) {
+        float total = zb_pairwise_sum(z, lens[r]);
+        for (int64_t i = 0; i < lens[r]; i++)
+            z[i] = z[i] / total;
+        z += lens[r];
+    }
+}

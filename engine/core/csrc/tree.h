@@ -71,6 +71,17 @@ int64_t zb_subtree_nodes(const zb_tree *t, int32_t root, int64_t *nodes, int64_t
  * n_start .. n_start + n_count - 1 in turn, into ``edges``; returns how many. */
 int64_t zb_subtree_edges(const zb_tree *t, const int64_t *nodes, int64_t n, int64_t *edges);
 
+/* The batch priors' softmax around numpy's exponential (engine.core.evaluators.BatchNetEvaluator._priors),
+ * rows[r] = the lens[r] legal actions of row r, their indices idx[] concatenated:
+ * zb_softmax_shift: z[k] = logits[r * actions + idx[k]] - the row's largest (np.maximum's order,
+ * a NaN kept); 0 when an index is outside 0 .. actions - 1.
+ * zb_softmax_scale: each row of z divided by its sum, summed as numpy sums a float32 array
+ * (zb_pairwise_sum: its pairwise order, from 0). */
+int zb_softmax_shift(const float *logits, int64_t rows, int64_t actions, const int64_t *idx, const int64_t *lens,
+                     float *z);
+void zb_softmax_scale(float *z, int64_t rows, const int64_t *lens);
+float zb_pairwise_sum(const float *a, int64_t n);
+
 /* ``x`` rounded to the nearest float16 (ties to even), as its 16 bits; and back */
 uint16_t zb_half_from_double(double x);
 float zb_half_to_float(uint16_t h);

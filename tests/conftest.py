@@ -1,7 +1,10 @@
 """Puts the repository root on sys.path, so tests import `games` and `engine` wherever pytest
-runs from; and holds brute-force helpers several game tests share."""
+runs from; holds brute-force helpers several game tests share, and the fixture that runs a test on the
+compiled tree and on the Python path it mirrors."""
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = str(Path(__file__).resolve().parent.parent)
 if ROOT not in sys.path:
@@ -81,3 +84,15 @@ def process_running(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
     except FileNotFoundError:
         return False
+
+
+@pytest.fixture(params=["compiled", "numpy"])
+def tree_path(request, monkeypatch):
+    """Runs a test once with the compiled search tree's helpers (skipped where it is not built)
+    and once with the Python and numpy path they mirror; gives the path's name."""
+    from engine.core import mcts
+    if request.param == "compiled" and mcts._tree_c is None:
+        pytest.skip("the compiled tree is not built here")
+    if request.param == "numpy":
+        monkeypatch.setattr(mcts, "_tree_c", None)
+    return request.param

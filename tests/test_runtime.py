@@ -382,14 +382,8 @@ def test_an_accuracy_verdict_stands_for_other_checkpoints_of_the_shape_for_an_ho
     assert runtime.accurate_enough("ort-fp32", evs, game, "f" * 64, shape="s") and measured == [1]
 
 
-@pytest.mark.parametrize("path", ["compiled", "numpy"])
-def test_batch_priors_are_each_rows_softmax_bit_for_bit(path, monkeypatch):
-    from engine.core import mcts
+def test_batch_priors_are_each_rows_softmax_bit_for_bit(tree_path):
     from engine.core.evaluators import BatchNetEvaluator
-    if path == "compiled" and mcts._tree_c is None:
-        pytest.skip("the compiled tree is not built here")
-    if path == "numpy":
-        monkeypatch.setattr(mcts, "_tree_c", None)
     rng = np.random.default_rng(21)
     for trial in range(300):
         rows = int(rng.integers(1, 17))

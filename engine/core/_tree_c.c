@@ -16,7 +16,7 @@
 #include "tree.h"
 
 /* bumped whenever a function's meaning or signature changes: native_tree.py refuses a stale build */
-#define API_VERSION 4
+#define API_VERSION 5
 /* path entries a walk collects before handing them to the Python list */
 #define PATH_CHUNK 256
 
@@ -615,6 +615,61 @@ done:
 static PyObject *py_softmax_shift(PyObject *self, PyObject *args) { return softmax_call(args, 1); }
 static PyObject *py_softmax_scale(PyObject *self, PyObject *args) { return softmax_call(args, 0); }
 
+/* floor_priors(priors, actions, floors, out) -> bool: zb_floor_priors, priors and out float32 arrays
+ * of one length, actions the node's legal actions (a list of ints, priors' order), floors a list of
+ * (action, floor) pairs; False (out untouched) when no floor raises a prior */
+static PyObject *py_floor_priors(PyObject *self, PyObject *args)
+{
+    PyObject *pri_obj, *actions, *floors, *out_obj;
+    if (!PyArg_ParseTuple(args, "OO!O!O:floor_priors", &pri_obj, &PyList_Type, &actions, &PyList_Type, &floors,
+                          &out_obj))
+        return NULL;
+    Py_ssize_t m = PyList_GET_SIZE(floors), n = PyList_GET_SIZE(actions);
+    if (m > ZB_MAX_FLOORS)
+        return PyErr_Format(PyExc_ValueError, "at most %d floors, not %zd", ZB_MAX_FLOORS, m);
+    int64_t j[ZB_MAX_FLOORS];
+    double f[ZB_MAX_FLOORS];
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *pair = PyList_GET_ITEM(floors, i);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "a floor is an (action, floor) pair");
+            return NULL;
+        }
+        long action = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
+        f[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(pair, 1));
+        if ((action == -1 || f[i] == -1.0) && PyErr_Occurred())
+            return NULL;
+        j[i] = -1;   /* actions.index(action), -1 where absent */
+        for (Py_ssize_t a = 0; a < n; a++) {
+            long v = PyLong_AsLong(PyList_GET_ITEM(actions, a));
+            if (v == -1 && PyErr_Occurred())
+                return NULL;
+            if (v == action) {
+                j[i] = a;
+                break;
+            }
+        }
+    }
+    Py_buffer pv, ov;
+    if (!get_typed(pri_obj, "priors", 'f', 4, 0, &pv))
+        return NULL;
+    if (!get_typed(out_obj, "out", 'f', 4, 1, &ov)) {
+        PyBuffer_Release(&pv);
+        return NULL;
+    }
+    int raised = -2;
+    if (pv.len != ov.len || pv.len / 4 != n)
+        PyErr_Format(PyExc_ValueError, "priors (%zd), out (%zd) and actions (%zd) differ in length", pv.len / 4,
+                     ov.len / 4, n);
+    else if ((raised = zb_floor_priors(pv.buf, n, j, f, m, ov.buf)) < 0)
+        PyErr_NoMemory();
+    PyBuffer_Release(&pv);
+    PyBuffer_Release(&ov);
+    if (raised < 0)
+        return NULL;
+    return PyBool_FromLong(raised);
+}
+
 static PyObject *py_half_bits(PyObject *self, PyObject *arg)
 {
     double x = PyFloat_AsDouble(arg);
@@ -657,6 +712,9 @@ static PyMethodDef methods[] = {
      "lens) less the row's largest, as BatchNetEvaluator._priors computes them before the exponential."},
     {"softmax_scale", py_softmax_scale, METH_VARARGS,
      "softmax_scale(z, lens): each row of z divided by its sum, summed in numpy's pairwise order."},
+    {"floor_priors", py_floor_priors, METH_VARARGS,
+     "floor_priors(priors, actions, floors, out) -> bool: engine.core.mcts.with_floors in C, the result in out\n"
+     "(float32); False where no floor raises a prior."},
     {"half_bits", py_half_bits, METH_O, "half_bits(x): the 16 bits of x rounded to float16 (as numpy rounds)."},
     {"round_half", py_round_half, METH_O,
      "round_half(x): x as a float32, rounded to the nearest float16 value (the walk's fast rounding)."},

@@ -53,6 +53,8 @@ RECALL_WALKS = 4
 #: `State.winning_action`): at least a threat, its answer and the win, so a loser facing such a
 #: proof holds out against it rather than allowing a win in one
 DEEP_PROOF_PLIES = 3
+#: the most prior floors `with_floors` hands to the compiled tree (ZB_MAX_FLOORS); more go the numpy way
+MAX_FLOORS = 64
 
 
 _gc_lock = threading.Lock()
@@ -928,6 +930,10 @@ def with_floors(priors: np.ndarray, actions: list[int], floors: list[tuple[int, 
     and the other moves scaled down to keep the sum (the floors together take at most 0.9)."""
     if not floors:
         return priors
+    if (_tree_c is not None and type(actions) is list and type(floors) is list and len(floors) <= MAX_FLOORS
+            and isinstance(priors, np.ndarray) and priors.dtype == np.float32 and priors.ndim == 1):
+        out = np.empty_like(priors)   # in C, the same operations in the same order (numpy's sums)
+        return out if _tree_c.floor_priors(priors, actions, floors, out) else priors
     pri = np.array(priors, np.float64)
     raised = {}
     for action, floor in floors:

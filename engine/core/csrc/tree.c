@@ -6,6 +6,7 @@
 #include "tree.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 uint16_t zb_half_from_double(double x)
@@ -304,34 +305,38 @@ int64_t zb_subtree_edges(const zb_tree *t, const int64_t *nodes, int64_t n, int6
 
 /* --- the batch priors' softmax -------------------------------------------------------------- */
 
-/* numpy's pairwise summation of float32 (numpy/_core/src/umath/loops_utils.h.src, pairwise_sum):
- * under 8 one by one, up to 128 in eight running sums added in pairs then the rest one by one,
- * past that the two halves (split at a multiple of 8) summed apart */
-static float pairwise(const float *a, int64_t n)
-{
-    if (n < 8) {
-        float res = 0.0f;
-        for (int64_t i = 0; i < n; i++)
-            res += a[i];
-        return res;
+/* numpy's pairwise summation (numpy/_core/src/umath/loops_utils.h.src, pairwise_sum), for float32
+ * and float64: under 8 one by one, up to 128 in eight running sums added in pairs then the rest
+ * one by one, past that the two halves (split at a multiple of 8) summed apart */
+#define DEF_PAIRWISE(NAME, T)                                                                     \
+    static T NAME(const T *a, int64_t n)                                                          \
+    {                                                                                             \
+        if (n < 8) {                                                                              \
+            T res = 0;                                                                            \
+            for (int64_t i = 0; i < n; i++)                                                       \
+                res += a[i];                                                                      \
+            return res;                                                                           \
+        }                                                                                         \
+        if (n <= 128) {                                                                           \
+            T r[8];                                                                               \
+            for (int j = 0; j < 8; j++)                                                           \
+                r[j] = a[j];                                                                      \
+            int64_t i;                                                                            \
+            for (i = 8; i < n - (n % 8); i += 8)                                                  \
+                for (int j = 0; j < 8; j++)                                                       \
+                    r[j] += a[i + j];                                                             \
+            T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));             \
+            for (; i < n; i++)                                                                    \
+                res += a[i];                                                                      \
+            return res;                                                                           \
+        }                                                                                         \
+        int64_t n2 = n / 2;                                                                       \
+        n2 -= n2 % 8;                                                                             \
+        return NAME(a, n2) + NAME(a + n2, n - n2);                                                \
     }
-    if (n <= 128) {
-        float r[8];
-        for (int j = 0; j < 8; j++)
-            r[j] = a[j];
-        int64_t i;
-        for (i = 8; i < n - (n % 8); i += 8)
-            for (int j = 0; j < 8; j++)
-                r[j] += a[i + j];
-        float res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for (; i < n; i++)
-            res += a[i];
-        return res;
-    }
-    int64_t n2 = n / 2;
-    n2 -= n2 % 8;
-    return pairwise(a, n2) + pairwise(a + n2, n - n2);
-}
+
+DEF_PAIRWISE(pairwise, float)
+DEF_PAIRWISE(pairwise_d, double)
 
 /* np.add.reduce of a contiguous float32 array: the identity 0 plus the pairwise sum */
 float zb_pairwise_sum(const float *a, int64_t n)
@@ -372,4 +377,86 @@ void zb_softmax_scale(float *z, int64_t rows, const int64_t *lens)
             z[i] = z[i] / total;
         z += lens[r];
     }
+}
+
+/* --- prior floors ---------------------------------------------------------------------------- */
+
+double zb_pairwise_sum_d(const double *a, int64_t n)
+{
+    double zero = 0.0;
+    return zero + pairwise_d(a, n);
+}
+
+/* the priors a node can have: its legal moves (xiangqi at most ~120, gomoku's board 225) */
+#define FLOOR_STACK 512
+
+int zb_floor_priors(const float *pri, int64_t n, const int64_t *j, const double *f, int64_t m, float *out)
+{
+    /* raised = {}: for action, floor: if floor > pri[j]: raised[j] = max(raised.get(j, 0.0), floor) */
+    int64_t rj[ZB_MAX_FLOORS];
+    double rf[ZB_MAX_FLOORS];
+    int64_t k = 0;
+    if (m > ZB_MAX_FLOORS)
+        return -1;
+    for (int64_t i = 0; i < m; i++) {
+        if (j[i] < 0 || j[i] >= n || !(f[i] > (double)pri[j[i]]))
+            continue;
+        int64_t at = 0;
+        while (at < k && rj[at] != j[i])
+            at++;
+        if (at == k) {
+            rj[k] = j[i];
+            rf[k++] = 0.0;
+        }
+        if (f[i] > rf[at])   /* max(raised.get(j, 0.0), floor): the floor only where larger */
+            rf[at] = f[i];
+    }
+    if (k == 0)
+        return 0;
+    double total = 0.0;   /* sum(raised.values()), in insertion order */
+    for (int64_t i = 0; i < k; i++)
+        total += rf[i];
+    if (total > 0.9) {
+        for (int64_t i = 0; i < k; i++)
+            rf[i] = rf[i] * 0.9 / total;
+        total = 0.9;
+    }
+    double stack[FLOOR_STACK], others_stack[FLOOR_STACK];
+    double *p = n <= FLOOR_STACK ? stack : malloc((size_t)n * sizeof *p);
+    double *others = n <= FLOOR_STACK ? others_stack : malloc((size_t)n * sizeof *others);
+    if (p == NULL || others == NULL) {
+        if (p != stack)
+            free(p);
+        if (others != others_stack)
+            free(others);
+        return -1;
+    }
+    int64_t no = 0;
+    for (int64_t i = 0; i < n; i++) {
+        p[i] = (double)pri[i];
+        int raised = 0;
+        for (int64_t r = 0; r < k && !raised; r++)
+            raised = rj[r] == i;
+        if (!raised)
+            others[no++] = p[i];
+    }
+    double rest = zb_pairwise_sum_d(others, no);   /* float(pri[mask].sum()) */
+    double factor = rest > 0 ? (1.0 - total) / rest : 0.0;
+    for (int64_t i = 0; i < n; i++) {
+        int raised = 0;
+        for (int64_t r = 0; r < k && !raised; r++)
+            raised = rj[r] == i;
+        if (!raised)
+            p[i] = p[i] * factor;   /* pri[mask] *= factor */
+    }
+    for (int64_t r = 0; r < k; r++)
+        p[rj[r]] = rf[r];
+    double sum = zb_pairwise_sum_d(p, n);   /* (pri / pri.sum()).astype(np.float32) */
+    for (int64_t i = 0; i < n; i++)
+        out[i] = (float)(p[i] / sum);
+    if (p != stack)
+        free(p);
+    if (others != others_stack)
+        free(others);
+    return 1;
 }

@@ -82,6 +82,17 @@ int zb_softmax_shift(const float *logits, int64_t rows, int64_t actions, const i
 void zb_softmax_scale(float *z, int64_t rows, const int64_t *lens);
 float zb_pairwise_sum(const float *a, int64_t n);
 
+/* engine.core.mcts.with_floors on float32 priors pri[0..n): each of the ``m`` floors (an index
+ * j[i] into pri, -1 for an action the node does not have, and its floor f[i]) raises pri[j] to at
+ * least f (the largest floor of an index counts, the indices in the order first met); the
+ * raised floors together take at most 0.9, the others are scaled to keep the sum, and the whole is
+ * divided by its sum, all in float64 in numpy's order (its pairwise sums) and rounded to float32
+ * into out. Returns 0 when no floor raises anything (out untouched), 1 otherwise, -1 for more than
+ * ZB_MAX_FLOORS floors or no memory. */
+#define ZB_MAX_FLOORS 64
+int zb_floor_priors(const float *pri, int64_t n, const int64_t *j, const double *f, int64_t m, float *out);
+double zb_pairwise_sum_d(const double *a, int64_t n);
+
 /* ``x`` rounded to the nearest float16 (ties to even), as its 16 bits; and back */
 uint16_t zb_half_from_double(double x);
 float zb_half_to_float(uint16_t h);

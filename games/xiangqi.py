@@ -216,8 +216,8 @@ class XiangqiState(State):
         self._material = material
 
     def _judge(self) -> tuple[bool, int | None, str | None]:
-        result = (_core.outcome(self.board, self._player, self._check, self._clock, self._history, self._checks)
-                  if _core is not None else self._judge_by_checks())
+        """The end of the game by the Python rules (with the compiled core, `_fill` judges)."""
+        result = self._judge_by_checks()
         if result[2] == "repetition":   # only a repeated position pays for the chase rule
             return self._judge_chases() or result
         return result

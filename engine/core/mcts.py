@@ -931,7 +931,8 @@ def with_floors(priors: np.ndarray, actions: list[int], floors: list[tuple[int, 
     if not floors:
         return priors
     if (_tree_c is not None and type(actions) is list and type(floors) is list and len(floors) <= MAX_FLOORS
-            and isinstance(priors, np.ndarray) and priors.dtype == np.float32 and priors.ndim == 1):
+            and isinstance(priors, np.ndarray) and priors.dtype == np.float32 and priors.ndim == 1
+            and priors.flags.c_contiguous):
         out = np.empty_like(priors)   # in C, the same operations in the same order (numpy's sums)
         return out if _tree_c.floor_priors(priors, actions, floors, out) else priors
     pri = np.array(priors, np.float64)

@@ -91,7 +91,17 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *args)
     return out;
 }
 
-static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+/* the actions in increasing order (distinct values); insertion sort: the moves come roughly
+ * ordered already and are few (at most a few dozen), where qsort's calls and buffer cost more */
+static void sort_actions(int *a, int n)
+{
+    for (int i = 1; i < n; i++) {
+        int v = a[i], j = i;
+        for (; j > 0 && a[j - 1] > v; j--)
+            a[j] = a[j - 1];
+        a[j] = v;
+    }
+}
 
 static PyObject *py_legal_actions(PyObject *self, PyObject *args)
 {
@@ -101,7 +111,7 @@ static PyObject *py_legal_actions(PyObject *self, PyObject *args)
     int n = xq_legal_moves(b, player, moves);
     for (int i = 0; i < n; i++)
         actions[i] = xq_action(player, moves[i].f, moves[i].t);
-    qsort(actions, (size_t)n, sizeof *actions, cmp_int);
+    sort_actions(actions, n);
     PyObject *out = PyList_New(n);
     if (out == NULL)
         return NULL;
@@ -350,7 +360,7 @@ static PyObject *py_leaf(PyObject *self, PyObject *args)
         n = xq_legal_moves(b, player, moves);
         for (int i = 0; i < n; i++)
             sorted[i] = xq_action(player, moves[i].f, moves[i].t);
-        qsort(sorted, (size_t)n, sizeof *sorted, cmp_int);
+        sort_actions(sorted, n);
         for (int i = 0; i < n; i++)
             actions[i] = (uint16_t)sorted[i];
         mate = xq_mate_among(b, player, moves, n);

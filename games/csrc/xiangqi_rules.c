@@ -389,11 +389,6 @@ static int mate_in_one(int8_t *b, int player)
 /* --- captures and their exchanges (games.xiangqi_moves.capture_gain) ------------------------ */
 typedef struct { int64_t key; } capture_t;   /* gain * 8192 + from * 90 + to: sorts as Python's (gain, f, t) */
 
-static int capture_cmp_desc(const void *a, const void *b)
-{
-    int64_t x = ((const capture_t *)a)->key, y = ((const capture_t *)b)->key;
-    return (x < y) - (x > y);
-}
 
 static int pseudo_captures(const int8_t *b, int player, capture_t *out)
 {
@@ -453,7 +448,15 @@ static int pseudo_captures(const int8_t *b, int player, capture_t *out)
         }
     }
 #undef CAP
-    qsort(out, (size_t)n, sizeof *out, capture_cmp_desc);
+    /* largest key first (the keys are distinct, so any sort gives this order); insertion: a
+     * position has a handful of captures, and qsort's calls and buffer cost more than they save */
+    for (int i = 1; i < n; i++) {
+        capture_t c = out[i];
+        int j = i;
+        for (; j > 0 && out[j - 1].key < c.key; j--)
+            out[j] = out[j - 1];
+        out[j] = c;
+    }
     return n;
 }
 

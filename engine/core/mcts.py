@@ -947,15 +947,10 @@ def with_floors(priors: np.ndarray, actions: list[int], floors: list[tuple[int, 
     if total > 0.9:
         raised = {j: f * 0.9 / total for j, f in raised.items()}
         total = 0.9
-    if len(raised) == 1:   # the others, in order, as the mask below leaves them (the same sum)
-        (j,) = raised
-        others = np.concatenate((pri[:j], pri[j + 1:]))
-    else:
-        mask = np.ones(len(pri), bool)
-        mask[list(raised)] = False
-        others = pri[mask]
-    rest = float(others.sum())
-    pri *= (1.0 - total) / rest if rest > 0 else 0.0
+    mask = np.ones(len(pri), bool)
+    mask[list(raised)] = False
+    rest = float(pri[mask].sum())
+    pri[mask] *= (1.0 - total) / rest if rest > 0 else 0.0
     for j, f in raised.items():
         pri[j] = f
     return (pri / pri.sum()).astype(np.float32)

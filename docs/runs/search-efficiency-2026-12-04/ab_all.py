@@ -1,8 +1,9 @@
 """The strong level's search with and without all the search changes of 2026-12-04, in one
 process, taking turns four times: settle, the garbage collector paused, the softmax and the prior
 floors in C, and xiangqi's leaf call and batch encoder (the old arm takes XiangqiState's methods
-from commit 6a6a200, as git shows them). Run from the
-repository root: python docs/runs/search-efficiency-2026-12-04/ab_glue.py GAME VISITS.
+from commit 6a6a200, as git shows them); with --tree-only, xiangqi's leaf call and batch encoder
+are in both arms. Run from the
+repository root: python docs/runs/search-efficiency-2026-12-04/ab_all.py GAME VISITS [--tree-only].
 Positions: 10 of the medium level's own play after 2-4 random plies (seed 5); visits per CPU
 second over the 10 searches (no time cap, memory emptied before each); "same moves" checks
 that both arms chose the same move everywhere."""
@@ -21,6 +22,8 @@ NEW_LEAF = {name: XQ.XiangqiState.__dict__[name] for name in LEAF + ('encode_bat
 OLD_LEAF = {name: OLD.XiangqiState.__dict__[name] for name in LEAF}
 OLD_LEAF['encode_batch'] = classmethod(games.base.State.encode_batch.__func__)
 gid = sys.argv[1]; n = int(sys.argv[2])
+# --tree-only: xiangqi's leaf call and batch encoder in both arms (ab_glue.txt's runs)
+TREE_ONLY = '--tree-only' in sys.argv[3:]
 g = get_game(gid)
 p = make_player(g, 'medium', seed=1, threads=1)
 rng = random.Random(5); positions = []
@@ -41,7 +44,7 @@ def variant(v):
     M.collector_paused = new_gc if on else contextlib.nullcontext
     E._compiled_tree = new_ct if on else (lambda: None)
     M.MAX_FLOORS = 64 if on else -1
-    for name, fn in (NEW_LEAF if on else OLD_LEAF).items():
+    for name, fn in (NEW_LEAF if on or TREE_ONLY else OLD_LEAF).items():
         setattr(XQ.XiangqiState, name, fn)
 def go():
     c = 0.0; s = 0; acts = []

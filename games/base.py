@@ -225,6 +225,11 @@ class State(ABC):
     def apply(self, action: int) -> "State":
         """The position after ``action``. Assumes legality (use `play` for untrusted input)."""
 
+    def apply_nth(self, j: int) -> "State":
+        """The position after the ``j``-th of `legal_actions` (how the search tree names its
+        edges); a game that holds its legal actions may answer without listing them again."""
+        return self.apply(self.legal_actions()[j])
+
     @abstractmethod
     def is_terminal(self) -> bool:
         """True when the game is over."""

@@ -275,6 +275,10 @@ class XiangqiState(State):
             self._legal_ft = None
         return list(self._legal)
 
+    def apply_nth(self, j: int) -> "XiangqiState":
+        legal = self._legal
+        return self.apply(legal[j] if legal is not None else self.legal_actions()[j])
+
     def apply(self, action: int) -> "XiangqiState":
         me = self._player
         f, t = _MOVE_OF[me][action]

@@ -392,7 +392,12 @@ def test_batch_priors_are_each_rows_softmax_bit_for_bit(tree_path):
         for _ in range(rows):
             acts = sorted(rng.choice(300, size=int(rng.integers(1, 300)), replace=False).tolist())
             legal.append(acts if rng.random() < 0.7 else np.array(acts, np.int64))
+        if trial % 3 == 0:   # a strided view (a wider output's first columns)
+            wide = np.zeros((rows, 320), np.float32)
+            wide[:, :300] = logits
+            logits = wide[:, :300]
         got = BatchNetEvaluator._priors(logits, legal)
+        assert len(got) == rows
         for row, acts, p in zip(logits, legal, got):
             want = BatchNetEvaluator._row_priors(row, acts)
             assert p.dtype == want.dtype and p.tobytes() == want.tobytes()
@@ -400,25 +405,27 @@ def test_batch_priors_are_each_rows_softmax_bit_for_bit(tree_path):
 
 def test_the_compiled_softmax_refuses_what_it_cannot_read():
     from engine.core import mcts
+    from engine.core.evaluators import _NUMPY_TOOLS
     c = mcts._tree_c
     if c is None:
         pytest.skip("the compiled tree is not built here")
-    logits = np.zeros((2, 5), np.float32).reshape(-1)
-    idx, lens, z = np.array([0, 4, 1], np.int64), np.array([2, 1], np.int64), np.zeros(3, np.float32)
-    c.softmax_shift(logits, 5, idx, lens, z)
+    logits = np.zeros((2, 5), np.float32)
+    rows = c.priors(logits, [[0, 4], [1]], _NUMPY_TOOLS)
+    assert [r.tolist() for r in rows] == [[0.5, 0.5], [1.0]]
+    assert c.priors(logits, [[0, 4], []], _NUMPY_TOOLS) is None   # an empty row: the Python path's
     with pytest.raises(ValueError, match="outside"):
-        c.softmax_shift(logits, 5, np.array([0, 5, 1], np.int64), lens, z)
-    with pytest.raises(ValueError, match="add up"):
-        c.softmax_shift(logits, 5, idx, np.array([2, 2], np.int64), z)
-    with pytest.raises(ValueError, match="rows"):
-        c.softmax_shift(logits, 4, idx, lens, z)
-    with pytest.raises(ValueError, match="negative"):
-        c.softmax_scale(z, np.array([4, -1], np.int64))
+        c.priors(logits, [[0, 5], [1]], _NUMPY_TOOLS)
+    with pytest.raises(ValueError, match="outside"):
+        c.priors(logits, [[0, -1], [1]], _NUMPY_TOOLS)
+    with pytest.raises(TypeError, match="rows"):
+        c.priors(logits, [[0]], _NUMPY_TOOLS)
+    with pytest.raises(TypeError, match="float32"):
+        c.priors(logits.astype(np.float64), [[0], [1]], _NUMPY_TOOLS)
+    with pytest.raises(TypeError, match="float32"):
+        c.priors(logits.reshape(-1), [[0], [1]], _NUMPY_TOOLS)
     with pytest.raises(TypeError):
-        c.softmax_shift(logits.astype(np.float64), 5, idx, lens, z)
+        c.priors(logits, [[0, "a"], [1]], _NUMPY_TOOLS)
     with pytest.raises(TypeError):
-        c.softmax_scale(z, lens.astype(np.int32))
-    with pytest.raises((TypeError, ValueError, BufferError)):
-        frozen = z.copy()
-        frozen.flags.writeable = False
-        c.softmax_scale(frozen, lens)
+        c.priors(logits, [[0], 3], _NUMPY_TOOLS)
+    with pytest.raises(TypeError):
+        c.priors(logits, [[0], [1]], (np.empty, np.exp))

@@ -16,7 +16,7 @@
 #include "tree.h"
 
 /* bumped whenever a function's meaning or signature changes: native_tree.py refuses a stale build */
-#define API_VERSION 5
+#define API_VERSION 6
 /* path entries a walk collects before handing them to the Python list */
 #define PATH_CHUNK 256
 
@@ -554,66 +554,120 @@ static int get_typed(PyObject *obj, const char *what, char kind, int size, int w
     return 0;
 }
 
-/* softmax_shift(logits, actions, idx, lens, z) and softmax_scale(z, lens): zb_softmax_shift and
- * zb_softmax_scale, logits the batch's flattened float32 rows of ``actions`` each, idx and lens
- * int64, z float32 (written) as long as idx */
-static PyObject *softmax_call(PyObject *args, int shift)
+/* priors(logits, legal, numpy) -> [float32 array per row] or None: BatchNetEvaluator._priors in
+ * one call, softmax_shift, numpy's exponential and softmax_scale over one new array, returned as
+ * one view of it per row; logits a C-contiguous float32 array of rows x actions, legal a list of
+ * one sequence of action indices per row, numpy the tuple (numpy.empty, numpy.exp, numpy.float32)
+ * (the exponential stays numpy's own, so the bits are those of the numpy path); None (nothing
+ * computed) where a row has no legal action, which the Python path treats apart. */
+static PyObject *py_priors(PyObject *self, PyObject *args)
 {
-    PyObject *logits_obj = NULL, *idx_obj = NULL, *lens_obj, *z_obj;
-    Py_ssize_t actions = 0;
-    if (shift ? !PyArg_ParseTuple(args, "OnOOO:softmax_shift", &logits_obj, &actions, &idx_obj, &lens_obj, &z_obj)
-              : !PyArg_ParseTuple(args, "OO:softmax_scale", &z_obj, &lens_obj))
+    PyObject *logits_obj, *legal, *tools;
+    if (!PyArg_ParseTuple(args, "OO!O!:priors", &logits_obj, &PyList_Type, &legal, &PyTuple_Type, &tools))
         return NULL;
-    Py_buffer lv = {0}, iv = {0}, nv = {0}, zv = {0};
-    int have_l = 0, have_i = 0, have_n = 0, have_z = 0, ok = 0;
-    if (!(have_n = get_typed(lens_obj, "lens", 'i', 8, 0, &nv)) || !(have_z = get_typed(z_obj, "z", 'f', 4, 1, &zv)))
-        goto done;
-    if (shift && (!(have_l = get_typed(logits_obj, "logits", 'f', 4, 0, &lv))
-                  || !(have_i = get_typed(idx_obj, "idx", 'i', 8, 0, &iv))))
-        goto done;
-    const int64_t *lens = nv.buf;
-    int64_t rows = nv.len / 8, total = 0;
-    for (int64_t r = 0; r < rows; r++) {
-        if (lens[r] < 0) {
-            PyErr_SetString(PyExc_ValueError, "a row's length is negative");
-            goto done;
-        }
-        total += lens[r];
-    }
-    if (total != zv.len / 4 || (shift && total != iv.len / 8)) {
-        PyErr_SetString(PyExc_ValueError, "the rows' lengths do not add up to the arrays' lengths");
+    if (PyTuple_GET_SIZE(tools) != 3)
+        return PyErr_Format(PyExc_TypeError, "numpy must be (empty, exp, float32)");
+    Py_ssize_t rows = PyList_GET_SIZE(legal);
+    Py_buffer lv;
+    if (PyObject_GetBuffer(logits_obj, &lv, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    PyObject *result = NULL, *z = NULL;
+    int64_t *lens = NULL, *idx = NULL;
+    Py_ssize_t actions = lv.ndim == 2 ? lv.shape[1] : 0;
+    if (lv.ndim != 2 || lv.itemsize != 4 || !format_matches(lv.format, 'f') || lv.shape[0] != rows) {
+        PyErr_Format(PyExc_TypeError, "logits must be a float32 array of %zd rows", rows);
         goto done;
     }
-    if (shift) {
-        if (actions <= 0 || lv.len / 4 != rows * actions) {
-            PyErr_Format(PyExc_ValueError, "logits hold %zd floats, not %lld rows of %zd", lv.len / 4, (long long)rows,
-                         actions);
-            goto done;
-        }
-        if (!zb_softmax_shift(lv.buf, rows, actions, iv.buf, lens, zv.buf)) {
-            PyErr_SetString(PyExc_ValueError, "an action index is outside the logits' rows");
-            goto done;
-        }
-    } else {
-        zb_softmax_scale(zv.buf, rows, lens);
+    if ((lens = PyMem_Malloc((rows + 1) * sizeof *lens)) == NULL) {
+        PyErr_NoMemory();
+        goto done;
     }
-    ok = 1;
+    int64_t total = 0;
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        PyObject *acts = PyList_GET_ITEM(legal, r);
+        Py_ssize_t n = PySequence_Length(acts);
+        if (n < 0)
+            goto done;
+        if (n == 0) {   /* the Python path's business */
+            result = Py_None;
+            Py_INCREF(result);
+            goto done;
+        }
+        lens[r] = n;
+        total += n;
+    }
+    if (rows == 0) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    if ((idx = PyMem_Malloc(total * sizeof *idx)) == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t k = 0;
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        PyObject *fast = PySequence_Fast(PyList_GET_ITEM(legal, r), "legal actions must be sequences");
+        if (fast == NULL)
+            goto done;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+        if (n != lens[r]) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "a row of legal actions changed its length");
+            goto done;
+        }
+        PyObject **items = PySequence_Fast_ITEMS(fast);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            long long a = PyLong_AsLongLong(items[i]);
+            if (a == -1 && PyErr_Occurred()) {
+                Py_DECREF(fast);
+                goto done;
+            }
+            idx[k++] = a;
+        }
+        Py_DECREF(fast);
+    }
+    z = PyObject_CallFunction(PyTuple_GET_ITEM(tools, 0), "LO", (long long)total, PyTuple_GET_ITEM(tools, 2));
+    if (z == NULL)
+        goto done;
+    Py_buffer zv;
+    if (!get_typed(z, "z", 'f', 4, 1, &zv))
+        goto done;
+    int shifted = zv.len / 4 == total && zb_softmax_shift(lv.buf, rows, actions, idx, lens, zv.buf);
+    PyBuffer_Release(&zv);
+    if (!shifted) {
+        PyErr_SetString(PyExc_ValueError, "an action index is outside the logits' rows");
+        goto done;
+    }
+    PyObject *e = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(tools, 1), z, z, NULL);   /* np.exp(z, out=z) */
+    if (e == NULL)
+        goto done;
+    Py_DECREF(e);
+    if (!get_typed(z, "z", 'f', 4, 1, &zv))
+        goto done;
+    zb_softmax_scale(zv.buf, rows, lens);
+    PyBuffer_Release(&zv);
+    PyObject *out = PyList_New(rows);
+    if (out == NULL)
+        goto done;
+    int64_t start = 0;
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        PyObject *view = PySequence_GetSlice(z, start, start + lens[r]);
+        if (view == NULL) {
+            Py_DECREF(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, r, view);
+        start += lens[r];
+    }
+    result = out;
 done:
-    if (have_l)
-        PyBuffer_Release(&lv);
-    if (have_i)
-        PyBuffer_Release(&iv);
-    if (have_n)
-        PyBuffer_Release(&nv);
-    if (have_z)
-        PyBuffer_Release(&zv);
-    if (!ok)
-        return NULL;
-    Py_RETURN_NONE;
+    PyBuffer_Release(&lv);
+    Py_XDECREF(z);
+    PyMem_Free(lens);
+    PyMem_Free(idx);
+    return result;
 }
-
-static PyObject *py_softmax_shift(PyObject *self, PyObject *args) { return softmax_call(args, 1); }
-static PyObject *py_softmax_scale(PyObject *self, PyObject *args) { return softmax_call(args, 0); }
 
 /* floor_priors(priors, actions, floors, out) -> bool: zb_floor_priors, priors and out float32 arrays
  * of one length, actions the node's legal actions (a list of ints, priors' order), floors a list of
@@ -707,11 +761,9 @@ static PyMethodDef methods[] = {
     {"copy_subtree", py_copy_subtree, METH_VARARGS,
      "copy_subtree(src, dst, nodes, edges): Tree._copy_arrays, dst's arrays (allocated, long enough) from\n"
      "src's at the int64 arrays nodes and edges, n_start and e_child renumbered."},
-    {"softmax_shift", py_softmax_shift, METH_VARARGS,
-     "softmax_shift(logits, actions, idx, lens, z): z = each row's logits at its legal actions idx (rows of\n"
-     "lens) less the row's largest, as BatchNetEvaluator._priors computes them before the exponential."},
-    {"softmax_scale", py_softmax_scale, METH_VARARGS,
-     "softmax_scale(z, lens): each row of z divided by its sum, summed in numpy's pairwise order."},
+    {"priors", py_priors, METH_VARARGS,
+     "priors(logits, legal, (numpy.empty, numpy.exp, numpy.float32)) -> a float32 softmax per row over its\n"
+     "legal actions, views of one array (BatchNetEvaluator._priors, the same bits); None where a row has none."},
     {"floor_priors", py_floor_priors, METH_VARARGS,
      "floor_priors(priors, actions, floors, out) -> bool: engine.core.mcts.with_floors in C, the result in out\n"
      "(float32); False where no floor raises a prior."},

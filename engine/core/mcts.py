@@ -587,8 +587,7 @@ class Tree:
                 pick = self._pick_small if k <= SMALL_NODE else self._pick_wide
                 j, child, parent_n, q_node = pick(node, s, k, kids, q_node - cfg.fpu_reduction, parent_n, cfg)
             if child < 0:
-                st = self.states[node]
-                child = self._new_node(st.apply(st.legal_actions()[j]), node)
+                child = self._new_node(self.states[node].apply_nth(j), node)
                 e_child[s + j] = child
                 path.append(child)
                 if not math.isnan(self.n_term[child]):
@@ -638,8 +637,7 @@ class Tree:
     def _create_child(self, node: int, j: int, path: list[int]):
         """The walk along ``path`` chose edge ``j`` of ``node``, which has no child yet: create
         it. A new node is a leaf (or known at once), never pending: where the walk would stop next."""
-        st = self.states[node]
-        child = self._new_node(st.apply(st.legal_actions()[j]), node)
+        child = self._new_node(self.states[node].apply_nth(j), node)
         self.e_child[int(self.n_start[node]) + j] = child
         path.append(child)
         if not math.isnan(self.n_term[child]):

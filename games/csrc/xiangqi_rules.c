@@ -390,12 +390,14 @@ static int mate_in_one(int8_t *b, int player)
 typedef struct { int64_t key; } capture_t;   /* gain * 8192 + from * 90 + to: sorts as Python's (gain, f, t) */
 
 
-static int pseudo_captures(const int8_t *b, int player, capture_t *out)
+/* player's captures by the pieces on squares[0..count) (every one of player's pieces, in any
+ * order: the captures come out sorted), most valuable victim first */
+static int pseudo_captures(const int8_t *b, int player, const uint8_t *squares, int count, capture_t *out)
 {
     int s = sign_of[player], n = 0;
 #define CAP(score, ff, tt) do { out[n++].key = (int64_t)(score) * 8192 + (ff) * NSQ + (tt); } while (0)
-    for (int f = 0; f < NSQ; f++) {
-        int k = b[f] * s;
+    for (int c = 0; c < count; c++) {
+        int f = squares[c], k = b[f] * s;
         if (k <= 0)
             continue;
         if (k == CHARIOT) {
@@ -460,7 +462,17 @@ static int pseudo_captures(const int8_t *b, int player, capture_t *out)
     return n;
 }
 
-typedef struct { int8_t *b; int depth; long budget, nodes; int first; } qsearch_t;
+/* the exchange search's state: the board, each side's piece squares (kept as captures are made
+ * and taken back, so that a node lists its captures without reading the 90 squares), the limits */
+typedef struct {
+    int8_t *b;
+    int depth;
+    long budget, nodes;
+    int first;
+    uint8_t squares[2][NSQ];
+    int count[2];
+    uint8_t at[NSQ];   /* a piece's index in its side's squares */
+} qsearch_t;
 
 static int qsearch(qsearch_t *q, int side, int alpha, int beta, int ply)
 {
@@ -469,9 +481,9 @@ static int qsearch(qsearch_t *q, int side, int alpha, int beta, int ply)
     if (alpha >= beta || ply >= q->depth)
         return alpha;
     int8_t *b = q->b;
-    int s = sign_of[side];
+    int s = sign_of[side], other = 1 - side;
     capture_t caps[MAX_MOVES];
-    int n = pseudo_captures(b, side, caps);
+    int n = pseudo_captures(b, side, q->squares[side], q->count[side], caps);
     for (int i = 0; i < n; i++) {
         int packed = (int)(caps[i].key % 8192), f = packed / NSQ, t = packed % NSQ;
         int8_t victim = b[t];
@@ -485,11 +497,27 @@ static int qsearch(qsearch_t *q, int side, int alpha, int beta, int ply)
                 q->first = f * NSQ + t;
             return gain;
         }
+        /* make the capture: the victim leaves its side's list (the last one takes its place), the
+         * capturer's entry moves to t */
+        int vi = q->at[t], last = --q->count[other], mi = q->at[f];
+        uint8_t moved = q->squares[other][last];
+        q->squares[other][vi] = moved;
+        q->at[moved] = (uint8_t)vi;
+        q->squares[side][mi] = (uint8_t)t;
+        q->at[t] = (uint8_t)mi;
         b[t] = b[f];
         b[f] = 0;
         int value = gain - qsearch(q, 1 - side, -beta + gain, -alpha + gain, ply + 1);
         b[f] = b[t];
         b[t] = victim;
+        /* and take it back */
+        q->squares[side][mi] = (uint8_t)f;
+        q->at[f] = (uint8_t)mi;
+        q->squares[other][vi] = (uint8_t)t;
+        q->at[t] = (uint8_t)vi;
+        q->squares[other][last] = moved;
+        q->at[moved] = (uint8_t)(moved == t ? vi : last);
+        q->count[other]++;
         if (value > alpha) {
             alpha = value;
             if (ply == 0)
@@ -588,7 +616,19 @@ void xq_perft(int8_t *b, int player, int depth, long long *counts)
 
 int xq_capture_gain(int8_t *b, int player, int depth, long budget, int *first)
 {
-    qsearch_t q = {b, depth, budget, 0, -1};
+    qsearch_t q;
+    q.b = b;
+    q.depth = depth;
+    q.budget = budget;
+    q.nodes = 0;
+    q.first = -1;
+    q.count[0] = q.count[1] = 0;
+    for (int f = 0; f < NSQ; f++)
+        if (b[f]) {
+            int p = b[f] > 0 ? 0 : 1;
+            q.at[f] = (uint8_t)q.count[p];
+            q.squares[p][q.count[p]++] = (uint8_t)f;
+        }
     int gain = qsearch(&q, player, 0, 1 << 30, 0);
     *first = gain > 0 ? q.first : -1;
     return gain;

@@ -14,7 +14,7 @@
 #include "xiangqi_rules.h"
 
 /* bumped whenever a function's meaning or signature changes: games/native.py refuses a stale build */
-#define API_VERSION 2
+#define API_VERSION 3
 #define NSQ XQ_SQUARES
 
 /* the end reasons as games.xiangqi names them, by XQ_CHECKMATE ... XQ_NO_CAPTURE */
@@ -218,6 +218,7 @@ static PyObject *py_make_move(PyObject *self, PyObject *args)
         return NULL;
     for (int i = 0; i < NSQ; i++)
         PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(b[i]));   /* -7..7: CPython's cached small ints, never NULL */
+    PyObject_GC_UnTrack(tuple);   /* ints only: no cycle to look for (as child() does) */
     return Py_BuildValue("(NiO)", tuple, (int)q, check ? Py_True : Py_False);
 }
 
@@ -260,10 +261,14 @@ static void free_history(uint64_t *hashes, uint8_t *flags, int on_heap)
 }
 
 /* (over, winner or None, end reason or None) as games.xiangqi names them */
+static PyObject *goes_on;   /* (False, None, None), made once: most positions a search meets */
+
 static PyObject *outcome_tuple(int reason, int winner)
 {
-    if (reason == XQ_GOES_ON)
-        return Py_BuildValue("(OOO)", Py_False, Py_None, Py_None);
+    if (reason == XQ_GOES_ON) {
+        Py_INCREF(goes_on);
+        return goes_on;
+    }
     if (winner < 0)
         return Py_BuildValue("(OOO)", Py_True, Py_None, reasons[reason]);
     return Py_BuildValue("(OiO)", Py_True, winner, reasons[reason]);
@@ -345,16 +350,13 @@ done:
  * of unsigned 16-bit ints; whether the side to move mates at once (mate_in_one); capture_gain's gain
  * at its default depth and budget and the legal action of the capture that starts it (-1: none);
  * and Red's material minus Black's (material). */
-static PyObject *py_leaf(PyObject *self, PyObject *args)
+static PyObject *leaf_tuple(judged_t *j)
 {
-    judged_t j;
-    if (!judge_args(args, "OiiiO!O!:leaf", &j))
-        return NULL;
-    int8_t *b = j.b;
-    int player = j.player;
+    int8_t *b = j->b;
+    int player = j->player;
     uint16_t actions[XQ_MAX_MOVES];
     int n = 0, mate = 0, gain = 0, capture = -1;
-    if (j.reason == XQ_GOES_ON) {
+    if (j->reason == XQ_GOES_ON) {
         xq_move moves[XQ_MAX_MOVES];
         int sorted[XQ_MAX_MOVES];
         n = xq_legal_moves(b, player, moves);
@@ -375,11 +377,155 @@ static PyObject *py_leaf(PyObject *self, PyObject *args)
                 }
         }
     }
-    PyObject *result = outcome_tuple(j.reason, j.winner);
+    PyObject *result = outcome_tuple(j->reason, j->winner);
     if (result == NULL)
         return NULL;
     return Py_BuildValue("(Ny#Oiid)", result, (const char *)actions, (Py_ssize_t)n * 2, mate ? Py_True : Py_False,
                          gain, capture, xq_material(b));
+}
+
+static PyObject *py_leaf(PyObject *self, PyObject *args)
+{
+    judged_t j;
+    if (!judge_args(args, "OiiiO!O!:leaf", &j))
+        return NULL;
+    return leaf_tuple(&j);
+}
+
+/* the Zobrist keys of games.xiangqi (set_zobrist): [code + 7][square], and Black to move */
+static uint64_t zobrist[15][NSQ], zobrist_black;
+static int zobrist_set = 0;
+
+/* set_zobrist(keys, black): keys 15 x 90 64-bit ints as a flat sequence ([code + 7][square]) */
+static PyObject *py_set_zobrist(PyObject *self, PyObject *args)
+{
+    PyObject *keys;
+    unsigned long long black;
+    if (!PyArg_ParseTuple(args, "OK:set_zobrist", &keys, &black))
+        return NULL;
+    PyObject *seq = PySequence_Fast(keys, "the keys must be a sequence of 1350 ints");
+    if (seq == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != 15 * NSQ) {
+        Py_DECREF(seq);
+        return PyErr_Format(PyExc_ValueError, "15 x 90 keys, not %zd", PySequence_Fast_GET_SIZE(seq));
+    }
+    uint64_t read[15][NSQ];
+    for (int i = 0; i < 15 * NSQ; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyLong_Check(item)) {
+            Py_DECREF(seq);
+            return PyErr_Format(PyExc_TypeError, "key %d is not an int", i);
+        }
+        read[i / NSQ][i % NSQ] = PyLong_AsUnsignedLongLongMask(item);
+        if (PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    memcpy(zobrist, read, sizeof zobrist);
+    zobrist_black = black;
+    zobrist_set = 1;
+    Py_RETURN_NONE;
+}
+
+/* tup + (item,), item's reference stolen; NULL with an exception set */
+static PyObject *tuple_plus(PyObject *tup, PyObject *item)
+{
+    if (item == NULL)
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(tup);
+    PyObject *out = PyTuple_New(n + 1);
+    if (out == NULL) {
+        Py_DECREF(item);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyTuple_GET_ITEM(tup, i);
+        Py_INCREF(x);
+        PyTuple_SET_ITEM(out, i, x);
+    }
+    PyTuple_SET_ITEM(out, n, item);
+    return out;
+}
+
+/* child(board, player, from, to, hash, clock, history, checks, moves, action) -> (board, hash, clock,
+ * history, checks, check, moves, outcome, actions, mate, gain, capture, material):
+ * games.xiangqi.XiangqiState.apply of the move from -> to, whose policy action is ``action`` (the
+ * board tuple, the Zobrist hash, the plies since a capture, the history and check flags since
+ * then, is the side to move in check, the actions played: ``moves`` and ``action``) and leaf() of
+ * the position it makes, in one call that reads the board once (set_zobrist first). */
+static PyObject *py_child(PyObject *self, PyObject *args)
+{
+    PyObject *board_obj, *history, *checks, *moves;
+    int player, f, t, clock, action;
+    unsigned long long parent_hash;
+    judged_t j;
+    if (!PyArg_ParseTuple(args, "OiiiKiO!O!O!i:child", &board_obj, &player, &f, &t, &parent_hash, &clock, &PyTuple_Type,
+                          &history, &PyTuple_Type, &checks, &PyTuple_Type, &moves, &action)
+        || !check_player(player) || !check_square(f) || !check_square(t) || !read_board(board_obj, j.b))
+        return NULL;
+    if (!zobrist_set)
+        return PyErr_Format(PyExc_RuntimeError, "child() needs the Zobrist keys (set_zobrist)");
+    int8_t *b = j.b, p = b[f], q = b[t];
+    if (p * (player == 0 ? 1 : -1) <= 0 || q * (player == 0 ? 1 : -1) > 0)
+        return PyErr_Format(PyExc_ValueError, "%d -> %d is not a move of player %d", f, t, player);
+    Py_ssize_t len = PyTuple_GET_SIZE(history);
+    if (len == 0 || PyTuple_GET_SIZE(checks) != len)
+        return PyErr_Format(PyExc_ValueError, "history and checks must be equally long and not empty");
+    b[t] = p;
+    b[f] = 0;
+    int other = 1 - player, check = xq_in_check(b, other);
+    uint64_t h = (uint64_t)parent_hash ^ zobrist[p + 7][f] ^ zobrist[p + 7][t] ^ zobrist[q + 7][t] ^ zobrist_black;
+    int new_clock = q ? 0 : clock + 1;
+    /* the child's history: the parent's (none after a capture) and this position */
+    PyObject *flag = check ? Py_True : Py_False, *none = PyTuple_New(0);   /* () is CPython's one empty tuple */
+    if (none == NULL)
+        return NULL;
+    Py_INCREF(flag);
+    PyObject *new_history = tuple_plus(q ? none : history, PyLong_FromUnsignedLongLong(h));
+    PyObject *new_checks = tuple_plus(q ? none : checks, flag);
+    Py_DECREF(none);
+    PyObject *new_moves = tuple_plus(moves, PyLong_FromLong(action));
+    PyObject *board = NULL, *leaf = NULL, *out = NULL;
+    if (new_history == NULL || new_checks == NULL || new_moves == NULL)
+        goto done;
+    uint64_t hash_space[256], *hashes = NULL;
+    uint8_t flag_space[256], *flags = NULL;
+    Py_ssize_t n;
+    int on_heap, ok = read_history(new_history, new_checks, hash_space, flag_space, &hashes, &flags, &n, &on_heap);
+    if (ok) {
+        j.player = other;
+        j.reason = xq_outcome(b, other, check, new_clock, hashes, flags, (int)n, &j.winner);
+    }
+    free_history(hashes, flags, on_heap);
+    if (!ok || (leaf = leaf_tuple(&j)) == NULL || (board = PyTuple_New(NSQ)) == NULL)
+        goto done;
+    for (int i = 0; i < NSQ; i++)
+        PyTuple_SET_ITEM(board, i, PyLong_FromLong(b[i]));   /* -7..7: CPython's cached small ints, never NULL */
+    /* tuples of ints and bools cannot be part of a reference cycle: untracked, Python's cyclic
+     * collector need not walk them (it would untrack them itself, after walking a search's
+     * thousands of them once) */
+    PyObject_GC_UnTrack(board);
+    PyObject_GC_UnTrack(new_history);
+    PyObject_GC_UnTrack(new_checks);
+    int all_ints = 1;   /* the actions played: ints too, as a state's always are */
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(new_moves) && all_ints; i++)
+        all_ints = PyLong_CheckExact(PyTuple_GET_ITEM(new_moves, i));
+    if (all_ints)
+        PyObject_GC_UnTrack(new_moves);
+    out = Py_BuildValue("(OKiOOOOOOOOOO)", board, (unsigned long long)h, new_clock, new_history, new_checks,
+                        check ? Py_True : Py_False, new_moves, PyTuple_GET_ITEM(leaf, 0), PyTuple_GET_ITEM(leaf, 1),
+                        PyTuple_GET_ITEM(leaf, 2), PyTuple_GET_ITEM(leaf, 3), PyTuple_GET_ITEM(leaf, 4),
+                        PyTuple_GET_ITEM(leaf, 5));
+done:
+    Py_XDECREF(board);
+    Py_XDECREF(leaf);
+    Py_XDECREF(new_history);
+    Py_XDECREF(new_checks);
+    Py_XDECREF(new_moves);
+    return out;
 }
 
 /* material(board) -> Red's material minus Black's in soldiers, the generals left out */
@@ -448,6 +594,11 @@ static PyMethodDef methods[] = {
     {"encode_into", py_encode_into, METH_VARARGS,
      "encode_into(out, index, board, player, clock, repeated, planes): encode()'s planes into row index of out"},
     {"material", py_material, METH_VARARGS, "material(board) -> Red's material minus Black's in soldiers"},
+    {"set_zobrist", py_set_zobrist, METH_VARARGS,
+     "set_zobrist(keys, black): games.xiangqi's Zobrist keys (15 x 90, flat, [code + 7][square]) for child()"},
+    {"child", py_child, METH_VARARGS,
+     "child(board, player, from, to, hash, clock, history, checks) -> (board, hash, clock, history, checks, check,\n"
+     "outcome, actions, mate, gain, capture, material): a move made (XiangqiState.apply) and leaf() of the result"},
     {"capture_gain", py_capture_gain, METH_VARARGS,
      "capture_gain(board, player, depth=6, budget=200) -> (gain, (from, to) or None)"},
     {NULL, NULL, 0, NULL},
@@ -465,6 +616,8 @@ PyMODINIT_FUNC PyInit__xiangqi_c(void)
     for (int i = 1; i < 6; i++)
         if (reasons[i] == NULL && (reasons[i] = PyUnicode_InternFromString(names[i])) == NULL)
             return NULL;
+    if (goes_on == NULL && (goes_on = Py_BuildValue("(OOO)", Py_False, Py_None, Py_None)) == NULL)
+        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;

@@ -128,6 +128,8 @@ _rng = random.Random(0x5A0B)
 #: The row of code 0 is all zeros, so xoring in "the captured piece" of a quiet move changes nothing.
 _ZOBRIST = tuple(tuple(_rng.getrandbits(64) if code != 7 else 0 for _ in range(NUM_SQUARES)) for code in range(15))
 _ZOBRIST_BLACK = _rng.getrandbits(64)
+if _core is not None:   # its child() hashes the positions it makes with these keys
+    _core.set_zobrist([key for row in _ZOBRIST for key in row], _ZOBRIST_BLACK)
 _PLANE_CODES = np.array([1, 2, 3, 4, 5, 6, 7, -1, -2, -3, -4, -5, -6, -7], dtype=np.int8)[:, None, None]
 _SIDE_NAMES = ("Red", "Black")
 _MATERIAL = (0.0, 0.0, 2.0, 2.0, 4.0, 9.0, 4.5, 1.0)  # by piece code; the general is priceless
@@ -203,8 +205,10 @@ class XiangqiState(State):
         """With the compiled core: what a search asks of a new position (the end of the game,
         the legal actions, a mate in one, the winning capture and the material), from one call
         that reads the board once; each is what the method that asks for it would compute."""
-        result, actions, mate, gain, capture, material = _core.leaf(
-            self.board, self._player, self._check, self._clock, self._history, self._checks)
+        self._set_leaf(*_core.leaf(self.board, self._player, self._check, self._clock, self._history, self._checks))
+
+    def _set_leaf(self, result, actions, mate, gain, capture, material) -> None:
+        """The caches `_fill` fills, from the compiled core's answer for this position."""
         if result[2] == "repetition":   # only a repeated position pays for the chase rule (over either way)
             result = self._judge_chases() or result
         self._result = result
@@ -276,8 +280,19 @@ class XiangqiState(State):
         return list(self._legal)
 
     def apply_nth(self, j: int) -> "XiangqiState":
+        """`apply` of the ``j``-th legal action; with the compiled core, the move and what a search
+        asks of the new position (`_fill`) come from one call (a search node is asked at once)."""
         legal = self._legal
-        return self.apply(legal[j] if legal is not None else self.legal_actions()[j])
+        action = legal[j] if legal is not None else self.legal_actions()[j]
+        if _core is None:
+            return self.apply(action)
+        me = self._player
+        f, t = _MOVE_OF[me][action]
+        board, h, clock, history, checks, check, moves, *leaf = _core.child(
+            self.board, me, f, t, self._hash, self._clock, self._history, self._checks, self._moves, action)
+        child = XiangqiState(self.game, board, 1 - me, clock, self._root, moves, h, history, checks, check)
+        child._set_leaf(*leaf)
+        return child
 
     def apply(self, action: int) -> "XiangqiState":
         me = self._player

@@ -8,6 +8,7 @@ module skip when it is not built; the fallback tests run everywhere.
 """
 from __future__ import annotations
 
+import gc
 import random
 from array import array
 from contextlib import contextmanager
@@ -135,8 +136,18 @@ def twin_games(starts: list[str], games_per_start: int, plies: int, seed: int) -
                     a = choose(rng, p, p.legal_actions())
                     p = p.apply(a)
                 with rules(core):
+                    made = c.apply_nth(c.legal_actions().index(a))
                     c = c.apply(a)
+                    assert_same_position(made, c)
     return reasons
+
+
+def assert_same_position(made, applied) -> None:
+    """``made`` (by the compiled core's one call, `apply_nth`) is ``applied`` (`apply`, then the
+    leaf call when asked), slot by slot."""
+    applied.is_terminal()   # fills the leaf call's caches
+    for slot in xq.XiangqiState.__slots__:
+        assert getattr(made, slot) == getattr(applied, slot), (slot, applied.to_text())
 
 
 # --- the state API, both paths in step -------------------------------------------------------
@@ -278,6 +289,38 @@ def test_the_leaf_call_gives_what_the_single_calls_give():
         action = xq._ACTION_OF[player].get(first) if first is not None else None
         assert capture == (action if action is not None and action in listed else -1)
         assert b == list(board)
+
+
+def test_a_child_is_refused_for_what_is_not_a_move():
+    if core is None:
+        pytest.skip("the compiled xiangqi core is not built here")
+    start = GAME.initial_state()
+    b, h = start.board, start._hash
+    f, t = xq._MOVE_OF[0][start.legal_actions()[0]]
+    made = core.child(b, 0, f, t, h, 0, (h,), (False,), (), 0)
+    assert made[0] == start.apply(start.legal_actions()[0]).board
+    with pytest.raises(ValueError, match="not a move"):
+        core.child(b, 0, t, f, h, 0, (h,), (False,), (), 0)   # an empty square
+    with pytest.raises(ValueError, match="not a move"):
+        core.child(b, 1, f, t, h, 0, (h,), (False,), (), 0)   # Red's piece, Black to move
+    with pytest.raises(ValueError, match="not a move"):
+        core.child(b, 0, 0, 1, h, 0, (h,), (False,), (), 0)   # onto its own piece
+    with pytest.raises(ValueError):
+        core.child(b, 0, f, 90, h, 0, (h,), (False,), (), 0)
+    with pytest.raises(ValueError):
+        core.child(b, 0, f, t, h, 0, (h, h), (False,), (), 0)
+    with pytest.raises(ValueError):
+        core.child(b, 0, f, t, h, 0, (), (), (), 0)
+    with pytest.raises(TypeError):
+        core.child(b, 0, f, t, h, 0, [h], [False], (), 0)
+    with pytest.raises(ValueError):
+        core.set_zobrist([1, 2, 3], 0)
+    with pytest.raises(TypeError):
+        core.set_zobrist(["a"] * 1350, 0)
+    assert core.child(b, 0, f, t, h, 0, (h,), (False,), (), 0) == made   # the keys a refused call left as they were
+    # tuples of ints only are left to reference counting (no cycle to find); others are tracked
+    assert not any(gc.is_tracked(x) for x in made[:7] if isinstance(x, tuple))
+    assert gc.is_tracked(core.child(b, 0, f, t, h, 0, (h,), (False,), ("x",), 0)[6])
 
 
 def test_the_leaf_call_refuses_bad_input():

@@ -14,7 +14,7 @@
 #include "xiangqi_rules.h"
 
 /* bumped whenever a function's meaning or signature changes: games/native.py refuses a stale build */
-#define API_VERSION 3
+#define API_VERSION 4
 #define NSQ XQ_SQUARES
 
 /* the end reasons as games.xiangqi names them, by XQ_CHECKMATE ... XQ_NO_CAPTURE */
@@ -310,33 +310,72 @@ static PyObject *py_outcome(PyObject *self, PyObject *args)
     return outcome_tuple(j.reason, j.winner);
 }
 
-/* encode_into(out, index, board, player, clock, repeated, planes): encode()'s planes written into
- * row ``index`` of ``out``, a writable C-contiguous float32 buffer of rows of planes x 10 x 9 */
-static PyObject *py_encode_into(PyObject *self, PyObject *args)
+/* the attribute names encode_states reads (made at module init) */
+static PyObject *attr_board, *attr_player, *attr_clock, *attr_hash, *attr_history;
+
+/* one state's encoding into row: its board, side to move, clock and whether its position occurred
+ * before (its hash more than once in its history); 0 with an exception set */
+static int encode_state(PyObject *state, int count, float *row)
 {
-    PyObject *out_obj, *board_obj;
-    Py_buffer view;
-    Py_ssize_t index;
-    int player, clock, repeated, planes;
+    PyObject *board = PyObject_GetAttr(state, attr_board), *player_obj = NULL, *clock_obj = NULL, *hash = NULL,
+             *history = NULL;
+    int ok = 0;
     int8_t b[NSQ];
-    if (!PyArg_ParseTuple(args, "OnOiipi:encode_into", &out_obj, &index, &board_obj, &player, &clock, &repeated,
-                          &planes) || !check_player(player) || !read_board(board_obj, b))
+    if (board == NULL || (player_obj = PyObject_GetAttr(state, attr_player)) == NULL
+        || (clock_obj = PyObject_GetAttr(state, attr_clock)) == NULL || (hash = PyObject_GetAttr(state, attr_hash)) == NULL
+        || (history = PyObject_GetAttr(state, attr_history)) == NULL || !read_board(board, b))
+        goto done;
+    long player = PyLong_AsLong(player_obj), clock = PyLong_AsLong(clock_obj);
+    if (PyErr_Occurred() || !check_player((int)player))
+        goto done;
+    if (!PyTuple_Check(history)) {
+        PyErr_SetString(PyExc_TypeError, "a state's history must be a tuple");
+        goto done;
+    }
+    Py_ssize_t seen = 0;   /* history.count(hash) */
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(history) && seen < 2; i++) {
+        int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(history, i), hash, Py_EQ);
+        if (same < 0)
+            goto done;
+        seen += same;
+    }
+    xq_encode(b, (int)player, (int)clock, seen > 1, count, row);
+    ok = 1;
+done:
+    Py_XDECREF(board);
+    Py_XDECREF(player_obj);
+    Py_XDECREF(clock_obj);
+    Py_XDECREF(hash);
+    Py_XDECREF(history);
+    return ok;
+}
+
+/* encode_states(out, states, planes): encode()'s first ``planes`` planes of each of the XiangqiStates
+ * ``states`` (their board, _player, _clock, _hash and _history) into rows 0.. of out, a C-contiguous
+ * float32 buffer, in one call for a batch */
+static PyObject *py_encode_states(PyObject *self, PyObject *args)
+{
+    PyObject *out_obj, *states;
+    int planes;
+    if (!PyArg_ParseTuple(args, "OO!i:encode_states", &out_obj, &PyList_Type, &states, &planes))
         return NULL;
+    Py_buffer view;
     if (PyObject_GetBuffer(out_obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0)
-        return NULL;   /* not a buffer, read-only, or not C-contiguous: the exporter says which */
+        return NULL;
     PyObject *out = NULL;
     int count = planes < 0 ? 0 : planes > XQ_NUM_PLANES ? XQ_NUM_PLANES : planes;
-    Py_ssize_t row = (Py_ssize_t)count * NSQ * (Py_ssize_t)sizeof(float);
+    Py_ssize_t row = (Py_ssize_t)count * NSQ, n = PyList_GET_SIZE(states);
     if (view.itemsize != (Py_ssize_t)sizeof(float) || view.format == NULL || strcmp(view.format, "f") != 0) {
-        PyErr_SetString(PyExc_ValueError, "encode_into writes into a C-contiguous float32 buffer");
+        PyErr_SetString(PyExc_ValueError, "encode_states writes into a C-contiguous float32 buffer");
         goto done;
     }
-    if (index < 0 || (index + 1) * row > view.len) {
-        PyErr_Format(PyExc_ValueError, "row %zd of %d planes does not fit a buffer of %zd bytes", index, count,
-                     view.len);
+    if (n * row * (Py_ssize_t)sizeof(float) > view.len) {
+        PyErr_Format(PyExc_ValueError, "%zd rows of %d planes do not fit a buffer of %zd bytes", n, count, view.len);
         goto done;
     }
-    xq_encode(b, player, clock, repeated, count, (float *)((char *)view.buf + index * row));
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!encode_state(PyList_GET_ITEM(states, i), count, (float *)view.buf + i * row))
+            goto done;
     Py_INCREF(Py_None);
     out = Py_None;
 done:
@@ -591,9 +630,9 @@ static PyMethodDef methods[] = {
     {"leaf", py_leaf, METH_VARARGS,
      "leaf(board, player, check, clock, history, checks) -> (outcome, actions as uint16 bytes, mate in one, "
      "capture gain, its first capture's action or -1, material): one call for what a search asks of a new position"},
-    {"encode_into", py_encode_into, METH_VARARGS,
-     "encode_into(out, index, board, player, clock, repeated, planes): encode()'s planes into row index of out"},
     {"material", py_material, METH_VARARGS, "material(board) -> Red's material minus Black's in soldiers"},
+    {"encode_states", py_encode_states, METH_VARARGS,
+     "encode_states(out, states, planes): encode()'s planes of each of a list of XiangqiStates into rows 0.. of out"},
     {"set_zobrist", py_set_zobrist, METH_VARARGS,
      "set_zobrist(keys, black): games.xiangqi's Zobrist keys (15 x 90, flat, [code + 7][square]) for child()"},
     {"child", py_child, METH_VARARGS,
@@ -617,6 +656,12 @@ PyMODINIT_FUNC PyInit__xiangqi_c(void)
         if (reasons[i] == NULL && (reasons[i] = PyUnicode_InternFromString(names[i])) == NULL)
             return NULL;
     if (goes_on == NULL && (goes_on = Py_BuildValue("(OOO)", Py_False, Py_None, Py_None)) == NULL)
+        return NULL;
+    if ((attr_board == NULL && (attr_board = PyUnicode_InternFromString("board")) == NULL)
+        || (attr_player == NULL && (attr_player = PyUnicode_InternFromString("_player")) == NULL)
+        || (attr_clock == NULL && (attr_clock = PyUnicode_InternFromString("_clock")) == NULL)
+        || (attr_hash == NULL && (attr_hash = PyUnicode_InternFromString("_hash")) == NULL)
+        || (attr_history == NULL && (attr_history = PyUnicode_InternFromString("_history")) == NULL))
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)

@@ -389,13 +389,15 @@ class XiangqiState(State):
         stand-pat. The search adds it to the network's value at its leaves, so that a piece left
         to a capture, or an exchange that loses material, is seen without the network having
         learnt it (`engine.core.mcts.SearchConfig.capture_scale`)."""
-        return self.winning_capture()[0]
+        found = self._capture   # a search asks this of every leaf: its cache read first
+        return (found if found is not None else self.winning_capture())[0]
 
     def tactical_priors(self) -> list[tuple[int, float]]:
         """The capture that starts a winning exchange, with a prior share of gain / 20 (a chariot
         0.45, a horse 0.2; at most 0.5): the search tries it even where the network has not
         learnt to (`engine.core.mcts.with_tactics`)."""
-        gain, action = self.winning_capture()
+        found = self._capture
+        gain, action = found if found is not None else self.winning_capture()
         return [] if action is None else [(action, min(0.5, gain / 20.0))]
 
     def winning_capture(self) -> tuple[float, int | None]:
@@ -467,8 +469,9 @@ class XiangqiState(State):
         """Material balance for ``player`` in conventional piece values (the greedy baseline's
         evaluation): chariot 9, cannon 4.5, horse 4, advisor and elephant 2, soldier 1 (2 once across
         the river); a lost general counts as -1000 (only checkmate positions reach it by rule)."""
-        total = self._material_balance()
-        if self.is_terminal() and self.winner() is not None:
+        total = self._material if self._material is not None else self._material_balance()
+        result = self._result
+        if (result[0] if result is not None else self.is_terminal()) and self.winner() is not None:
             total += 1000.0 if self.winner() == 0 else -1000.0
         return total if player == 0 else -total
 
@@ -507,9 +510,7 @@ class XiangqiState(State):
             return super().encode_batch(states, planes)
         count = NUM_PLANES if planes is None else min(max(int(planes), 0), NUM_PLANES)
         out = np.empty((len(states), count, RANKS, FILES), np.float32)
-        into = _core.encode_into
-        for i, s in enumerate(states):
-            into(out, i, s.board, s._player, s._clock, s.repetitions() > 1, count)
+        _core.encode_states(out, states if type(states) is list else list(states), count)
         return out
 
     def encode_planes(self, planes: int) -> np.ndarray:

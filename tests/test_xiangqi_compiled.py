@@ -364,23 +364,26 @@ def test_the_batch_encoder_writes_what_stacking_the_encodings_gives():
 @needs_core
 def test_the_batch_encoder_refuses_a_buffer_it_cannot_fill():
     import numpy as np
-    board = GAME.initial_state().board
+    start = GAME.initial_state()
     fine = np.zeros((2, 20, 10, 9), np.float32)
-    core.encode_into(fine, 1, board, 0, 0, False, 20)
-    assert fine[1].any() and not fine[0].any()
-    for out, index, message in ((fine, 2, "does not fit"), (fine, -1, "does not fit"),
-                                (np.zeros((2, 20, 10, 9), np.float64), 0, "float32"),
-                                (np.zeros((1, 19, 10, 9), np.float32), 0, "does not fit")):
+    core.encode_states(fine, [start], 20)
+    assert fine[0].any() and not fine[1].any()
+    for out, states, message in ((fine, [start] * 3, "do not fit"), (np.zeros((2, 20, 10, 9), np.float64), [start], "float32"),
+                                 (np.zeros((1, 19, 10, 9), np.float32), [start], "do not fit")):
         with pytest.raises(ValueError, match=message):
-            core.encode_into(out, index, board, 0, 0, False, 20)
+            core.encode_states(out, states, 20)
     with pytest.raises((TypeError, ValueError, BufferError)):   # not C-contiguous
-        core.encode_into(np.zeros((2, 40, 10, 9), np.float32)[:, ::2], 0, board, 0, 0, False, 20)
+        core.encode_states(np.zeros((2, 40, 10, 9), np.float32)[:, ::2], [start], 20)
     frozen = np.zeros((1, 20, 10, 9), np.float32)
     frozen.flags.writeable = False
     with pytest.raises((TypeError, ValueError, BufferError)):
-        core.encode_into(frozen, 0, board, 0, 0, False, 20)
+        core.encode_states(frozen, [start], 20)
     with pytest.raises((TypeError, BufferError)):
-        core.encode_into(bytes(7200), 0, board, 0, 0, False, 20)
+        core.encode_states(bytes(7200), [start], 20)
+    with pytest.raises(AttributeError):
+        core.encode_states(fine, [start, "not a state"], 20)
+    with pytest.raises(TypeError):
+        core.encode_states(fine, (start,), 20)
 
 
 @needs_core

@@ -1000,7 +1000,9 @@ def with_tactics(states, legal, priors, values, capture_scale: float, material_s
         if shift:
             v = shifted(float(v), shift)
         if floors is not None:
-            pri = with_floors(pri, acts, floors(st))
+            raised = floors(st)
+            if raised:
+                pri = with_floors(pri, acts, raised)
         out_p.append(pri)
         out_v.append(v)
     return out_p, out_v

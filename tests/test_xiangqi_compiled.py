@@ -67,6 +67,8 @@ def rules(module):
     """games.xiangqi's states use ``module`` (the compiled core, or None: the Python rules) inside."""
     saved = xq._core
     xq._core = module
+    if module is not None:   # games.xiangqi hands the keys over only to the core it loaded itself
+        module.set_zobrist([key for row in xq._ZOBRIST for key in row], xq._ZOBRIST_BLACK)
     try:
         yield
     finally:

@@ -357,6 +357,26 @@ def test_settle_stops_at_the_first_walk_that_needs_python():
 
 
 @needs_compiled
+@pytest.mark.parametrize("length", [4, 300])
+def test_settle_first_puts_the_last_leafs_virtual_loss_on(length):
+    """settle(..., vl_path, vl) is apply_virtual_loss(vl_path, vl) and then settle, bit for bit."""
+    trees = [_chain(length, 1.0) for _ in range(2)]
+    lossed = list(range(1, length // 2))
+    tree = trees[0]
+    tree.apply_virtual_loss(lossed, 1.0)
+    want = compiled.settle(tree, 1.5, 0.25, SMALL_NODE, -1, 0.0, 3, [])
+    got = compiled.settle(trees[1], 1.5, 0.25, SMALL_NODE, -1, 0.0, 3, [], lossed, 1.0)
+    assert got == want
+    assert (trees[0].root_n, trees[0].root_w) == (trees[1].root_n, trees[1].root_w)
+    for name in NODE_ARRAYS + EDGE_ARRAYS:
+        assert getattr(trees[0], name).tobytes() == getattr(trees[1], name).tobytes(), name
+    with pytest.raises(ValueError):
+        compiled.settle(_chain(4, 1.0), 1.5, 0.25, SMALL_NODE, -1, 0.0, 3, [], [10_000], 1.0)
+    with pytest.raises(TypeError):
+        compiled.settle(_chain(4, 1.0), 1.5, 0.25, SMALL_NODE, -1, 0.0, 3, [], (1,), 1.0)
+
+
+@needs_compiled
 @pytest.mark.parametrize("game_id,variant,visits,plies", GAMES, ids=[g[0] for g in GAMES])
 def test_a_subtree_is_walked_in_the_python_order(game_id, variant, visits, plies):
     """Tree reuse's copy of a subtree (`Tree._subtree`, `Tree._copy_arrays`, `Tree.child_tree`):
@@ -452,6 +472,50 @@ def test_a_module_of_another_api_version_is_refused(monkeypatch):
         assert module is None
     else:
         assert module is None and "API_VERSION" in reason
+
+
+@needs_compiled
+def test_a_batch_expanded_in_c_leaves_python_what_it_cannot_store():
+    """`expand_many` stores a batch as `Tree.expand` and `Tree.backup` do, or changes nothing and
+    says None where the Python path must: no room in the edge arrays, priors that are not a
+    float32 array as long as the legal actions, a NaN prior. Bad input is an error."""
+    game = get_game("tictactoe")
+
+    def fresh():
+        tree = Tree(game.initial_state())
+        root = tree.root_state
+        tree.expand(0, root.legal_actions(), np.full(9, 1 / 9, np.float32))
+        for j in range(2):
+            tree._create_child(0, j, [])
+        return tree
+
+    kids = [fresh() for _ in range(2)]
+    legal = [kids[0].states[n].legal_actions() for n in (1, 2)]
+    pri = [np.linspace(0.01, 0.2, 8).astype(np.float32), np.full(8, 0.125, np.float32)]
+    done = compiled.expand_many(kids[0], [1, 2], [[1], [2]], legal, pri, [0.25, -0.5], 1.0)
+    kids[0].num_edges = done
+    for n, acts, p, v in zip((1, 2), legal, pri, (0.25, -0.5)):
+        kids[1].expand(n, acts, p)
+        kids[1].backup([n], v, int(kids[1].n_player[n]), 1.0)
+    assert_same_trees([kids[1]], [kids[0]], "expand_many")
+    for bad_priors in ([pri[0].astype(np.float64), pri[1]], [pri[0][:7], pri[1]], [list(pri[0]), pri[1]],
+                       [np.where(pri[0] > 0.1, np.nan, pri[0]).astype(np.float32), pri[1]], [pri[0][::-1][::2], pri[1]]):
+        tree = fresh()
+        before = {name: getattr(tree, name).tobytes() for name in NODE_ARRAYS + EDGE_ARRAYS}
+        assert compiled.expand_many(tree, [1, 2], [[1], [2]], legal, bad_priors, [0.25, -0.5], 1.0) is None
+        assert before == {name: getattr(tree, name).tobytes() for name in NODE_ARRAYS + EDGE_ARRAYS}
+        assert (tree.root_n, tree.root_w) == (0.0, 0.0)
+    tree = fresh()
+    tree.num_edges = len(tree.e_prior) - 10   # room for one node's 8 edges, not for two
+    assert compiled.expand_many(tree, [1, 2], [[1], [2]], legal, pri, [0.25, -0.5], 1.0) is None
+    for args in (([0], [[]], legal[:1], pri[:1], [0.0], 1.0),           # the root is Python's
+                 ([99], [[99]], legal[:1], pri[:1], [0.0], 1.0),         # not a node
+                 ([1], [[1, 99]], legal[:1], pri[:1], [0.0], 1.0),       # a path outside the tree
+                 ([1, 2], [[1]], legal, pri, [0.0, 0.0], 1.0),           # lengths that differ
+                 ([1], [[1]], legal[:1], pri[:1], [], 1.0),
+                 ([1], [[1]], legal[:1], pri[:1], ["a"], 1.0)):
+        with pytest.raises((ValueError, TypeError)):
+            compiled.expand_many(fresh(), *args)
 
 
 @needs_compiled

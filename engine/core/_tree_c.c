@@ -16,7 +16,7 @@
 #include "tree.h"
 
 /* bumped whenever a function's meaning or signature changes: native_tree.py refuses a stale build */
-#define API_VERSION 6
+#define API_VERSION 8
 /* path entries a walk collects before handing them to the Python list */
 #define PATH_CHUNK 256
 
@@ -71,7 +71,15 @@ static int format_matches(const char *format, char kind)
 
 /* Fill ``t`` from the arrays of ``tree`` named by ``mask`` (bits of the A_ indices); 0 with a
  * TypeError or ValueError set when one is missing, of the wrong type, or of the wrong length. */
+static int read_tree_rw(PyObject *tree, unsigned mask, unsigned writable, zb_tree *t, held_arrays *h);
+
 static int read_tree(PyObject *tree, unsigned mask, zb_tree *t, held_arrays *h)
+{
+    return read_tree_rw(tree, mask, 0u, t, h);
+}
+
+/* read_tree, the arrays of ``writable`` (bits of the A_ indices) asked for writable too */
+static int read_tree_rw(PyObject *tree, unsigned mask, unsigned writable, zb_tree *t, held_arrays *h)
 {
     memset(h, 0, sizeof *h);
     memset(t, 0, sizeof *t);
@@ -84,7 +92,7 @@ static int read_tree(PyObject *tree, unsigned mask, zb_tree *t, held_arrays *h)
         PyObject *obj = PyObject_GetAttr(tree, names[i]);
         if (obj == NULL)
             goto fail;
-        int flags = PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | (sp->writable ? PyBUF_WRITABLE : 0);
+        int flags = PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | (sp->writable || (writable & (1u << i)) ? PyBUF_WRITABLE : 0);
         int got = PyObject_GetBuffer(obj, &h->views[i], flags);
         Py_DECREF(obj);
         if (got < 0)
@@ -253,9 +261,11 @@ static int write_double(PyObject *tree, const char *name, double value)
     return !bad;
 }
 
-/* settle(tree, cpuct, fpu_reduction, small_node, root_win, draw_value, walks, path)
+/* settle(tree, cpuct, fpu_reduction, small_node, root_win, draw_value, walks, path[, vl_path, vl])
  * -> (settled, code, node, edge, parent_n, q_node)
  *
+ * First, where ``vl_path`` is given, the virtual loss ``vl`` on its nodes and the root's count, as
+ * Tree.apply_virtual_loss puts it on the leaf MCTS.gather queued last (one call fewer a leaf).
  * Up to ``walks`` walks down from the root, as MCTS.gather makes them with Tree.select_leaf at a
  * root that PUCT chooses for: each walk that ends at a known position (TERMINAL) is backed up at
  * once as gather backs it up (the draw's value ``draw_value`` for the player who chose the edge
@@ -269,19 +279,36 @@ static int write_double(PyObject *tree, const char *name, double value)
 
 static PyObject *py_settle(PyObject *self, PyObject *args)
 {
-    PyObject *tree, *path;
+    PyObject *tree, *path, *vl_path = NULL;
     int small_node, root_win, walks;
-    double cpuct, fpu_reduction, draw_value;
-    if (!PyArg_ParseTuple(args, "OddiidiO!:settle", &tree, &cpuct, &fpu_reduction, &small_node, &root_win,
-                          &draw_value, &walks, &PyList_Type, &path))
+    double cpuct, fpu_reduction, draw_value, vl = 0.0;
+    if (!PyArg_ParseTuple(args, "OddiidiO!|O!d:settle", &tree, &cpuct, &fpu_reduction, &small_node, &root_win,
+                          &draw_value, &walks, &PyList_Type, &path, &PyList_Type, &vl_path, &vl))
         return NULL;
     double root_n, root_w;
     if (!read_double(tree, "root_n", &root_n) || !read_double(tree, "root_w", &root_w))
         return NULL;
+    /* the virtual loss of the leaf gathered before (Tree.apply_virtual_loss), where given */
+    int32_t vl_buf[PATH_CHUNK], *vl_owned = NULL, *vl_nodes = NULL;
+    Py_ssize_t vl_len = 0;
+    if (vl_path != NULL && (vl_nodes = read_path(vl_path, vl_buf, PATH_CHUNK, &vl_len, &vl_owned)) == NULL)
+        return NULL;
     zb_tree t;
     held_arrays h;
-    if (!read_walk_tree(tree, root_win, &t, &h))
+    if (!read_walk_tree(tree, root_win, &t, &h)) {
+        PyMem_Free(vl_owned);
         return NULL;
+    }
+    int lossed = vl_nodes != NULL;
+    if (lossed) {
+        int ok = zb_virtual_loss(&t, vl_nodes, vl_len, vl);
+        PyMem_Free(vl_owned);
+        if (!ok) {
+            release(&h);
+            return PyErr_Format(PyExc_ValueError, "a path node is outside the tree");
+        }
+        root_n += vl;   /* Tree.apply_virtual_loss: root_n += vl */
+    }
     int32_t buf[PATH_CHUNK];
     zb_stop stop = {0, -1, 0.0, 0.0};
     int code = SETTLE_DONE, settled = 0, failed = 0;
@@ -315,7 +342,7 @@ static PyObject *py_settle(PyObject *self, PyObject *args)
         code = SETTLE_DONE;   /* unless a later walk ends elsewhere */
     }
     release(&h);
-    if (settled > 0 && (!write_double(tree, "root_n", root_n) || !write_double(tree, "root_w", root_w)))
+    if ((settled > 0 || lossed) && (!write_double(tree, "root_n", root_n) || !write_double(tree, "root_w", root_w)))
         return NULL;
     if (failed)
         return NULL;
@@ -367,6 +394,158 @@ static PyObject *py_backup(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OO!did:backup", &tree, &PyList_Type, &path, &value, &leaf_player, &vl))
         return NULL;
     return walk_path(tree, path, 1, value, leaf_player, vl);
+}
+
+#define EXPAND_ARRAYS ((1u << A_START) | (1u << A_COUNT) | (1u << A_PLAYER) | (1u << A_OWNER) | (1u << A_VISITS) \
+                       | (1u << A_WSUM) | (1u << A_PRIOR))
+#define EXPAND_WRITTEN ((1u << A_START) | (1u << A_COUNT) | (1u << A_PRIOR))
+
+/* expand_many(tree, nodes, paths, legal, priors, values, vl) -> the tree's new num_edges, or None
+ *
+ * MCTS.expand for a tree's evaluated leaves other than the root, in their order: each node gets
+ * its edges (Tree.expand: its priors stored as float16 from tree.num_edges on, as numpy rounds),
+ * then its value is backed up along its path with the virtual loss ``vl`` taken off (Tree.backup,
+ * the root's root_n and root_w too). ``legal``: each node's legal actions; ``priors``: one 1-D
+ * float32 array a node. None, with nothing changed, where the Python path must do it: the edge
+ * arrays lack room, a node's priors are not a contiguous float32 array as long as its legal
+ * actions, or one is NaN (numpy keeps a NaN's payload in float16). */
+static PyObject *py_expand_many(PyObject *self, PyObject *args)
+{
+    PyObject *tree, *nodes, *paths, *legal, *priors, *values_obj;
+    double vl;
+    if (!PyArg_ParseTuple(args, "OO!O!O!O!Od:expand_many", &tree, &PyList_Type, &nodes, &PyList_Type, &paths,
+                          &PyList_Type, &legal, &PyList_Type, &priors, &values_obj, &vl))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(nodes);
+    if (PyList_GET_SIZE(paths) != n || PyList_GET_SIZE(priors) != n || PyList_GET_SIZE(legal) != n)
+        return PyErr_Format(PyExc_ValueError, "nodes, paths, legal and priors differ in length");
+    PyObject *values = PySequence_Fast(values_obj, "values must be a sequence");
+    if (values == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(values) != n) {
+        Py_DECREF(values);
+        return PyErr_Format(PyExc_ValueError, "values and nodes differ in length");
+    }
+    PyObject *num_obj = PyObject_GetAttrString(tree, "num_edges");
+    long long num_edges = num_obj == NULL ? -1 : PyLong_AsLongLong(num_obj);
+    Py_XDECREF(num_obj);
+    double root_n, root_w;
+    if ((num_edges == -1 && PyErr_Occurred()) || !read_double(tree, "root_n", &root_n)
+        || !read_double(tree, "root_w", &root_w)) {
+        Py_DECREF(values);
+        return NULL;
+    }
+    zb_tree t;
+    held_arrays h;
+    if (!read_tree_rw(tree, EXPAND_ARRAYS, EXPAND_WRITTEN, &t, &h)) {
+        Py_DECREF(values);
+        return NULL;
+    }
+    Py_buffer *views = PyMem_Calloc(n ? (size_t)n : 1, sizeof *views);
+    double *vals = PyMem_Malloc((n ? (size_t)n : 1) * sizeof *vals);
+    int32_t *node_of = PyMem_Malloc((n ? (size_t)n : 1) * sizeof *node_of);
+    Py_ssize_t held = 0;
+    PyObject *result = NULL;
+    if (views == NULL || vals == NULL || node_of == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* everything checked before anything changes */
+    long long total = 0;
+    int room = 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long node = PyLong_AsLong(PyList_GET_ITEM(nodes, i));
+        if (node == -1 && PyErr_Occurred())
+            goto done;
+        if (node <= 0 || node >= t.nodes - 1) {
+            PyErr_Format(PyExc_ValueError, "node %ld is not a leaf below the root", node);
+            goto done;
+        }
+        node_of[i] = (int32_t)node;
+        vals[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(values, i));
+        if (vals[i] == -1.0 && PyErr_Occurred())
+            goto done;
+        Py_ssize_t k = PyObject_Length(PyList_GET_ITEM(legal, i));
+        if (k < 0)
+            goto done;
+        if (PyObject_GetBuffer(PyList_GET_ITEM(priors, i), &views[i], PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+            PyErr_Clear();   /* not an array: the Python path's */
+            room = 0;
+            break;
+        }
+        held++;
+        if (views[i].ndim != 1 || views[i].itemsize != 4 || !format_matches(views[i].format, 'f')
+            || views[i].len / 4 != k) {
+            room = 0;
+            break;
+        }
+        const float *p = views[i].buf;
+        for (Py_ssize_t j = 0; j < views[i].len / 4; j++)
+            if (p[j] != p[j])
+                room = 0;   /* a NaN: the Python path's */
+        total += views[i].len / 4;
+        PyObject *path = PyList_GET_ITEM(paths, i);
+        if (!PyList_Check(path)) {
+            PyErr_SetString(PyExc_TypeError, "a path must be a list of node indices");
+            goto done;
+        }
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(path); j++) {
+            long x = PyLong_AsLong(PyList_GET_ITEM(path, j));
+            if (x == -1 && PyErr_Occurred())
+                goto done;
+            if (x < 0 || x >= t.nodes) {
+                PyErr_Format(PyExc_ValueError, "node index %ld in a path", x);
+                goto done;
+            }
+        }
+    }
+    if (num_edges < 0 || num_edges + total > t.edges || !room) {
+        Py_INCREF(Py_None);
+        result = Py_None;
+        goto done;
+    }
+    int32_t *n_start = (int32_t *)t.n_start, *n_count = (int32_t *)t.n_count;
+    uint16_t *e_prior = (uint16_t *)t.e_prior;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        /* Tree.expand */
+        const float *p = views[i].buf;
+        int64_t k = views[i].len / 4;
+        for (int64_t j = 0; j < k; j++)
+            e_prior[num_edges + j] = zb_half_from_double((double)p[j]);
+        n_start[node_of[i]] = (int32_t)num_edges;
+        n_count[node_of[i]] = (int32_t)k;
+        num_edges += k;
+        /* Tree.backup(path, value, n_player[node], vl) */
+        PyObject *path = PyList_GET_ITEM(paths, i);
+        Py_ssize_t len = PyList_GET_SIZE(path);
+        int32_t buf[PATH_CHUNK];
+        for (Py_ssize_t j = 0; j < len; j++) {
+            int32_t x = (int32_t)PyLong_AsLong(PyList_GET_ITEM(path, j));
+            if (j < PATH_CHUNK) {
+                buf[j] = x;
+                continue;
+            }
+            /* a path past the buffer: backed up node by node, as zb_backup does */
+            double add = (t.n_owner[x] == t.n_player[node_of[i]] ? vals[i] : -vals[i]) + vl;
+            t.n_wsum[x] = (float)((double)t.n_wsum[x] + add);
+            t.n_visits[x] += (float)(1.0 - vl);
+        }
+        zb_backup(&t, buf, len < PATH_CHUNK ? len : PATH_CHUNK, vals[i], t.n_player[node_of[i]], vl);
+        root_n += 1.0 - vl;
+        root_w += t.n_player[0] == t.n_player[node_of[i]] ? vals[i] : -vals[i];
+    }
+    result = PyLong_FromLongLong(num_edges);
+    if (result != NULL && (!write_double(tree, "root_n", root_n) || !write_double(tree, "root_w", root_w)))
+        Py_CLEAR(result);
+done:
+    for (Py_ssize_t i = 0; i < held; i++)
+        PyBuffer_Release(&views[i]);
+    PyMem_Free(views);
+    PyMem_Free(vals);
+    PyMem_Free(node_of);
+    release(&h);
+    Py_DECREF(values);
+    return result;
 }
 
 #define SUBTREE_ARRAYS ((1u << A_START) | (1u << A_COUNT) | (1u << A_CHILD))
@@ -746,15 +925,19 @@ static PyMethodDef methods[] = {
      "Walk down from node as Tree.select_leaf does, appending the nodes entered to path; returns\n"
      "(code, node, edge, parent_n, q_node): TERMINAL, LEAF, NEW (edge has no child yet) or ROOT."},
     {"settle", py_settle, METH_VARARGS,
-     "settle(tree, cpuct, fpu_reduction, small_node, root_win, draw_value, walks, path)\n"
+     "settle(tree, cpuct, fpu_reduction, small_node, root_win, draw_value, walks, path[, vl_path, vl])\n"
      "-> (settled, code, node, edge, parent_n, q_node): up to walks walks from the root, each that\n"
      "ends at a known position backed up as MCTS.gather backs it up; the first that ends elsewhere\n"
      "returned as descend returns it (its nodes in path); code DONE when all were backed up, DEEP\n"
-     "when a walk is longer than the buffer (Python walks it)."},
+     "when a walk is longer than the buffer (Python walks it). First, where vl_path is given, the virtual\n"
+     "loss vl on its nodes and the root's count (Tree.apply_virtual_loss)."},
     {"virtual_loss", py_virtual_loss, METH_VARARGS,
      "virtual_loss(tree, path, vl): Tree.apply_virtual_loss on the path's nodes (not the root's counts)."},
     {"backup", py_backup, METH_VARARGS,
      "backup(tree, path, value, leaf_player, vl): Tree.backup on the path's nodes (not the root's counts)."},
+    {"expand_many", py_expand_many, METH_VARARGS,
+     "expand_many(tree, nodes, paths, legal, priors, values, vl) -> the tree's new num_edges, or None (nothing\n"
+     "done): MCTS.expand's Tree.expand and Tree.backup for leaves below the root, in order, the root's counts too."},
     {"subtree", py_subtree, METH_VARARGS,
      "subtree(tree, root) -> (nodes, edges): the int64 node indices of the subtree below root in\n"
      "Tree.child_tree's breadth-first order, and their edges' indices, as native-endian bytes."},

@@ -645,15 +645,22 @@ class Tree:
             return "terminal", child, path
         return "eval", child, path
 
-    def settle_walks(self, cfg: SearchConfig, walks: int):
+    def settle_walks(self, cfg: SearchConfig, walks: int, lossed: list[int] | None = None):
         """Up to ``walks`` walks down in C (the compiled tree only; a root that PUCT chooses
         for): each that ends at a known position is backed up at once, as `MCTS.gather` backs
         it up, and the next one starts. Returns (the walks backed up, the first walk that ended
-        elsewhere as `select_leaf` gives it, or None when every walk was backed up)."""
+        elsewhere as `select_leaf` gives it, or None when every walk was backed up). First, with
+        ``lossed`` (the path of the leaf gathered before), that path's virtual loss
+        (`apply_virtual_loss`, ``cfg.virtual_loss``), in the same call."""
         c = _tree_c
         path: list[int] = []
-        settled, code, node, j, parent_n, q_node = c.settle(self, cfg.cpuct, cfg.fpu_reduction, SMALL_NODE,
-                                                            self.root_win, cfg.draw_value, walks, path)
+        if lossed is None:
+            settled, code, node, j, parent_n, q_node = c.settle(self, cfg.cpuct, cfg.fpu_reduction, SMALL_NODE,
+                                                                self.root_win, cfg.draw_value, walks, path)
+        else:
+            settled, code, node, j, parent_n, q_node = c.settle(self, cfg.cpuct, cfg.fpu_reduction, SMALL_NODE,
+                                                                self.root_win, cfg.draw_value, walks, path,
+                                                                lossed, cfg.virtual_loss)
         if code == c.DONE:
             return settled, None
         if code == c.DEEP:   # deeper than C's path buffer: walked as one walk is
@@ -1151,10 +1158,12 @@ class MCTS:
         # the compiled tree backs up the walks that end at known positions without coming back
         # here (`Tree.settle_walks`), where PUCT chooses at the root; the same walks and backups
         settling = _tree_c is not None and t.root_rule is None and t.forced_k <= 0
+        lossed = None   # a queued leaf's path whose virtual loss the next settle_walks puts on
         left = walks
         while left > 0:
             if settling:
-                settled, step = t.settle_walks(cfg, left)
+                settled, step = t.settle_walks(cfg, left, lossed)
+                lossed = None
                 sims += settled
                 left -= settled
                 if step is None:
@@ -1186,7 +1195,10 @@ class MCTS:
                     continue
                 leaves.planes.append(planes)
                 leaves.keys.append(key)
-            t.apply_virtual_loss(path, cfg.virtual_loss)
+            if settling:
+                lossed = path   # put on by the next walk's call, or below
+            else:
+                t.apply_virtual_loss(path, cfg.virtual_loss)
             t.pending.add(node)
             leaves.states.append(st)
             leaves.legal.append(acts)
@@ -1196,6 +1208,8 @@ class MCTS:
             queued += 1
             if queued >= want:
                 break
+        if lossed is not None:
+            t.apply_virtual_loss(lossed, cfg.virtual_loss)
         return sims
 
     def evaluate(self, leaves: LeafBatch):
@@ -1222,18 +1236,59 @@ class MCTS:
         """Expand the evaluated leaves and back their values up, taking their virtual loss
         off. Returns the simulations backed up."""
         cfg = self.cfg
+        if _tree_c is not None:
+            return self._expand_compiled(trees, leaves, priors, values, targets, noise)
         for (i, node, path), acts, pri, v in zip(leaves.owners, leaves.legal, priors, values):
             t = trees[i]
             t.pending.discard(node)
-            t.expand(node, acts, pri)
-            if node == 0 and cfg.tactics:
-                t.restrict_root()
-            if node == 0 and self.root_rule is not None and t.root_rule is None:
-                self.root_rule.attach(t, float(v), int(targets[i]), self.rng)
-            if node == 0 and noise and cfg.dirichlet_alpha and not t.noised:
-                t.add_root_noise(cfg.dirichlet_alpha, cfg.dirichlet_eps, self.rng)
-            t.backup(path, float(v), int(t.n_player[node]), cfg.virtual_loss)
+            if node == 0:
+                self._expand_root(t, acts, pri, v, targets[i], noise, path)
+            else:
+                t.expand(node, acts, pri)
+                t.backup(path, float(v), int(t.n_player[node]), cfg.virtual_loss)
         return len(leaves.states)
+
+    def _expand_compiled(self, trees, leaves, priors, values, targets, noise: bool) -> int:
+        """`expand` with the compiled tree: each tree's leaves below the root expanded and backed
+        up in one call (`_tree_c.expand_many`, in their order: the same arrays bit for bit); a
+        root, and a batch the call leaves alone (edge arrays to grow, a NaN prior), as `expand`
+        does it."""
+        groups: dict[int, list[int]] = {}
+        for k, (i, node, _) in enumerate(leaves.owners):
+            trees[i].pending.discard(node)
+            groups.setdefault(i, []).append(k)
+        owners, legal = leaves.owners, leaves.legal
+        vl = self.cfg.virtual_loss
+        for i, ks in groups.items():
+            t = trees[i]
+            below = [k for k in ks if owners[k][1] != 0]
+            if below:
+                done = _tree_c.expand_many(t, [owners[k][1] for k in below], [owners[k][2] for k in below],
+                                           [legal[k] for k in below], [priors[k] for k in below],
+                                           [values[k] for k in below], vl)
+                if done is None:
+                    for k in below:
+                        _, node, path = owners[k]
+                        t.expand(node, legal[k], priors[k])
+                        t.backup(path, float(values[k]), int(t.n_player[node]), vl)
+                else:
+                    t.num_edges = done
+            for k in ks:
+                if owners[k][1] == 0:
+                    self._expand_root(t, legal[k], priors[k], values[k], targets[i], noise, owners[k][2])
+        return len(leaves.states)
+
+    def _expand_root(self, t: Tree, acts, pri, v, target, noise: bool, path) -> None:
+        """`expand` of a tree's root leaf: its edges, the root's tactics, rule and noise, its backup."""
+        cfg = self.cfg
+        t.expand(0, acts, pri)
+        if cfg.tactics:
+            t.restrict_root()
+        if self.root_rule is not None and t.root_rule is None:
+            self.root_rule.attach(t, float(v), int(target), self.rng)
+        if noise and cfg.dirichlet_alpha and not t.noised:
+            t.add_root_noise(cfg.dirichlet_alpha, cfg.dirichlet_eps, self.rng)
+        t.backup(path, float(v), int(t.n_player[0]), cfg.virtual_loss)
 
     def noise_roots(self, trees: list[Tree], active: list[int]) -> None:
         """Dirichlet noise on every expanded root of ``active`` that has none yet."""

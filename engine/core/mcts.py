@@ -654,13 +654,9 @@ class Tree:
         (`apply_virtual_loss`, ``cfg.virtual_loss``), in the same call."""
         c = _tree_c
         path: list[int] = []
-        if lossed is None:
-            settled, code, node, j, parent_n, q_node = c.settle(self, cfg.cpuct, cfg.fpu_reduction, SMALL_NODE,
-                                                                self.root_win, cfg.draw_value, walks, path)
-        else:
-            settled, code, node, j, parent_n, q_node = c.settle(self, cfg.cpuct, cfg.fpu_reduction, SMALL_NODE,
-                                                                self.root_win, cfg.draw_value, walks, path,
-                                                                lossed, cfg.virtual_loss)
+        lossy = () if lossed is None else (lossed, cfg.virtual_loss)
+        settled, code, node, j, parent_n, q_node = c.settle(self, cfg.cpuct, cfg.fpu_reduction, SMALL_NODE,
+                                                            self.root_win, cfg.draw_value, walks, path, *lossy)
         if code == c.DONE:
             return settled, None
         if code == c.DEEP:   # deeper than C's path buffer: walked as one walk is
@@ -1235,18 +1231,25 @@ class MCTS:
     def expand(self, trees: list[Tree], leaves: LeafBatch, priors, values, targets, noise: bool) -> int:
         """Expand the evaluated leaves and back their values up, taking their virtual loss
         off. Returns the simulations backed up."""
-        cfg = self.cfg
         if _tree_c is not None:
             return self._expand_compiled(trees, leaves, priors, values, targets, noise)
+        return self._expand_each(trees, leaves, priors, values, targets, noise)
+
+    def _expand_each(self, trees, leaves, priors, values, targets, noise: bool) -> int:
+        """`expand` leaf by leaf (the Python tree's way, and the reference `_expand_compiled` keeps to)."""
         for (i, node, path), acts, pri, v in zip(leaves.owners, leaves.legal, priors, values):
             t = trees[i]
             t.pending.discard(node)
             if node == 0:
                 self._expand_root(t, acts, pri, v, targets[i], noise, path)
             else:
-                t.expand(node, acts, pri)
-                t.backup(path, float(v), int(t.n_player[node]), cfg.virtual_loss)
+                self._expand_below(t, node, acts, pri, v, path)
         return len(leaves.states)
+
+    def _expand_below(self, t: Tree, node: int, acts, pri, v, path) -> None:
+        """`expand` of a leaf below the root: its edges, then its value backed up, virtual loss off."""
+        t.expand(node, acts, pri)
+        t.backup(path, float(v), int(t.n_player[node]), self.cfg.virtual_loss)
 
     def _expand_compiled(self, trees, leaves, priors, values, targets, noise: bool) -> int:
         """`expand` with the compiled tree: each tree's leaves below the root expanded and backed
@@ -1258,19 +1261,16 @@ class MCTS:
             trees[i].pending.discard(node)
             groups.setdefault(i, []).append(k)
         owners, legal = leaves.owners, leaves.legal
-        vl = self.cfg.virtual_loss
         for i, ks in groups.items():
             t = trees[i]
             below = [k for k in ks if owners[k][1] != 0]
             if below:
                 done = _tree_c.expand_many(t, [owners[k][1] for k in below], [owners[k][2] for k in below],
                                            [legal[k] for k in below], [priors[k] for k in below],
-                                           [values[k] for k in below], vl)
+                                           [values[k] for k in below], self.cfg.virtual_loss)
                 if done is None:
                     for k in below:
-                        _, node, path = owners[k]
-                        t.expand(node, legal[k], priors[k])
-                        t.backup(path, float(values[k]), int(t.n_player[node]), vl)
+                        self._expand_below(t, owners[k][1], legal[k], priors[k], values[k], owners[k][2])
                 else:
                     t.num_edges = done
             for k in ks:

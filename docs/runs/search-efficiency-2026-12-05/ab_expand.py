@@ -1,7 +1,7 @@
 """In one process, taking turns: `MCTS.expand` and `Tree.settle_walks` with `_tree_c.expand_many`
-and the virtual loss folded into `settle` ("new") against the loop of `Tree.expand` and
-`Tree.backup` with a separate virtual-loss call ("old"), the same trees either way. The network
-answers each batch size with the answer it gave first, so that its own cost (and its noise) is
+and the virtual loss folded into `settle` ("new") against `MCTS._expand_each` (`Tree.expand` and
+`Tree.backup` leaf by leaf) with a separate virtual-loss call ("old"), the same trees either way.
+The network answers each batch size with the answer it gave first, so that its own cost (and its noise) is
 left out and what is timed is the search's own work, in CPU microseconds a visit.
 
     python docs/runs/search-efficiency-2026-12-05/ab_expand.py [game] [rounds]
@@ -40,25 +40,13 @@ positions = sample_positions(game, 4, seed=1)
 new_expand, new_settle = MCTS.expand, Tree.settle_walks
 
 
-def old_expand(self, trees, leaves, priors, values, targets, noise):
-    for (i, node, path), acts, pri, v in zip(leaves.owners, leaves.legal, priors, values):
-        t = trees[i]
-        t.pending.discard(node)
-        if node == 0:
-            self._expand_root(t, acts, pri, v, targets[i], noise, path)
-        else:
-            t.expand(node, acts, pri)
-            t.backup(path, float(v), int(t.n_player[node]), self.cfg.virtual_loss)
-    return len(leaves.states)
-
-
 def old_settle(self, cfg, walks, lossed=None):
     if lossed is not None:
         self.apply_virtual_loss(lossed, cfg.virtual_loss)
     return new_settle(self, cfg, walks)
 
 
-arms = {"new": (new_expand, new_settle), "old": (old_expand, old_settle)}
+arms = {"new": (new_expand, new_settle), "old": (MCTS._expand_each, old_settle)}
 spent = {name: [] for name in arms}
 for r in range(rounds):
     for name, (expand, settle) in (list(arms.items()) if r % 2 == 0 else list(arms.items())[::-1]):

@@ -253,6 +253,31 @@ def test_the_dense_kernel_is_a_matrix_product_for_every_size():
             assert np.abs(out - ref).max() <= 1e-4 * max(1.0, np.abs(ref).max())
 
 
+def test_the_dense_kernel_reads_rows_where_they_lie():
+    """With row offsets, row n is the C floats from in[rows[n]] on: the same product as on the rows
+    copied out, for widths through each of the kernel's paths (24, 16 and 8 columns, and the last
+    columns as dot products or one at a time)."""
+    c = winograd.load()
+    rng = np.random.default_rng(5)
+    for n, k_in, k_out in ((1, 8, 1), (7, 48, 25), (9, 48, 1), (13, 24, 7), (6, 5, 3), (5, 64, 41)):
+        buf = rng.standard_normal(4096).astype(np.float32)
+        rows = rng.choice(4096 - k_in, n, replace=False).astype(np.int32)
+        w = rng.standard_normal((k_in, k_out)).astype(np.float32)
+        b = rng.standard_normal(k_out).astype(np.float32)
+        out = np.empty((n, k_out), np.float32)
+        c.dense(n, k_in, k_out, buf, w, b, True, out, rows)
+        ref = np.maximum(np.stack([buf[r:r + k_in] for r in rows]).astype(np.float64) @ w + b, 0)
+        assert np.abs(out - ref).max() <= 1e-4 * max(1.0, np.abs(ref).max())
+    out = np.empty((2, 1), np.float32)
+    with pytest.raises(ValueError, match="fewer than"):   # a row that runs past the buffer's end
+        c.dense(2, 8, 1, np.zeros(16, np.float32), np.zeros(8, np.float32), np.zeros(1, np.float32), False, out,
+                np.array([0, 9], np.int32))
+    for bad in (np.array([0, -1], np.int32), np.array([0, 1], np.int64), np.array([0], np.int32)):
+        with pytest.raises(ValueError, match="rows|negative"):
+            c.dense(2, 8, 1, np.zeros(16, np.float32), np.zeros(8, np.float32), np.zeros(1, np.float32), False, out,
+                    bad)
+
+
 def test_it_is_a_float32_runtime_the_app_chooses_among_by_speed(tmp_path):
     assert runtime.WINOGRAD in runtime.RUNTIMES
     assert runtime.WINOGRAD not in runtime.INEXACT

@@ -13,7 +13,7 @@
 #include "winograd.h"
 
 /* bumped whenever a function's meaning or signature changes: winograd.py refuses a stale build */
-#define API_VERSION 4
+#define API_VERSION 5
 
 /* a C-contiguous float32 buffer of at least `need` floats (writable if asked) into view */
 static int float_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t need, int writable, const char *what)
@@ -123,16 +123,39 @@ static PyObject *py_tower(PyObject *self, PyObject *args)
 static PyObject *py_dense(PyObject *self, PyObject *args)
 {
     int N, C, K, relu;
-    PyObject *o_in, *o_w, *o_bias, *o_out;
-    if (!PyArg_ParseTuple(args, "iiiOOOpO", &N, &C, &K, &o_in, &o_w, &o_bias, &relu, &o_out))
+    PyObject *o_in, *o_w, *o_bias, *o_out, *o_rows = Py_None;
+    if (!PyArg_ParseTuple(args, "iiiOOOpO|O", &N, &C, &K, &o_in, &o_w, &o_bias, &relu, &o_out, &o_rows))
         return NULL;
     if (N < 0 || C <= 0 || K <= 0 || C > (1 << 20) || K > (1 << 20) || N > (1 << 24)) {
         PyErr_SetString(PyExc_ValueError, "dense: 0 or more rows and 1 or more columns in and out");
         return NULL;
     }
-    Py_buffer v[4];
+    Py_buffer v[5];
     int got = 0, ok = 0;
-    if (float_buffer(o_in, &v[got], (Py_ssize_t)N * C, 0, "in") == 0 && ++got
+    const int32_t *rows = NULL;
+    Py_ssize_t need = (Py_ssize_t)N * C;   /* the floats of in the rows reach */
+    if (o_rows != Py_None) {
+        if (PyObject_GetBuffer(o_rows, &v[4], PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+            return NULL;
+        if (v[4].itemsize != 4 || v[4].format == NULL || (strcmp(v[4].format, "i") != 0 && strcmp(v[4].format, "=i") != 0)
+            || v[4].len / 4 < N) {
+            PyErr_SetString(PyExc_ValueError, "dense: rows must be N int32 offsets");
+            PyBuffer_Release(&v[4]);
+            return NULL;
+        }
+        rows = v[4].buf;
+        need = 0;
+        for (int n = 0; n < N; n++) {
+            if (rows[n] < 0) {
+                PyErr_SetString(PyExc_ValueError, "dense: a row offset is negative");
+                PyBuffer_Release(&v[4]);
+                return NULL;
+            }
+            if ((Py_ssize_t)rows[n] + C > need)
+                need = (Py_ssize_t)rows[n] + C;
+        }
+    }
+    if (float_buffer(o_in, &v[got], need, 0, "in") == 0 && ++got
         && float_buffer(o_w, &v[got], (Py_ssize_t)C * K, 0, "W") == 0 && ++got
         && float_buffer(o_bias, &v[got], K, 0, "bias") == 0 && ++got
         && float_buffer(o_out, &v[got], (Py_ssize_t)N * K, 1, "out") == 0 && ++got) {
@@ -142,13 +165,15 @@ static PyObject *py_dense(PyObject *self, PyObject *args)
         } else {
             int rc;
             Py_BEGIN_ALLOW_THREADS
-            rc = zb_dense(N, C, K, v[0].buf, v[1].buf, v[2].buf, relu, v[3].buf);
+            rc = zb_dense(N, C, K, v[0].buf, rows, v[1].buf, v[2].buf, relu, v[3].buf);
             Py_END_ALLOW_THREADS
             ok = kernel_ran(rc, "dense");
         }
     }
     for (int i = 0; i < got; i++)
         PyBuffer_Release(&v[i]);
+    if (rows != NULL)
+        PyBuffer_Release(&v[4]);
     if (!ok)
         return NULL;
     Py_RETURN_NONE;
@@ -177,8 +202,9 @@ static PyMethodDef methods[] = {
      "block's two convolutions with their ReLUs and skip connection, layers a list of 1 + 2 * blocks\n"
      "(U, bias) tuples; the output is in a (0) or b (1). One call, without the GIL."},
     {"dense", py_dense, METH_VARARGS,
-     "dense(N, C, K, in, W, bias, relu, out): out = [relu](in @ W + bias) for float32 in [N][C], W [C][K],\n"
-     "out [N][K] (numpy's BLAS would spin threads on the other cores). Releases the GIL."},
+     "dense(N, C, K, in, W, bias, relu, out[, rows]): out = [relu](in @ W + bias) for float32 in [N][C], W [C][K],\n"
+     "out [N][K] (numpy's BLAS would spin threads on the other cores); with rows (N int32 offsets), row n of\n"
+     "in is the C floats from in[rows[n]] on (the board's cells of a bordered activation buffer). Releases the GIL."},
     {"tile", py_tile, METH_VARARGS,
      "tile(H, W) -> 4 or 5: the tile size m an H x W board takes; activations are [B][m*ceil(H/m)+2]\n"
      "[m*ceil(W/m)+2][C] and U is [(m+2)^2][Cin][Cout]."},

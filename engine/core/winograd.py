@@ -34,7 +34,7 @@ from .evaluators import BatchNetEvaluator
 
 MODULE = "engine.core._winograd_c"
 #: the API_VERSION engine/core/_winograd_c.c must have
-API_VERSION = 4
+API_VERSION = 5
 RUNTIME = "wino-fp32"
 
 native.register(MODULE, "Winograd convolutions", API_VERSION,
@@ -132,6 +132,11 @@ class WinogradNet:
         self.p1, self.p2, self.fc, self.extra = layer("p1"), layer("p2"), layer("fc"), layer("extra")
         self.v1, self.v2, self.v3 = layer("v1"), layer("v2"), layer("v3")
         self._check()
+        # the policy's and the value's first 1x1 convolutions (both with ReLU) in one pass over the
+        # tower's output: the policy's hidden channels, then the value's one
+        self.hidden = self.p1[0].shape[1]
+        self.pv1 = (np.ascontiguousarray(np.concatenate([self.p1[0], self.v1[0]], axis=1)),
+                    np.ascontiguousarray(np.concatenate([self.p1[1], self.v1[1]])))
         # the tile size the module takes for this board; the transformed weights (4 to 5.4 times the
         # 3x3 weights' size) are made here, not stored
         self.tile = m = module.tile(self.height, self.width)
@@ -241,8 +246,9 @@ class WinogradNet:
         # the leading rows of a C-ordered array are one contiguous block, as the module needs
         return {k: (v[:batch] if v.ndim == 4 else v) for k, v in held.items()}
 
-    def tower(self, planes: np.ndarray) -> np.ndarray:
-        """The tower's output for input planes (B, in_planes, H, W): (B, H, W, channels), a view."""
+    def _run_tower(self, planes: np.ndarray) -> tuple[np.ndarray, int]:
+        """The tower run on input planes (B, in_planes, H, W): (its bordered output buffer (B, Hp, Wp,
+        channels), B)."""
         planes = np.asarray(planes, dtype=np.float32)
         b, p, h, w = planes.shape
         if (p, h, w) != (self.in_planes, self.height, self.width):
@@ -252,32 +258,54 @@ class WinogradNet:
         x[:, 1:h + 1, 1:w + 1, :p] = planes.transpose(0, 2, 3, 1)
         which = self._c.tower(b, h, w, self.in_padded, self.channels, x, self.weights, buf["a"], buf["b"], buf["t"],
                               buf["vb"], buf["mb"])
-        cur = buf["a"] if which == 0 else buf["b"]
-        return cur[:, 1:h + 1, 1:w + 1, :]
+        return (buf["a"] if which == 0 else buf["b"]), b
 
-    def _dense(self, x: np.ndarray, layer: tuple, relu: bool) -> np.ndarray:
+    def tower(self, planes: np.ndarray) -> np.ndarray:
+        """The tower's output for input planes (B, in_planes, H, W): (B, H, W, channels), a view."""
+        cur, _ = self._run_tower(planes)
+        return cur[:, 1:self.height + 1, 1:self.width + 1, :]
+
+    def _offsets(self, batch: int) -> tuple[np.ndarray, np.ndarray]:
+        """(where each board cell of ``batch`` positions starts in the tower's bordered output, in
+        floats; where each row of the fused first head layer's output starts), this thread's, made
+        for the largest batch it has sent and sliced."""
+        held = getattr(self._local, "offsets", None)
+        if held is None or held[0].shape[0] < batch * self.height * self.width:
+            hp, wp = self.padded_shape
+            size = max(batch, 1)
+            y, x = np.meshgrid(np.arange(1, self.height + 1), np.arange(1, self.width + 1), indexing="ij")
+            cells = (np.arange(size)[:, None] * (hp * wp) + (y * wp + x).ravel()[None, :]).ravel()
+            held = self._local.offsets = (np.ascontiguousarray(cells * self.channels, dtype=np.int32),
+                                          np.arange(cells.size, dtype=np.int32) * (self.hidden + 1))
+        n = batch * self.height * self.width
+        return held[0][:n], held[1][:n]
+
+    def _dense(self, x: np.ndarray, layer: tuple, relu: bool, rows: np.ndarray | None = None) -> np.ndarray:
         w, b = layer
-        out = np.empty((x.shape[0], w.shape[1]), np.float32)
-        self._c.dense(x.shape[0], w.shape[0], w.shape[1], x, w, b, relu, out)
+        n = x.shape[0] if rows is None else rows.shape[0]
+        out = np.empty((n, w.shape[1]), np.float32)
+        self._c.dense(n, w.shape[0], w.shape[1], x, w, b, relu, out, rows)
         return out
 
     def infer(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(policy logits (B, actions), values (B,)) as float32, as `PolicyValueNet.forward` gives."""
-        x = self.tower(planes)
-        b = x.shape[0]
-        cells = self.height * self.width
-        flat = np.ascontiguousarray(x).reshape(b * cells, self.channels)   # the board's cells, without the border
-        hidden = self._dense(flat, self.p1, True)
+        cur, b = self._run_tower(planes)
+        cells, hidden = self.height * self.width, self.hidden
+        cell_rows, hidden_rows = self._offsets(b)
+        # the board's cells read where they lie in the bordered buffer: the policy's hidden
+        # channels and the value's channel, each after its ReLU, (B * cells, hidden + 1)
+        both = self._dense(cur, self.pv1, True, cell_rows)
         if self.spatial:
-            grid = self._dense(hidden, self.p2, False).reshape(b, cells, self.policy_planes)
+            grid = self._dense(both, self.p2, False, hidden_rows).reshape(b, cells, self.policy_planes)
             logits = grid.transpose(0, 2, 1).reshape(b, self.policy_planes * cells)
             if self.extra is not None:
-                pooled = flat.reshape(b, cells, self.channels).mean(axis=1, dtype=np.float32)
+                flat = cur[:, 1:self.height + 1, 1:self.width + 1, :].reshape(b, cells, self.channels)
+                pooled = flat.mean(axis=1, dtype=np.float32)
                 logits = np.concatenate([logits, self._dense(pooled, self.extra, False)], axis=1)
         else:
-            two = np.ascontiguousarray(hidden.reshape(b, cells, hidden.shape[1]).transpose(0, 2, 1)).reshape(b, cells * hidden.shape[1])
+            two = np.ascontiguousarray(both[:, :hidden].reshape(b, cells, hidden).transpose(0, 2, 1)).reshape(b, cells * hidden)
             logits = self._dense(two, self.fc, False)
-        v = self._dense(flat, self.v1, True).reshape(b, cells)
+        v = np.ascontiguousarray(both[:, hidden]).reshape(b, cells)
         v = self._dense(v, self.v2, True)
         raw = self._dense(v, self.v3, False)
         if self.wdl:

@@ -2,10 +2,15 @@
  * with GCC/Clang vector types (8 floats) and compiled twice: for AVX2 with FMA, chosen at run
  * time where the processor has them, and for the compiler's baseline (SSE2 on x86-64). */
 #include <stddef.h>
+#include <stdint.h>
 
 #include "winograd.h"
 
 #define TB ZB_WINO_TILES
+/* the widest input whose last K % 8 columns the dense kernel takes as dot products along c */
+#define DENSE_DOT_MAX 1024
+/* the dense kernel's row n */
+#define DENSE_ROW(n) (rows ? in + rows[n] : in + (size_t)(n) * C)
 #define PAD ZB_WINO_PAD
 
 int zb_wino_tile(int H, int W) {
@@ -196,15 +201,43 @@ ATTR static inline __attribute__((always_inline)) void products_##SUF(int E, int
     } \
 } \
 \
-/* out[n][k] = [relu](sum over c of in[n][c] * Wt[c][k] + bias[k]): rows in fours, columns in 16s and 8s, \
- * the last K % 8 columns one at a time (four rows at once) */ \
-ATTR static void dense_##SUF(int N, int C, int K, const float *in, const float *Wt, const float *bias, int relu, \
-                             float *out) { \
+/* out[n][k] = [relu](sum over c of row_n[c] * Wt[c][k] + bias[k]), row_n = in + rows[n] (in + n * C \
+ * without rows): rows in fours, columns in 24s, 16s and 8s, the last K % 8 columns one at a time, four \
+ * rows at once (as dot products along c, 8 channels a vector, where C is a multiple of 8) */ \
+ATTR static void dense_##SUF(int N, int C, int K, const float *in, const int32_t *rows, const float *Wt, \
+                             const float *bias, int relu, float *out) { \
     const v8 zero = {0}; \
+    int tail = K % 8, k8 = K - tail; \
+    /* the last columns' weights side by side along c, for the dot products */ \
+    float wcol[7 * DENSE_DOT_MAX]; \
+    int dot = tail && C % 8 == 0 && C <= DENSE_DOT_MAX; \
+    for (int j = 0; dot && j < tail; j++) \
+        for (int c = 0; c < C; c++) \
+            wcol[j * C + c] = Wt[(size_t)c * K + k8 + j]; \
     int n = 0; \
     for (; n + 4 <= N; n += 4) { \
-        const float *i0 = in + (size_t)n * C, *i1 = i0 + C, *i2 = i1 + C, *i3 = i2 + C; \
+        const float *i0 = DENSE_ROW(n), *i1 = DENSE_ROW(n + 1), *i2 = DENSE_ROW(n + 2), *i3 = DENSE_ROW(n + 3); \
         int k0 = 0; \
+        for (; k0 + 24 <= K; k0 += 24) { \
+            v8 a00 = {0}, a01 = {0}, a02 = {0}, a10 = {0}, a11 = {0}, a12 = {0}; \
+            v8 a20 = {0}, a21 = {0}, a22 = {0}, a30 = {0}, a31 = {0}, a32 = {0}, b0, b1, b2; \
+            const float *wp = Wt + k0; \
+            for (int c = 0; c < C; c++, wp += K) { \
+                v8 w0, w1, w2, s; \
+                LD(w0, wp); LD(w1, wp + 8); LD(w2, wp + 16); \
+                s = BC(i0[c]); a00 += s * w0; a01 += s * w1; a02 += s * w2; \
+                s = BC(i1[c]); a10 += s * w0; a11 += s * w1; a12 += s * w2; \
+                s = BC(i2[c]); a20 += s * w0; a21 += s * w1; a22 += s * w2; \
+                s = BC(i3[c]); a30 += s * w0; a31 += s * w1; a32 += s * w2; \
+            } \
+            LD(b0, bias + k0); LD(b1, bias + k0 + 8); LD(b2, bias + k0 + 16); \
+            v8 r[12] = {a00 + b0, a01 + b1, a02 + b2, a10 + b0, a11 + b1, a12 + b2, \
+                        a20 + b0, a21 + b1, a22 + b2, a30 + b0, a31 + b1, a32 + b2}; \
+            for (int j = 0; j < 12; j++) { \
+                if (relu) r[j] = (v8)((v8i)r[j] & (v8i)(r[j] > zero)); \
+                ST(out + (size_t)(n + j / 3) * K + k0 + (j % 3) * 8, r[j]); \
+            } \
+        } \
         for (; k0 + 16 <= K; k0 += 16) { \
             v8 a00 = {0}, a01 = {0}, a10 = {0}, a11 = {0}, a20 = {0}, a21 = {0}, a30 = {0}, a31 = {0}, b0, b1; \
             const float *wp = Wt + k0; \
@@ -238,6 +271,26 @@ ATTR static void dense_##SUF(int N, int C, int K, const float *in, const float *
                 ST(out + (size_t)(n + j) * K + k0, r[j]); \
             } \
         } \
+        if (dot) \
+            for (int j = 0; j < tail; j++, k0++) { \
+                /* four rows' dot products with the column, 8 channels a step, summed across at the end */ \
+                v8 a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}; \
+                const float *wc = wcol + j * C; \
+                for (int c = 0; c < C; c += 8) { \
+                    v8 w, x; \
+                    LD(w, wc + c); \
+                    LD(x, i0 + c); a0 += x * w; \
+                    LD(x, i1 + c); a1 += x * w; \
+                    LD(x, i2 + c); a2 += x * w; \
+                    LD(x, i3 + c); a3 += x * w; \
+                } \
+                v8 acc[4] = {a0, a1, a2, a3}; \
+                for (int r = 0; r < 4; r++) { \
+                    v8 v = acc[r]; \
+                    float a = bias[k0] + (((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7]))); \
+                    out[(size_t)(n + r) * K + k0] = relu && a < 0.0f ? 0.0f : a; \
+                } \
+            } \
         for (; k0 < K; k0++) { \
             /* the four rows' sums side by side (each in the order a row alone would take): \
              * four chains of multiply-adds in flight rather than one */ \
@@ -252,7 +305,7 @@ ATTR static void dense_##SUF(int N, int C, int K, const float *in, const float *
         } \
     } \
     for (; n < N; n++) { \
-        const float *ip = in + (size_t)n * C; \
+        const float *ip = DENSE_ROW(n); \
         for (int k = 0; k < K; k++) { \
             float a = bias[k]; \
             for (int c = 0; c < C; c++) a += ip[c] * Wt[(size_t)c * K + k]; \
@@ -320,16 +373,17 @@ int zb_wino_conv(int B, int H, int W, int Cp, int K, const float *in, const floa
     return 0;
 }
 
-int zb_dense(int N, int C, int K, const float *in, const float *Wt, const float *bias, int relu, float *out) {
+int zb_dense(int N, int C, int K, const float *in, const int32_t *rows, const float *Wt, const float *bias, int relu,
+             float *out) {
     if (N < 0 || C <= 0 || K <= 0)
         return -1;
 #ifdef HAVE_AVX2_KERNELS
     if (use_avx2()) {
-        dense_avx2(N, C, K, in, Wt, bias, relu, out);
+        dense_avx2(N, C, K, in, rows, Wt, bias, relu, out);
         return 0;
     }
 #endif
-    dense_base(N, C, K, in, Wt, bias, relu, out);
+    dense_base(N, C, K, in, rows, Wt, bias, relu, out);
     return 0;
 }
 
@@ -344,8 +398,9 @@ int zb_wino_conv(int B, int H, int W, int Cp, int K, const float *in, const floa
     return -2;
 }
 
-int zb_dense(int N, int C, int K, const float *in, const float *Wt, const float *bias, int relu, float *out) {
-    (void)N; (void)C; (void)K; (void)in; (void)Wt; (void)bias; (void)relu; (void)out;
+int zb_dense(int N, int C, int K, const float *in, const int32_t *rows, const float *Wt, const float *bias, int relu,
+             float *out) {
+    (void)N; (void)C; (void)K; (void)in; (void)rows; (void)Wt; (void)bias; (void)relu; (void)out;
     return -2;
 }
 

@@ -21,6 +21,8 @@
 #ifndef ZB_WINOGRAD_H
 #define ZB_WINOGRAD_H
 
+#include <stdint.h>
+
 /* the most tiles transformed and multiplied together (each group reads all of U once, and its
  * transforms stay in the second cache level) */
 #define ZB_WINO_TILES 24
@@ -48,9 +50,12 @@ int zb_wino_conv(int B, int H, int W, int Cp, int K, const float *in, const floa
                  const float *res, int relu, float *out, float *Vb, float *Mb);
 
 /* out = in Wt + bias, then max(0, .) if relu: in [N][C], Wt [C][K], out [N][K] (a 1x1 convolution
- * over cells, or a linear layer). Done here rather than by numpy's BLAS, whose threads would spin
- * on the other cores between the calls. 0 on success, -1 for bad sizes, -2 without kernels. */
-int zb_dense(int N, int C, int K, const float *in, const float *Wt, const float *bias, int relu, float *out);
+ * over cells, or a linear layer). With rows (else NULL), row n of in is the C floats from
+ * in + rows[n]: the board's cells of a zero-bordered activation buffer, read where they lie. Done
+ * here rather than by numpy's BLAS, whose threads would spin on the other cores between the calls.
+ * 0 on success, -1 for bad sizes, -2 without kernels. */
+int zb_dense(int N, int C, int K, const float *in, const int32_t *rows, const float *Wt, const float *bias, int relu,
+             float *out);
 
 /* which kernels run on this processor: "avx2" (AVX2 and FMA), "generic" or "none" (no kernels built) */
 const char *zb_wino_kernels(void);

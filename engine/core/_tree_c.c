@@ -16,7 +16,7 @@
 #include "tree.h"
 
 /* bumped whenever a function's meaning or signature changes: native_tree.py refuses a stale build */
-#define API_VERSION 8
+#define API_VERSION 9
 /* path entries a walk collects before handing them to the Python list */
 #define PATH_CHUNK 256
 
@@ -919,6 +919,22 @@ static PyObject *py_round_half(PyObject *self, PyObject *arg)
     return PyFloat_FromDouble((double)zb_round_to_half((float)x));
 }
 
+static PyObject *py_round_half_f16c(PyObject *self, PyObject *arg)
+{
+    double x = PyFloat_AsDouble(arg);
+    if (x == -1.0 && PyErr_Occurred())
+        return NULL;
+    float out;
+    if (!zb_round_to_half_f16c((float)x, &out))
+        Py_RETURN_NONE;
+    return PyFloat_FromDouble((double)out);
+}
+
+static PyObject *py_pick_kernels(PyObject *self, PyObject *unused)
+{
+    return PyUnicode_FromString(zb_pick_kernels());
+}
+
 static PyMethodDef methods[] = {
     {"descend", py_descend, METH_VARARGS,
      "descend(tree, node, parent_n, q_node, cpuct, fpu_reduction, small_node, root_win, root_python, path)\n"
@@ -953,6 +969,10 @@ static PyMethodDef methods[] = {
     {"half_bits", py_half_bits, METH_O, "half_bits(x): the 16 bits of x rounded to float16 (as numpy rounds)."},
     {"round_half", py_round_half, METH_O,
      "round_half(x): x as a float32, rounded to the nearest float16 value (the walk's fast rounding)."},
+    {"round_half_f16c", py_round_half_f16c, METH_O,
+     "round_half_f16c(x): the same by the processor's F16C instructions, or None where it has none."},
+    {"pick_kernels", py_pick_kernels, METH_NOARGS,
+     "pick_kernels() -> 'f16c' or 'software': how the walk converts its float16 priors on this processor."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -85,54 +85,111 @@ static inline int64_t slot(const zb_tree *t, int32_t kid)
 static inline float np_max(float a, float b) { return (isnan(a) || isnan(b)) ? NAN : (a >= b ? a : b); }
 static inline float np_min(float a, float b) { return (isnan(a) || isnan(b)) ? NAN : (a <= b ? a : b); }
 
-/* Tree._pick_wide: numpy's float32 arithmetic */
+/* Tree._pick_wide: numpy's float32 arithmetic. Written once, compiled twice: with the float16
+ * conversions in software (any processor), and with the F16C instructions where the processor has
+ * them, chosen at run time. Both convert exactly as numpy does: half to float is exact, and float
+ * to half rounds to nearest, ties to even, into float16's subnormals and up to infinity. */
+#define DEF_PICK_WIDE(SUF, ATTR, HALF_TO_FLOAT, ROUND_TO_HALF) \
+ATTR static int pick_wide_##SUF(const zb_tree *t, int32_t node, int64_t s, int32_t k, double fpu, double parent_n, \
+                                double cpuct, double *nj, double *qj) \
+{ \
+    float fpu32 = (float)fpu;                          /* np.where(..., fpu): float32 */ \
+    double c = cpuct * sqrt(parent_n + 1e-8); \
+    float c16 = zb_half_to_float(zb_half_from_double(c));   /* c * e_prior: a float16 product */ \
+    int floored = t->n_floored[node] != 0; \
+    int done = t->n_done[node]; \
+    int skip_known = 0 < done && done < k; \
+    int j = 0; \
+    float best = 0.0f; \
+    for (int32_t i = 0; i < k; i++) { \
+        int32_t kid = t->e_child[s + i]; \
+        int64_t x = slot(t, kid); \
+        if (x < 0) \
+            return -1; \
+        float n = t->n_visits[x]; \
+        float w = t->n_wsum[x]; \
+        float q = n > 0.0f ? w / (n >= 1.0f ? n : 1.0f) : fpu32;   /* w / np.maximum(n, 1.0) */ \
+        if (floored) { \
+            float floor = t->n_best[x]; \
+            q = t->n_owner[x] == t->n_player[x] ? np_max(q, floor) : np_min(q, -floor); \
+        } \
+        /* float16 times float16 is exact in float32; numpy rounds it to float16 */ \
+        float u = ROUND_TO_HALF(c16 * HALF_TO_FLOAT(t->e_prior[s + i])); \
+        float bonus = u / (1.0f + n); \
+        float score = q + bonus; \
+        if (skip_known && kid >= 0 && !isnan(t->n_term[x])) \
+            score = -INFINITY; \
+        /* np.argmax: the first maximum, a nan counting as the maximum */ \
+        if (i == 0) { \
+            best = score; \
+            if (isnan(score)) \
+                break; \
+        } else if (isnan(score)) { \
+            j = i; \
+            break; \
+        } else if (score > best) { \
+            best = score; \
+            j = i; \
+        } \
+    } \
+    int64_t x = slot(t, t->e_child[s + j]); \
+    float n = t->n_visits[x]; \
+    *nj = (double)n; \
+    *qj = n > 0.0f ? (double)t->n_wsum[x] / (double)n : fpu; \
+    return j; \
+}
+
+DEF_PICK_WIDE(soft, , zb_half_to_float, zb_round_to_half)
+
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define HAVE_F16C_PICK 1
+#define F16C_TO_FLOAT(h) _cvtsh_ss(h)
+#define F16C_ROUND(f) _cvtsh_ss(_cvtss_sh((f), _MM_FROUND_TO_NEAREST_INT))
+DEF_PICK_WIDE(f16c, __attribute__((target("f16c"))), F16C_TO_FLOAT, F16C_ROUND)
+#endif
+
+static int have_f16c(void)
+{
+#ifdef HAVE_F16C_PICK
+    static int known = -1;
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("f16c") != 0;
+    }
+    return known;
+#else
+    return 0;
+#endif
+}
+
+#ifdef HAVE_F16C_PICK
+__attribute__((target("f16c"))) static float round_to_half_f16c(float x) { return F16C_ROUND(x); }
+#endif
+
+int zb_round_to_half_f16c(float x, float *out)
+{
+#ifdef HAVE_F16C_PICK
+    if (have_f16c()) {
+        *out = round_to_half_f16c(x);
+        return 1;
+    }
+#endif
+    (void)x;
+    (void)out;
+    return 0;
+}
+
+const char *zb_pick_kernels(void) { return have_f16c() ? "f16c" : "software"; }
+
 static int pick_wide(const zb_tree *t, int32_t node, int64_t s, int32_t k, double fpu, double parent_n,
                      double cpuct, double *nj, double *qj)
 {
-    float fpu32 = (float)fpu;                          /* np.where(..., fpu): float32 */
-    double c = cpuct * sqrt(parent_n + 1e-8);
-    float c16 = zb_half_to_float(zb_half_from_double(c));   /* c * e_prior: a float16 product */
-    int floored = t->n_floored[node] != 0;
-    int done = t->n_done[node];
-    int skip_known = 0 < done && done < k;
-    int j = 0;
-    float best = 0.0f;
-    for (int32_t i = 0; i < k; i++) {
-        int32_t kid = t->e_child[s + i];
-        int64_t x = slot(t, kid);
-        if (x < 0)
-            return -1;
-        float n = t->n_visits[x];
-        float w = t->n_wsum[x];
-        float q = n > 0.0f ? w / (n >= 1.0f ? n : 1.0f) : fpu32;   /* w / np.maximum(n, 1.0) */
-        if (floored) {
-            float floor = t->n_best[x];
-            q = t->n_owner[x] == t->n_player[x] ? np_max(q, floor) : np_min(q, -floor);
-        }
-        /* float16 times float16 is exact in float32; numpy rounds it to float16 */
-        float u = zb_round_to_half(c16 * zb_half_to_float(t->e_prior[s + i]));
-        float bonus = u / (1.0f + n);
-        float score = q + bonus;
-        if (skip_known && kid >= 0 && !isnan(t->n_term[x]))
-            score = -INFINITY;
-        /* np.argmax: the first maximum, a nan counting as the maximum */
-        if (i == 0) {
-            best = score;
-            if (isnan(score))
-                break;
-        } else if (isnan(score)) {
-            j = i;
-            break;
-        } else if (score > best) {
-            best = score;
-            j = i;
-        }
-    }
-    int64_t x = slot(t, t->e_child[s + j]);
-    float n = t->n_visits[x];
-    *nj = (double)n;
-    *qj = n > 0.0f ? (double)t->n_wsum[x] / (double)n : fpu;
-    return j;
+#ifdef HAVE_F16C_PICK
+    if (have_f16c())
+        return pick_wide_f16c(t, node, s, k, fpu, parent_n, cpuct, nj, qj);
+#endif
+    return pick_wide_soft(t, node, s, k, fpu, parent_n, cpuct, nj, qj);
 }
 
 /* Tree._pick_small: Python floats (double) throughout */

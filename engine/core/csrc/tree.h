@@ -99,4 +99,11 @@ float zb_half_to_float(uint16_t h);
 /* the float ``x`` rounded to the nearest float16 value (ties to even), as a float */
 float zb_round_to_half(float x);
 
+/* the same rounding by the processor's F16C instructions (the walk's choice where it has them):
+ * 1 with *out set, 0 where they are missing */
+int zb_round_to_half_f16c(float x, float *out);
+
+/* how the walk converts its float16 priors here: "f16c" or "software" */
+const char *zb_pick_kernels(void);
+
 #endif

@@ -14,15 +14,29 @@
 #include "xiangqi_rules.h"
 
 /* bumped whenever a function's meaning or signature changes: games/native.py refuses a stale build */
-#define API_VERSION 4
+#define API_VERSION 5
 #define NSQ XQ_SQUARES
 
 /* the end reasons as games.xiangqi names them, by XQ_CHECKMATE ... XQ_NO_CAPTURE */
 static PyObject *reasons[6];
 
-/* 90 ints in -7..7 from a tuple or list into b; 0 with an exception set on bad input */
+/* 90 ints in -7..7 from a tuple or list, or 90 signed bytes (a packed board, as child() gives it),
+ * into b; 0 with an exception set on bad input */
 static int read_board(PyObject *obj, int8_t *b)
 {
+    if (PyBytes_CheckExact(obj)) {
+        if (PyBytes_GET_SIZE(obj) != NSQ) {
+            PyErr_Format(PyExc_ValueError, "a packed xiangqi board has 90 bytes, not %zd", PyBytes_GET_SIZE(obj));
+            return 0;
+        }
+        memcpy(b, PyBytes_AS_STRING(obj), NSQ);
+        for (int i = 0; i < NSQ; i++)
+            if (b[i] < -XQ_SOLDIER || b[i] > XQ_SOLDIER) {
+                PyErr_Format(PyExc_ValueError, "square %d holds %d, not a piece code (-7..7)", i, b[i]);
+                return 0;
+            }
+        return 1;
+    }
     PyObject *seq = PySequence_Fast(obj, "a xiangqi board must be a sequence of 90 ints");
     if (seq == NULL)
         return 0;
@@ -311,13 +325,22 @@ static PyObject *py_outcome(PyObject *self, PyObject *args)
 }
 
 /* the attribute names encode_states reads (made at module init) */
-static PyObject *attr_board, *attr_player, *attr_clock, *attr_hash, *attr_history;
+static PyObject *attr_board, *attr_packed, *attr_player, *attr_clock, *attr_hash, *attr_history;
 
 /* one state's encoding into row: its board, side to move, clock and whether its position occurred
  * before (its hash more than once in its history); 0 with an exception set */
 static int encode_state(PyObject *state, int count, float *row)
 {
-    PyObject *board = PyObject_GetAttr(state, attr_board), *player_obj = NULL, *clock_obj = NULL, *hash = NULL,
+    /* the packed board where the state has one (its tuple is made only when Python asks for it) */
+    PyObject *board = PyObject_GetAttr(state, attr_packed);
+    if (board == Py_None) {
+        Py_DECREF(board);
+        board = PyObject_GetAttr(state, attr_board);
+    } else if (board == NULL && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        PyErr_Clear();
+        board = PyObject_GetAttr(state, attr_board);
+    }
+    PyObject *player_obj = NULL, *clock_obj = NULL, *hash = NULL,
              *history = NULL;
     int ok = 0;
     int8_t b[NSQ];
@@ -492,7 +515,7 @@ static PyObject *tuple_plus(PyObject *tup, PyObject *item)
 /* child(board, player, from, to, hash, clock, history, checks, moves, action) -> (board, hash, clock,
  * history, checks, check, moves, outcome, actions, mate, gain, capture, material):
  * games.xiangqi.XiangqiState.apply of the move from -> to, whose policy action is ``action`` (the
- * board tuple, the Zobrist hash, the plies since a capture, the history and check flags since
+ * board as 90 signed bytes, the Zobrist hash, the plies since a capture, the history and check flags since
  * then, is the side to move in check, the actions played: ``moves`` and ``action``) and leaf() of
  * the position it makes, in one call that reads the board once (set_zobrist first). */
 static PyObject *py_child(PyObject *self, PyObject *args)
@@ -539,14 +562,11 @@ static PyObject *py_child(PyObject *self, PyObject *args)
         j.reason = xq_outcome(b, other, check, new_clock, hashes, flags, (int)n, &j.winner);
     }
     free_history(hashes, flags, on_heap);
-    if (!ok || (leaf = leaf_tuple(&j)) == NULL || (board = PyTuple_New(NSQ)) == NULL)
+    if (!ok || (leaf = leaf_tuple(&j)) == NULL || (board = PyBytes_FromStringAndSize((const char *)b, NSQ)) == NULL)
         goto done;
-    for (int i = 0; i < NSQ; i++)
-        PyTuple_SET_ITEM(board, i, PyLong_FromLong(b[i]));   /* -7..7: CPython's cached small ints, never NULL */
     /* tuples of ints and bools cannot be part of a reference cycle: untracked, Python's cyclic
      * collector need not walk them (it would untrack them itself, after walking a search's
      * thousands of them once) */
-    PyObject_GC_UnTrack(board);
     PyObject_GC_UnTrack(new_history);
     PyObject_GC_UnTrack(new_checks);
     int all_ints = 1;   /* the actions played: ints too, as a state's always are */
@@ -636,8 +656,9 @@ static PyMethodDef methods[] = {
     {"set_zobrist", py_set_zobrist, METH_VARARGS,
      "set_zobrist(keys, black): games.xiangqi's Zobrist keys (15 x 90, flat, [code + 7][square]) for child()"},
     {"child", py_child, METH_VARARGS,
-     "child(board, player, from, to, hash, clock, history, checks) -> (board, hash, clock, history, checks, check,\n"
-     "outcome, actions, mate, gain, capture, material): a move made (XiangqiState.apply) and leaf() of the result"},
+     "child(board, player, from, to, hash, clock, history, checks, moves, action) -> (board, hash, clock, history,\n"
+     "checks, check, moves, outcome, actions, mate, gain, capture, material): a move made (XiangqiState.apply)\n"
+     "and leaf() of the result; the board comes back packed, 90 signed bytes (any function here reads those)"},
     {"capture_gain", py_capture_gain, METH_VARARGS,
      "capture_gain(board, player, depth=6, budget=200) -> (gain, (from, to) or None)"},
     {NULL, NULL, 0, NULL},
@@ -658,6 +679,7 @@ PyMODINIT_FUNC PyInit__xiangqi_c(void)
     if (goes_on == NULL && (goes_on = Py_BuildValue("(OOO)", Py_False, Py_None, Py_None)) == NULL)
         return NULL;
     if ((attr_board == NULL && (attr_board = PyUnicode_InternFromString("board")) == NULL)
+        || (attr_packed == NULL && (attr_packed = PyUnicode_InternFromString("_packed")) == NULL)
         || (attr_player == NULL && (attr_player = PyUnicode_InternFromString("_player")) == NULL)
         || (attr_clock == NULL && (attr_clock = PyUnicode_InternFromString("_clock")) == NULL)
         || (attr_hash == NULL && (attr_hash = PyUnicode_InternFromString("_hash")) == NULL)

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import math
 import random
+import struct
 from array import array
 
 import numpy as np
@@ -123,6 +124,9 @@ def _mirror_tables() -> tuple[np.ndarray, np.ndarray]:
 #: each method below that has a compiled path takes it when this is set (tests switch it)
 _core = native.load("games._xiangqi_c")
 
+#: a packed board (90 signed bytes, as the compiled core's `child` gives it) as the tuple of piece codes
+_UNPACK_BOARD = struct.Struct(f"{NUM_SQUARES}b").unpack
+
 _rng = random.Random(0x5A0B)
 #: Zobrist keys: _ZOBRIST[code + 7][square]; _ZOBRIST_BLACK is xored in when Black is to move.
 #: The row of code 0 is all zeros, so xoring in "the captured piece" of a quiet move changes nothing.
@@ -146,13 +150,18 @@ def _zobrist(board, player: int) -> int:
 class XiangqiState(State):
     """One immutable xiangqi position with the history its repetition rules need."""
 
-    __slots__ = ("game", "board", "_player", "_clock", "_root", "_moves", "_hash", "_history", "_checks",
+    __slots__ = ("game", "_board", "_packed", "_player", "_clock", "_root", "_moves", "_hash", "_history", "_checks",
                  "_check", "_legal_ft", "_legal", "_result", "_capture", "_threat", "_mate", "_material")
 
     def __init__(self, game, board, player, clock, root, moves, zhash, history, checks, check):
         self.game = game
-        #: 90 piece codes indexed by ``rank * 9 + file`` (absolute ICCS coordinates)
-        self.board: tuple[int, ...] = board
+        # the board as 90 piece codes (`board`), or as the compiled core's 90 signed bytes, which a
+        # search's nodes keep (a sixth of the tuple's memory, read by the core without converting
+        # 90 ints) and which become the tuple when Python code asks for it
+        if type(board) is bytes:
+            self._board, self._packed = None, board
+        else:
+            self._board, self._packed = board, None
         self._player = player
         self._clock = clock        # plies since the last capture
         self._root = root          # (FEN, player, move number) of the position the moves start from
@@ -177,6 +186,21 @@ class XiangqiState(State):
         check = attacked(board, general_square(board, player), SIGN[player])
         return cls(game, board, player, clock, root, (), h, (h,), (check,), check)
 
+    @property
+    def board(self) -> tuple[int, ...]:
+        """90 piece codes indexed by ``rank * 9 + file`` (absolute ICCS coordinates)."""
+        board = self._board
+        if board is None:
+            board = self._board = _UNPACK_BOARD(self._packed)
+        return board
+
+    @property
+    def _native_board(self):
+        """The board as the compiled core reads it fastest: its packed bytes where the state has
+        them, else the tuple."""
+        packed = self._packed
+        return packed if packed is not None else self._board
+
     # --- turn and rules -------------------------------------------------
     @property
     def current_player(self) -> int:
@@ -190,7 +214,7 @@ class XiangqiState(State):
         """Legal (from, to) squares by the movement rules alone (game-end rules ignored)."""
         if self._legal_ft is None:
             self._legal_ft = (legal_moves(list(self.board), self._player) if _core is None
-                              else _core.legal_moves(self.board, self._player))
+                              else _core.legal_moves(self._native_board, self._player))
         return self._legal_ft
 
     def _outcome(self) -> tuple[bool, int | None, str | None]:
@@ -205,7 +229,7 @@ class XiangqiState(State):
         """With the compiled core: what a search asks of a new position (the end of the game,
         the legal actions, a mate in one, the winning capture and the material), from one call
         that reads the board once; each is what the method that asks for it would compute."""
-        self._set_leaf(*_core.leaf(self.board, self._player, self._check, self._clock, self._history, self._checks))
+        self._set_leaf(*_core.leaf(self._native_board, self._player, self._check, self._clock, self._history, self._checks))
 
     def _set_leaf(self, result, actions, mate, gain, capture, material) -> None:
         """The caches `_fill` fills, from the compiled core's answer for this position."""
@@ -270,7 +294,7 @@ class XiangqiState(State):
                 if over:
                     self._legal = array("H")
                 elif _core is not None:
-                    self._legal = array("H", _core.legal_actions(self.board, self._player))
+                    self._legal = array("H", _core.legal_actions(self._native_board, self._player))
                 else:
                     table = _ACTION_OF[self._player]
                     self._legal = array("H", sorted(table[mv] for mv in self._legal_moves()))
@@ -289,7 +313,7 @@ class XiangqiState(State):
         me = self._player
         f, t = _MOVE_OF[me][action]
         board, h, clock, history, checks, check, moves, *leaf = _core.child(
-            self.board, me, f, t, self._hash, self._clock, self._history, self._checks, self._moves, action)
+            self._native_board, me, f, t, self._hash, self._clock, self._history, self._checks, self._moves, action)
         child = XiangqiState(self.game, board, 1 - me, clock, self._root, moves, h, history, checks, check)
         child._set_leaf(*leaf)
         return child
@@ -377,7 +401,7 @@ class XiangqiState(State):
             else:
                 other = 1 - self._player
                 if _core is not None:
-                    gain, _ = _core.capture_gain(self.board, other)
+                    gain, _ = _core.capture_gain(self._native_board, other)
                 else:
                     gain, _ = capture_gain(list(self.board), other)
                 self._threat = min(gain, 1000) / 10.0
@@ -409,7 +433,7 @@ class XiangqiState(State):
                 if over:
                     gain, first = 0, None
                 elif _core is not None:
-                    gain, first = _core.capture_gain(self.board, self._player)
+                    gain, first = _core.capture_gain(self._native_board, self._player)
                 else:
                     gain, first = capture_gain(list(self.board), self._player)
                 action = None
@@ -450,7 +474,7 @@ class XiangqiState(State):
     def _material_balance(self) -> float:
         """Red's material minus Black's, in soldiers (see `heuristic`), the generals left out."""
         if self._material is None:
-            self._material = _core.material(self.board) if _core is not None else self._count_material()
+            self._material = _core.material(self._native_board) if _core is not None else self._count_material()
         return self._material
 
     def _count_material(self) -> float:
@@ -495,7 +519,7 @@ class XiangqiState(State):
     def perft_counts(self, depth: int) -> list[int]:
         """Positions reached at plies 1..depth by pure move generation (repetition and draws ignored)."""
         if _core is not None:
-            return _core.perft(self.board, self._player, depth)
+            return _core.perft(self._native_board, self._player, depth)
         return perft_counts(self.board, self._player, depth)
 
     # --- network ----------------------------------------------------------
@@ -518,7 +542,7 @@ class XiangqiState(State):
         then not computed)."""
         count = min(max(int(planes), 0), NUM_PLANES)
         if _core is not None:
-            x = _core.encode(self.board, self._player, self._clock, self.repetitions() > 1, count)
+            x = _core.encode(self._native_board, self._player, self._clock, self.repetitions() > 1, count)
             return np.frombuffer(x, dtype=np.float32).reshape(count, RANKS, FILES)
         arr = np.array(self.board, dtype=np.int8).reshape(RANKS, FILES)
         me = self._player

@@ -148,8 +148,10 @@ def assert_same_position(made, applied) -> None:
     """``made`` (by the compiled core's one call, `apply_nth`) is ``applied`` (`apply`, then the
     leaf call when asked), slot by slot."""
     applied.is_terminal()   # fills the leaf call's caches
+    assert made.board == applied.board, applied.to_text()   # one packed, the other a tuple
     for slot in xq.XiangqiState.__slots__:
-        assert getattr(made, slot) == getattr(applied, slot), (slot, applied.to_text())
+        if slot not in ("_board", "_packed"):
+            assert getattr(made, slot) == getattr(applied, slot), (slot, applied.to_text())
 
 
 # --- the state API, both paths in step -------------------------------------------------------
@@ -300,7 +302,15 @@ def test_a_child_is_refused_for_what_is_not_a_move():
     b, h = start.board, start._hash
     f, t = xq._MOVE_OF[0][start.legal_actions()[0]]
     made = core.child(b, 0, f, t, h, 0, (h,), (False,), (), 0)
-    assert made[0] == start.apply(start.legal_actions()[0]).board
+    # the board comes back packed (90 signed bytes), which every function of the core reads too
+    assert xq._UNPACK_BOARD(made[0]) == start.apply(start.legal_actions()[0]).board
+    assert core.child(made[0], 1, *xq._MOVE_OF[1][core.legal_actions(made[0], 1)[0]], made[1], 1, made[3], made[4],
+                      made[6], 0)[0] == core.child(xq._UNPACK_BOARD(made[0]), 1,
+                                                   *xq._MOVE_OF[1][core.legal_actions(made[0], 1)[0]], made[1], 1,
+                                                   made[3], made[4], made[6], 0)[0]
+    for bad in (made[0][:89], made[0][:89] + bytes([8]), made[0][:89] + bytes([256 - 8])):   # short; codes 8, -8
+        with pytest.raises(ValueError):
+            core.legal_actions(bad, 1)
     with pytest.raises(ValueError, match="not a move"):
         core.child(b, 0, t, f, h, 0, (h,), (False,), (), 0)   # an empty square
     with pytest.raises(ValueError, match="not a move"):

@@ -34,7 +34,7 @@ GAMES = [("tictactoe", {}, 120, 5), ("connect4", {}, 160, 20), ("gomoku", {"size
 SETTINGS = [
     ("play", {}, False, 0.0, False, 1),
     ("wide", {"cpuct": 2.7, "fpu_reduction": 0.0, "virtual_loss": 0.5, "leaf_batch": 5, "draw_value": -0.2,
-              "select_lcb": 0.6, "policy_temperature": 1.3}, False, 0.0, False, 2),
+              "select_lcb": 0.6, "policy_temperature": 1.3, "material_scale": 6.0}, False, 0.0, False, 2),
     ("selfplay", {"cpuct": 1.1, "fpu_reduction": 0.6, "leaf_batch": 16, "dirichlet_alpha": 0.3}, True, 2.0, False, 3),
     ("gumbel", {"leaf_batch": 4, "virtual_loss": 2.0}, False, 0.0, True, 2),
     ("armageddon", {"draw_winner": 1, "leaf_batch": 1, "fpu_reduction": 1.5}, False, 0.0, False, 1),

@@ -10,13 +10,14 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tree.h"
 
 /* bumped whenever a function's meaning or signature changes: native_tree.py refuses a stale build */
-#define API_VERSION 9
+#define API_VERSION 10
 /* path entries a walk collects before handing them to the Python list */
 #define PATH_CHUNK 256
 
@@ -851,6 +852,39 @@ done:
 /* floor_priors(priors, actions, floors, out) -> bool: zb_floor_priors, priors and out float32 arrays
  * of one length, actions the node's legal actions (a list of ints, priors' order), floors a list of
  * (action, floor) pairs; False (out untouched) when no floor raises a prior */
+/* the floors (a list of at most ZB_MAX_FLOORS (action, floor) pairs) as positions in actions (a
+ * list; -1 where absent) and values: 1, or 0 with an exception set */
+static int read_floors(PyObject *actions, PyObject *floors, int64_t *j, double *f)
+{
+    Py_ssize_t m = PyList_GET_SIZE(floors), n = PyList_GET_SIZE(actions);
+    if (m > ZB_MAX_FLOORS) {
+        PyErr_Format(PyExc_ValueError, "at most %d floors, not %zd", ZB_MAX_FLOORS, m);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *pair = PyList_GET_ITEM(floors, i);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "a floor is an (action, floor) pair");
+            return 0;
+        }
+        long action = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
+        f[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(pair, 1));
+        if ((action == -1 || f[i] == -1.0) && PyErr_Occurred())
+            return 0;
+        j[i] = -1;   /* actions.index(action), -1 where absent */
+        for (Py_ssize_t a = 0; a < n; a++) {
+            long v = PyLong_AsLong(PyList_GET_ITEM(actions, a));
+            if (v == -1 && PyErr_Occurred())
+                return 0;
+            if (v == action) {
+                j[i] = a;
+                break;
+            }
+        }
+    }
+    return 1;
+}
+
 static PyObject *py_floor_priors(PyObject *self, PyObject *args)
 {
     PyObject *pri_obj, *actions, *floors, *out_obj;
@@ -858,31 +892,10 @@ static PyObject *py_floor_priors(PyObject *self, PyObject *args)
                           &out_obj))
         return NULL;
     Py_ssize_t m = PyList_GET_SIZE(floors), n = PyList_GET_SIZE(actions);
-    if (m > ZB_MAX_FLOORS)
-        return PyErr_Format(PyExc_ValueError, "at most %d floors, not %zd", ZB_MAX_FLOORS, m);
     int64_t j[ZB_MAX_FLOORS];
     double f[ZB_MAX_FLOORS];
-    for (Py_ssize_t i = 0; i < m; i++) {
-        PyObject *pair = PyList_GET_ITEM(floors, i);
-        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
-            PyErr_SetString(PyExc_TypeError, "a floor is an (action, floor) pair");
-            return NULL;
-        }
-        long action = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
-        f[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(pair, 1));
-        if ((action == -1 || f[i] == -1.0) && PyErr_Occurred())
-            return NULL;
-        j[i] = -1;   /* actions.index(action), -1 where absent */
-        for (Py_ssize_t a = 0; a < n; a++) {
-            long v = PyLong_AsLong(PyList_GET_ITEM(actions, a));
-            if (v == -1 && PyErr_Occurred())
-                return NULL;
-            if (v == action) {
-                j[i] = a;
-                break;
-            }
-        }
-    }
+    if (!read_floors(actions, floors, j, f))
+        return NULL;
     Py_buffer pv, ov;
     if (!get_typed(pri_obj, "priors", 'f', 4, 0, &pv))
         return NULL;
@@ -901,6 +914,164 @@ static PyObject *py_floor_priors(PyObject *self, PyObject *args)
     if (raised < 0)
         return NULL;
     return PyBool_FromLong(raised);
+}
+
+/* a float of a list of floats, or of a float64 buffer (values); -1.0 with an exception set on error */
+static double item_double(PyObject *list, const Py_buffer *buf, Py_ssize_t i)
+{
+    if (buf != NULL)
+        return ((const double *)buf->buf)[i];
+    return PyFloat_AsDouble(PyList_GET_ITEM(list, i));
+}
+
+/* tactics(priors, legal, values, gains, reds, leads, players, floors, capture_scale, material_scale, numpy)
+ * -> (priors, values) or None: engine.core.mcts.with_tactics's loop in one call, with each leaf's
+ * terms asked of its state beforehand: gains (capture_gain, or None), reds and leads (each leaf's
+ * heuristic for Red and its root's, with players the leaves' movers; or None), floors (each
+ * leaf's tactical_priors, or None). Each value moves by tanh(atanh(v) + shift) with the shift
+ * with_tactics adds up, in the same operations; each row with floors is with_floors's (a new
+ * array where a floor is raised, numpy the tuple (numpy.empty, numpy.exp, numpy.float32)). None
+ * (nothing computed) where a floored row is not what with_floors takes in C (a 1-D float32 array,
+ * a list of actions, a list of at most ZB_MAX_FLOORS floors): the Python loop serves it. */
+static PyObject *py_tactics(PyObject *self, PyObject *args)
+{
+    PyObject *priors, *legal, *values, *gains, *reds, *leads, *players, *floors, *tools;
+    double capture_scale, material_scale;
+    if (!PyArg_ParseTuple(args, "O!O!OOOOOOddO!:tactics", &PyList_Type, &priors, &PyList_Type, &legal, &values,
+                          &gains, &reds, &leads, &players, &floors, &capture_scale, &material_scale, &PyTuple_Type,
+                          &tools))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(priors);
+    if (PyTuple_GET_SIZE(tools) != 3)
+        return PyErr_Format(PyExc_TypeError, "numpy must be (empty, exp, float32)");
+    if (PyList_GET_SIZE(legal) != n)
+        return PyErr_Format(PyExc_ValueError, "%zd rows of priors and %zd of legal actions", n, PyList_GET_SIZE(legal));
+    PyObject *lists[5] = {gains, reds, leads, players, floors};
+    const char *names[5] = {"gains", "reds", "leads", "players", "floors"};
+    for (int i = 0; i < 5; i++)
+        if (lists[i] != Py_None && (!PyList_Check(lists[i]) || PyList_GET_SIZE(lists[i]) != n))
+            return PyErr_Format(PyExc_TypeError, "%s must be None or a list of %zd", names[i], n);
+    if ((reds == Py_None) != (leads == Py_None) || (reds == Py_None) != (players == Py_None))
+        return PyErr_Format(PyExc_TypeError, "reds, leads and players go together");
+    Py_buffer vb, *vbuf = NULL;
+    if (!PyList_Check(values)) {   /* a float64 array; anything else goes the Python way */
+        if (PyObject_GetBuffer(values, &vb, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        if (vb.ndim != 1 || vb.itemsize != 8 || !format_matches(vb.format, 'd') || vb.shape[0] != n) {
+            PyBuffer_Release(&vb);
+            Py_RETURN_NONE;
+        }
+        vbuf = &vb;
+    } else if (PyList_GET_SIZE(values) != n) {
+        return PyErr_Format(PyExc_ValueError, "%zd values for %zd rows", PyList_GET_SIZE(values), n);
+    }
+    PyObject *out_p = PyList_New(n), *out_v = PyList_New(n), *result = NULL;
+    if (out_p == NULL || out_v == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double v = item_double(values, vbuf, i), shift = 0.0;
+        if (v == -1.0 && PyErr_Occurred())
+            goto done;
+        if (gains != Py_None) {
+            double gain = PyFloat_AsDouble(PyList_GET_ITEM(gains, i));
+            if (gain == -1.0 && PyErr_Occurred())
+                goto done;
+            if (gain > 0)
+                shift += gain / capture_scale;
+        }
+        if (reds != Py_None) {
+            double red = PyFloat_AsDouble(PyList_GET_ITEM(reds, i)), lead = PyFloat_AsDouble(PyList_GET_ITEM(leads, i));
+            long player = PyLong_AsLong(PyList_GET_ITEM(players, i));
+            if (PyErr_Occurred())
+                goto done;
+            double change = red - lead;   /* Red's view, then the leaf mover's */
+            shift += (player == 0 ? change : -change) / material_scale;
+        }
+        if (shift != 0.0) {   /* shifted(): tanh(atanh(v) + shift), v kept inside (-1, 1) first */
+            if (-0.999 > v)   /* min(max(v, -0.999), 0.999), nan passing through as in Python */
+                v = -0.999;
+            if (0.999 < v)
+                v = 0.999;
+            v = tanh(atanh(v) + shift);
+        }
+        PyObject *vo = PyFloat_FromDouble(v);
+        if (vo == NULL)
+            goto done;
+        PyList_SET_ITEM(out_v, i, vo);
+        PyObject *pri = PyList_GET_ITEM(priors, i), *row = pri;
+        PyObject *raised = floors == Py_None ? NULL : PyList_GET_ITEM(floors, i);
+        if (raised != NULL && !PyList_Check(raised)) {   /* None or empty: no floor; else the Python way */
+            int truth = PyObject_IsTrue(raised);
+            if (truth < 0)
+                goto done;
+            if (truth) {
+                result = Py_None;
+                goto done;
+            }
+        } else if (raised != NULL && PyList_GET_SIZE(raised) > 0) {
+            PyObject *acts = PyList_GET_ITEM(legal, i);
+            if (!PyList_Check(acts) || PyList_GET_SIZE(raised) > ZB_MAX_FLOORS) {
+                result = Py_None;   /* with_floors's numpy path */
+                goto done;
+            }
+            Py_buffer pv;
+            if (PyObject_GetBuffer(pri, &pv, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+                PyErr_Clear();
+                result = Py_None;
+                goto done;
+            }
+            Py_ssize_t len = PyList_GET_SIZE(acts);
+            if (pv.ndim != 1 || pv.itemsize != 4 || !format_matches(pv.format, 'f') || pv.shape[0] != len) {
+                PyBuffer_Release(&pv);
+                result = Py_None;
+                goto done;
+            }
+            int64_t j[ZB_MAX_FLOORS];
+            double f[ZB_MAX_FLOORS];
+            Py_ssize_t m = PyList_GET_SIZE(raised);
+            if (!read_floors(acts, raised, j, f)) {
+                PyBuffer_Release(&pv);
+                goto done;
+            }
+            const float *p = pv.buf;
+            int any = 0;   /* zb_floor_priors raises a floor: one above its move's prior */
+            for (Py_ssize_t k = 0; k < m && !any; k++)
+                any = j[k] >= 0 && j[k] < len && f[k] > (double)p[j[k]];
+            if (any) {
+                PyObject *arr = PyObject_CallFunction(PyTuple_GET_ITEM(tools, 0), "nO", len, PyTuple_GET_ITEM(tools, 2));
+                Py_buffer ov;
+                if (arr == NULL || !get_typed(arr, "out", 'f', 4, 1, &ov)) {
+                    Py_XDECREF(arr);
+                    PyBuffer_Release(&pv);
+                    goto done;
+                }
+                int ok = ov.len / 4 == len ? zb_floor_priors(p, len, j, f, m, ov.buf) : -1;
+                PyBuffer_Release(&ov);
+                if (ok < 0) {
+                    Py_DECREF(arr);
+                    PyBuffer_Release(&pv);
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                row = arr;   /* a new reference */
+            }
+            PyBuffer_Release(&pv);
+        }
+        if (row == pri)
+            Py_INCREF(row);
+        PyList_SET_ITEM(out_p, i, row);
+    }
+    result = PyTuple_Pack(2, out_p, out_v);
+done:
+    if (vbuf != NULL)
+        PyBuffer_Release(vbuf);
+    Py_XDECREF(out_p);
+    Py_XDECREF(out_v);
+    if (result == Py_None)
+        Py_INCREF(result);
+    return result;
 }
 
 static PyObject *py_half_bits(PyObject *self, PyObject *arg)
@@ -969,6 +1140,9 @@ static PyMethodDef methods[] = {
     {"half_bits", py_half_bits, METH_O, "half_bits(x): the 16 bits of x rounded to float16 (as numpy rounds)."},
     {"round_half", py_round_half, METH_O,
      "round_half(x): x as a float32, rounded to the nearest float16 value (the walk's fast rounding)."},
+    {"tactics", py_tactics, METH_VARARGS,
+     "tactics(priors, legal, values, gains, reds, leads, players, floors, capture_scale, material_scale, numpy)\n"
+     "-> (priors, values) or None: engine.core.mcts.with_tactics's loop, the leaves' terms given."},
     {"round_half_f16c", py_round_half_f16c, METH_O,
      "round_half_f16c(x): the same by the processor's F16C instructions, or None where it has none."},
     {"pick_kernels", py_pick_kernels, METH_NOARGS,

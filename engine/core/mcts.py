@@ -926,6 +926,10 @@ def shifted(value: float, shift: float) -> float:
     return math.tanh(math.atanh(v) + shift)
 
 
+#: what the compiled `with_tactics` calls numpy for (a floored row's new array)
+_NUMPY_FLOOR_TOOLS = (np.empty, np.exp, np.float32)
+
+
 def with_floors(priors: np.ndarray, actions: list[int], floors: list[tuple[int, float]]) -> np.ndarray:
     """``priors`` over ``actions`` with each ``(action, floor)`` raised to at least ``floor``
     and the other moves scaled down to keep the sum (the floors together take at most 0.9)."""
@@ -990,6 +994,17 @@ def with_tactics(states, legal, priors, values, capture_scale: float, material_s
     lead = getattr(kind, "heuristic", None) if material_scale > 0 and root_leads is not None else None
     if floors is None and gains is None and lead is None:
         return priors, values
+    if _tree_c is not None and type(priors) is list and type(legal) is list:
+        # the terms asked of each state here, the arithmetic in one compiled call (the same
+        # operations as the loop below, which serves what that call leaves to it)
+        moved = _tree_c.tactics(priors, legal, values, None if gains is None else [gains(st) for st in states],
+                                None if lead is None else [lead(st, 0) for st in states],
+                                None if lead is None else list(root_leads),
+                                None if lead is None else [st.current_player for st in states],
+                                None if floors is None else [floors(st) for st in states],
+                                capture_scale, material_scale, _NUMPY_FLOOR_TOOLS)
+        if moved is not None:
+            return moved
     out_p, out_v = [], []
     for i, (st, acts, pri, v) in enumerate(zip(states, legal, priors, values)):
         shift = 0.0

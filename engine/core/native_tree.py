@@ -13,7 +13,7 @@ from games import native
 
 MODULE = "engine.core._tree_c"
 #: the API_VERSION engine/core/_tree_c.c must have
-API_VERSION = 9
+API_VERSION = 10
 
 native.register(MODULE, "search tree", API_VERSION)
 

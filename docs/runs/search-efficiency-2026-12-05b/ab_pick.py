@@ -1,25 +1,28 @@
 """In one process, taking turns: the compiled walk with F16C's conversions (this build) against the
 same walk with its software conversions (the tree source of the commit before, built as another
-module), the network's answers held fixed; CPU microseconds of the search's own work a visit."""
-import sys, time, importlib.util
+module), the network's answers held fixed; CPU microseconds of the search's own work a visit.
+
+    python docs/runs/search-efficiency-2026-12-05b/ab_pick.py GAME ROUNDS OLD_MODULE.so
+
+OLD_MODULE.so: engine/core/_tree_c.c and csrc/tree.c of commit ab97226 (before the F16C walk) built by hand with
+-DPyInit__tree_c=PyInit__tree_old (the flags of setup.py's build), so both load in one process."""
+import importlib.util
+import sys
+import time
 from pathlib import Path
-ROOT = Path("/work/main"); sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(ROOT / "benchmarks"))
-spec = importlib.util.spec_from_file_location("_tree_old", sys.argv[3]); old = importlib.util.module_from_spec(spec); spec.loader.exec_module(old)
-from tree_search_speed import network_evaluator
-from engine.commands.cli import sample_positions
-from engine.core import mcts as M
-from engine.core.mcts import MCTS, Tree
-from engine.play.players import play_search_config
-from games import get_game
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from held import held_setup  # noqa: E402
+
+from engine.core import mcts as M  # noqa: E402
+from engine.core.mcts import MCTS, Tree  # noqa: E402
+
+spec = importlib.util.spec_from_file_location("_tree_old", sys.argv[3])
+old = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(old)
 new = M._tree_c
-game = get_game(sys.argv[1]); rounds = int(sys.argv[2])
-cfg = play_search_config(game)
-ev = network_evaluator(game, "ort-fp32"); real, answers = ev.infer, {}
-def held(p):
-    if len(p) not in answers: answers[len(p)] = real(p)
-    return answers[len(p)]
-ev.infer = held
-positions = sample_positions(game, 4, seed=1)
+rounds = int(sys.argv[2])
+cfg, ev, positions = held_setup(sys.argv[1])
 arms = {"new": new, "old": old}
 spent = {k: [] for k in arms}; counts = {}
 for r in range(rounds):

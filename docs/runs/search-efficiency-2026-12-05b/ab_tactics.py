@@ -4,23 +4,19 @@ the same trees either way. CPU microseconds of a search's own work a visit.
 
     python docs/runs/search-efficiency-2026-12-05b/ab_tactics.py [game] [rounds]
 """
-import sys, time
+import sys
+import time
 from pathlib import Path
-ROOT = Path(__file__).resolve().parents[3]; sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(ROOT / "benchmarks"))
-from tree_search_speed import network_evaluator
-from engine.commands.cli import sample_positions
-from engine.core import mcts as M
-from engine.core.mcts import MCTS, Tree
-from engine.play.players import play_search_config
-from games import get_game
-game = get_game(sys.argv[1] if len(sys.argv) > 1 else "xiangqi"); rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 24
-cfg = play_search_config(game)
-ev = network_evaluator(game, "ort-fp32"); real, answers = ev.infer, {}
-def held(p):
-    if len(p) not in answers: answers[len(p)] = real(p)
-    return answers[len(p)]
-ev.infer = held
-positions = sample_positions(game, 4, seed=1)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from held import held_setup  # noqa: E402
+
+from engine.core import mcts as M  # noqa: E402
+from engine.core.mcts import MCTS, Tree  # noqa: E402
+
+game_id = sys.argv[1] if len(sys.argv) > 1 else "xiangqi"
+rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 24
+cfg, ev, positions = held_setup(game_id)
 compiled = M._tree_c.tactics
 def refuse(*args):
     return None   # the Python loop serves every batch

@@ -549,3 +549,47 @@ def test_the_small_and_wide_rules_keep_their_own_rounding(k):
         assert (j, child) == (1, -1) and (code, edge, path) == (compiled.NEW, 1, [])
     else:
         assert (j, child) == (0, first) and path == [first]
+
+
+@needs_compiled
+def test_tactics_in_c_is_the_python_loop_or_declines():
+    """`_tree_c.tactics` gives what `with_tactics`'s loop gives, bit for bit, on leaves of xiangqi
+    (capture gains, material leads, prior floors) and gomoku (floors); it declines (None) what the
+    loop must serve, and bad arguments are errors, never a crash."""
+    rng = np.random.default_rng(11)
+    for game_id, scales in (("xiangqi", (8.0, 6.0)), ("gomoku", (8.0, 0.0))):
+        game = get_game(game_id)
+        states = [s for s in random_positions(game, 40, 60, seed=5) if not s.is_terminal()]
+        legal = [s.legal_actions() for s in states]
+        priors = [(lambda p: (p / p.sum()).astype(np.float32))(rng.gamma(0.3, size=len(a)) + 1e-9) for a in legal]
+        values = rng.uniform(-1, 1, len(states))
+        values[0] = 0.9995   # beyond the clip
+        leads = list(rng.uniform(-5, 5, len(states)))
+        saved = mcts_module._tree_c
+        try:
+            mcts_module._tree_c = None
+            want = mcts_module.with_tactics(states, legal, priors, values, *scales, leads)
+            mcts_module._tree_c = compiled
+            got = mcts_module.with_tactics(states, legal, priors, values, *scales, leads)
+        finally:
+            mcts_module._tree_c = saved
+        assert [float(v) for v in want[1]] == list(got[1])
+        assert all(a.tobytes() == b.tobytes() for a, b in zip(want[0], got[0]))
+        assert sum(a is not b for a, b in zip(priors, got[0])) > 0   # some rows were floored
+    tools = mcts_module._NUMPY_FLOOR_TOOLS
+    p, acts = [np.full(3, 1 / 3, np.float32)], [[0, 1, 2]]
+    assert compiled.tactics(p, acts, np.zeros(1), None, None, None, None, [[(1, 0.6)]], 8.0, 0.0, tools)[0][0][1] \
+        == np.float32(0.6)
+    # declined: floors not in a list, a float64 prior row, values of another type
+    assert compiled.tactics(p, acts, np.zeros(1), None, None, None, None, [((1, 0.6),)], 8.0, 0.0, tools) is None
+    assert compiled.tactics([p[0].astype(np.float64)], acts, np.zeros(1), None, None, None, None, [[(1, 0.6)]], 8.0,
+                            0.0, tools) is None
+    assert compiled.tactics(p, acts, np.zeros(1, np.float32), None, None, None, None, None, 8.0, 0.0, tools) is None
+    assert compiled.tactics(p, [[0, 1]], [0.0], None, None, None, None, [[(1, 0.6)]], 8.0, 0.0, tools) is None
+    for bad in ((p, acts, [0.0, 1.0], None, None, None, None, None, 8.0, 0.0, tools),      # two values, one row
+                (p, acts, [0.0], [1.0, 2.0], None, None, None, None, 8.0, 0.0, tools),   # two gains
+                (p, acts, [0.0], None, [1.0], None, None, None, 8.0, 0.0, tools),        # reds without leads
+                (p, acts, [0.0], ["x"], None, None, None, None, 8.0, 0.0, tools),
+                (p, acts, [0.0], None, None, None, None, [[(1, "x")]], 8.0, 0.0, tools)):
+        with pytest.raises((TypeError, ValueError)):
+            compiled.tactics(*bad)

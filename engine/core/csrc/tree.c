@@ -142,6 +142,7 @@ ATTR static int pick_wide_##SUF(const zb_tree *t, int32_t node, int64_t s, int32
 DEF_PICK_WIDE(soft, , zb_half_to_float, zb_round_to_half)
 
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define HAVE_F16C_PICK 1
 #define F16C_TO_FLOAT(h) _cvtsh_ss(h)
@@ -152,10 +153,14 @@ DEF_PICK_WIDE(f16c, __attribute__((target("f16c"))), F16C_TO_FLOAT, F16C_ROUND)
 static int have_f16c(void)
 {
 #ifdef HAVE_F16C_PICK
+    /* F16C's bit of CPUID leaf 1 (ECX bit 29), read directly: compilers' __builtin_cpu_supports
+     * learnt the name "f16c" late. Its instructions are VEX-encoded, so the system must also save
+     * the vector registers' upper halves, which __builtin_cpu_supports("avx") checks. */
     static int known = -1;
     if (known < 0) {
+        unsigned a, b, c, d;
         __builtin_cpu_init();
-        known = __builtin_cpu_supports("f16c") != 0;
+        known = __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) && (c >> 29 & 1u);
     }
     return known;
 #else

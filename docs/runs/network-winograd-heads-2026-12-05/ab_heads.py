@@ -1,9 +1,33 @@
-"""In one process, taking turns: the Winograd runtime's whole call (tower and heads) before (HEAD's
-heads, each 1x1 layer on a copied-out board, the last columns one at a time) and after."""
-import sys, time, importlib.util, numpy as np
-sys.path.insert(0, "/work/main")
+"""In one process, taking turns: the Winograd runtime's whole call (tower and heads) before (the heads
+of fb04bf5, each 1x1 layer on a copied-out board, the last columns one at a time) and after, with
+ONNX Runtime float32 beside them; the three in every order in turn.
+
+    python docs/runs/network-winograd-heads-2026-12-05/ab_heads.py ROUNDS GAME... (MODULES=dir)
+
+MODULES (default /tmp/w/old) holds the two builds of engine/core/_winograd_c.c and csrc/winograd.c
+under other names, so that both load in one process: _winograd_old.so from fb04bf5's sources and
+_winograd_new.so from this commit's, each built with setup.py's flags and
+-DPyInit__winograd_c=PyInit__winograd_old (or _new)."""
+import importlib.util
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+MODULES = os.environ.get("MODULES", "/tmp/w/old")
+
+
 def mod(name):
-    spec = importlib.util.spec_from_file_location(name, f"/tmp/w/old/{name}.so"); m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); return m
+    spec = importlib.util.spec_from_file_location(name, f"{MODULES}/{name}.so")
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+
 old, new = mod("_winograd_old"), mod("_winograd_new")
 from engine.core.checkpoint import load_network
 from engine.core.network import configure_threads

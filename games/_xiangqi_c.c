@@ -14,7 +14,7 @@
 #include "xiangqi_rules.h"
 
 /* bumped whenever a function's meaning or signature changes: games/native.py refuses a stale build */
-#define API_VERSION 5
+#define API_VERSION 6
 #define NSQ XQ_SQUARES
 
 /* the end reasons as games.xiangqi names them, by XQ_CHECKMATE ... XQ_NO_CAPTURE */
@@ -516,7 +516,8 @@ static PyObject *tuple_plus(PyObject *tup, PyObject *item)
  * history, checks, check, moves, outcome, actions, mate, gain, capture, material):
  * games.xiangqi.XiangqiState.apply of the move from -> to, whose policy action is ``action`` (the
  * board as 90 signed bytes, the Zobrist hash, the plies since a capture, the history and check flags since
- * then, is the side to move in check, the actions played: ``moves`` and ``action``) and leaf() of
+ * then, is the side to move in check, the actions played: ``moves`` and ``action``, or None where
+ * ``moves`` is None) and leaf() of
  * the position it makes, in one call that reads the board once (set_zobrist first). */
 static PyObject *py_child(PyObject *self, PyObject *args)
 {
@@ -524,12 +525,14 @@ static PyObject *py_child(PyObject *self, PyObject *args)
     int player, f, t, clock, action;
     unsigned long long parent_hash;
     judged_t j;
-    if (!PyArg_ParseTuple(args, "OiiiKiO!O!O!i:child", &board_obj, &player, &f, &t, &parent_hash, &clock, &PyTuple_Type,
-                          &history, &PyTuple_Type, &checks, &PyTuple_Type, &moves, &action)
+    if (!PyArg_ParseTuple(args, "OiiiKiO!O!Oi:child", &board_obj, &player, &f, &t, &parent_hash, &clock, &PyTuple_Type,
+                          &history, &PyTuple_Type, &checks, &moves, &action)
         || !check_player(player) || !check_square(f) || !check_square(t) || !read_board(board_obj, j.b))
         return NULL;
     if (!zobrist_set)
         return PyErr_Format(PyExc_RuntimeError, "child() needs the Zobrist keys (set_zobrist)");
+    if (moves != Py_None && !PyTuple_Check(moves))
+        return PyErr_Format(PyExc_TypeError, "moves must be a tuple or None");
     int8_t *b = j.b, p = b[f], q = b[t];
     if (p * (player == 0 ? 1 : -1) <= 0 || q * (player == 0 ? 1 : -1) > 0)
         return PyErr_Format(PyExc_ValueError, "%d -> %d is not a move of player %d", f, t, player);
@@ -549,7 +552,8 @@ static PyObject *py_child(PyObject *self, PyObject *args)
     PyObject *new_history = tuple_plus(q ? none : history, PyLong_FromUnsignedLongLong(h));
     PyObject *new_checks = tuple_plus(q ? none : checks, flag);
     Py_DECREF(none);
-    PyObject *new_moves = tuple_plus(moves, PyLong_FromLong(action));
+    /* the actions played, or None where the caller keeps them itself (a search's nodes) */
+    PyObject *new_moves = moves == Py_None ? (Py_INCREF(Py_None), Py_None) : tuple_plus(moves, PyLong_FromLong(action));
     PyObject *board = NULL, *leaf = NULL, *out = NULL;
     if (new_history == NULL || new_checks == NULL || new_moves == NULL)
         goto done;
@@ -569,11 +573,13 @@ static PyObject *py_child(PyObject *self, PyObject *args)
      * thousands of them once) */
     PyObject_GC_UnTrack(new_history);
     PyObject_GC_UnTrack(new_checks);
-    int all_ints = 1;   /* the actions played: ints too, as a state's always are */
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(new_moves) && all_ints; i++)
-        all_ints = PyLong_CheckExact(PyTuple_GET_ITEM(new_moves, i));
-    if (all_ints)
-        PyObject_GC_UnTrack(new_moves);
+    if (new_moves != Py_None) {
+        int all_ints = 1;   /* the actions played: ints too, as a state's always are */
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(new_moves) && all_ints; i++)
+            all_ints = PyLong_CheckExact(PyTuple_GET_ITEM(new_moves, i));
+        if (all_ints)
+            PyObject_GC_UnTrack(new_moves);
+    }
     out = Py_BuildValue("(OKiOOOOOOOOOO)", board, (unsigned long long)h, new_clock, new_history, new_checks,
                         check ? Py_True : Py_False, new_moves, PyTuple_GET_ITEM(leaf, 0), PyTuple_GET_ITEM(leaf, 1),
                         PyTuple_GET_ITEM(leaf, 2), PyTuple_GET_ITEM(leaf, 3), PyTuple_GET_ITEM(leaf, 4),
@@ -658,7 +664,8 @@ static PyMethodDef methods[] = {
     {"child", py_child, METH_VARARGS,
      "child(board, player, from, to, hash, clock, history, checks, moves, action) -> (board, hash, clock, history,\n"
      "checks, check, moves, outcome, actions, mate, gain, capture, material): a move made (XiangqiState.apply)\n"
-     "and leaf() of the result; the board comes back packed, 90 signed bytes (any function here reads those)"},
+     "and leaf() of the result; the board comes back packed, 90 signed bytes (any function here reads those),\n"
+     "and moves None where it went in None"},
     {"capture_gain", py_capture_gain, METH_VARARGS,
      "capture_gain(board, player, depth=6, budget=200) -> (gain, (from, to) or None)"},
     {NULL, NULL, 0, NULL},

@@ -21,7 +21,7 @@ PURE_ENV = "ZEROBOARD_PURE_PYTHON"
 
 #: compiled module -> (what it speeds up, the API_VERSION the Python side expects of it)
 COMPILED = {
-    "games._xiangqi_c": ("xiangqi rules", 5),
+    "games._xiangqi_c": ("xiangqi rules", 6),
     "games._gomoku_c": ("gomoku rules", 2),
     "games._othello_c": ("othello rules", 1),
     "games._connect4_c": ("Connect Four rules", 2),

@@ -150,10 +150,10 @@ def _zobrist(board, player: int) -> int:
 class XiangqiState(State):
     """One immutable xiangqi position with the history its repetition rules need."""
 
-    __slots__ = ("game", "_board", "_packed", "_player", "_clock", "_root", "_moves", "_hash", "_history", "_checks",
-                 "_check", "_legal_ft", "_legal", "_result", "_capture", "_threat", "_mate", "_material")
+    __slots__ = ("game", "_board", "_packed", "_player", "_clock", "_root", "_moves", "_up", "_hash", "_history",
+                 "_checks", "_check", "_legal_ft", "_legal", "_result", "_capture", "_threat", "_mate", "_material")
 
-    def __init__(self, game, board, player, clock, root, moves, zhash, history, checks, check):
+    def __init__(self, game, board, player, clock, root, moves, zhash, history, checks, check, up=None):
         self.game = game
         # the board as 90 piece codes (`board`), or as the compiled core's 90 signed bytes, which a
         # search's nodes keep (a sixth of the tuple's memory, read by the core without converting
@@ -165,7 +165,10 @@ class XiangqiState(State):
         self._player = player
         self._clock = clock        # plies since the last capture
         self._root = root          # (FEN, player, move number) of the position the moves start from
+        # the actions played from there (`moves`): a tuple, or None with ``up`` = (the state before,
+        # the action from it), as a search's nodes hold them (a tuple each would grow with the game)
         self._moves = moves
+        self._up = up
         self._hash = zhash
         self._history = history    # hashes of the positions since the last capture, this one last
         self._checks = checks      # for each of those positions: was its side to move in check?
@@ -208,7 +211,16 @@ class XiangqiState(State):
 
     @property
     def moves(self) -> tuple[int, ...]:
-        return self._moves
+        moves = self._moves
+        if moves is None:   # a search's node: the actions up to the nearest state that holds them
+            tail, st = [], self
+            while st._moves is None:
+                st, action = st._up
+                tail.append(action)
+            tail.reverse()
+            moves = self._moves = st._moves + tuple(tail)
+            self._up = None
+        return moves
 
     def _legal_moves(self) -> list[tuple[int, int]]:
         """Legal (from, to) squares by the movement rules alone (game-end rules ignored)."""
@@ -279,7 +291,8 @@ class XiangqiState(State):
         if all(self._checks[first + 1:last + 1]):   # both sides always checked: a draw
             return None
         me = self._player
-        cycle = self._moves[len(self._moves) - (last - first):]
+        played = self.moves
+        cycle = played[len(played) - (last - first):]
         moves = [_MOVE_OF[(me + i) % 2][a] for i, a in enumerate(cycle)]
         moves_of = _core.legal_moves if _core is not None else (lambda b, p: legal_moves(list(b), p))
         chasers = perpetual_chasers(self.board, moves, me, moves_of)
@@ -312,9 +325,10 @@ class XiangqiState(State):
             return self.apply(action)
         me = self._player
         f, t = _MOVE_OF[me][action]
-        board, h, clock, history, checks, check, moves, *leaf = _core.child(
-            self._native_board, me, f, t, self._hash, self._clock, self._history, self._checks, self._moves, action)
-        child = XiangqiState(self.game, board, 1 - me, clock, self._root, moves, h, history, checks, check)
+        board, h, clock, history, checks, check, _, *leaf = _core.child(
+            self._native_board, me, f, t, self._hash, self._clock, self._history, self._checks, None, action)
+        child = XiangqiState(self.game, board, 1 - me, clock, self._root, None, h, history, checks, check,
+                             (self, action))
         child._set_leaf(*leaf)
         return child
 
@@ -337,7 +351,7 @@ class XiangqiState(State):
             clock, history, checks = 0, (h,), (check,)
         else:
             clock, history, checks = self._clock + 1, self._history + (h,), self._checks + (check,)
-        return XiangqiState(self.game, board, other, clock, self._root, self._moves + (action,),
+        return XiangqiState(self.game, board, other, clock, self._root, self.moves + (action,),
                             h, history, checks, check)
 
     def is_terminal(self) -> bool:
@@ -620,16 +634,16 @@ class XiangqiState(State):
     def fen(self) -> str:
         """FEN of the current position (``w``/``b`` side to move, plies since capture, move number)."""
         _, root_player, root_fullmove = self._root
-        fullmove = root_fullmove + (len(self._moves) + root_player) // 2
+        fullmove = root_fullmove + (len(self.moves) + root_player) // 2
         return board_to_fen(self.board, self._player, self._clock, fullmove)
 
     def to_text(self) -> str:
         """The starting FEN, then ``moves`` and the ICCS moves played from it (when there are any)."""
         fen, player, _ = self._root
-        if not self._moves:
+        if not self.moves:
             return fen
         texts = []
-        for i, a in enumerate(self._moves):
+        for i, a in enumerate(self.moves):
             f, t = _MOVE_OF[(player + i) % 2][a]
             texts.append(move_to_iccs(f, t))
         return fen + " moves " + " ".join(texts)

@@ -149,8 +149,9 @@ def assert_same_position(made, applied) -> None:
     leaf call when asked), slot by slot."""
     applied.is_terminal()   # fills the leaf call's caches
     assert made.board == applied.board, applied.to_text()   # one packed, the other a tuple
+    assert made.moves == applied.moves, applied.to_text()   # one linked to its parent, the other a tuple
     for slot in xq.XiangqiState.__slots__:
-        if slot not in ("_board", "_packed"):
+        if slot not in ("_board", "_packed", "_moves", "_up"):
             assert getattr(made, slot) == getattr(applied, slot), (slot, applied.to_text())
 
 
@@ -330,6 +331,9 @@ def test_a_child_is_refused_for_what_is_not_a_move():
     with pytest.raises(TypeError):
         core.set_zobrist(["a"] * 1350, 0)
     assert core.child(b, 0, f, t, h, 0, (h,), (False,), (), 0) == made   # the keys a refused call left as they were
+    assert core.child(b, 0, f, t, h, 0, (h,), (False,), None, 0)[6] is None   # moves kept by the caller
+    with pytest.raises(TypeError):
+        core.child(b, 0, f, t, h, 0, (h,), (False,), [], 0)
     # tuples of ints only are left to reference counting (no cycle to find); others are tracked
     assert not any(gc.is_tracked(x) for x in made[:7] if isinstance(x, tuple))
     assert gc.is_tracked(core.child(b, 0, f, t, h, 0, (h,), (False,), ("x",), 0)[6])
@@ -487,3 +491,21 @@ def test_a_build_from_other_sources_is_refused(monkeypatch, capsys):
 def test_the_switch_reads_like_a_flag(monkeypatch, value, forced):
     monkeypatch.setenv(native.PURE_ENV, value)
     assert native.pure_python_forced() is forced
+
+
+@needs_core
+def test_a_search_nodes_moves_are_its_parents_and_one_more():
+    """A node made by `apply_nth` keeps its parent and action rather than a tuple of every action
+    played; `moves` (and what reads it: `to_text`, `fen`, the chase rule) is the same as `apply`'s."""
+    rng = random.Random(7)
+    start = GAME.state_from_text(xq.START_FEN + " moves h2e2 h9g7")
+    made, applied = start, start
+    for _ in range(30):
+        if made.is_terminal():
+            break
+        j = rng.randrange(len(made.legal_actions()))
+        made, applied = made.apply_nth(j), applied.apply(applied.legal_actions()[j])
+    assert made._moves is None and made._up is not None
+    assert made.to_text() == applied.to_text() and made.fen() == applied.fen()
+    assert made.moves == applied.moves and made._up is None   # asked once, then held
+    assert len(made.moves) == len(start.moves) + 30

@@ -498,14 +498,15 @@ def test_a_search_nodes_moves_are_its_parents_and_one_more():
     """A node made by `apply_nth` keeps its parent and action rather than a tuple of every action
     played; `moves` (and what reads it: `to_text`, `fen`, the chase rule) is the same as `apply`'s."""
     rng = random.Random(7)
-    start = GAME.state_from_text(xq.START_FEN + " moves h2e2 h9g7")
-    made, applied = start, start
-    for _ in range(30):
-        if made.is_terminal():
-            break
-        j = rng.randrange(len(made.legal_actions()))
-        made, applied = made.apply_nth(j), applied.apply(applied.legal_actions()[j])
-    assert made._moves is None and made._up is not None
-    assert made.to_text() == applied.to_text() and made.fen() == applied.fen()
-    assert made.moves == applied.moves and made._up is None   # asked once, then held
-    assert len(made.moves) == len(start.moves) + 30
+    with rules(core):
+        start = GAME.state_from_text(xq.START_FEN + " moves h2e2 h9g7")
+        made, applied = start, start
+        for _ in range(30):
+            if made.is_terminal():
+                break
+            j = rng.randrange(len(made.legal_actions()))
+            made, applied = made.apply_nth(j), applied.apply(applied.legal_actions()[j])
+        assert made._moves is None and made._up is not None
+        assert made.to_text() == applied.to_text() and made.fen() == applied.fen()
+        assert made.moves == applied.moves and made._up is None   # asked once, then held
+        assert len(made.moves) == len(start.moves) + 30

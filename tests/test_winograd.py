@@ -419,3 +419,42 @@ def test_forcing_onnx_runtime_leaves_it_out(checkpoint, monkeypatch):
     monkeypatch.setenv("ZEROBOARD_RUNTIME", "ort")
     ev, _ = runtime.load_model_evaluator(path, game)
     assert ev.runtime == "ort-fp32"
+
+
+@pytest.mark.parametrize("shape", [s for s in SHAPES if s[5] is not None], ids=lambda s: f"{s[0]}x{s[1]}-pp{s[5]}")
+def test_the_network_in_one_call_is_the_heads_from_python(shape):
+    """`forward` (the planes copied in, the tower and the spatial heads in one compiled call) gives
+    the logits of the heads run from Python bit for bit, and their values within tanh's rounding;
+    an empty batch gives empty outputs; bad arguments are errors."""
+    h, w, p, c, blocks, pp, actions, wdl = shape
+    cfg = NetConfig(p, h, w, actions, pp, blocks, c, 32, wdl=wdl)
+    wnet = winograd.WinogradNet.from_net(random_net(cfg, seed=h * 10 + w))
+    if wdl:   # a win/draw/loss value: the heads stay in Python
+        assert wnet._heads is None
+        return
+    for batch in (0, 1, 5, 8):
+        x = planes(cfg, batch, seed=batch + 3)
+        logits, values = wnet.infer(x)
+        ref_logits, ref_values = wnet._infer_python_heads(x)
+        assert logits.shape == ref_logits.shape and values.shape == ref_values.shape
+        assert logits.tobytes() == ref_logits.tobytes()
+        assert np.abs(values - ref_values).max(initial=0.0) <= 1e-6
+    c_mod, buf = wnet._c, wnet._buffers(2)
+    x = planes(cfg, 2, seed=1)
+    out = (np.empty((2, logits.shape[1]), np.float32), np.empty(2, np.float32))
+
+    def call(heads=wnet._heads, scratch=buf["heads"], xs=x, logits_out=out[0], b=2):
+        c_mod.forward(b, h, w, p, wnet.in_padded, c, xs, buf["in"], wnet.weights, buf["a"], buf["b"], buf["t"],
+                      buf["vb"], buf["mb"], heads, scratch, logits_out, out[1])
+    call()
+    assert out[0].tobytes() == wnet._infer_python_heads(x)[0].tobytes()
+    with pytest.raises(TypeError):
+        call(heads=wnet._heads[:13])
+    with pytest.raises(ValueError, match="fewer than"):
+        call(scratch=buf["heads"][:5])
+    with pytest.raises(ValueError, match="fewer than"):
+        call(xs=x[:1])
+    with pytest.raises(ValueError, match="overlap"):
+        call(logits_out=buf["heads"][:out[0].size].reshape(out[0].shape))
+    with pytest.raises(ValueError, match="range"):
+        call(heads=(0,) + wnet._heads[1:])

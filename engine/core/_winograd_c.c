@@ -13,7 +13,7 @@
 #include "winograd.h"
 
 /* bumped whenever a function's meaning or signature changes: winograd.py refuses a stale build */
-#define API_VERSION 5
+#define API_VERSION 6
 
 /* a C-contiguous float32 buffer of at least `need` floats (writable if asked) into view */
 static int float_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t need, int writable, const char *what)
@@ -120,6 +120,137 @@ static PyObject *py_tower(PyObject *self, PyObject *args)
     return PyLong_FromLong(result);
 }
 
+/* 1 where the buffers' memory does not overlap, else 0 with the Python error set */
+static int apart(const Py_buffer *v, int count, const char *what)
+{
+    for (int i = 0; i < count; i++)
+        for (int j = i + 1; j < count; j++) {
+            const char *p = v[i].buf, *q = v[j].buf;
+            if (p < q + v[j].len && q < p + v[i].len) {
+                PyErr_Format(PyExc_ValueError, "%s: the output and scratch arrays must not overlap", what);
+                return 0;
+            }
+        }
+    return 1;
+}
+
+/* forward(B, H, W, P, Cp, C, planes, in, layers, a, b, t, Vb, Mb, heads, scratch, logits, values): the
+ * whole network in one call: planes [B][P][H][W] copied into in's board cells (channels-last, the
+ * border and channels P.. left as they are: zero), tower(), then the spatial heads (zb_heads_forward)
+ * into logits and values. heads: (hidden, planes, value_hidden, extra, pv1_w, pv1_b, p2_w, p2_b, v2_w,
+ * v2_b, v3_w, v3_b, extra_w, extra_b), the last two None where extra is 0; scratch: at least
+ * heads_scratch(...) floats. */
+static PyObject *py_forward(PyObject *self, PyObject *args)
+{
+    int B, H, W, P, Cp, C;
+    PyObject *o_planes, *o_in, *o_layers, *o_a, *o_b, *o_t, *o_vb, *o_mb, *o_heads, *o_scratch, *o_logits, *o_values;
+    if (!PyArg_ParseTuple(args, "iiiiiiOOO!OOOOOO!OOO", &B, &H, &W, &P, &Cp, &C, &o_planes, &o_in, &PyList_Type,
+                          &o_layers, &o_a, &o_b, &o_t, &o_vb, &o_mb, &PyTuple_Type, &o_heads, &o_scratch, &o_logits,
+                          &o_values))
+        return NULL;
+    zb_heads h;
+    if (PyTuple_GET_SIZE(o_heads) != 14) {
+        PyErr_SetString(PyExc_TypeError, "forward: heads is a tuple of 4 ints and 10 arrays");
+        return NULL;
+    }
+    int *sizes[4] = {&h.hidden, &h.planes, &h.value_hidden, &h.extra};
+    for (int i = 0; i < 4; i++) {
+        long value = PyLong_AsLong(PyTuple_GET_ITEM(o_heads, i));
+        if (value == -1 && PyErr_Occurred())
+            return NULL;
+        *sizes[i] = value < -1 || value > (1 << 20) ? -1 : (int)value;
+    }
+    if (B < 0 || B > 4096 || H <= 0 || W <= 0 || H > 64 || W > 64 || P <= 0 || P > Cp || Cp > 4096 || C <= 0
+        || C > 4096 || h.hidden <= 0 || h.hidden > 4096 || h.planes <= 0 || h.planes > 4096 || h.value_hidden <= 0
+        || h.value_hidden > 65536 || h.extra < 0 || h.extra > 65536) {
+        PyErr_SetString(PyExc_ValueError, "forward: sizes out of range");
+        return NULL;
+    }
+    int m = zb_wino_tile(H, W), cells = H * W;
+    Py_ssize_t Hp = (H + m - 1) / m * m + 2, Wp = (W + m - 1) / m * m + 2, padded = (Py_ssize_t)B * Hp * Wp;
+    if (padded * C >= INT32_MAX || (Py_ssize_t)B * cells * (h.hidden + 1) >= INT32_MAX) {   /* the rows' offsets */
+        PyErr_SetString(PyExc_ValueError, "forward: a batch too large for one call");
+        return NULL;
+    }
+    /* the planes into in's board cells */
+    Py_buffer pv, iv;
+    if (float_buffer(o_planes, &pv, (Py_ssize_t)B * P * cells, 0, "planes") < 0)
+        return NULL;
+    if (float_buffer(o_in, &iv, padded * Cp, 1, "in") < 0) {
+        PyBuffer_Release(&pv);
+        return NULL;
+    }
+    const float *src = pv.buf;
+    float *dst = iv.buf;
+    for (int b = 0; b < B; b++)
+        for (int c = 0; c < P; c++)
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++)
+                    dst[(((size_t)b * Hp + y + 1) * Wp + x + 1) * Cp + c] = src[(((size_t)b * P + c) * H + y) * W + x];
+    PyBuffer_Release(&pv);
+    PyBuffer_Release(&iv);
+    PyObject *targs = Py_BuildValue("(iiiiiOOOOOOO)", B, H, W, Cp, C, o_in, o_layers, o_a, o_b, o_t, o_vb, o_mb);
+    if (targs == NULL)
+        return NULL;
+    PyObject *which = py_tower(self, targs);
+    Py_DECREF(targs);
+    if (which == NULL)
+        return NULL;
+    PyObject *o_out = PyLong_AsLong(which) == 0 ? o_a : o_b;
+    Py_DECREF(which);
+    /* the heads */
+    Py_ssize_t hid = h.hidden, pp = h.planes, vh = h.value_hidden, ex = h.extra;
+    Py_ssize_t need[10] = {C * (hid + 1), hid + 1, hid * pp, pp, cells * vh, vh, vh, 1, C * ex, ex};
+    const char *names[10] = {"pv1_w", "pv1_b", "p2_w", "p2_b", "v2_w", "v2_b", "v3_w", "v3_b", "extra_w", "extra_b"};
+    const float **dest[10] = {&h.pv1_w, &h.pv1_b, &h.p2_w, &h.p2_b, &h.v2_w, &h.v2_b, &h.v3_w, &h.v3_b, &h.extra_w,
+                              &h.extra_b};
+    Py_buffer v[14];
+    int got = 0, ok = 0, fine = 1;
+    for (int i = 0; i < 10 && fine; i++) {
+        PyObject *arr = PyTuple_GET_ITEM(o_heads, 4 + i);
+        if (i >= 8 && ex == 0) {
+            *dest[i] = NULL;
+            continue;
+        }
+        fine = float_buffer(arr, &v[got], need[i], 0, names[i]) == 0;
+        if (fine)
+            *dest[i] = v[got++].buf;
+    }
+    int first_out = got;
+    fine = fine && float_buffer(o_out, &v[got], padded * C, 0, "tower output") == 0 && ++got
+        && float_buffer(o_scratch, &v[got], (Py_ssize_t)zb_heads_scratch(B, H, W, C, &h), 1, "scratch") == 0 && ++got
+        && float_buffer(o_logits, &v[got], (Py_ssize_t)B * (pp * cells + ex), 1, "logits") == 0 && ++got
+        && float_buffer(o_values, &v[got], B, 1, "values") == 0 && ++got
+        && apart(v + first_out, 4, "forward");
+    if (fine) {
+        int rc;
+        const float *out = v[first_out].buf;
+        float *scratch = v[first_out + 1].buf, *logits = v[first_out + 2].buf, *values = v[first_out + 3].buf;
+        Py_BEGIN_ALLOW_THREADS
+        rc = zb_heads_forward(B, H, W, C, out, &h, scratch, logits, values);
+        Py_END_ALLOW_THREADS
+        ok = kernel_ran(rc, "forward");
+    }
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&v[i]);
+    if (!ok)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_heads_scratch(PyObject *self, PyObject *args)
+{
+    int B, H, W, C;
+    zb_heads h = {0};
+    if (!PyArg_ParseTuple(args, "iiiiiiii", &B, &H, &W, &C, &h.hidden, &h.planes, &h.value_hidden, &h.extra))
+        return NULL;
+    if (B < 0 || H <= 0 || W <= 0 || C <= 0 || h.hidden <= 0 || h.planes <= 0 || h.value_hidden <= 0 || h.extra < 0) {
+        PyErr_SetString(PyExc_ValueError, "heads_scratch: sizes out of range");
+        return NULL;
+    }
+    return PyLong_FromSize_t(zb_heads_scratch(B, H, W, C, &h));
+}
+
 static PyObject *py_dense(PyObject *self, PyObject *args)
 {
     int N, C, K, relu;
@@ -201,6 +332,11 @@ static PyMethodDef methods[] = {
      "tower(B, H, W, Cp, C, in, layers, a, b, t, Vb, Mb) -> 0 or 1: the stem (in -> a) and each residual\n"
      "block's two convolutions with their ReLUs and skip connection, layers a list of 1 + 2 * blocks\n"
      "(U, bias) tuples; the output is in a (0) or b (1). One call, without the GIL."},
+    {"forward", py_forward, METH_VARARGS,
+     "forward(B, H, W, P, Cp, C, planes, in, layers, a, b, t, Vb, Mb, heads, scratch, logits, values): the planes\n"
+     "copied into in, tower(), then the spatial heads into logits and values, in one call (the heads without the GIL)."},
+    {"heads_scratch", py_heads_scratch, METH_VARARGS,
+     "heads_scratch(B, H, W, C, hidden, planes, value_hidden, extra) -> the floats of scratch forward() needs."},
     {"dense", py_dense, METH_VARARGS,
      "dense(N, C, K, in, W, bias, relu, out[, rows]): out = [relu](in @ W + bias) for float32 in [N][C], W [C][K],\n"
      "out [N][K] (numpy's BLAS would spin threads on the other cores); with rows (N int32 offsets), row n of\n"

@@ -34,7 +34,7 @@ from .evaluators import BatchNetEvaluator
 
 MODULE = "engine.core._winograd_c"
 #: the API_VERSION engine/core/_winograd_c.c must have
-API_VERSION = 5
+API_VERSION = 6
 RUNTIME = "wino-fp32"
 
 native.register(MODULE, "Winograd convolutions", API_VERSION,
@@ -137,6 +137,13 @@ class WinogradNet:
         self.hidden = self.p1[0].shape[1]
         self.pv1 = (np.ascontiguousarray(np.concatenate([self.p1[0], self.v1[0]], axis=1)),
                     np.ascontiguousarray(np.concatenate([self.p1[1], self.v1[1]])))
+        # the spatial heads without a win/draw/loss value run in the module's `forward`, with the
+        # tower, in one call (`infer`); the others through `dense` calls from here
+        self._heads = None
+        if self.spatial and not self.wdl:
+            extra = 0 if self.extra is None else self.extra[0].shape[1]
+            self._heads = (self.hidden, self.policy_planes, self.v2[0].shape[1], extra, *self.pv1, *self.p2,
+                           *self.v2, *self.v3, *(self.extra if self.extra is not None else (None, None)))
         # the tile size the module takes for this board; the transformed weights (4 to 5.4 times the
         # 3x3 weights' size) are made here, not stored
         self.tile = m = module.tile(self.height, self.width)
@@ -243,6 +250,9 @@ class WinogradNet:
                 "t": np.zeros((size, hp, wp, c), np.float32),
                 "vb": np.zeros(most * (tiles * max(c, self.in_padded) + pad), np.float32),
                 "mb": np.zeros(most * (tiles * c + pad), np.float32)}
+            if self._heads is not None:
+                held["heads"] = np.zeros(self._c.heads_scratch(size, self.height, self.width, c, *self._heads[:4]),
+                                         np.float32)
         # the leading rows of a C-ordered array are one contiguous block, as the module needs
         return {k: (v[:batch] if v.ndim == 4 else v) for k, v in held.items()}
 
@@ -289,6 +299,23 @@ class WinogradNet:
 
     def infer(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(policy logits (B, actions), values (B,)) as float32, as `PolicyValueNet.forward` gives."""
+        if self._heads is not None:
+            planes = np.ascontiguousarray(planes, dtype=np.float32)
+            b, p, h, w = planes.shape
+            if (p, h, w) != (self.in_planes, self.height, self.width):
+                raise ValueError(f"planes of shape {planes.shape[1:]}, expected {(self.in_planes, self.height, self.width)}")
+            buf = self._buffers(b)
+            logits = np.empty((b, self.policy_planes * h * w + self._heads[3]), np.float32)
+            values = np.empty(b, np.float32)
+            self._c.forward(b, h, w, p, self.in_padded, self.channels, planes, buf["in"], self.weights, buf["a"],
+                            buf["b"], buf["t"], buf["vb"], buf["mb"], self._heads, buf["heads"], logits, values)
+            return logits, values
+        return self._infer_python_heads(planes)
+
+    def _infer_python_heads(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`infer` with the heads through `dense` calls from Python: the reference `forward`'s heads
+        keep to, and the way of the heads it does not compute (a win/draw/loss value, a policy
+        through a linear layer)."""
         cur, b = self._run_tower(planes)
         cells, hidden = self.height * self.width, self.hidden
         cell_rows, hidden_rows = self._offsets(b)

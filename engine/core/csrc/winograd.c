@@ -1,6 +1,7 @@
 /* Winograd F(4x4, 3x3) and F(5x5, 3x3) convolutions in float32: see winograd.h. The kernels are written once
  * with GCC/Clang vector types (8 floats) and compiled twice: for AVX2 with FMA, chosen at run
  * time where the processor has them, and for the compiler's baseline (SSE2 on x86-64). */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -407,3 +408,78 @@ int zb_dense(int N, int C, int K, const float *in, const int32_t *rows, const fl
 const char *zb_wino_kernels(void) { return "none"; }
 
 #endif
+
+/* the heads: plain C around zb_dense, whichever kernels it has */
+size_t zb_heads_scratch(int B, int H, int W, int C, const zb_heads *h)
+{
+    size_t n = (size_t)B * H * W;
+    return n + n * (size_t)(h->hidden + 1) + n * (size_t)h->planes + n + (size_t)B * h->value_hidden + (size_t)B
+        + (size_t)B * C + (size_t)B * h->extra;
+}
+
+int zb_heads_forward(int B, int H, int W, int C, const float *out, const zb_heads *h, float *scratch, float *logits,
+                     float *values)
+{
+    if (B < 0 || H <= 0 || W <= 0 || H > 64 || W > 64 || C <= 0 || h->hidden <= 0 || h->planes <= 0
+        || h->value_hidden <= 0 || h->extra < 0)
+        return -1;
+    int m = zb_wino_tile(H, W), cells = H * W, hid = h->hidden, pp = h->planes;
+    int Hp = (H + m - 1) / m * m + 2, Wp = (W + m - 1) / m * m + 2;
+    int n = B * cells, width = pp * cells + h->extra;
+    int32_t *rows = (int32_t *)scratch;
+    float *both = scratch + n, *grid = both + (size_t)n * (hid + 1), *v = grid + (size_t)n * pp;
+    float *hidden = v + n, *raw = hidden + (size_t)B * h->value_hidden, *pooled = raw + B, *extra = pooled + (size_t)B * C;
+    if (n == 0)
+        return 0;
+    /* the policy's hidden channels and the value's channel (1x1 convolutions, ReLU) on the board's
+     * cells, read where they lie in the bordered output */
+    for (int b = 0, k = 0; b < B; b++)
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++, k++)
+                rows[k] = (int32_t)((((size_t)b * Hp + y + 1) * Wp + x + 1) * C);
+    int rc = zb_dense(n, C, hid + 1, out, rows, h->pv1_w, h->pv1_b, 1, both);
+    /* the policy's planes from the hidden channels (rows hid + 1 apart), then cell by cell into the
+     * logits, plane after plane */
+    for (int k = 0; k < n; k++)
+        rows[k] = k * (hid + 1);
+    if (rc == 0)
+        rc = zb_dense(n, hid, pp, both, rows, h->p2_w, h->p2_b, 0, grid);
+    if (rc != 0)
+        return rc;
+    for (int b = 0; b < B; b++)
+        for (int c = 0; c < cells; c++)
+            for (int q = 0; q < pp; q++)
+                logits[(size_t)b * width + (size_t)q * cells + c] = grid[((size_t)b * cells + c) * pp + q];
+    if (h->extra > 0) {   /* the tower's output averaged over the board, then a linear layer */
+        for (int b = 0; b < B; b++) {
+            float *pb = pooled + (size_t)b * C;
+            for (int c = 0; c < C; c++)
+                pb[c] = 0.0f;
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++) {
+                    const float *cell = out + (((size_t)b * Hp + y + 1) * Wp + x + 1) * C;
+                    for (int c = 0; c < C; c++)
+                        pb[c] += cell[c];
+                }
+            for (int c = 0; c < C; c++)
+                pb[c] /= (float)cells;
+        }
+        rc = zb_dense(B, C, h->extra, pooled, NULL, h->extra_w, h->extra_b, 0, extra);
+        if (rc != 0)
+            return rc;
+        for (int b = 0; b < B; b++)
+            for (int k = 0; k < h->extra; k++)
+                logits[(size_t)b * width + (size_t)pp * cells + k] = extra[(size_t)b * h->extra + k];
+    }
+    /* the value: its channel over the board, two linear layers, tanh */
+    for (int k = 0; k < n; k++)
+        v[k] = both[(size_t)k * (hid + 1) + hid];
+    rc = zb_dense(B, cells, h->value_hidden, v, NULL, h->v2_w, h->v2_b, 1, hidden);
+    if (rc == 0)
+        rc = zb_dense(B, h->value_hidden, 1, hidden, NULL, h->v3_w, h->v3_b, 0, raw);
+    if (rc != 0)
+        return rc;
+    for (int b = 0; b < B; b++)
+        values[b] = tanhf(raw[b]);
+    return 0;
+}

@@ -57,6 +57,24 @@ int zb_wino_conv(int B, int H, int W, int Cp, int K, const float *in, const floa
 int zb_dense(int N, int C, int K, const float *in, const int32_t *rows, const float *Wt, const float *bias, int relu,
              float *out);
 
+/* a network's heads after its tower (spatial policy): the policy's hidden 1x1 convolution and the
+ * value's one side by side (pv1_w [C][hidden + 1], ReLU), the policy's planes (p2_w [hidden][planes]),
+ * where extra > 0 the tower's output averaged over the board through extra_w [C][extra], and the
+ * value's two linear layers (v2_w [cells][value_hidden], ReLU; v3_w [value_hidden][1]) and tanh */
+typedef struct {
+    int hidden, planes, value_hidden, extra;
+    const float *pv1_w, *pv1_b, *p2_w, *p2_b, *v2_w, *v2_b, *v3_w, *v3_b, *extra_w, *extra_b;
+} zb_heads;
+
+/* floats of scratch zb_heads_forward needs for a batch of B */
+size_t zb_heads_scratch(int B, int H, int W, int C, const zb_heads *h);
+
+/* the heads on a tower's zero-bordered output out [B][Hp][Wp][C] (the layout zb_wino_conv writes):
+ * logits [B][planes * H * W + extra] (plane after plane, cell by cell, then the extra ones) and
+ * values [B]. 0 on success, -1 for bad sizes, -2 without kernels. */
+int zb_heads_forward(int B, int H, int W, int C, const float *out, const zb_heads *h, float *scratch, float *logits,
+                     float *values);
+
 /* which kernels run on this processor: "avx2" (AVX2 and FMA), "generic" or "none" (no kernels built) */
 const char *zb_wino_kernels(void);
 

@@ -241,7 +241,8 @@ class XiangqiState(State):
         """With the compiled core: what a search asks of a new position (the end of the game,
         the legal actions, a mate in one, the winning capture and the material), from one call
         that reads the board once; each is what the method that asks for it would compute."""
-        self._set_leaf(*_core.leaf(self._native_board, self._player, self._check, self._clock, self._history, self._checks))
+        self._set_leaf(*_core.leaf(self._native_board, self._player, self._check, self._clock, self._history,
+                                   self._checks))
 
     def _set_leaf(self, result, actions, mate, gain, capture, material) -> None:
         """The caches `_fill` fills, from the compiled core's answer for this position."""

@@ -303,7 +303,8 @@ class WinogradNet:
             planes = np.ascontiguousarray(planes, dtype=np.float32)
             b, p, h, w = planes.shape
             if (p, h, w) != (self.in_planes, self.height, self.width):
-                raise ValueError(f"planes of shape {planes.shape[1:]}, expected {(self.in_planes, self.height, self.width)}")
+                raise ValueError(f"planes of shape {planes.shape[1:]}, "
+                                 f"expected {(self.in_planes, self.height, self.width)}")
             buf = self._buffers(b)
             logits = np.empty((b, self.policy_planes * h * w + self._heads[3]), np.float32)
             values = np.empty(b, np.float32)
@@ -330,7 +331,8 @@ class WinogradNet:
                 pooled = flat.mean(axis=1, dtype=np.float32)
                 logits = np.concatenate([logits, self._dense(pooled, self.extra, False)], axis=1)
         else:
-            two = np.ascontiguousarray(both[:, :hidden].reshape(b, cells, hidden).transpose(0, 2, 1)).reshape(b, cells * hidden)
+            two = np.ascontiguousarray(both[:, :hidden].reshape(b, cells, hidden).transpose(0, 2, 1))
+            two = two.reshape(b, cells * hidden)
             logits = self._dense(two, self.fc, False)
         v = np.ascontiguousarray(both[:, hidden]).reshape(b, cells)
         v = self._dense(v, self.v2, True)

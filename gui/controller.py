@@ -25,8 +25,12 @@ DRAW_OFFER_PLIES = 20
 #: the AI agrees to a draw when it expects no more than this from playing on (its expected result,
 #: -1..1: 0.1 is a 55% share)
 DRAW_ACCEPT_VALUE = 0.1
-#: the levels "Analyse game" offers, the quickest first (Enter picks it)
-ANALYSE_LEVELS = ("medium", "strong", "max")
+#: the searches "Analyse game" offers, the quickest first (Enter picks it): the study judge of the
+#: background analysis (`GameSession.ANALYSIS_LEVEL`), then the strong and max levels
+ANALYSE_LEVELS = ("analysis", "strong", "max")
+#: the play levels whose search a hint takes as it is: they search at least the study judge's
+#: visits in every game; below them a hint searches as the judge does
+HINT_OWN_LEVELS = ("strong", "max")
 
 
 class PlayController(GameSession):
@@ -324,10 +328,10 @@ class PlayController(GameSession):
 
     @property
     def hint_level(self) -> str:
-        """The search a hint uses: the AI's level, but never below the analysis' (a beginner
-        AI's dozen visits would make every hint a guess, and hints are there to teach)."""
-        floor = LEVELS.index(self.ANALYSIS_LEVEL)
-        return self.level if self.level in LEVELS and LEVELS.index(self.level) >= floor else self.ANALYSIS_LEVEL
+        """The search a hint uses: the AI's level where it searches at least as much as the
+        background analysis, else the analysis' judge (a beginner AI's dozen visits, or gomoku's
+        medium level's single one, would make every hint a guess, and hints are there to teach)."""
+        return self.level if self.level in HINT_OWN_LEVELS else self.ANALYSIS_LEVEL
 
     def _ask_hint(self) -> None:
         state = self.state

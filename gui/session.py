@@ -47,7 +47,10 @@ class GameSession(GameTreeLines):
     record's moves), so the game saved is the one played, with what was tried beside it.
     """
 
-    ANALYSIS_LEVEL = "medium"  # the background pass that evaluates positions no search has seen
+    #: the background pass that evaluates positions no search has seen, and judges the moves: the
+    #: engine's study judge (`engine.play.players.ANALYSIS`, the same visits in every game), not a
+    #: play level, whose visits are tuned per game for its rating
+    ANALYSIS_LEVEL = "analysis"
 
     def __init__(self, ai: AIClient, game, model_path_for=None):
         self.ai = ai

@@ -29,12 +29,12 @@ def test_analyse_game_fills_every_position_at_the_chosen_level(app_factory):
     c = loaded_game(app, "tictactoe", "b2 a1 a2 c2")
     press(app, pygame.K_a)
     assert app.scene.confirm is not None          # the level is asked first
-    press(app, pygame.K_RETURN)                   # the first choice: medium
-    assert c.full_analysis is not None and c.full_analysis["level"] == "medium"
+    press(app, pygame.K_RETURN)                   # the first choice: the quick judge
+    assert c.full_analysis is not None and c.full_analysis["level"] == c.ANALYSIS_LEVEL == "analysis"
     assert c.full_progress()[:2] == (0, 5)
     assert run_until(app, lambda: c.full_analysis is None)
     assert all(g is not None and g.source == "analysis" for g in c.grades)
-    assert c.analysis_level == "medium"
+    assert c.analysis_level == "analysis"
     assert all(v is not None for v in c.graph_values())
 
 

@@ -321,8 +321,31 @@ def test_a_hint_searches_at_least_as_deeply_as_the_analysis(ttt):
     c.update()
     [(_, (_, level, _))] = ai.open()
     assert level == c.ANALYSIS_LEVEL
+    for below in ("easy", "medium", "hard"):           # gomoku's medium and hard search 1 and 10 visits
+        c.level = below
+        assert c.hint_level == c.ANALYSIS_LEVEL
     c.level = "max"
     assert c.hint_level == "max"                       # a stronger level is kept
+    c.level = "strong"
+    assert c.hint_level == "strong"
+
+
+def test_the_study_judge_searches_the_same_visits_in_every_game_whatever_its_levels():
+    """Gomoku's medium level searches one visit (its ratings' choice): the background analysis
+    that searched as medium marked the strong AI's own replies as blunders (found under Xvfb)."""
+    pytest.importorskip("engine.play.players")
+    from engine.play.players import ANALYSIS, LEVELS, level_visits, make_player
+    from gui.controller import ANALYSE_LEVELS, HINT_OWN_LEVELS, LEVELS as GUI_LEVELS
+    from gui.session import GameSession
+    assert GameSession.ANALYSIS_LEVEL == ANALYSIS.name == ANALYSE_LEVELS[0]
+    assert ANALYSIS.name not in LEVELS and ANALYSIS.name not in GUI_LEVELS   # not a level to play
+    for key in ("tictactoe", "connect4", "othello", "gomoku", "xiangqi"):
+        g = get_game(key)
+        assert level_visits(g, ANALYSIS.name) == ANALYSIS.sims == 400
+        assert all(level_visits(g, lv) >= ANALYSIS.sims for lv in HINT_OWN_LEVELS)
+    assert level_visits(get_game("gomoku"), "medium") < ANALYSIS.sims
+    player = make_player(get_game("tictactoe"), level=ANALYSIS.name)
+    assert player.sims == ANALYSIS.sims and player.seconds == ANALYSIS.seconds
 
 
 def test_a_hinted_move_the_search_never_visited_has_no_win_rate(ttt):

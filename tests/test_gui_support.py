@@ -29,8 +29,9 @@ class Result:
 
 
 class FakePlayer:
-    """Plays the first legal move. "beginner" answers at once; "easy" after 0.3 s;
-    "max" keeps a CPU busy until told to stop (for cancel, close and frame-time tests)."""
+    """Plays the first legal move. "beginner" answers at once; "easy" after 0.3 s; "medium" and
+    the study judge ("analysis") after 0.6 s; "max" keeps a CPU busy until told to stop (for
+    cancel, close and frame-time tests)."""
 
     def __init__(self, game, level="strong", model_path=None):
         self.game = game
@@ -43,7 +44,7 @@ class FakePlayer:
     def choose(self, state, on_progress=None, should_stop=None):
         legal = state.legal_actions()
         top = [Stat(a, 100 - i, 0.1, 1 / len(legal)) for i, a in enumerate(legal[:5])]
-        seconds = {"beginner": 0.0, "easy": 0.3, "medium": 0.6}.get(self.level, 3600.0)
+        seconds = {"beginner": 0.0, "easy": 0.3, "medium": 0.6, "analysis": 0.6}.get(self.level, 3600.0)
         start = time.monotonic()
         n = 0
         while time.monotonic() - start < seconds:

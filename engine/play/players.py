@@ -13,7 +13,7 @@ import numpy as np
 from ..core.mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, reuse_tree, select_action
 from ..core.parallel import MAX_THREADS
 
-__all__ = ["LEVELS", "DEFAULT_LEVEL", "MAX_THREADS", "Level", "level_visits", "strong_visits", "make_player",
+__all__ = ["LEVELS", "ANALYSIS", "DEFAULT_LEVEL", "MAX_THREADS", "Level", "level_visits", "strong_visits", "make_player",
            "parse_threads", "load_evaluator",
            "play_leaf_batch", "play_search_config", "play_symmetries", "with_symmetries",
            "MCTSPlayer", "PolicyPlayer", "RandomPlayer", "SearchResult", "MoveStat"]
@@ -52,6 +52,12 @@ _LEVELS = (
 )
 LEVELS = tuple(l.name for l in _LEVELS)
 LEVEL_SETTINGS = {l.name: l for l in _LEVELS}
+#: the judge of the app's study features, not a level to play: the background analysis that
+#: marks every move, a hint asked below the strong level, "Analyse game"'s quick pass. Its budget
+#: is the same in every game and apart from the play levels' visits, which are tuned per game for
+#: their ratings (gomoku's medium level searches a single visit); 400 visits within a second is
+#: also the judge of the levels' large-error rates (benchmarks/level_errors.py, docs/levels.md)
+ANALYSIS = Level("analysis", 400, 1.0, 0.0)
 DEFAULT_LEVEL = "strong"
 #: the most visits a models/<game>.json may give the strong level (the max level's default budget)
 MAX_STRONG_VISITS = LEVEL_SETTINGS["max"].sims
@@ -90,7 +96,9 @@ def level_visits(game, level: str) -> int:
     rating matches; a fast game's max level, what its 5 s reach: docs/levels.md), else the
     level's own. An entry that is not a whole number from 1 to `MAX_LEVEL_VISITS` is ignored (as
     is a ``level_visits`` entry for the strong level), and so is a ``strong_visits`` above the
-    game's max level's visits. Read once per game."""
+    game's max level's visits. Read once per game. `ANALYSIS`'s budget is its own in every game."""
+    if level == ANALYSIS.name:
+        return ANALYSIS.sims
     key = game.key
     if key not in _visits:
         report = _model_report(game)
@@ -455,9 +463,9 @@ def parse_threads(value) -> int:
 def make_player(game, level: str = DEFAULT_LEVEL, model_path=None, seed: int | None = None, threads: int = 1):
     """The AI at a named level, with the given model (None: the shipped one, else rollout search),
     searching on ``threads`` threads."""
-    if level not in LEVEL_SETTINGS:
+    if level not in LEVEL_SETTINGS and level != ANALYSIS.name:
         raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
-    lv = LEVEL_SETTINGS[level]
+    lv = LEVEL_SETTINGS.get(level, ANALYSIS)
     evaluator, desc = load_evaluator(game, model_path)
     player = MCTSPlayer(game, evaluator, sims=level_visits(game, level), seconds=lv.seconds,
                         temperature=lv.temperature, seed=seed,

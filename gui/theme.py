@@ -176,20 +176,28 @@ def _tokens(s: str) -> list[str]:
     return _TOKEN_RE.findall(s)
 
 
+_LONE_CJK_RE = re.compile(rf"[{_OPENING}]*[{_CJK}][{_CLOSING}]*\s*")
+
+
 def wrap_text(s: str, size: int, max_width: int, bold: bool = False) -> list[str]:
     """Lines of ``s`` that fit ``max_width``; breaks at spaces, or between CJK characters
-    (never inside a word or a number, nor before closing punctuation)."""
+    (never inside a word or a number, nor before closing punctuation). A paragraph does not end
+    in one CJK character alone ("左" / "右"): the character before it goes down with it."""
     lines: list[str] = []
     for para in s.split("\n"):
-        line = ""
+        rows: list[list[str]] = [[]]
         for tok in _tokens(para):
-            candidate = line + tok
-            if not line.strip() or FONTS.size(candidate.rstrip(), size, bold)[0] <= max_width:
-                line = candidate
+            line = "".join(rows[-1])
+            if not line.strip() or FONTS.size((line + tok).rstrip(), size, bold)[0] <= max_width:
+                rows[-1].append(tok)
             else:
-                lines.append(line.rstrip())
-                line = tok.lstrip()
-        lines.append(line.rstrip())
+                rows.append([tok.lstrip()])
+        last = rows[-1]
+        if (len(rows) > 1 and len(last) == 1 and _LONE_CJK_RE.fullmatch(last[0]) and len(rows[-2]) > 1
+                and _LONE_CJK_RE.fullmatch(rows[-2][-1])
+                and FONTS.size("".join([rows[-2][-1]] + last).rstrip(), size, bold)[0] <= max_width):
+            last.insert(0, rows[-2].pop())
+        lines.extend("".join(row).rstrip() for row in rows)
     return lines
 
 

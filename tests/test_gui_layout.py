@@ -84,6 +84,28 @@ def test_chinese_text_never_breaks_before_a_closing_mark_or_after_an_opening_one
     assert not any(line.startswith(("’", "”")) for line in theme.wrap_text(words, 14, 60))
 
 
+def test_a_chinese_paragraph_never_ends_in_one_character_alone():
+    """The xiangqi card's rating wrapped as "…标度的 2250 分左" / "右" at 1024×640 (a visual audit
+    in Chinese, 2026-12-05): the character before a lone last one goes down with it."""
+    from gui import theme
+    from gui.i18n import t, set_language, language
+    pygame.init()
+    before = language()
+    try:
+        set_language("zh")
+        text = t("level.rated", level=t("level.strong"), scale=t("scale.xiangqi"), rating=2250)
+        widths = set()
+        for width in range(60, 420, 3):
+            lines = theme.wrap_text(text, 13, width)
+            assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+            if len(lines) > 1:
+                widths.add(width)
+                assert len(lines[-1]) > 1, (width, lines)
+        assert widths                                  # some widths wrap it
+    finally:
+        set_language(before)
+
+
 def test_a_rating_is_never_broken_inside_nor_before_an_opening_bracket_left_at_a_line_end():
     """The home card's rating line wrapped as "你：1606 ± 447（" / "2局后）" and "you: 2238" /
     "± 572 after 2 games" (a visual audit at 1280×800, 2026-12-02)."""

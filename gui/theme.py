@@ -179,10 +179,21 @@ def _tokens(s: str) -> list[str]:
 _LONE_CJK_RE = re.compile(rf"[{_OPENING}]*[{_CJK}][{_CLOSING}]*\s*")
 
 
+def _keep_last_company(rows: list[list[str]], width: int, size: int, bold: bool) -> None:
+    """Where the last of ``rows`` (lines as tokens) is one CJK character alone ("左" / "右"), the
+    character before it goes down with it, if the two fit ``width`` and the line above keeps a token."""
+    if len(rows) < 2 or len(rows[-1]) != 1 or len(rows[-2]) < 2:
+        return
+    above, last = rows[-2], rows[-1]
+    if (_LONE_CJK_RE.fullmatch(last[0]) and _LONE_CJK_RE.fullmatch(above[-1])
+            and FONTS.size((above[-1] + last[0]).rstrip(), size, bold)[0] <= width):
+        last.insert(0, above.pop())
+
+
 def wrap_text(s: str, size: int, max_width: int, bold: bool = False) -> list[str]:
     """Lines of ``s`` that fit ``max_width``; breaks at spaces, or between CJK characters
     (never inside a word or a number, nor before closing punctuation). A paragraph does not end
-    in one CJK character alone ("左" / "右"): the character before it goes down with it."""
+    in one CJK character alone (`_keep_last_company`)."""
     lines: list[str] = []
     for para in s.split("\n"):
         rows: list[list[str]] = [[]]
@@ -192,35 +203,34 @@ def wrap_text(s: str, size: int, max_width: int, bold: bool = False) -> list[str
                 rows[-1].append(tok)
             else:
                 rows.append([tok.lstrip()])
-        last = rows[-1]
-        if (len(rows) > 1 and len(last) == 1 and _LONE_CJK_RE.fullmatch(last[0]) and len(rows[-2]) > 1
-                and _LONE_CJK_RE.fullmatch(rows[-2][-1])
-                and FONTS.size("".join([rows[-2][-1]] + last).rstrip(), size, bold)[0] <= max_width):
-            last.insert(0, rows[-2].pop())
+        _keep_last_company(rows, max_width, size, bold)
         lines.extend("".join(row).rstrip() for row in rows)
     return lines
 
 
 def wrap_box(s: str, size: int, widths: list[int], bold: bool = False) -> list[str]:
     """``s`` wrapped into at most ``len(widths)`` lines, line i at most ``widths[i]`` pixels
-    wide (a line beside a button is shorter); text that does not fit ends in an ellipsis."""
+    wide (a line beside a button is shorter); text that does not fit ends in an ellipsis. Text
+    that fits does not end in one CJK character alone (`_keep_last_company`)."""
     if not widths:
         return []
     tokens = _tokens(s.replace("\n", " ").strip())
-    lines: list[str] = []
+    rows: list[list[str]] = []
     i = 0
-    while i < len(tokens) and len(lines) < len(widths):
-        width = widths[len(lines)]
-        line = tokens[i].lstrip()
+    while i < len(tokens) and len(rows) < len(widths):
+        width = widths[len(rows)]
+        row = [tokens[i].lstrip()]
         i += 1
-        while i < len(tokens) and FONTS.size((line + tokens[i]).rstrip(), size, bold)[0] <= width:
-            line += tokens[i]
+        while i < len(tokens) and FONTS.size(("".join(row) + tokens[i]).rstrip(), size, bold)[0] <= width:
+            row.append(tokens[i])
             i += 1
-        lines.append(line)
+        rows.append(row)
     if i < len(tokens):  # more text than room: the last line says so
-        rest = "".join([lines[-1]] + tokens[i:]).rstrip()
-        lines[-1] = fit_text(rest, size, widths[len(lines) - 1], bold)
-    return [fit_text(line.rstrip(), size, widths[k], bold) for k, line in enumerate(lines)]
+        rest = "".join(rows[-1] + tokens[i:]).rstrip()
+        rows[-1] = [fit_text(rest, size, widths[len(rows) - 1], bold)]
+    else:
+        _keep_last_company(rows, widths[len(rows) - 1], size, bold)
+    return [fit_text("".join(row).rstrip(), size, widths[k], bold) for k, row in enumerate(rows)]
 
 
 def rounded_rect(surface: pygame.Surface, color, rect, radius: int = 8, width: int = 0) -> None:

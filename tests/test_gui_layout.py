@@ -102,6 +102,10 @@ def test_a_chinese_paragraph_never_ends_in_one_character_alone():
                 widths.add(width)
                 assert len(lines[-1]) > 1, (width, lines)
         assert widths                                  # some widths wrap it
+        for width in range(150, 420, 3):               # and the cards' boxes, a shorter line beside a button
+            lines = theme.wrap_box(text, 12, [width, width, max(20, width - 92)] + [width] * 5)
+            assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+            assert len(lines) == 1 or len(lines[-1]) > 1, (width, lines)
     finally:
         set_language(before)
 

@@ -13,7 +13,8 @@ import numpy as np
 from ..core.mcts import MCTS, MoveStat, SearchConfig, SearchResult, Tree, reuse_tree, select_action
 from ..core.parallel import MAX_THREADS
 
-__all__ = ["LEVELS", "ANALYSIS", "DEFAULT_LEVEL", "MAX_THREADS", "Level", "level_visits", "strong_visits", "make_player",
+__all__ = ["LEVELS", "ANALYSIS", "DEFAULT_LEVEL", "MAX_THREADS", "Level", "level_visits", "level_solve", "strong_visits",
+           "make_player",
            "parse_threads", "load_evaluator",
            "play_leaf_batch", "play_search_config", "play_symmetries", "with_symmetries",
            "MCTSPlayer", "PolicyPlayer", "RandomPlayer", "SearchResult", "MoveStat"]
@@ -65,6 +66,9 @@ MAX_STRONG_VISITS = LEVEL_SETTINGS["max"].sims
 #: max level reaches far more than 6,000 within its 5 s; the time cap still applies)
 MAX_LEVEL_VISITS = 100_000
 
+#: the most positions a models/<game>.json ``level_solve`` entry may give a level's exact solves
+MAX_SOLVE_BUDGET = 200_000_000
+
 #: each game's visits for every level, read once from its models/<game>.json (`level_visits`)
 _visits: dict[str, dict[str, int]] = {}
 
@@ -109,6 +113,24 @@ def level_visits(game, level: str) -> int:
         found["strong"] = _visits_value(report.get("strong_visits"), most)
         _visits[key] = {name: v or LEVEL_SETTINGS[name].sims for name, v in found.items()}
     return _visits[key][level]
+
+
+#: each game's exact-solve budgets by level, read once from its models/<game>.json (`level_solve`)
+_solves: dict[str, dict[str, int]] = {}
+
+
+def level_solve(game, level: str) -> int | None:
+    """The exact-solve budget of ``level`` for ``game`` (`MCTSPlayer.solve_budget`, used where the
+    game solves: Connect Four's book and `solve_within`): the level's entry in the shipped
+    models/<game>.json ``level_solve`` (positions, a whole number from 1 to `MAX_SOLVE_BUDGET`;
+    anything else is ignored), else None, no solves. Read once per game."""
+    key = game.key
+    if key not in _solves:
+        table = _model_report(game).get("level_solve")
+        table = table if isinstance(table, dict) else {}
+        _solves[key] = {name: v for name in LEVELS
+                        if (v := _visits_value(table.get(name), MAX_SOLVE_BUDGET)) is not None}
+    return _solves[key].get(level)
 
 
 #: how a player built without a network describes itself (`load_evaluator`)
@@ -292,9 +314,10 @@ class MCTSPlayer:
         (`exact_result`, `exact_move_result`: Connect Four, its opening book first): the root's
         exact result before the search, then, after it, the most visited moves in turn until one
         keeps that result, which is played; past the budget the search alone chooses, and when a
-        clock leaves less than the player's own time only the book is asked. None: no solves (every
-        level: a level spec's ``solve=N`` sets it for measuring, docs/levels.md, "Connect Four's max
-        level plays the opening from a book")."""
+        clock leaves less than the player's own time only the book is asked. None: no solves. A level
+        solves where its game's models/<game>.json says so (`level_solve`), and a level spec's
+        ``solve=N`` sets it for measuring (docs/levels.md, "Connect Four's max level plays the
+        opening from a book")."""
         self.game = game
         self.temperature_plies = temperature_plies  # temperature only for the game's first plies (arena openings)
         self.sims = sims
@@ -470,7 +493,7 @@ def make_player(game, level: str = DEFAULT_LEVEL, model_path=None, seed: int | N
     player = MCTSPlayer(game, evaluator, sims=level_visits(game, level), seconds=lv.seconds,
                         temperature=lv.temperature, seed=seed,
                         config=play_search_config(game), threads=threads, tolerance=lv.tolerance,
-                        glance=lv.glance, glance_prior=lv.glance_prior)
+                        glance=lv.glance, glance_prior=lv.glance_prior, solve_budget=level_solve(game, level))
     player.name = f"{level} ({desc})"
     player.description = desc
     return player

@@ -163,3 +163,30 @@ def test_with_hints_every_first_connect_four_move_shows_its_exact_result(app, mo
     c.hints_on = False
     set_language("en")
     assert "loss" not in texts_drawn(app, monkeypatch)
+
+
+def test_the_bar_shows_a_proven_result_not_the_estimate_beside_it(monkeypatch):
+    """Connect Four's opening at the max level read "Red wins with best play (proven)" above a bar
+    of 94% for Red (under Xvfb, 2026-12-05): the caption's proof, the graph's 100% and the bar's
+    estimate disagreed. Where the result is proven the bar shows it."""
+    import pygame
+    from engine.play.solver import Readout
+    from gui.scenes import sidepanel
+    from gui.theme import DEFAULT_PALETTE as pal
+    assert sidepanel.proven_value0(None) is None
+    assert sidepanel.proven_value0(-1.0) == -1.0 and sidepanel.proven_value0(0.0) == 0.0
+    assert sidepanel.proven_value0(None, Readout(result=1), mover=0) == 1.0
+    assert sidepanel.proven_value0(None, Readout(result=1), mover=1) == -1.0     # the second player wins
+    assert sidepanel.proven_value0(None, Readout(result=0), mover=1) == 0.0
+    assert sidepanel.proven_value0(None, Readout(margin=-6), mover=0) == -1.0    # othello: down six discs
+    assert sidepanel.proven_value0(None, Readout(margin=0), mover=1) == 0.0
+    assert sidepanel.proven_value0(None, Readout(), mover=0) is None             # nothing known exactly
+    drawn = []
+    monkeypatch.setattr(sidepanel, "winrate_bar", lambda surface, pal, rect, p0, *a, **k: drawn.append(p0))
+    pygame.init()
+    surface = pygame.Surface((300, 60))
+    colors, labels = ((200, 0, 0), (230, 200, 0)), ("Red", "Yellow")
+    sidepanel.evaluation(surface, pal, pygame.Rect(0, 0, 300, 44), 0.88, colors, labels)
+    sidepanel.evaluation(surface, pal, pygame.Rect(0, 0, 300, 44), 0.88, colors, labels, readout=Readout(result=1))
+    sidepanel.evaluation(surface, pal, pygame.Rect(0, 0, 300, 44), 0.4, colors, labels, proven0=0.0)
+    assert drawn == [pytest.approx(0.94), 1.0, 0.5]

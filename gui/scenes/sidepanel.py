@@ -191,8 +191,26 @@ def evaluation(surface, pal, rect, value0, colors, labels, proven0=None, lesson=
         theme.text(surface, t("play.evaluation"), (rect.x, rect.y), 13, pal.text_faint)
     else:
         theme.text(surface, theme.fit_text(caption, 13, rect.width, True), (rect.x, rect.y), 13, pal.text, bold=True)
-    p0 = None if value0 is None else (value0 + 1) / 2
+    exact0 = proven_value0(proven0, readout, mover)
+    shown = exact0 if exact0 is not None else value0   # a proven result, not the estimate beside it
+    p0 = None if shown is None else (shown + 1) / 2
     winrate_bar(surface, pal, (rect.x, rect.y + 20, rect.width, 22), p0, colors, labels)
+
+
+def proven_value0(proven0, readout=None, mover: int = 0) -> float | None:
+    """Player 0's proven result (+1, 0, -1) of the viewed position: the search's proof, else a
+    solver's readout (for ``mover``); None when nothing is proven. The bar shows it where the
+    caption says the result is proven (a "Red wins with best play (proven)" above a 94% bar read
+    as a contradiction; the graph already drew the proof)."""
+    if proven0 is not None:
+        return float(proven0)
+    if readout is None:
+        return None
+    result = readout.margin if readout.margin is not None else readout.result
+    if result is None:
+        return None
+    sign = (result > 0) - (result < 0)
+    return float(sign if mover == 0 else -sign)
 
 
 def proven_caption(proven0, labels, readout=None, mover: int = 0, short: bool = False) -> str | None:

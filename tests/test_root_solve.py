@@ -76,12 +76,16 @@ def test_with_a_short_clock_the_book_still_keeps_the_result_in_the_opening():
     assert s.exact_move_result(chosen.action, 0)[0] == value and chosen.proven == float(value)
 
 
-def test_no_level_solves_and_a_level_spec_can_ask_for_it():
-    """The max level's solves were not kept (docs/levels.md, "Connect Four's max level plays the
-    opening from a book"); a level spec's solve=N measures them."""
+def test_only_connect_fours_max_level_solves_and_a_level_spec_can_ask_for_it():
+    """Connect Four's max level proves its moves from the book and exact solves since 2026-12-05
+    (models/connect4.json ``level_solve``; docs/levels.md, "Connect Four's max level with the book
+    and its solves"); no other level solves, and a level spec's solve=N measures any budget."""
     from engine.commands.specs import SpecError, player_from_spec
     assert all(not hasattr(LEVEL_SETTINGS[name], "solve_budget") for name in LEVEL_SETTINGS)
-    assert player_from_spec(GAME, "level:max", seed=1).solve_budget is None
+    assert player_from_spec(GAME, "level:max", seed=1).solve_budget == 48_000_000
+    assert all(player_from_spec(GAME, f"level:{name}", seed=1).solve_budget is None
+               for name in ("medium", "hard", "strong"))
+    assert player_from_spec(get_game("tictactoe"), "level:max", seed=1).solve_budget is None
     player = player_from_spec(GAME, "level:max?cap=0&solve=5000", seed=1)
     assert player.solve_budget == 5000 and player.seconds is None
     assert player_from_spec(GAME, "level:max?solve=7", seed=1).solve_budget == 7

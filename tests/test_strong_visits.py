@@ -19,7 +19,7 @@ MEASURED_GAMES = ("connect4", "othello", "gomoku", "xiangqi")
 def models(tmp_path, monkeypatch):
     """An empty models folder (no network: the players search with rollouts) and no cached figure."""
     monkeypatch.setattr(paths, "models_dir", lambda: tmp_path)
-    monkeypatch.setattr(players, "_visits", {})
+    monkeypatch.setattr(players, "_budgets", {})
     return tmp_path
 
 
@@ -34,7 +34,7 @@ def test_shipped_report_records_strong_visits(gid):
 
 @pytest.mark.parametrize("gid", MEASURED_GAMES)
 def test_shipped_strong_level_uses_the_figure(gid, monkeypatch):
-    monkeypatch.setattr(players, "_visits", {})
+    monkeypatch.setattr(players, "_budgets", {})
     game = get_game(gid)
     recorded = json.loads((paths.models_dir() / f"{gid}.json").read_text(encoding="utf-8"))["strong_visits"]
     assert strong_visits(game) == level_visits(game, "strong") == recorded
@@ -71,7 +71,7 @@ def test_a_fast_games_max_level_may_search_more_and_the_strong_level_up_to_it(mo
     game = get_game("connect4")
     assert level_visits(game, "max") == 14000 and make_player(game, "max", seed=1).sims == 14000
     assert strong_visits(game) == 7000
-    players._visits.clear()
+    players._budgets.clear()
     (models / "connect4.json").write_text(json.dumps({"game": "connect4", "strong_visits": 7000,
                                                       "level_visits": {"max": MAX_LEVEL_VISITS + 1}}),
                                           encoding="utf-8")

@@ -247,16 +247,15 @@ def test_a_level_solves_only_where_its_games_report_gives_it_a_budget(monkeypatc
     import engine.play.players as players
     g = get_game("connect4")
     reports = {"connect4": {"level_solve": {"max": 48_000_000, "hard": "lots", "strong": 0, "easy": 2.5}}}
-    monkeypatch.setattr(players, "_solves", {})
+    monkeypatch.setattr(players, "_budgets", {})
     monkeypatch.setattr(players, "_model_report", lambda game: reports.get(game.key, {}))
     assert players.level_solve(g, "max") == 48_000_000
     assert all(players.level_solve(g, lv) is None for lv in ("beginner", "easy", "medium", "hard", "strong"))
     assert players.level_solve(get_game("tictactoe"), "max") is None
     reports["connect4"]["level_solve"] = {"max": players.MAX_SOLVE_BUDGET + 1}
-    monkeypatch.setattr(players, "_solves", {})
+    monkeypatch.setattr(players, "_budgets", {})
     assert players.level_solve(g, "max") is None
     reports["connect4"]["level_solve"] = {"max": 1234}
-    monkeypatch.setattr(players, "_solves", {})
-    monkeypatch.setattr(players, "_visits", {})      # read again from the report above, then put back
+    monkeypatch.setattr(players, "_budgets", {})     # read again from the report above, then put back
     assert players.make_player(g, "max").solve_budget == 1234
     assert players.make_player(g, "strong").solve_budget is None

@@ -69,8 +69,9 @@ MAX_LEVEL_VISITS = 100_000
 #: the most positions a models/<game>.json ``level_solve`` entry may give a level's exact solves
 MAX_SOLVE_BUDGET = 200_000_000
 
-#: each game's visits for every level, read once from its models/<game>.json (`level_visits`)
-_visits: dict[str, dict[str, int]] = {}
+#: each game's budgets by level, read once from its models/<game>.json: every level's visits
+#: (`level_visits`) and the exact-solve budgets of the levels that solve (`level_solve`)
+_budgets: dict[str, tuple[dict[str, int], dict[str, int]]] = {}
 
 
 def _model_report(game) -> dict:
@@ -103,20 +104,7 @@ def level_visits(game, level: str) -> int:
     game's max level's visits. Read once per game. `ANALYSIS`'s budget is its own in every game."""
     if level == ANALYSIS.name:
         return ANALYSIS.sims
-    key = game.key
-    if key not in _visits:
-        report = _model_report(game)
-        table = report.get("level_visits")
-        table = table if isinstance(table, dict) else {}
-        found = {name: _visits_value(table.get(name), MAX_LEVEL_VISITS) for name in LEVELS if name != "strong"}
-        most = max(MAX_STRONG_VISITS, found["max"] or 0)
-        found["strong"] = _visits_value(report.get("strong_visits"), most)
-        _visits[key] = {name: v or LEVEL_SETTINGS[name].sims for name, v in found.items()}
-    return _visits[key][level]
-
-
-#: each game's exact-solve budgets by level, read once from its models/<game>.json (`level_solve`)
-_solves: dict[str, dict[str, int]] = {}
+    return _level_budgets(game)[0][level]
 
 
 def level_solve(game, level: str) -> int | None:
@@ -124,13 +112,27 @@ def level_solve(game, level: str) -> int | None:
     game solves: Connect Four's book and `solve_within`): the level's entry in the shipped
     models/<game>.json ``level_solve`` (positions, a whole number from 1 to `MAX_SOLVE_BUDGET`;
     anything else is ignored), else None, no solves. Read once per game."""
+    return _level_budgets(game)[1].get(level)
+
+
+def _level_budgets(game) -> tuple[dict[str, int], dict[str, int]]:
+    """(visits, solves) of ``game``'s levels, from one reading of its models/<game>.json."""
     key = game.key
-    if key not in _solves:
-        table = _model_report(game).get("level_solve")
-        table = table if isinstance(table, dict) else {}
-        _solves[key] = {name: v for name in LEVELS
-                        if (v := _visits_value(table.get(name), MAX_SOLVE_BUDGET)) is not None}
-    return _solves[key].get(level)
+    if key not in _budgets:
+        report = _model_report(game)
+
+        def table(name: str) -> dict:
+            found = report.get(name)
+            return found if isinstance(found, dict) else {}
+        visits = table("level_visits")
+        found = {name: _visits_value(visits.get(name), MAX_LEVEL_VISITS) for name in LEVELS if name != "strong"}
+        most = max(MAX_STRONG_VISITS, found["max"] or 0)
+        found["strong"] = _visits_value(report.get("strong_visits"), most)
+        solves = table("level_solve")
+        _budgets[key] = ({name: v or LEVEL_SETTINGS[name].sims for name, v in found.items()},
+                         {name: v for name in LEVELS
+                          if (v := _visits_value(solves.get(name), MAX_SOLVE_BUDGET)) is not None})
+    return _budgets[key]
 
 
 #: how a player built without a network describes itself (`load_evaluator`)

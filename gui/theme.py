@@ -197,12 +197,14 @@ def wrap_text(s: str, size: int, max_width: int, bold: bool = False) -> list[str
     lines: list[str] = []
     for para in s.split("\n"):
         rows: list[list[str]] = [[]]
+        line = ""   # rows[-1] joined
         for tok in _tokens(para):
-            line = "".join(rows[-1])
             if not line.strip() or FONTS.size((line + tok).rstrip(), size, bold)[0] <= max_width:
                 rows[-1].append(tok)
+                line += tok
             else:
-                rows.append([tok.lstrip()])
+                line = tok.lstrip()
+                rows.append([line])
         _keep_last_company(rows, max_width, size, bold)
         lines.extend("".join(row).rstrip() for row in rows)
     return lines
@@ -219,10 +221,12 @@ def wrap_box(s: str, size: int, widths: list[int], bold: bool = False) -> list[s
     i = 0
     while i < len(tokens) and len(rows) < len(widths):
         width = widths[len(rows)]
-        row = [tokens[i].lstrip()]
+        line = tokens[i].lstrip()   # row joined
+        row = [line]
         i += 1
-        while i < len(tokens) and FONTS.size(("".join(row) + tokens[i]).rstrip(), size, bold)[0] <= width:
+        while i < len(tokens) and FONTS.size((line + tokens[i]).rstrip(), size, bold)[0] <= width:
             row.append(tokens[i])
+            line += tokens[i]
             i += 1
         rows.append(row)
     if i < len(tokens):  # more text than room: the last line says so
